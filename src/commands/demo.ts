@@ -1,0 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import pc from 'picocolors';
+import { packagePath, readTemplate } from '../templates.js';
+import { runCommand } from './run.js';
+
+/** `ralph demo`: the real loop, in a fresh temporary repository, against the bundled scripted agent. */
+export async function demoCommand(): Promise<number> {
+  const repo = await mkdtemp(join(tmpdir(), 'ralph-demo-'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
+  git('init', '-q');
+  git('config', 'user.name', 'Ralph Demo');
+  git('config', 'user.email', 'demo@ralph.invalid');
+  git('config', 'commit.gpgsign', 'false');
+  await mkdir(join(repo, 'ralph'), { recursive: true });
+  await writeFile(join(repo, 'ralph/prompt.md'), await readTemplate('prompt.md'));
+  await writeFile(join(repo, 'ralph/tasks.json'), await readTemplate('demo/tasks.json'));
+  await writeFile(join(repo, 'ralph/progress.txt'), await readTemplate('progress.txt'));
+  git('add', '-A');
+  git('commit', '-q', '-m', 'chore: demo task list');
+
+  const agent = packagePath('bin/scripted-agent.js');
+  process.stdout.write(
+    `${pc.bold('ralph demo')}: a temporary repository with three tiny stories, and a scripted agent\n` +
+      `that implements one story per iteration. This is the real loop.\n` +
+      `  repository: ${repo}\n  agent:      ${relative(process.cwd(), agent) || agent}\n\n`,
+  );
+  const { RALPH_AGENT_SCRIPT: _script, ...env } = process.env;
+  const exitCode = await runCommand({ cwd: repo, maxIterations: 10, maxStuck: 3, agentBin: agent, env });
+  process.stdout.write(
+    `\nLogs:  ${join(repo, 'ralph/logs')}/iteration-NNN.log\nCSV:   ${join(repo, 'ralph/logs/summary.csv')}\n` +
+      `Try:   cd ${repo} && git log --oneline\n`,
+  );
+  return exitCode;
+}

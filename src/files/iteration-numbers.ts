@@ -1,0 +1,30 @@
+import { readdir } from 'node:fs/promises';
+import { isErrno } from '../errors.js';
+import { readLastLine } from './summary-csv.js';
+
+const ITERATION_FILE = /^iteration-(\d+)\.(?:log|jsonl)$/;
+
+/**
+ * The number the next iteration gets: one past the highest that any log file or CSV row
+ * already has, so a new run never overwrites an earlier log or repeats a row.
+ */
+export async function nextIterationNumber(logsDir: string, summaryCsv: string): Promise<number> {
+  let highest = 0;
+  for (const name of await listDir(logsDir)) {
+    const match = ITERATION_FILE.exec(name);
+    if (match) highest = Math.max(highest, Number(match[1]));
+  }
+  const lastRow = await readLastLine(summaryCsv);
+  const fromCsv = Number(lastRow?.split(',')[0]);
+  if (Number.isInteger(fromCsv)) highest = Math.max(highest, fromCsv);
+  return highest + 1;
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return [];
+    throw error;
+  }
+}

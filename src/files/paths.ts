@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+
+/** Where ralph keeps its files in a repository. */
+export interface RalphPaths {
+  root: string;
+  dir: string;
+  prompt: string;
+  tasks: string;
+  progress: string;
+  prd: string;
+  logs: string;
+  summaryCsv: string;
+  lastRun: string;
+  blocked: string;
+  decide: string;
+  active: string;
+}
+
+/** The loop's own files: git-ignored so they never dirty the tree or land in an agent's commit. */
+export const LOOP_OWNED_PATHS = ['ralph/logs/', 'ralph/blocked.txt', 'ralph/decide.txt', 'ralph/.ralph-active'];
+
+/** The paths of ralph's files under a repository root. */
+export function ralphPaths(root: string): RalphPaths {
+  const dir = join(root, 'ralph');
+  const logs = join(dir, 'logs');
+  return {
+    root,
+    dir,
+    prompt: join(dir, 'prompt.md'),
+    tasks: join(dir, 'tasks.json'),
+    progress: join(dir, 'progress.txt'),
+    prd: join(dir, 'prd.md'),
+    logs,
+    summaryCsv: join(logs, 'summary.csv'),
+    lastRun: join(logs, 'last-run.json'),
+    blocked: join(dir, 'blocked.txt'),
+    decide: join(dir, 'decide.txt'),
+    active: join(dir, '.ralph-active'),
+  };
+}
+
+/** `iteration-007.log`: zero-padded to three digits, wider past 999. */
+export function iterationFileName(iteration: number, extension: 'log' | 'jsonl'): string {
+  return `iteration-${String(iteration).padStart(3, '0')}.${extension}`;
+}

@@ -1,0 +1,54 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { isErrno } from '../errors.js';
+import type { DecideState } from '../loop/ports.js';
+import { isoSeconds } from '../loop/time.js';
+
+/** Writes ralph/blocked.txt: where the reason came from, then the reason. */
+export async function writeBlocked(path: string, entry: { iteration: number; at: number; reason: string }): Promise<void> {
+  await writeFile(path, `## Blocked (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.reason}\n`);
+}
+
+/** Writes ralph/decide.txt with the question and an empty answer section for the human. */
+export async function writeDecide(path: string, entry: { iteration: number; at: number; question: string }): Promise<void> {
+  const text = `## Question (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.question}\n\n---\n## Answer\n`;
+  await writeFile(path, text);
+}
+
+/** The answer below `---` in a decide.txt text (without its `## Answer` heading), or "". */
+export function decideAnswer(text: string): string {
+  const lines = text.split(/\r?\n/);
+  const separator = lines.findIndex((line) => line.trim() === '---');
+  if (separator === -1) return '';
+  return lines
+    .slice(separator + 1)
+    .filter((line) => !/^#+\s*Answer\s*$/i.test(line.trim()))
+    .join('\n')
+    .trim();
+}
+
+/** The question of a decide.txt text: what stands above `---`, without its heading. */
+export function decideQuestion(text: string): string {
+  const lines = text.split(/\r?\n/);
+  const separator = lines.findIndex((line) => line.trim() === '---');
+  return (separator === -1 ? lines : lines.slice(0, separator))
+    .filter((line) => !/^#+\s*Question\b/.test(line.trim()))
+    .join('\n')
+    .trim();
+}
+
+/** Whether ralph/decide.txt is absent, waiting for a human, or answered. */
+export async function readDecideState(path: string): Promise<DecideState> {
+  const text = await readOptional(path);
+  if (text === undefined) return 'none';
+  return decideAnswer(text) ? 'answered' : 'pending';
+}
+
+/** A file's text, or undefined when it does not exist. */
+export async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import { appendFile, open, stat } from 'node:fs/promises';
+import { stringify } from 'csv-stringify/sync';
+import { isErrno } from '../errors.js';
+import type { IterationRow } from '../loop/ports.js';
+
+/** The documented columns, in order; later columns may be appended, never reordered. */
+export const SUMMARY_COLUMNS = [
+  'iteration',
+  'mode',
+  'duration_seconds',
+  'commit_hash',
+  'stories_complete',
+  'stories_total',
+  'stuck_count',
+  'timestamp',
+] as const;
+
+/** Appends one row, writing the header first when the file is new. Never re-reads the file. */
+export async function appendSummaryRow(path: string, row: IterationRow): Promise<void> {
+  const values = [
+    row.iteration,
+    row.mode,
+    row.durationSeconds,
+    row.commitHash,
+    row.storiesComplete,
+    row.storiesTotal,
+    row.stuckCount,
+    row.timestamp,
+  ];
+  const needsHeader = await isMissingOrEmpty(path);
+  const records = needsHeader ? [[...SUMMARY_COLUMNS], values] : [values];
+  await appendFile(path, stringify(records));
+}
+
+async function isMissingOrEmpty(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).size === 0;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return true;
+    throw error;
+  }
+}
+
+/** The last line of a file, read from its end (the CSV grows with every iteration). */
+export async function readLastLine(path: string, maxBytes = 64 * 1024): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return undefined;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    const length = Math.min(size, maxBytes);
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, size - length);
+    const lines = buffer.toString('utf8').split('\n').filter((line) => line.trim() !== '');
+    return lines.at(-1);
+  } finally {
+    await handle.close();
+  }
+}

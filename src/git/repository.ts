@@ -1,0 +1,49 @@
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { RalphError } from '../errors.js';
+import type { Git } from '../loop/ports.js';
+
+/** The top of the git work tree that contains `cwd`; a set-up error outside one. */
+export async function findRepoRoot(cwd: string): Promise<string> {
+  try {
+    return (await simpleGit(cwd).revparse(['--show-toplevel'])).trim();
+  } catch {
+    throw new RalphError(`${cwd} is not inside a git repository`, 64, 'run `git init` first (ralph measures progress by commits)');
+  }
+}
+
+/** The loop's git port: HEAD, read on the host. */
+export function createGit(root: string): Git {
+  const git = simpleGit(root);
+  return { head: () => readHead(git) };
+}
+
+/** The commit HEAD points at, or null in a repository with no commit yet. */
+export async function readHead(git: SimpleGit): Promise<string | null> {
+  try {
+    const head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).trim();
+    return head || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Makes sure git ignores each path: those that `.gitignore` does not already cover are added
+ * to `.git/info/exclude`, a local file, so the run never edits a tracked one. Returns what it added.
+ */
+export async function ensureIgnored(root: string, paths: readonly string[]): Promise<string[]> {
+  const git = simpleGit(root);
+  // check-ignore prints the paths that are ignored (and exits 1, quietly, when none is).
+  const ignored = new Set((await git.raw(['check-ignore', '--no-index', ...paths])).split('\n').map((line) => line.trim()));
+  const missing = paths.filter((path) => !ignored.has(path));
+  if (missing.length === 0) return [];
+  const gitPath = (await git.raw(['rev-parse', '--git-path', 'info/exclude'])).trim();
+  const exclude = isAbsolute(gitPath) ? gitPath : join(root, gitPath);
+  await mkdir(dirname(exclude), { recursive: true });
+  const existing = await readFile(exclude, 'utf8').catch(() => '');
+  const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
+  await appendFile(exclude, `${separator}# ralph: the loop's own files\n${missing.map((path) => `/${path}`).join('\n')}\n`);
+  return missing;
+}

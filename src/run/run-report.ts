@@ -1,0 +1,72 @@
+import { writeFile } from 'node:fs/promises';
+import type { LoopResult } from '../loop/run-loop.js';
+import { detailOf, exitCodeFor, type Reason } from '../loop/termination.js';
+import { formatDuration, reasonLabel } from '../ui/format.js';
+
+/** The facts of a finished run: the summary block and last-run.json say the same things. */
+export interface RunReport {
+  reason: Reason;
+  exitCode: number;
+  /** The blocked reason, the decide question, or what stopped the run. */
+  detail?: string;
+  iterations: number;
+  maxIterations: number;
+  firstIteration: number | null;
+  lastIteration: number | null;
+  startedAt: string;
+  endedAt: string;
+  durationSeconds: number;
+  avgIterationSeconds: number;
+  stories: { complete: number; total: number };
+  stuckIterations: number;
+}
+
+/** Builds the report of a run from the loop's result and the wall clock. */
+export function buildRunReport(
+  result: LoopResult,
+  run: { startedAt: number; endedAt: number; firstIteration: number; maxIterations: number },
+): RunReport {
+  const durationMs = run.endedAt - run.startedAt;
+  const detail = detailOf(result.termination);
+  return {
+    reason: result.termination.reason,
+    exitCode: exitCodeFor(result.termination),
+    ...(detail === undefined ? {} : { detail }),
+    iterations: result.iterations,
+    maxIterations: run.maxIterations,
+    firstIteration: result.iterations > 0 ? run.firstIteration : null,
+    lastIteration: result.iterations > 0 ? run.firstIteration + result.iterations - 1 : null,
+    startedAt: new Date(run.startedAt).toISOString(),
+    endedAt: new Date(run.endedAt).toISOString(),
+    durationSeconds: Math.round(durationMs / 1000),
+    avgIterationSeconds: result.iterations > 0 ? Math.round(durationMs / 1000 / result.iterations) : 0,
+    stories: result.stories,
+    stuckIterations: result.stuckIterations,
+  };
+}
+
+/** The summary block printed at the end of every run. */
+export function renderSummary(report: RunReport, csvPath = 'ralph/logs/summary.csv'): string {
+  const rows: [string, string][] = [
+    ['Exit:', `${reasonLabel(report.reason)} (code ${report.exitCode})`],
+    ...(report.detail ? ([['Reason:', firstLine(report.detail)]] as [string, string][]) : []),
+    ['Iterations:', `${report.iterations} / ${report.maxIterations}`],
+    ['Duration:', formatDuration(report.durationSeconds * 1000)],
+    ['Stories:', `${report.stories.complete}/${report.stories.total} complete`],
+    ['Avg/iter:', formatDuration(report.avgIterationSeconds * 1000)],
+    ['Stuck iters:', String(report.stuckIterations)],
+    ['Log:', csvPath],
+  ];
+  const title = 'Ralph Loop Summary';
+  return [title, '─'.repeat(title.length), ...rows.map(([key, value]) => `${key.padEnd(13)}${value}`)].join('\n');
+}
+
+/** Writes ralph/logs/last-run.json, for scripts and CI that should not parse text. */
+export async function writeLastRun(path: string, report: RunReport): Promise<void> {
+  await writeFile(path, JSON.stringify(report, null, 2) + '\n');
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}

@@ -1,0 +1,123 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import type { Step } from '../../src/demo/scripted-agent.js';
+
+export const PACKAGE_ROOT = resolve(import.meta.dirname, '../..');
+export const RALPH_BIN = join(PACKAGE_ROOT, 'bin/ralph.js');
+export const FAKE_BIN_DIR = join(PACKAGE_ROOT, 'test/fixtures/bin');
+
+export type { Step };
+
+export interface StoryInput {
+  id: string;
+  passes?: boolean;
+  title?: string;
+}
+
+/** A fresh git repository with ralph/prompt.md and ralph/tasks.json, committed unless `unborn`. */
+export async function makeRepo(options: { stories?: StoryInput[]; unborn?: boolean; tasksText?: string } = {}) {
+  const root = await mkdtemp(join(tmpdir(), 'ralph-e2e-'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+  git('init', '-q');
+  await mkdir(join(root, 'ralph'));
+  await writeFile(join(root, 'ralph/prompt.md'), 'Implement the next story.\n');
+  const stories = (options.stories ?? [{ id: 'US-1' }, { id: 'US-2' }]).map((story, index) => ({
+    id: story.id,
+    title: story.title ?? `Story ${story.id}`,
+    priority: index + 1,
+    passes: story.passes ?? false,
+  }));
+  await writeFile(join(root, 'ralph/tasks.json'), options.tasksText ?? JSON.stringify({ project: 'e2e', stories }, null, 2));
+  if (!options.unborn) {
+    git('add', '-A');
+    git('commit', '-q', '-m', 'initial');
+  }
+  const script = join(root, '.agent-script.json');
+  return {
+    root,
+    git,
+    script,
+    /** Scripts the fake agent: one step per call, the last repeating. */
+    steps: (steps: Step[]) => writeFile(script, JSON.stringify(steps)),
+    /** What the fake agent received on its Nth call (argv, prompt, …). */
+    call: (n: number) => JSON.parse(readFileSync(`${script}.call-${n}.json`, 'utf8')) as { argv: string[]; prompt: string; claudecode: string | null },
+    calls: () => (existsSync(`${script}.calls`) ? Number(readFileSync(`${script}.calls`, 'utf8')) : 0),
+    read: (path: string) => readFileSync(join(root, path), 'utf8'),
+    exists: (path: string) => existsSync(join(root, path)),
+    logs: async () => (await readdir(join(root, 'ralph/logs'))).sort(),
+    csvRows: () => readFileSync(join(root, 'ralph/logs/summary.csv'), 'utf8').trim().split('\n').map((line) => line.split(',')),
+    lastRun: () => JSON.parse(readFileSync(join(root, 'ralph/logs/last-run.json'), 'utf8')) as Record<string, unknown>,
+  };
+}
+
+export type Repo = Awaited<ReturnType<typeof makeRepo>>;
+
+export interface RalphResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `ralph` in the repository with the fake `claude` first on PATH. */
+export function runRalph(
+  repo: Repo,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void; timeoutMs?: number } = {},
+): Promise<RalphResult> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${FAKE_BIN_DIR}${delimiter}${process.env.PATH ?? ''}`,
+    RALPH_AGENT_SCRIPT: repo.script,
+    GIT_AUTHOR_NAME: 'Ralph Test',
+    GIT_AUTHOR_EMAIL: 'test@ralph.invalid',
+    GIT_COMMITTER_NAME: 'Ralph Test',
+    GIT_COMMITTER_EMAIL: 'test@ralph.invalid',
+    NO_COLOR: '1',
+    ...options.env,
+  };
+  delete env.FORCE_COLOR;
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [RALPH_BIN, ...args], { cwd: repo.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`ralph ${args.join(' ')} did not finish in time\n${stdout}\n${stderr}`));
+    }, options.timeoutMs ?? 45_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      options.onStdout?.(stdout, child);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Whether a process with this pid is alive (a zombie waiting to be reaped is not). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+/** Waits until the condition holds, or fails after the limit. */
+export async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
