@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Writable } from 'node:stream';
+import pc from 'picocolors';
 import { agentCommand } from '../agent/agent-command.js';
 import { checkSandbox, defaultSandboxName, sandboxCommand, stopSandbox } from '../agent/sandbox.js';
 import { createAgentRunner } from '../agent/spawn-agent.js';
@@ -88,18 +90,37 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       command,
       cwd: root,
       env: { ...inherited, ...resolved.agent.env },
-      logPath: (iteration) => join(paths.logs, iterationFileName(iteration, 'log')),
+      output: settings.output,
+      logPaths: (iteration) => ({
+        log: join(paths.logs, iterationFileName(iteration, 'log')),
+        jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
+      }),
       ...(settings.quiet ? {} : { terminal: { stdout, stderr } }),
+      color: pc.isColorSupported,
+      verbose: settings.verbose,
+      iterationTimeoutMs: settings.iterationTimeout,
+      idleTimeoutMs: settings.idleTimeout,
+      maxRepeats: settings.maxRepeats,
       interrupts,
       warn: reporter.warning,
       ...(docker && sandbox ? { onForcedStop: () => stopSandbox(docker, sandbox, root) } : {}),
     });
     const result = await runLoop(
-      { maxIterations: settings.maxIterations, maxStuck: settings.maxStuck, firstIteration },
+      {
+        maxIterations: settings.maxIterations,
+        maxStuck: settings.maxStuck,
+        firstIteration,
+        maxRuntimeMs: settings.maxRuntime,
+        ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
+        maxAgentFailures: settings.maxAgentFailures,
+        maxValidationFailures: settings.maxValidationFailures,
+        onUsageLimit: settings.onUsageLimit,
+        maxFeedbackBytes: MAX_FEEDBACK_BYTES,
+      },
       {
         agent,
         git: createGit(root),
-        clock: { now: Date.now },
+        clock: { now: Date.now, sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined) },
         files: createLoopFiles(paths, ready.promptPath, lock),
         interrupts,
         report: reporter,
@@ -117,7 +138,15 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   }
 }
 
-/** The agent's arguments after the prompt: the permission switch, then the user's extra arguments. */
-function agentArguments({ agent }: ResolvedSettings): string[] {
-  return [...(agent.skipPermissions ? ['--dangerously-skip-permissions'] : []), ...agent.args];
+/** The feedback section's cap in a prompt; longer feedback goes to ralph/logs/feedback-NNN.md. */
+const MAX_FEEDBACK_BYTES = 8 * 1024;
+
+/** The agent's arguments after the prompt: the permission switch, the output format, then the user's extra arguments. */
+function agentArguments({ agent, settings }: ResolvedSettings): string[] {
+  return [
+    ...(agent.skipPermissions ? ['--dangerously-skip-permissions'] : []),
+    // stream-json needs --verbose with -p.
+    ...(settings.output === 'stream-json' ? ['--output-format', 'stream-json', '--verbose'] : []),
+    ...agent.args,
+  ];
 }

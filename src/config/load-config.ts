@@ -32,7 +32,8 @@ function describeConfigIssue(issue: z.core.$ZodIssue, json: unknown): string {
   }
   const got = valueAt(json, issue.path);
   const message = issue.message.replace(/^Invalid input: /, '');
-  return `${where}: ${message}${got === undefined ? '' : `, got ${JSON.stringify(got)}`}`;
+  const says = got === undefined || message.includes(', got ') ? '' : `, got ${JSON.stringify(got)}`;
+  return `${where}: ${message}${says}`;
 }
 
 function knownKeys(path: readonly PropertyKey[]): string[] {

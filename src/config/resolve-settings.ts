@@ -1,6 +1,6 @@
 import { RalphError } from '../errors.js';
 import type { ConfigFile } from './config-schema.js';
-import { configPathOf, envName, RUN_OPTIONS, type RunOptionKey, type RunSettings } from './run-options.js';
+import { configPathOf, envName, RUN_OPTIONS, type OptionDef, type RunOptionKey, type RunSettings } from './run-options.js';
 import { parseText } from './value-kinds.js';
 
 /** Where a resolved value came from, highest precedence first. */
@@ -28,7 +28,7 @@ export function resolveSettings(flags: Partial<Record<RunOptionKey, unknown>>, e
   const settings: Record<string, unknown> = {};
   const sources: Record<string, Source> = {};
   for (const key of Object.keys(RUN_OPTIONS) as RunOptionKey[]) {
-    const def = RUN_OPTIONS[key];
+    const def = RUN_OPTIONS[key] as OptionDef<unknown>;
     const variable = envName(def.flag);
     const fromConfig = valueAt(config, configPathOf(key));
     if (flags[key] !== undefined) {
@@ -43,7 +43,7 @@ export function resolveSettings(flags: Partial<Record<RunOptionKey, unknown>>, e
       settings[key] = fromConfig;
       sources[key] = 'config';
     } else {
-      settings[key] = def.default;
+      settings[key] = def.defaultIn ? def.defaultIn(env) : def.default;
       sources[key] = 'default';
     }
   }

@@ -1,4 +1,7 @@
-import { boolean, text, wholeNumber, type ValueKind } from './value-kinds.js';
+import { boolean, choice, duration, positiveNumber, text, wholeNumber, type ValueKind } from './value-kinds.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 import { sandboxName } from './sandbox-kind.js';
 
 /** One option of `ralph run`: its flag, its environment variable, its config key, its default. */
@@ -11,6 +14,8 @@ export interface OptionDef<T> {
   description: string;
   /** Where it lives in ralph/config.json, when that is not the top-level key of its name. */
   configPath?: readonly [string, string];
+  /** A default that depends on the environment (the default in CI differs). */
+  defaultIn?: (env: NodeJS.ProcessEnv) => T;
 }
 
 function option<T>(def: OptionDef<T>): OptionDef<T> {
@@ -32,6 +37,39 @@ export const RUN_OPTIONS = {
     default: 'claude',
     description: "the agent executable: a name on PATH or a path; anything that takes claude's arguments",
     configPath: ['agent', 'bin'],
+  }),
+  output: option({
+    flag: '--output <format>',
+    kind: choice(['stream-json', 'text'] as const),
+    default: 'stream-json' as 'stream-json' | 'text',
+    description: 'stream-json: parse the agent\'s events and show a readable transcript; text: plain claude -p output',
+  }),
+  verbose: option({ flag: '--verbose', kind: boolean(), default: false, description: 'show more of the transcript: thinking, tool results, unknown events' }),
+  maxRuntime: option({ flag: '--max-runtime <duration>', kind: duration(), default: 4 * HOUR, defaultLabel: '4h', description: 'wall time for the whole run; the running agent is stopped when it is up' }),
+  maxCost: option({
+    flag: '--max-cost <usd>',
+    kind: positiveNumber(),
+    default: undefined as number | undefined,
+    defaultLabel: 'none',
+    description: "stop once the agents' summed total_cost_usd reaches this many US dollars (checked after each iteration)",
+  }),
+  iterationTimeout: option({ flag: '--iteration-timeout <duration>', kind: duration(), default: 30 * MINUTE, defaultLabel: '30m', description: "one iteration's wall time before its agent is stopped" }),
+  idleTimeout: option({ flag: '--idle-timeout <duration>', kind: duration(), default: 10 * MINUTE, defaultLabel: '10m', description: 'how long the agent may print nothing at all before it is stopped' }),
+  maxAgentFailures: option({ flag: '--max-agent-failures <n>', kind: wholeNumber(1), default: 3, description: 'consecutive iterations in which the agent failed (non-zero exit or an error result) that stop the run' }),
+  onUsageLimit: option({
+    flag: '--on-usage-limit <action>',
+    kind: choice(['wait', 'stop'] as const),
+    default: 'wait' as 'wait' | 'stop',
+    defaultLabel: 'wait; stop when CI is set',
+    defaultIn: (env) => (env.CI ? 'stop' : 'wait'),
+    description: 'on a usage limit: wait until it resets (within --max-runtime), or stop',
+  }),
+  maxRepeats: option({ flag: '--max-repeats <n>', kind: wholeNumber(2), default: 5, description: 'identical tool calls in a row that stop an iteration (stream-json)' }),
+  maxValidationFailures: option({
+    flag: '--max-validation-failures <n>',
+    kind: wholeNumber(1),
+    default: 3,
+    description: 'consecutive iterations that break the rules (bad promise tags, a rejected COMPLETE, a broken tasks.json, a cut-off stream) that stop the run',
   }),
   quiet: option({ flag: '--quiet', kind: boolean(), default: false, description: "show only ralph's own lines and the summary (agent output still goes to the logs)" }),
   sandbox: option({

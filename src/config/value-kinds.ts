@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatDurationSpec, parseDuration } from './duration.js';
 
 /**
  * How one kind of option value is read: `schema` checks a JSON value (from config.json),
@@ -9,6 +10,8 @@ export interface ValueKind<T> {
   schema: z.ZodType<T, unknown>;
   fromText: (text: string) => unknown;
   expected: string;
+  /** How a resolved value reads back (durations as `1h30m`, not milliseconds). */
+  format?(value: T): string;
 }
 
 /** A whole number at least `min`. */
@@ -69,5 +72,23 @@ export function text(what = 'a non-empty string'): ValueKind<string> {
 export function parseText<T>(kind: ValueKind<T>, raw: string): { ok: true; value: T } | { ok: false; error: string } {
   const result = kind.schema.safeParse(kind.fromText(raw));
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, error: `expected ${kind.expected}, got '${raw}'` };
+  // A custom check (a duration) already says what it got, and how to fix it.
+  const custom = result.error.issues.find((issue) => issue.code === 'custom');
+  return { ok: false, error: custom?.message ?? `expected ${kind.expected}, got '${raw}'` };
+}
+
+/** A duration in the one grammar (`45s`, `90m`, `2h`, `1h30m`), resolved to milliseconds. */
+export function duration(): ValueKind<number> {
+  const expected = 'a duration like 45s, 90m, 2h or 1h30m';
+  return {
+    schema: z.string({ error: `expected ${expected}` }).transform((value, context) => {
+      const parsed = parseDuration(value);
+      if (parsed.ok) return parsed.ms;
+      context.issues.push({ code: 'custom', message: parsed.error, input: value });
+      return z.NEVER;
+    }),
+    fromText: (value) => value,
+    expected,
+    format: formatDurationSpec,
+  };
 }

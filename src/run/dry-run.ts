@@ -4,11 +4,11 @@ import { RUN_OPTIONS, type RunOptionKey } from '../config/run-options.js';
 
 /** What `ralph run --dry-run` prints: every resolved value with its source, and the agent command line. */
 export function renderDryRun(resolved: ResolvedSettings, command: AgentCommand, promptShown: string): string {
-  const rows: [string, string, string][] = (Object.keys(RUN_OPTIONS) as RunOptionKey[]).map((key) => [
-    key,
-    display(resolved.settings[key]),
-    resolved.sources[key],
-  ]);
+  const rows: [string, string, string][] = (Object.keys(RUN_OPTIONS) as RunOptionKey[]).map((key) => {
+    const value: unknown = resolved.settings[key];
+    const format = (RUN_OPTIONS[key].kind as { format?: (value: unknown) => string }).format;
+    return [key, value !== undefined && format ? format(value) : display(value), resolved.sources[key]];
+  });
   for (const key of ['args', 'skipPermissions', 'env'] as const) {
     rows.push([`agent.${key}`, display(resolved.agent[key]), resolved.sources[`agent.${key}`]]);
   }
@@ -32,6 +32,7 @@ export function renderDryRun(resolved: ResolvedSettings, command: AgentCommand, 
 export const PROMPT_MARK = '\u0000prompt\u0000';
 
 function display(value: unknown): string {
+  if (value === undefined) return 'none';
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
 }

@@ -23,7 +23,7 @@ describe('ralph run: configuration layers', () => {
     );
     await repo.steps([{ implement: true }]);
     await runRalph(repo, ['run', '--max-iterations', '1']);
-    expect(repo.call(1).argv).toEqual(['-p', 'Implement the next story.\n', '--model', 'opus']);
+    expect(repo.call(1).argv).toEqual(['-p', 'Implement the next story.\n', '--output-format', 'stream-json', '--verbose', '--model', 'opus']);
   });
 
   it.each([
@@ -59,7 +59,9 @@ describe('ralph run --dry-run', () => {
     expect(result.stdout).toMatch(/maxStuck +5 +config/);
     expect(result.stdout).toMatch(/prompt +ralph\/prompt.md +default/);
     expect(result.stdout).toMatch(/agent\.args +\["--model","opus"\] +config/);
-    expect(result.stdout).toMatch(/\/test\/fixtures\/bin\/claude -p "\$\(cat ralph\/prompt.md\)" --dangerously-skip-permissions --model opus/);
+    expect(result.stdout).toMatch(
+      /\/test\/fixtures\/bin\/claude -p "\$\(cat ralph\/prompt.md\)" --dangerously-skip-permissions --output-format stream-json --verbose --model opus/,
+    );
     expect(repo.exists('ralph/.ralph-active')).toBe(false);
   });
 
@@ -102,7 +104,10 @@ describe('ralph run --sandbox', () => {
     expect(runs).toHaveLength(2);
     const name = runs[0]?.[3] ?? '';
     expect(name).toMatch(/^ralph-ralph-e2e-[a-z0-9]+-[0-9a-f]{8}$/);
-    expect(runs[0]).toEqual(['sandbox', 'run', '--name', name, 'claude', repo.root, '--', '-p', 'Implement the next story.\n', '--dangerously-skip-permissions']);
+    expect(runs[0]).toEqual([
+      'sandbox', 'run', '--name', name, 'claude', repo.root, '--',
+      '-p', 'Implement the next story.\n', '--dangerously-skip-permissions', '--output-format', 'stream-json', '--verbose',
+    ]);
     expect(runs[1]?.[3]).toBe(name);
   });
 
