@@ -43,7 +43,11 @@ export function localDate(at: Date): string {
  * Creating the folder is the claim, so an existing archive is never written into.
  */
 export async function createUniqueDir(parent: string, base: string): Promise<string> {
-  await mkdir(parent, { recursive: true });
+  try {
+    await mkdir(parent, { recursive: true });
+  } catch (error) {
+    throw new RalphError(`cannot create the archive folder ${parent}: ${(error as Error).message}`, 64, 'free the path or fix its permissions');
+  }
   for (let suffix = 1; ; suffix += 1) {
     const dir = join(parent, suffix === 1 ? base : `${base}-${suffix}`);
     try {

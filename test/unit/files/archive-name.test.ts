@@ -73,3 +73,11 @@ describe('createUniqueDir', () => {
     expect(await readdir(join(parent, '2026-01-05-x'))).toEqual(['tasks.json']);
   });
 });
+
+describe('createUniqueDir when the parent is not a folder', () => {
+  it('is a set-up error naming the path', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ralph-unique-'));
+    await writeFile(join(root, 'archive'), 'a file');
+    await expect(createUniqueDir(join(root, 'archive'), 'x')).rejects.toMatchObject({ exitCode: 64, message: expect.stringContaining('archive') });
+  });
+});
