@@ -27,6 +27,8 @@ export interface SpawnAgentOptions {
   terminal?: { stdout: Writable; stderr: Writable };
   interrupts: AgentInterrupts;
   warn: (message: string) => void;
+  /** Extra clean-up when ralph stops the agent itself (a sandbox must stop the agent inside it too). */
+  onForcedStop?: () => Promise<void>;
 }
 
 /** How long output may keep flowing after the agent's process group is gone. */
@@ -78,6 +80,7 @@ async function runAgent({ iteration, prompt }: AgentRequest, options: SpawnAgent
 
   const exitCode = await exited;
   interrupts.graceful.removeEventListener('abort', onInterrupt);
+  if (interrupts.graceful.aborted) await options.onForcedStop?.();
   // Also after a normal exit: dev servers and watchers the agent left behind die with the iteration.
   await stopGroup();
   await drain([child.stdout, child.stderr], [output.stdout, output.stderr]);

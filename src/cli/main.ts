@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { RalphError, SETUP_EXIT_CODE } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
-import { integerAtLeast } from './parse-values.js';
+import { addRunOptions, givenRunFlags } from './run-flags.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -16,16 +16,13 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
 
-  program
-    .command('run')
-    .description('run the loop: one fresh agent per iteration until every story passes')
-    .addOption(new Option('--max-iterations <n>', 'iterations this run may start').default(10).argParser(integerAtLeast(1)))
-    .addOption(new Option('--max-stuck <n>', 'consecutive iterations without a commit before stopping').default(3).argParser(integerAtLeast(1)))
-    .option('--prompt <file>', 'prompt file sent every iteration (default: ralph/prompt.md)')
-    .option('--agent-bin <path>', 'agent executable taking claude\'s arguments', 'claude')
-    .action(async (options: { maxIterations: number; maxStuck: number; prompt?: string; agentBin: string }) => {
+  addRunOptions(
+    program.command('run').description('run the loop: one fresh agent per iteration until every story passes'),
+  )
+    .option('--dry-run', 'check everything, print the resolved configuration and the agent command, call no agent')
+    .action(async (options: Record<string, unknown>) => {
       const { runCommand } = await import('../commands/run.js');
-      setExitCode(await runCommand({ cwd: process.cwd(), ...options }));
+      setExitCode(await runCommand({ cwd: process.cwd(), flags: givenRunFlags(options), dryRun: options.dryRun === true }));
     });
 
   program
