@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { MAX_DETAILS } from './types.js';
 import { biomeParser } from './parsers/biome.js';
 import { cargoTestParser } from './parsers/cargo-test.js';
@@ -11,7 +12,6 @@ import { pytestParser } from './parsers/pytest.js';
 import { tscParser } from './parsers/tsc.js';
 import { vitestParser } from './parsers/vitest.js';
 import { readLineBatches } from './read-lines.js';
-import { stat } from 'node:fs/promises';
 
 /** Parsers for tools whose output says exactly what failed. */
 const SPECIFIC: readonly ParserFactory[] = [

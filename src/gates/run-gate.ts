@@ -10,6 +10,8 @@ export interface GateProcessOptions {
   /** Created here (never overwritten); receives stdout and stderr as they are written. */
   logPath: string;
   signal?: AbortSignal;
+  /** Skips the grace period of a stop in progress (a second Ctrl-C). */
+  force?: AbortSignal;
 }
 
 /** How a gate's process ended; exactly one cause is recorded when ralph stopped it. */
@@ -31,6 +33,7 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
   const startedAt = Date.now();
   const log = await open(options.logPath, 'wx');
   let child: ChildProcess;
+  let exited: Promise<{ exitCode: number | null; startError?: string }>;
   try {
     // node's spawn rather than execa: execa cannot hand a file descriptor to the child (it copies
     // file output through streams), and only a shared descriptor keeps stdout and stderr in the order
@@ -42,20 +45,21 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
       detached: true,
       stdio: ['ignore', log.fd, log.fd],
     });
+    // Listen before anything awaits: a command that fails to start or ends at once must not be missed.
+    exited = new Promise((resolve) => {
+      child.once('exit', (code) => resolve({ exitCode: code }));
+      child.once('error', (error) => resolve({ exitCode: null, startError: `could not start ${shell}: ${error.message}` }));
+    });
   } finally {
     await log.close();
   }
-  const exited = new Promise<{ exitCode: number | null; startError?: string }>((resolve) => {
-    child.once('exit', (code) => resolve({ exitCode: code }));
-    child.once('error', (error) => resolve({ exitCode: null, startError: `could not start ${shell}: ${error.message}` }));
-  });
 
   let stoppedBy: GateProcessResult['stoppedBy'];
   let stopping: Promise<void> | undefined;
   const pgid = child.pid;
   const stop = (cause?: GateProcessResult['stoppedBy']) => {
     stoppedBy ??= cause;
-    stopping ??= pgid === undefined ? Promise.resolve() : terminateGroup(pgid);
+    stopping ??= pgid === undefined ? Promise.resolve() : terminateGroup(pgid, { force: options.force });
     return stopping;
   };
   const timer = setTimeout(() => void stop('timeout'), options.timeoutMs);

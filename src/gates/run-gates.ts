@@ -20,6 +20,8 @@ export interface RunGatesOptions {
   onGateEnd?: (outcome: GateOutcome) => void;
   /** ralph was interrupted: stop the running gate's process group and skip the rest. */
   signal?: AbortSignal;
+  /** ralph was interrupted again: kill the running gate's process group without the grace period. */
+  force?: AbortSignal;
 }
 
 const INTERRUPTED = 'ralph was interrupted';
@@ -62,6 +64,7 @@ async function runGate(spec: GateSpec, logPath: string, options: RunGatesOptions
     env: options.env,
     logPath,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.force ? { force: options.force } : {}),
   });
   const { exitCode, durationMs, stoppedBy } = result;
   if (exitCode === 0 && stoppedBy === undefined) return { name: spec.name, status: 'passed', exitCode: 0, durationMs, logPath };

@@ -4,10 +4,12 @@ import type { Emit, LineParser } from './line-parser.js';
 const TEST_OUTPUT = /^---- (\S+) stdout ----$/;
 /** `thread 'tests::x' (1234) panicked at src/lib.rs:20:9:` (Rust ≥ 1.73; the message follows). */
 const PANIC_AT = /^thread '[^']*'(?: \(\d+\))? panicked at (\S+?):?$/;
-/** `thread 'tests::x' panicked at 'message', src/lib.rs:20:9` (older Rust). */
-const PANIC_OLD = /^thread '[^']*'(?: \(\d+\))? panicked at '(.*)', (\S+)$/;
-/** `  left: 500` / ` right: 201` under `assertion \`left == right\` failed`. */
-const OPERAND = /^\s*(left|right): (.*)$/;
+/** `thread 'tests::x' panicked at 'message', src/lib.rs:20:9` (older Rust; the message may span lines). */
+const PANIC_OLD = /^thread '[^']*'(?: \(\d+\))? panicked at '(.*)$/;
+/** How an older panic message ends: `', src/lib.rs:20:9`. */
+const OLD_LOCATION = /^(.*)', (\S+:\d+:\d+)$/;
+/** `  left: 500` / ` right: 201` under `assertion \`left == right\` failed` (older Rust: `left: \`500\`,`). */
+const OPERAND = /^\s*(left|right): (.*?),?$/;
 
 interface Pending {
   name: string;
@@ -31,20 +33,25 @@ export function cargoTestParser(emit: Emit): LineParser {
     pending = undefined;
   };
   return {
-    line(text) {
-      const name = TEST_OUTPUT.exec(text)?.[1];
+    line(raw) {
+      const name = TEST_OUTPUT.exec(raw)?.[1];
       if (name !== undefined) {
         finish();
         pending = { name, operands: [] };
         return;
       }
       if (!pending) return;
-      const old = PANIC_OLD.exec(text);
-      if (old) {
-        pending.message = old[1];
-        pending.location = old[2];
+      const old = PANIC_OLD.exec(raw)?.[1];
+      if (old !== undefined) {
+        const end = OLD_LOCATION.exec(old);
+        pending.message = end?.[1] ?? old;
+        pending.location = end?.[2] ?? '';
         return;
       }
+      // The last line of an older multi-line panic message carries the location.
+      const end = pending.location === '' ? OLD_LOCATION.exec(raw) : null;
+      if (end) pending.location = end[2];
+      const text = end ? (end[1] ?? '') : raw;
       const at = PANIC_AT.exec(text)?.[1];
       if (at !== undefined) {
         pending.location = at;
@@ -60,7 +67,7 @@ export function cargoTestParser(emit: Emit): LineParser {
         return;
       }
       // The summary after the last test's output: `failures:` then the names again.
-      if (text === 'failures:' || text.startsWith('test result:')) finish();
+      if (raw === 'failures:' || raw.startsWith('test result:')) finish();
     },
     end: finish,
   };
