@@ -20,9 +20,11 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     program.command('run').description('run the loop: one fresh agent per iteration until every story passes'),
   )
     .option('--dry-run', 'check everything, print the resolved configuration and the agent command, call no agent')
+    .option('--no-gates', 'skip the quality gates of ralph/config.json for this run')
     .action(async (options: Record<string, unknown>) => {
       const { runCommand } = await import('../commands/run.js');
-      setExitCode(await runCommand({ cwd: process.cwd(), flags: givenRunFlags(options), dryRun: options.dryRun === true }));
+      const flags = givenRunFlags(options);
+      setExitCode(await runCommand({ cwd: process.cwd(), flags, dryRun: options.dryRun === true, noGates: options.gates === false }));
     });
 
   program

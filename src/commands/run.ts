@@ -19,6 +19,7 @@ import { runLoop } from '../loop/run-loop.js';
 import { PROMPT_MARK, renderDryRun } from '../run/dry-run.js';
 import { installInterrupts } from '../run/interrupts.js';
 import { preflight } from '../run/preflight.js';
+import { createQualityGates } from '../run/quality-gates.js';
 import { buildRunReport, renderSummary, writeLastRun } from '../run/run-report.js';
 import { readTemplate } from '../templates.js';
 import { createReporter, streamConsole } from '../ui/reporter.js';
@@ -28,6 +29,8 @@ export interface RunCommandOptions {
   /** Values given as flags (already checked); absent keys fall through to env, config, default. */
   flags: Partial<Record<RunOptionKey, unknown>>;
   dryRun?: boolean;
+  /** --no-gates: skip the quality gates for this run. */
+  noGates?: boolean;
   env?: NodeJS.ProcessEnv;
   stdout?: Writable;
   stderr?: Writable;
@@ -116,6 +119,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         maxValidationFailures: settings.maxValidationFailures,
         onUsageLimit: settings.onUsageLimit,
         maxFeedbackBytes: MAX_FEEDBACK_BYTES,
+        gatesWhen: settings.gatesWhen,
+        maxGateFailures: settings.maxGateFailures,
       },
       {
         agent,
@@ -124,6 +129,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         files: createLoopFiles(paths, ready.promptPath, lock),
         interrupts,
         report: reporter,
+        ...(resolved.gates.length > 0 && !options.noGates
+          ? { gates: createQualityGates({ specs: resolved.gates, root, logsDir: paths.logs, env: inherited, interrupts, out }) }
+          : {}),
       },
       ready.tasks,
     );

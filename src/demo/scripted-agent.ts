@@ -21,6 +21,8 @@ export interface Step {
   events?: unknown[];
   /** Replace ralph/tasks.json: an object is written as JSON, a string as it is. */
   writeTasks?: unknown;
+  /** Write these files (path → content) before implementing or committing. */
+  files?: Record<string, string>;
   /** Mark the next open story passing, write a file for it, and commit. */
   implement?: boolean;
   /** Commit a change without touching the task list. */
@@ -61,6 +63,7 @@ async function main(argv: string[]): Promise<void> {
     const text = typeof step.writeTasks === 'string' ? step.writeTasks : JSON.stringify(step.writeTasks, null, 2);
     writeFileSync('ralph/tasks.json', text);
   }
+  for (const [path, content] of Object.entries(step.files ?? {})) writeFileSync(path, content);
   if (step.implement) await implementNextStory(out);
   if (step.commit) commitAll('chore: scripted change', `change-${Date.now()}-${process.pid}.txt`);
   if (step.completeWhenDone && openStories().length === 0) await out.say('All stories pass.\n<promise>COMPLETE</promise>\n');

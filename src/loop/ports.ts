@@ -10,7 +10,23 @@ export interface LoopPorts {
   files: LoopFiles;
   interrupts: Interrupts;
   report: LoopReporter;
+  /** The project's quality gates; absent when none are configured or --no-gates. */
+  gates?: QualityGates;
 }
+
+/** Runs the project's own checks (build, lint, tests…) against a claim of completion. */
+export interface QualityGates {
+  check(request: { iteration: number; trigger: GateTrigger }): Promise<GateVerdict>;
+}
+
+/** Why the gates run: at the start of a run whose stories all pass, on a COMPLETE claim, after a commit. */
+export type GateTrigger = 'start' | 'complete' | 'commit';
+
+/** What the gates found: passed, or the blocking event for the next prompt. */
+export type GateVerdict =
+  | { passed: true }
+  | { passed: false; interrupted: true }
+  | { passed: false; interrupted: false; summary: string; event: string };
 
 /** Runs one agent process for one iteration and reports how it ended. */
 export interface AgentRunner {

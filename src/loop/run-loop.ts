@@ -1,7 +1,7 @@
 import { countStories, openStories, type TaskList } from '../files/tasks.js';
 import { buildPrompt, feedbackPreview, renderFeedback, type FeedbackItem } from './feedback.js';
-import { INITIAL_COUNTERS, judgeIteration, type Counters, type JudgeSettings, type Verdict } from './judge.js';
-import type { IterationRow, LoopPorts, Mode } from './ports.js';
+import { INITIAL_COUNTERS, isVerifiedComplete, judgeIteration, type Counters, type IterationFacts, type JudgeSettings, type Verdict } from './judge.js';
+import type { GateTrigger, IterationRow, LoopPorts, Mode } from './ports.js';
 import { hasNewCommit } from './stuck.js';
 import type { Termination } from './termination.js';
 import { isoSeconds } from './time.js';
@@ -13,6 +13,8 @@ export interface LoopSettings extends JudgeSettings {
   firstIteration: number;
   /** The feedback section's cap in a prompt; longer feedback goes to a file. */
   maxFeedbackBytes: number;
+  /** Run the quality gates on a COMPLETE claim only, or also after every iteration that committed. */
+  gatesWhen: 'complete' | 'commit';
 }
 
 /** What a run did, for the summary block and last-run.json. */
@@ -54,7 +56,13 @@ export async function runLoop(settings: LoopSettings, ports: LoopPorts, tasks: T
     repetitions: state.repetitions,
   });
 
-  if (openStories(tasks).length === 0) return result({ reason: 'complete' });
+  if (openStories(tasks).length === 0) {
+    // Nothing left to do: only the project's own checks can still say otherwise.
+    const verdict = await ports.gates?.check({ iteration: settings.firstIteration, trigger: 'start' });
+    if (!verdict || verdict.passed) return result({ reason: 'complete' });
+    if (verdict.interrupted) return result({ reason: 'interrupted', signal: ports.interrupts.received() ?? 'SIGINT' });
+    state.feedback = [{ kind: 'gates_blocked', event: verdict.event }];
+  }
   let counted = 0;
   while (counted < settings.maxIterations) {
     const signal = ports.interrupts.received();
@@ -107,8 +115,13 @@ async function runIteration(
   const committed = hasNewCommit(headBefore, headAfter);
   const tasks = await files.readTasks();
   if (tasks.ok) state.tasks = tasks.tasks;
+  const gates = await checkGates(iteration, { run, tasks, storiesBefore }, committed, settings, ports);
 
-  const verdict = judgeIteration({ run, committed, tasks, storiesBefore, now: endedAt, deadline }, state.counters, settings);
+  const verdict = judgeIteration(
+    { run, committed, tasks, storiesBefore, now: endedAt, deadline, ...(gates ? { gates } : {}) },
+    state.counters,
+    settings,
+  );
   state.counters = verdict.counters;
   state.feedback = verdict.feedback;
   if (!committed) state.stuckIterations++;
@@ -137,6 +150,23 @@ async function runIteration(
   await files.appendRow(row);
   report.iterationFinished({ row, committed, ...(run.failure ? { failure: run.failure } : {}), ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}) });
   return verdict;
+}
+
+/** Runs the quality gates when the iteration earned it: a verified COMPLETE claim, or (gatesWhen commit) a commit. */
+async function checkGates(
+  iteration: number,
+  claim: Parameters<typeof isVerifiedComplete>[0],
+  committed: boolean,
+  settings: LoopSettings,
+  { gates, interrupts }: LoopPorts,
+): Promise<IterationFacts['gates']> {
+  if (!gates || claim.run.stoppedBy || interrupts.received()) return undefined;
+  const trigger: GateTrigger | undefined = isVerifiedComplete(claim)
+    ? 'complete'
+    : settings.gatesWhen === 'commit' && committed
+      ? 'commit'
+      : undefined;
+  return trigger && { trigger, verdict: await gates.check({ iteration, trigger }) };
 }
 
 /** The prompt: the user's prompt and the feedback, which goes to a file when it is over the cap. */

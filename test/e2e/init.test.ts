@@ -201,3 +201,42 @@ describe('ralph init --ci github', () => {
     expect(text).toContain('Stories: 1/3 complete');
   });
 });
+
+describe('ralph init: the config file and its quality gates', () => {
+  it('writes ralph/config.json with the gates it detects in package.json, and says which', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    await writeFile(join(repo.root, 'package.json'), JSON.stringify({ scripts: { build: 'tsc', lint: 'eslint .', test: 'vitest run' } }));
+    const result = await runRalph(repo, ['init']);
+    expect(result.code).toBe(0);
+    const config = JSON.parse(repo.read('ralph/config.json'));
+    expect(config.$schema).toBe('./config.schema.json');
+    expect(config.gates).toEqual([
+      { name: 'build', command: 'npm run build' },
+      { name: 'lint', command: 'npm run lint', after: 'build' },
+      { name: 'tests', command: 'npm test', after: 'build' },
+    ]);
+    expect(repo.read('ralph/config.schema.json')).toBe(await template('config.schema.json'));
+    expect(result.stdout).toContain('Quality gates written to ralph/config.json');
+    expect(result.stdout).toMatch(/tests +npm test/);
+    // The loop accepts what init wrote.
+    const dry = await runRalph(repo, ['run', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/maxIterations +10 +config/);
+  });
+
+  it('writes "gates": [] when it detects nothing, and says so', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const result = await runRalph(repo, ['init']);
+    expect(JSON.parse(repo.read('ralph/config.json')).gates).toEqual([]);
+    expect(result.stdout).toContain('Quality gates: none detected');
+  });
+
+  it('detects cargo, go and pytest projects', async () => {
+    for (const [file, command] of [['Cargo.toml', 'cargo test'], ['go.mod', 'go test ./...'], ['pytest.ini', 'pytest']]) {
+      const repo = await makeProject({ git: 'committed' });
+      await writeFile(join(repo.root, file!), '');
+      await runRalph(repo, ['init']);
+      expect(JSON.parse(repo.read('ralph/config.json')).gates).toEqual([{ name: 'tests', command }]);
+    }
+  });
+});

@@ -5,6 +5,8 @@ import type {
   AgentFailure,
   AgentRun,
   DecideState,
+  GateTrigger,
+  GateVerdict,
   IterationRow,
   LoopPorts,
   LoopReporter,
@@ -40,7 +42,11 @@ export function taskList(...stories: [id: string, passes: boolean][]): TaskList 
 }
 
 /** Fake ports: an agent that replays calls, a git whose HEAD moves on commit, a manual clock. */
-export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decide?: DecideState; head?: string | null } = {}) {
+export function fakePorts(
+  initial: TaskList,
+  calls: FakeCall[],
+  options: { decide?: DecideState; head?: string | null; gates?: GateVerdict[] } = {},
+) {
   let tasks = structuredClone(initial);
   let tasksValid = true;
   let head: string | null = options.head === undefined ? 'c0' : options.head;
@@ -56,6 +62,8 @@ export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decid
   const sleeps: number[] = [];
   const feedbackFiles: { iteration: number; text: string }[] = [];
   const graceful = new AbortController();
+  const gateChecks: { iteration: number; trigger: GateTrigger }[] = [];
+  const gateVerdicts = [...(options.gates ?? [])];
 
   const report: LoopReporter = {
     iterationStarted: (event) => events.push(`start ${event.iteration}`),
@@ -116,6 +124,17 @@ export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decid
     },
     interrupts: { received: () => interrupt, graceful: graceful.signal },
     report,
+    ...(options.gates
+      ? {
+          gates: {
+            check: async (request) => {
+              gateChecks.push(request);
+              // The last scripted verdict repeats.
+              return (gateVerdicts.length > 1 ? gateVerdicts.shift() : gateVerdicts[0]) ?? { passed: true };
+            },
+          },
+        }
+      : {}),
   };
-  return { ports, prompts, rows, active, blocked, decided, events, sleeps, feedbackFiles, now: () => now, remainingCalls: () => calls.length };
+  return { ports, prompts, rows, active, blocked, decided, events, sleeps, feedbackFiles, gateChecks, now: () => now, remainingCalls: () => calls.length };
 }
