@@ -123,7 +123,7 @@ describe('ralph init: .gitignore', () => {
     await repo.write('.gitignore', mine);
     const result = await runRalph(repo, ['init']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('updated  .gitignore (added ralph/blocked.txt, ralph/.ralph-active)');
+    expect(result.stdout).toContain('updated  .gitignore (added ralph/blocked.txt, ralph/.ralph-active, ralph/.tasks-snapshot.json, ralph/state.json)');
     const text = repo.read('.gitignore');
     expect(text.startsWith(`${mine}\n`)).toBe(true);
     const lines = text.split('\n');
