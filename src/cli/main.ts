@@ -89,8 +89,18 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
-    return reportError(error);
+    const code = reportError(error);
+    if (error instanceof RalphError && process.env.GITHUB_ACTIONS === 'true') await reportToGitHub(error);
+    return code;
   }
+}
+
+/** On GitHub Actions a refused start is annotated and its reason written to the step outputs too. */
+async function reportToGitHub(error: RalphError): Promise<void> {
+  const { annotationFor, writeOutputs } = await import('../ui/github-actions.js');
+  const annotation = annotationFor(error.reason, error.exitCode, error.message);
+  if (annotation) process.stdout.write(`${annotation}\n`);
+  await writeOutputs(process.env, error.reason, error.exitCode);
 }
 
 function reportError(error: unknown): number {

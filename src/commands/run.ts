@@ -25,7 +25,10 @@ import { createQualityGates } from '../run/quality-gates.js';
 import { checkResume, stateAfterRun } from '../run/resume-guard.js';
 import { buildRunReport, renderSummary, writeLastRun } from '../run/run-report.js';
 import { readTemplate } from '../templates.js';
-import { createReporter, streamConsole } from '../ui/reporter.js';
+import type { IterationRow } from '../loop/ports.js';
+import { annotationFor, publishToGitHub } from '../ui/github-actions.js';
+import { createReporter } from '../ui/reporter.js';
+import { detectCi, Screen } from '../ui/screen.js';
 
 export interface RunCommandOptions {
   cwd: string;
@@ -45,8 +48,10 @@ export interface RunCommandOptions {
 export async function runCommand(options: RunCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const out = streamConsole(stdout);
   const env = options.env ?? process.env;
+  const { ci, github } = detectCi(env);
+  const tty = (stdout as { isTTY?: boolean }).isTTY === true && !ci;
+  const out = new Screen(stdout, { tty, timestamps: ci });
 
   const root = await findRepoRoot(options.cwd);
   const paths = ralphPaths(root);
@@ -72,7 +77,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const startedAt = Date.now();
   const firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
   const lock = { pid: process.pid, startedAt: new Date(startedAt).toISOString() };
-  const reporter = createReporter(out, settings.maxStuck);
+  const rows: IterationRow[] = [];
+  const terminal = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: startedAt, github });
+  const reporter: typeof terminal = { ...terminal, iterationFinished: (event) => (rows.push(event.row), terminal.iterationFinished(event)) };
   const { warning } = await acquireActiveLock(paths.active, { ...lock, iteration: firstIteration, maxIterations: settings.maxIterations, stuckCount: 0, mode: 'implement' });
   if (warning) reporter.warning(warning);
 
@@ -97,7 +104,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         log: join(paths.logs, iterationFileName(iteration, 'log')),
         jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
       }),
-      ...(settings.quiet ? {} : { terminal: { stdout, stderr } }),
+      ...(settings.quiet ? {} : { terminal: tty ? { stdout: out.agentStream(stdout), stderr: out.agentStream(stderr) } : { stdout, stderr } }),
       color: pc.isColorSupported,
       verbose: settings.verbose,
       iterationTimeoutMs: settings.iterationTimeout,
@@ -105,6 +112,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       maxRepeats: settings.maxRepeats,
       interrupts,
       warn: reporter.warning,
+      onToolCall: reporter.toolCall,
       ...(invocation.onForcedStop ? { onForcedStop: invocation.onForcedStop } : {}),
     });
     const gates =
@@ -132,6 +140,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     await writeRunState(paths.state, stateAfterRun(latest, { reason: report.reason, attempts, completeBefore, completeAfter: report.stories.complete }));
     out.line('');
     out.line(renderSummary(report));
+    if (github) {
+      const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
+      if (annotation) out.line(annotation);
+      await publishToGitHub(env, report, rows);
+    }
     return report.exitCode;
   } finally {
     interrupts.dispose();

@@ -112,7 +112,7 @@ export function runRalph(
     RALPH_SKIP_REVIEW: '1',
     ...options.env,
   };
-  delete env.FORCE_COLOR;
+  if (options.env?.FORCE_COLOR === undefined) delete env.FORCE_COLOR;
   // A variable set to undefined means: not set at all.
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return new Promise((resolvePromise, reject) => {
