@@ -35,6 +35,7 @@ export function createQualityGates(options: QualityGateOptions): QualityGates {
         iteration,
         env: options.env,
         request: REQUEST[trigger](iteration),
+        onGateStart: (name) => out.line(pc.dim(`  ▸ ${name}: ${options.specs.find((spec) => spec.name === name)?.command ?? ''}`)),
         onGateEnd: (outcome) => out.line(gateLine(outcome, options.root)),
         signal: options.interrupts.graceful,
         force: options.interrupts.force,
