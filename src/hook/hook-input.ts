@@ -2,8 +2,6 @@
 export interface StopHookInput {
   /** The session's working directory. */
   cwd?: string;
-  /** True when Claude is already continuing because of an earlier block. */
-  stopHookActive: boolean;
 }
 
 export type HookInputParse = { ok: true; input: StopHookInput } | { ok: false; problem: string };
@@ -39,7 +37,10 @@ export function readHookStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean }
   });
 }
 
-/** Parses the hook's stdin: a JSON object; `cwd` and `stop_hook_active` are the fields ralph uses. */
+/**
+ * Parses the hook's stdin: a JSON object, of which ralph uses `cwd`. `stop_hook_active` is not
+ * needed: ralph counts its own blocks per iteration.
+ */
 export function parseHookInput(text: string): HookInputParse {
   if (text.trim() === '') return { ok: false, problem: 'no hook input on stdin (expected Claude Code\'s Stop hook JSON)' };
   let json: unknown;
@@ -49,6 +50,6 @@ export function parseHookInput(text: string): HookInputParse {
     return { ok: false, problem: `stdin is not JSON (${(error as Error).message})` };
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, problem: 'stdin is not a JSON object' };
-  const { cwd, stop_hook_active: active } = json as Record<string, unknown>;
-  return { ok: true, input: { cwd: typeof cwd === 'string' && cwd !== '' ? cwd : undefined, stopHookActive: active === true } };
+  const { cwd } = json as Record<string, unknown>;
+  return { ok: true, input: { cwd: typeof cwd === 'string' && cwd !== '' ? cwd : undefined } };
 }

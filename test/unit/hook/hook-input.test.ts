@@ -5,9 +5,9 @@ import { parseHookInput, readHookStdin } from '../../../src/hook/hook-input.js';
 const CLAUDE_INPUT = '{"session_id":"abc","transcript_path":"/home/u/.claude/projects/x/abc.jsonl","cwd":"/work/app","hook_event_name":"Stop","stop_hook_active":false}';
 
 describe('parseHookInput', () => {
-  it("reads the cwd and stop_hook_active of Claude Code's Stop hook JSON", () => {
-    expect(parseHookInput(CLAUDE_INPUT)).toEqual({ ok: true, input: { cwd: '/work/app', stopHookActive: false } });
-    expect(parseHookInput('{"stop_hook_active":true}')).toEqual({ ok: true, input: { cwd: undefined, stopHookActive: true } });
+  it("reads the cwd of Claude Code's Stop hook JSON", () => {
+    expect(parseHookInput(CLAUDE_INPUT)).toEqual({ ok: true, input: { cwd: '/work/app' } });
+    expect(parseHookInput('{"stop_hook_active":true,"cwd":""}')).toEqual({ ok: true, input: { cwd: undefined } });
   });
 
   it.each([
