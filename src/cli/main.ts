@@ -21,10 +21,18 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
   )
     .option('--dry-run', 'check everything, print the resolved configuration and the agent command, call no agent')
     .option('--no-gates', 'skip the quality gates of ralph/config.json for this run')
+    .option('--reset-resumes', 'clear the count of unproductive resumes (after fixing their cause)')
     .action(async (options: Record<string, unknown>) => {
       const { runCommand } = await import('../commands/run.js');
-      const flags = givenRunFlags(options);
-      setExitCode(await runCommand({ cwd: process.cwd(), flags, dryRun: options.dryRun === true, noGates: options.gates === false }));
+      setExitCode(
+        await runCommand({
+          cwd: process.cwd(),
+          flags: givenRunFlags(options),
+          dryRun: options.dryRun === true,
+          noGates: options.gates === false,
+          resetResumes: options.resetResumes === true,
+        }),
+      );
     });
 
   program

@@ -15,8 +15,10 @@ export interface RalphPaths {
   blocked: string;
   decide: string;
   active: string;
-  /** tasks.json as it was when the current iteration began: the Stop hook compares against it. */
+  /** tasks.json as the running iteration began (for the Stop hook). */
   tasksSnapshot: string;
+  /** ralph's memory of this task list across runs: resume attempts, review counts. */
+  state: string;
 }
 
 /** The loop's own files: git-ignored so they never dirty the tree or land in an agent's commit. */
@@ -48,6 +50,7 @@ export function ralphPaths(root: string): RalphPaths {
     decide: join(dir, 'decide.txt'),
     active: join(dir, '.ralph-active'),
     tasksSnapshot: join(dir, '.tasks-snapshot.json'),
+    state: join(dir, 'state.json'),
   };
 }
 

@@ -34,9 +34,9 @@ export function renderFeedback(items: readonly FeedbackItem[], decideAnswered: b
   return [`## Loop feedback\n`, ...(lines.length ? [`${lines.join('\n')}\n`] : []), ...events.map((event) => `${event}\n`)].join('\n');
 }
 
-/** The prompt of one iteration: the user's prompt, then the feedback section when there is one. */
-export function buildPrompt(base: string, feedback: string): string {
-  return feedback ? `${base.trimEnd()}\n\n${feedback}` : base;
+/** The prompt of one iteration: the user's prompt, the mode's guide, then the feedback section when there is one. */
+export function buildPrompt(base: string, modeSection: string, feedback: string): string {
+  return [base, modeSection, feedback].filter((part) => part.trim() !== '').map((part) => part.trimEnd()).join('\n\n') + '\n';
 }
 
 /** A feedback section over the cap: its start, and where the whole of it is. */

@@ -1,4 +1,4 @@
-import { openStories, type TaskList, type TasksParse } from '../files/tasks.js';
+import { openStories, type ReviewPolicy, type TaskList, type TasksParse } from '../files/tasks.js';
 import type { FeedbackItem } from './feedback.js';
 import { outcomeOf, wasStoppedByRalph } from './outcome.js';
 import type { AgentRun, GateTrigger, GateVerdict, Outcome } from './ports.js';
@@ -13,6 +13,8 @@ export interface JudgeSettings {
   maxRuntimeMs: number;
   onUsageLimit: 'wait' | 'stop';
   maxGateFailures: number;
+  /** Stories must also be approved by a review to count as complete. */
+  review: boolean;
 }
 
 /** What the loop counts across iterations. */
@@ -42,6 +44,8 @@ export interface IterationFacts {
   deadline: number;
   /** The quality gates, when they ran after this iteration, and why. */
   gates?: { trigger: GateTrigger; verdict: GateVerdict };
+  /** A story review sent back --max-reviews times: a human must look. */
+  reviewCap?: { id: string; count: number; feedback?: string };
 }
 
 /** The judge's ruling on one iteration. */
@@ -91,8 +95,8 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
   let complete = false;
   let rejectedComplete: Verdict['rejectedComplete'];
   if (run.signals.complete) {
-    const remaining = tasks ? openStories(tasks).map(({ id, title }) => ({ id, title })) : [];
-    complete = isVerifiedComplete(facts);
+    const remaining = tasks ? openStories(tasks, settings).map(({ id, title }) => ({ id, title })) : [];
+    complete = isVerifiedComplete(facts, settings);
     if (!complete) {
       rejectedComplete = remaining;
       problems.push(`COMPLETE claimed while stories still fail: ${remaining.map((story) => story.id).join(', ') || 'tasks.json is not valid'}`);
@@ -133,6 +137,11 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
   if (run.stoppedBy?.cause === 'interrupt') return end({ reason: 'interrupted', signal: run.stoppedBy.signal });
   if (complete) return end({ reason: 'complete' });
   if (run.signals.blocked !== undefined) return end({ reason: 'blocked', message: run.signals.blocked });
+  if (facts.reviewCap) {
+    const { id, count, feedback } = facts.reviewCap;
+    const last = feedback ? ` Its last review feedback: ${feedback}` : '';
+    return end({ reason: 'blocked', message: `Story ${id} was sent back by review ${count} times (--max-reviews ${count}): a human should look at it.${last}` });
+  }
   if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });
   if (run.failure?.kind === 'auth') return end({ reason: 'agent_auth', message: run.failure.message });
   if (run.failure?.kind === 'setup') return end({ reason: 'agent_setup', message: run.failure.message });
@@ -165,9 +174,9 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
  * Whether the agent said COMPLETE and tasks.json agrees: valid, no story removed, every story
  * passing. Only such a claim is worth running the quality gates for.
  */
-export function isVerifiedComplete(facts: Pick<IterationFacts, 'run' | 'tasks' | 'storiesBefore'>): boolean {
+export function isVerifiedComplete(facts: Pick<IterationFacts, 'run' | 'tasks' | 'storiesBefore'>, policy: ReviewPolicy): boolean {
   if (!facts.run.signals.complete || !facts.tasks.ok) return false;
-  return removedStories(facts.storiesBefore, facts.tasks.tasks).length === 0 && openStories(facts.tasks.tasks).length === 0;
+  return removedStories(facts.storiesBefore, facts.tasks.tasks).length === 0 && openStories(facts.tasks.tasks, policy).length === 0;
 }
 
 /** Ids present before and missing now. */

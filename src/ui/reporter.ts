@@ -35,11 +35,11 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
 /** Renders the loop's events as terminal lines. */
 export function createReporter(out: Console, maxStuck: number): LoopReporter {
   return {
-    iterationStarted({ iteration, index, maxIterations, mode, stories, nextStory }) {
+    iterationStarted({ iteration, index, maxIterations, mode, stories, story }) {
       const parts = [
         `Iteration ${iteration} (${index + 1}/${maxIterations})`,
         mode,
-        ...(nextStory ? [`${nextStory.id} ${nextStory.title}`.trim()] : []),
+        ...(story ? [`${story.id} ${story.title}`.trim()] : []),
         `stories ${stories.complete}/${stories.total}`,
       ];
       out.line(pc.bold(pc.cyan(`── ${parts.join(' · ')} ──`)));

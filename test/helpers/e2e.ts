@@ -15,6 +15,7 @@ export interface StoryInput {
   id: string;
   passes?: boolean;
   title?: string;
+  reviewStatus?: 'pending' | 'changes_requested' | 'approved';
 }
 
 /** A fresh git repository with ralph/prompt.md and ralph/tasks.json, committed unless `unborn`. */
@@ -27,6 +28,7 @@ export async function makeRepo(options: { stories?: StoryInput[]; unborn?: boole
     title: story.title ?? `Story ${story.id}`,
     priority: index + 1,
     passes: story.passes ?? false,
+    ...(story.reviewStatus ? { reviewStatus: story.reviewStatus } : {}),
   }));
   await writeFile(join(repo.root, 'ralph/tasks.json'), options.tasksText ?? JSON.stringify({ project: 'e2e', stories }, null, 2));
   if (!options.unborn) {
@@ -108,9 +110,13 @@ export function runRalph(
     PATH: `${FAKE_BIN_DIR}${delimiter}${process.env.PATH ?? ''}`,
     RALPH_AGENT_SCRIPT: repo.script,
     NO_COLOR: '1',
+    // Most suites test one behaviour at a time without the review cycle; its own suite turns it on.
+    RALPH_SKIP_REVIEW: '1',
     ...options.env,
   };
   delete env.FORCE_COLOR;
+  // A variable set to undefined means: not set at all.
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return new Promise((resolvePromise, reject) => {
     const argv = [RALPH_BIN, ...args];
     const cwd = join(repo.root, options.cwd ?? '');

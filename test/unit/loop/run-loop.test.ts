@@ -15,6 +15,8 @@ const settings: LoopSettings = {
   maxFeedbackBytes: 8192,
   gatesWhen: 'complete',
   maxGateFailures: 3,
+  review: false,
+  maxReviews: 3,
 };
 const tasks = taskList(['US-1', false], ['US-2', false]);
 
@@ -339,5 +341,66 @@ describe('runLoop: quality gates', () => {
     const { result, prompts } = await loop([{ commit: true, signals: { complete: true } }], {}, done, [fail('lint failed'), pass]);
     expect(prompts[0]).toContain('Completion Blocked: lint failed');
     expect(result.termination.reason).toBe('complete');
+  });
+});
+
+describe('runLoop: the review cycle', () => {
+  const review = { review: true } as const;
+
+  it('chooses implement, then review for a story that passes unreviewed, and records the mode', async () => {
+    const { result, rows, active, prompts } = await loop(
+      [
+        { commit: true, pass: ['US-1'] },
+        { commit: true, review: { 'US-1': { reviewStatus: 'approved' } } },
+        { commit: true, pass: ['US-2'] },
+        { commit: true, review: { 'US-2': { reviewStatus: 'approved' } }, signals: { complete: true } },
+      ],
+      review,
+    );
+    expect(rows.map((row) => [row.mode, row.storiesComplete])).toEqual([
+      ['implement', 0],
+      ['review', 1],
+      ['implement', 1],
+      ['review', 2],
+    ]);
+    expect(active.map((state) => state.story)).toEqual(['US-1', 'US-1', 'US-2', 'US-2']);
+    expect(prompts[1]).toContain('## mode review: US-1');
+    expect(result.termination.reason).toBe('complete');
+  });
+
+  it('refuses COMPLETE until every story is approved', async () => {
+    const { result, events } = await loop([{ commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }], { ...review, maxIterations: 1 });
+    expect(events).toContain('rejected US-1,US-2');
+    expect(result.termination.reason).toBe('max_iterations');
+  });
+
+  it('sends a story back to review-fix after changes are requested, with its feedback', async () => {
+    const initial = taskList(['US-1', true]);
+    const fake = fakePorts(initial, [
+      { commit: true, review: { 'US-1': { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'add tests' } } },
+      { commit: true, review: { 'US-1': { reviewStatus: 'pending', passes: true } } },
+      { commit: true, review: { 'US-1': { reviewStatus: 'approved' } }, signals: { complete: true } },
+    ]);
+    const result = await runLoop({ ...settings, review: true }, fake.ports, initial);
+    expect(fake.rows.map((row) => row.mode)).toEqual(['review', 'review-fix', 'review']);
+    expect(fake.reviewRejections).toEqual({ 'US-1': 1 });
+    expect(result.termination.reason).toBe('complete');
+  });
+
+  it('stops with BLOCKED semantics when review sends a story back --max-reviews times', async () => {
+    const initial = taskList(['US-1', true]);
+    const reject: FakeCall = { commit: true, review: { 'US-1': { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'still no tests' } } };
+    const fix: FakeCall = { commit: true, review: { 'US-1': { reviewStatus: 'pending', passes: true } } };
+    const fake = fakePorts(initial, [reject, fix, reject]);
+    const result = await runLoop({ ...settings, review: true, maxReviews: 2 }, fake.ports, initial);
+    expect(result.termination).toMatchObject({ reason: 'blocked' });
+    expect(exitCodeFor(result.termination)).toBe(2);
+    expect(fake.blocked[0]?.reason).toContain('Story US-1 was sent back by review 2 times');
+    expect(fake.blocked[0]?.reason).toContain('still no tests');
+  });
+
+  it('snapshots tasks.json before every iteration', async () => {
+    const { snapshots } = await loop([{ commit: true }, { commit: true }], { maxIterations: 2 });
+    expect(snapshots()).toBe(2);
   });
 });
