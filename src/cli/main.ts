@@ -73,6 +73,15 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       setExitCode(await demoCommand());
     });
 
+  const hook = program.command('hook').description('entry points for Claude Code hooks (ralph init registers them)');
+  hook
+    .command('stop')
+    .description("Claude Code's Stop hook: during a loop, refuse a stop that leaves tasks.json broken or work uncommitted")
+    .action(async () => {
+      const { hookStopCommand } = await import('../commands/hook-stop.js');
+      setExitCode(await hookStopCommand({ stdin: process.stdin, stdout: process.stdout, env: process.env, cwd: process.cwd() }));
+    });
+
   return program;
 }
 

@@ -28,14 +28,15 @@ export async function initCommand(options: InitOptions): Promise<number> {
 export function renderInit(root: string, outcomes: readonly ItemOutcome[], force: boolean, gates: readonly DetectedGate[] = []): string {
   const lines = [`${pc.bold('ralph init')} in ${root}`];
   const isKept = (outcome: ItemOutcome) => outcome.result === 'exists' || outcome.result === 'unchanged';
-  const changed = outcomes.filter((outcome) => !isKept(outcome));
+  const changed = outcomes.filter((outcome) => !isKept(outcome) && outcome.result !== 'skipped');
   const kept = outcomes.filter(isKept);
   for (const outcome of changed) lines.push(`  ${describe(outcome)}`);
   if (changed.length === 0) lines.push('  nothing changed: ralph is already set up here');
   if (kept.length > 0) {
     lines.push(`  already exists, kept: ${kept.map((outcome) => outcome.path).join(', ')}`);
-    if (!force) lines.push(pc.dim('  (ralph init --force replaces the template files; .gitignore is only ever added to)'));
+    if (!force) lines.push(pc.dim('  (ralph init --force replaces the template files; .gitignore and .claude/settings.json are only ever added to)'));
   }
+  for (const outcome of outcomes) if (outcome.result === 'skipped') lines.push(`  ${pc.yellow('warning:')} ${outcome.warning}`);
   const config = outcomes.find((outcome) => outcome.path === 'ralph/config.json');
   if (config?.result === 'created' || config?.result === 'replaced') lines.push('', ...describeGates(gates));
   lines.push(
@@ -68,5 +69,7 @@ function describe(outcome: ItemOutcome): string {
     case 'exists':
     case 'unchanged':
       return `kept     ${outcome.path}`;
+    case 'skipped':
+      return `${pc.yellow('skipped ')} ${outcome.path}`;
   }
 }

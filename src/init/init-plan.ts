@@ -1,6 +1,7 @@
 import { mergeGitignore } from '../files/gitignore.js';
 import { LOOP_OWNED_PATHS } from '../files/paths.js';
 import { readTemplate } from '../templates.js';
+import { mergeClaudeSettings } from './claude-settings.js';
 import type { DetectedGate } from '../gates/detect-gates.js';
 import type { CiProvider } from './ci-providers.js';
 
@@ -9,6 +10,8 @@ import type { CiProvider } from './ci-providers.js';
 export interface Merged {
   text: string;
   added: string[];
+  /** Set when the file could not be merged safely and was left as it is: what the user should do. */
+  warning?: string;
 }
 
 /** One thing `ralph init` sets up; paths are relative to the repository root, with `/`. */
@@ -33,6 +36,8 @@ export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGat
     { kind: 'directory', path: 'ralph/logs/' },
     // The same list `ralph run` puts in .git/info/exclude, so the two never disagree.
     { kind: 'merge', path: '.gitignore', merge: (existing) => mergeGitignore(existing, LOOP_OWNED_PATHS) },
+    // Claude Code runs `ralph hook stop` whenever the agent wants to stop; the user's settings are kept.
+    { kind: 'merge', path: '.claude/settings.json', merge: mergeClaudeSettings },
   ];
   if (options.ci === 'github') items.push(fromTemplate('.github/workflows/ralph.yml', 'github-workflow.yml'));
   return items;

@@ -22,7 +22,7 @@ describe('ralph init: a fresh repository', () => {
     expect(repo.exists('ralph/logs')).toBe(true);
     expect(repo.read('.gitignore').split('\n')).toEqual(expect.arrayContaining(LOOP_OWNED_PATHS));
     expect(repo.exists('.github')).toBe(false);
-    for (const path of [...RALPH_FILES, 'ralph/logs/', '.gitignore']) expect(result.stdout).toMatch(new RegExp(`created +${path.replace(/\./g, '\\.')}\n`));
+    for (const path of [...RALPH_FILES, 'ralph/logs/', '.gitignore', '.claude/settings.json']) expect(result.stdout).toMatch(new RegExp(`created +${path.replace(/\./g, '\\.')}\n`));
     expect(result.stdout).toContain('Next steps:');
     expect(result.stdout).toContain('ralph/prd.md');
     expect(result.stdout).toContain('ralph run');
@@ -39,11 +39,9 @@ describe('ralph init: a fresh repository', () => {
     const result = await runRalph(repo, ['init']);
     expect(result.code).toBe(0);
     for (const path of RALPH_FILES) expect(repo.exists(path)).toBe(true);
-    const ignored = execFileSync('git', ['check-ignore', '--no-index', 'ralph/logs/iteration-001.log', 'ralph/blocked.txt', 'ralph/decide.txt', 'ralph/.ralph-active'], {
-      cwd: repo.root,
-      encoding: 'utf8',
-    });
-    expect(ignored.trim().split('\n')).toHaveLength(4);
+    const loopFiles = ['ralph/logs/iteration-001.log', 'ralph/blocked.txt', 'ralph/decide.txt', 'ralph/.ralph-active', 'ralph/.tasks-snapshot.json', 'ralph/state.json'];
+    const ignored = execFileSync('git', ['check-ignore', '--no-index', ...loopFiles], { cwd: repo.root, encoding: 'utf8' });
+    expect(ignored.trim().split('\n')).toEqual(loopFiles);
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).not.toContain('ralph/logs');
   });
 
@@ -129,7 +127,7 @@ describe('ralph init: .gitignore', () => {
     const lines = text.split('\n');
     expect(lines.filter((line) => line.replace(/^\//, '') === 'ralph/logs/')).toHaveLength(1);
     expect(lines.filter((line) => line === 'ralph/decide.txt')).toHaveLength(1);
-    expect(lines).toEqual(expect.arrayContaining(['ralph/blocked.txt', 'ralph/.ralph-active', 'dist/']));
+    expect(lines).toEqual(expect.arrayContaining(['ralph/blocked.txt', 'ralph/.ralph-active', 'ralph/.tasks-snapshot.json', 'ralph/state.json', 'dist/']));
 
     await runRalph(repo, ['init']);
     expect(repo.read('.gitignore')).toBe(text);
@@ -224,5 +222,58 @@ describe('ralph init: the config file and its quality gates', () => {
       await runRalph(repo, ['init']);
       expect(JSON.parse(repo.read('ralph/config.json')).gates).toEqual([{ name: 'tests', command }]);
     }
+  });
+});
+
+describe('ralph init: the Claude Code Stop hook in .claude/settings.json', () => {
+  const RALPH_ENTRY = { hooks: [{ type: 'command', command: 'ralph hook stop', timeout: 60 }] };
+
+  it('registers `ralph hook stop` in a fresh repository', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const result = await runRalph(repo, ['init']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/created +\.claude\/settings\.json\n/);
+    expect(JSON.parse(repo.read('.claude/settings.json'))).toEqual({ hooks: { Stop: [RALPH_ENTRY] } });
+  });
+
+  it("merges into the user's settings, keeping every key and hook, and adds nothing on a second init", async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const mine = {
+      permissions: { allow: ['Bash(npm test)'], deny: ['Read(.env)'] },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'notify-send "claude stopped"' }] }],
+      },
+      env: { DEBUG: '1' },
+    };
+    await mkdir(join(repo.root, '.claude'));
+    await repo.write('.claude/settings.json', `${JSON.stringify(mine, null, 2)}\n`);
+    await repo.write('.claude/settings.local.json', '{"model": "opus"}\n');
+
+    const result = await runRalph(repo, ['init']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('updated  .claude/settings.json (added Stop hook "ralph hook stop")');
+    const merged = repo.read('.claude/settings.json');
+    expect(JSON.parse(merged)).toEqual({ ...mine, hooks: { ...mine.hooks, Stop: [...mine.hooks.Stop, RALPH_ENTRY] } });
+    expect(repo.read('.claude/settings.local.json')).toBe('{"model": "opus"}\n');
+
+    const again = await runRalph(repo, ['init']);
+    expect(again.stdout).toContain('nothing changed');
+    expect(again.stdout).toMatch(/already exists, kept: .*\.claude\/settings\.json/);
+    expect(repo.read('.claude/settings.json')).toBe(merged);
+  });
+
+  it('leaves settings that are not valid JSON untouched, with a warning line, and sets up the rest', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    await mkdir(join(repo.root, '.claude'));
+    const broken = '{\n  // my notes\n  "model": "opus"\n}\n';
+    await repo.write('.claude/settings.json', broken);
+    const result = await runRalph(repo, ['init']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(repo.read('.claude/settings.json')).toBe(broken);
+    expect(result.stdout).toMatch(/\n  warning: \.claude\/settings\.json is not valid JSON \(.+\): left it as it is\. To let ralph check each stop of the agent, add \{"hooks":.*"ralph hook stop".*\} to it yourself\.\n/);
+    expect(result.stdout).not.toMatch(/(created|updated|kept) +\.claude/);
+    expect(repo.exists('ralph/tasks.json')).toBe(true);
   });
 });

@@ -101,6 +101,8 @@ export function runRalph(
     cwd?: string;
     onStdout?: (text: string, child: ReturnType<typeof spawn>) => void;
     timeoutMs?: number;
+    /** Written to ralph's stdin, which is then closed (default: no stdin). */
+    input?: string;
   } = {},
 ): Promise<RalphResult> {
   const env: NodeJS.ProcessEnv = {
@@ -116,7 +118,15 @@ export function runRalph(
   // A variable set to undefined means: not set at all.
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [RALPH_BIN, ...args], { cwd: join(repo.root, options.cwd ?? ''), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv = [RALPH_BIN, ...args];
+    const cwd = join(repo.root, options.cwd ?? '');
+    const child =
+      options.input === undefined
+        ? spawn(process.execPath, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(process.execPath, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // ralph may exit without reading it all; that is not the test's failure.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
