@@ -1,4 +1,4 @@
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActiveFile } from './active-lock.js';
 import { updateActive } from './active-lock.js';
@@ -31,7 +31,8 @@ export function createLoopFiles(
     writeDecide: (entry) => writeDecide(paths.decide, entry),
     appendRow: (row) => appendSummaryRow(paths.summaryCsv, row),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
-    snapshotTasks: () => copyFile(paths.tasks, paths.tasksSnapshot).catch(() => undefined),
+    // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than comparing against an old one.
+    snapshotTasks: () => copyFile(paths.tasks, paths.tasksSnapshot).catch(() => rm(paths.tasksSnapshot, { force: true })),
     recordReviewRejection: async (storyId) => {
       const state = await updateRunState(paths.state, taskList, (current) => ({
         ...current,
