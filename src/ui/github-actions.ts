@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import type { IterationRow } from '../loop/ports.js';
-import type { RunReport } from '../run/run-report.js';
+import { summaryFacts, type RunReport } from '../run/run-report.js';
 import { formatDuration, reasonLabel } from './format.js';
 
 /** Escapes the data of a workflow command (`::error::data`), which must stay on one line. */
@@ -17,15 +17,7 @@ export function annotationFor(reason: string, exitCode: number, detail?: string)
 
 /** The job summary: the summary block as a table, the iterations, and what a human must answer. */
 export function stepSummary(report: RunReport, rows: readonly IterationRow[]): string {
-  const facts: [string, string][] = [
-    ['Exit', `${reasonLabel(report.reason)} (code ${report.exitCode})`],
-    ['Iterations', `${report.iterations} / ${report.maxIterations}`],
-    ['Duration', formatDuration(report.durationSeconds * 1000)],
-    ['Stories', `${report.stories.complete}/${report.stories.total} complete`],
-    ['Avg/iter', formatDuration(report.avgIterationSeconds * 1000)],
-    ['Stuck iters', String(report.stuckIterations)],
-    ...(report.costUsd > 0 ? ([['Cost', `$${report.costUsd.toFixed(2)}`]] as [string, string][]) : []),
-  ];
+  const facts = summaryFacts(report);
   const lines = ['## Ralph Loop Summary', '', '| | |', '| --- | --- |', ...facts.map(([key, value]) => `| ${key} | ${cell(value)} |`), ''];
   if (report.reason === 'blocked' && report.detail) lines.push('### Blocked', '', quote(report.detail), '');
   else if (report.reason === 'decide' && report.detail) lines.push('### Decision needed (answer in `ralph/decide.txt`)', '', quote(report.detail), '');
