@@ -18,7 +18,7 @@ export function diagnoseFailure(summary: OutputSummary, exitCode: number | null,
   const limit = detectUsageLimit(text, now);
   const status = summary.result?.apiErrorStatus;
   if (limit || summary.rateLimitRejected || isLimitStatus(status)) {
-    const resetsAt = limit?.resetsAt ?? (summary.rateLimitRejected?.resetsAt ? summary.rateLimitRejected.resetsAt * 1000 : undefined);
+    const resetsAt = limit?.resetsAt ?? summary.rateLimitRejected?.resetsAt;
     const message = limit?.message ?? (summary.result?.text || `the agent hit a rate limit (HTTP ${status ?? 429})`);
     return { kind: 'usage_limit', message, ...(resetsAt === undefined ? {} : { resetsAt }) };
   }

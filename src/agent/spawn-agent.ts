@@ -11,7 +11,7 @@ import { diagnoseFailure } from './diagnose-failure.js';
 import type { AgentOutput, OutputTargets } from './output/agent-output.js';
 import { createStreamJsonOutput } from './output/stream-json-output.js';
 import { createTextOutput } from './output/text-output.js';
-import { terminateGroup } from './process-group.js';
+import { signalGroup, terminateGroup } from './process-group.js';
 import { RepetitionDetector } from './repetition.js';
 import { Stopper } from './stopper.js';
 import { toolSignature } from './tool-signature.js';
@@ -92,6 +92,9 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
     reject: false,
   });
   pgid = child.pid;
+  // Whatever way ralph itself ends (an uncaught error, process.exit), the agent's group goes with it.
+  const killOnExit = () => pgid !== undefined && signalGroup(pgid, 'SIGKILL');
+  process.once('exit', killOnExit);
   child.stdout.pipe(output.stdout);
   child.stderr.pipe(output.stderr);
   // The exit event, not the execa promise: a grandchild holding the pipes open must not keep us waiting.
@@ -107,6 +110,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   if (interrupts.graceful.aborted) onInterrupt();
 
   const exitCode = await exited;
+  process.off('exit', killOnExit);
   clearTimers();
   interrupts.graceful.removeEventListener('abort', onInterrupt);
   await stopping;

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -75,16 +75,17 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   await ensureIgnored(root, LOOP_OWNED_PATHS);
   if ((await readOptional(paths.progress)) === undefined) await writeFile(paths.progress, await readTemplate('progress.txt'));
   const startedAt = Date.now();
-  const firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
   const lock = { pid: process.pid, startedAt: new Date(startedAt).toISOString() };
   const rows: IterationRow[] = [];
   const terminal = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: startedAt, github });
   const reporter: typeof terminal = { ...terminal, iterationFinished: (event) => (rows.push(event.row), terminal.iterationFinished(event)) };
-  const { warning } = await acquireActiveLock(paths.active, { ...lock, iteration: firstIteration, maxIterations: settings.maxIterations, stuckCount: 0, mode: 'implement' });
+  const { warning } = await acquireActiveLock(paths.active, { ...lock, iteration: 0, maxIterations: settings.maxIterations, stuckCount: 0, mode: 'implement' });
   if (warning) reporter.warning(warning);
+  // Numbered under the lock: no other run can be writing logs now.
+  const firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
 
   const interrupts = installInterrupts((signal, count) =>
-    out.line(count === 1 ? `\n${signal}: stopping the agent (again to kill it at once)…` : `${signal}: killing the agent now`),
+    out.line(count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`),
   );
   try {
     // Checked under the lock, so two simultaneous starts cannot both count as one resume.
@@ -148,6 +149,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     return report.exitCode;
   } finally {
     interrupts.dispose();
+    await rm(paths.tasksSnapshot, { force: true });
     await releaseActiveLock(paths.active, process.pid);
   }
 }

@@ -17,7 +17,7 @@ export async function loadConfig(path: string, shownPath: string): Promise<Confi
   const result = configSchema.safeParse(json);
   if (result.success) return result.data as ConfigFile;
   const issue = result.error.issues[0]!;
-  throw new RalphError(`${shownPath}: ${describeConfigIssue(issue, json)}`, 64, 'see templates/config.schema.json or the README for the keys and their forms');
+  throw new RalphError(`${shownPath}: ${describeConfigIssue(issue, json)}`, 64, 'see ralph/config.schema.json (written by `ralph init`) or the README for the keys and their forms');
 }
 
 /** `maxIterations: expected a whole number ≥ 1, got "ten"`, or `unknown key "maxIteration" (did you mean "maxIterations"?)`. */
@@ -33,7 +33,7 @@ function describeConfigIssue(issue: z.core.$ZodIssue, json: unknown): string {
   const got = valueAt(json, issue.path);
   const message = issue.message.replace(/^Invalid input: /, '');
   const says = got === undefined || message.includes(', got ') ? '' : `, got ${JSON.stringify(got)}`;
-  return `${where}: ${message}${says}`;
+  return `${where ? `${where}: ` : ''}${message}${says}`;
 }
 
 function knownKeys(path: readonly PropertyKey[]): string[] {

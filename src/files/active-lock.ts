@@ -1,4 +1,4 @@
-import { open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { isErrno, RalphError } from '../errors.js';
 import type { ActiveState } from '../loop/ports.js';
 import { readOptional } from './signal-files.js';
@@ -42,26 +42,55 @@ function parseActive(text: string): ActiveFile | undefined {
  */
 export async function acquireActiveLock(path: string, initial: ActiveFile): Promise<{ warning?: string }> {
   if (await createExclusive(path, initial)) return {};
-  const existing = parseActive(await readFile(path, 'utf8').catch(() => ''));
+  const text = await readOptional(path);
+  // Released between our attempt and this read: simply try again.
+  if (text === undefined) return createExclusive(path, initial).then((created) => (created ? {} : acquireActiveLock(path, initial)));
+  const existing = parseActive(text);
   if (existing && isPidAlive(existing.pid)) throw lockHeld(existing);
-  await unlink(path).catch(() => undefined);
+  await setAsideStale(path, existing);
   if (await createExclusive(path, initial)) {
     return { warning: `took over a stale ralph/.ralph-active left by pid ${existing?.pid ?? 'unknown'}, which is no longer running` };
   }
-  const winner = parseActive(await readFile(path, 'utf8').catch(() => ''));
-  throw lockHeld(winner ?? { ...initial, pid: 0 });
+  throw lockHeld(parseActive((await readOptional(path)) ?? '') ?? { ...initial, pid: 0 });
 }
 
-/** Creates the file only if it does not exist; false when it does. */
-async function createExclusive(path: string, active: ActiveFile): Promise<boolean> {
+/**
+ * Moves a stale lock out of the way. Another start may have replaced it with its own fresh lock
+ * in the meantime: then that one is put back and this start refuses.
+ */
+async function setAsideStale(path: string, stale: ActiveFile | undefined): Promise<void> {
+  const aside = `${path}.${process.pid}.stale`;
   try {
-    const handle = await open(path, 'wx');
-    await handle.writeFile(JSON.stringify(active, null, 2) + '\n');
-    await handle.close();
+    await rename(path, aside);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return;
+    throw error;
+  }
+  const moved = parseActive((await readOptional(aside)) ?? '');
+  if (moved && moved.pid !== stale?.pid && isPidAlive(moved.pid)) {
+    await link(aside, path).catch(() => undefined);
+    await unlink(aside).catch(() => undefined);
+    throw lockHeld(moved);
+  }
+  await unlink(aside).catch(() => undefined);
+}
+
+/**
+ * Creates the file, whole, only if it does not exist; false when it does. The content is
+ * written to a temporary file first and linked into place, so no reader ever sees the lock
+ * half-written (an empty lock would look stale and be taken over).
+ */
+async function createExclusive(path: string, active: ActiveFile): Promise<boolean> {
+  const temporary = `${path}.${process.pid}.new`;
+  await writeFile(temporary, JSON.stringify(active, null, 2) + '\n');
+  try {
+    await link(temporary, path);
     return true;
   } catch (error) {
     if (isErrno(error, 'EEXIST')) return false;
     throw error;
+  } finally {
+    await unlink(temporary).catch(() => undefined);
   }
 }
 

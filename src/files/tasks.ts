@@ -26,6 +26,17 @@ const taskListSchema = z
   })
   .refine((value) => value.stories !== undefined || value.userStories !== undefined, {
     message: 'needs a "stories" array (or "userStories")',
+  })
+  .superRefine((value, context) => {
+    const key = value.stories ? 'stories' : 'userStories';
+    const stories = value.stories ?? value.userStories ?? [];
+    if (stories.length === 0) context.addIssue({ code: 'custom', path: [key], message: 'has no stories: add at least one' });
+    // Review counts, modes and the Stop hook all know a story by its id.
+    const seen = new Set<string>();
+    stories.forEach((story, index) => {
+      if (seen.has(story.id)) context.addIssue({ code: 'custom', path: [key, index, 'id'], message: `"${story.id}" is used by two stories; ids must be unique` });
+      seen.add(story.id);
+    });
   });
 
 export type Story = z.infer<typeof storySchema>;

@@ -19,14 +19,18 @@ export function createGit(root: string): Git {
   return { head: () => readHead(git) };
 }
 
-/** The commit HEAD points at, or null in a repository with no commit yet. */
+/**
+ * The commit HEAD points at, or null in a repository with no commit yet (`--verify --quiet`
+ * prints nothing then). Any other git failure is an error, never mistaken for "no commit".
+ */
 export async function readHead(git: SimpleGit): Promise<string | null> {
+  let head: string;
   try {
-    const head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).trim();
-    return head || null;
-  } catch {
-    return null;
+    head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).trim();
+  } catch (error) {
+    throw new RalphError(`git rev-parse HEAD failed: ${(error as Error).message.split('\n')[0]}`, 64, 'check the repository with `git status`');
   }
+  return head || null;
 }
 
 /**

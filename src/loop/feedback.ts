@@ -1,10 +1,18 @@
 import type { RepetitionReport } from './ports.js';
 import { unreachable } from './termination.js';
 
+/** A story that keeps a COMPLETE from standing, and why. */
+export interface UnfinishedStory {
+  id: string;
+  title: string;
+  /** `failing`: passes is false; `unreviewed`: it passes but no review approved it yet. */
+  why: 'failing' | 'unreviewed';
+}
+
 /** Something the next iteration should hear about before it starts. */
 export type FeedbackItem =
   /** The agent said COMPLETE but tasks.json disagrees. */
-  | { kind: 'complete_rejected'; remaining: { id: string; title: string }[] }
+  | { kind: 'complete_rejected'; remaining: UnfinishedStory[] }
   /** The agent left tasks.json unreadable. */
   | { kind: 'tasks_invalid'; error: string }
   /** Stories disappeared from tasks.json. */
@@ -48,8 +56,13 @@ export function feedbackPreview(feedback: string, path: string, previewBytes: nu
 function renderItem(item: FeedbackItem): string {
   switch (item.kind) {
     case 'complete_rejected': {
-      const stories = item.remaining.map((story) => `${story.id} (${story.title})`).join(', ');
-      return `- Your previous \`<promise>COMPLETE</promise>\` was rejected: these stories still have \`passes: false\` in ralph/tasks.json: ${stories}. Finish them (or mark them passing once verified) before claiming completion.`;
+      const failing = item.remaining.filter((story) => story.why === 'failing').map((story) => `${story.id} (${story.title})`);
+      const unreviewed = item.remaining.filter((story) => story.why === 'unreviewed').map((story) => `${story.id} (${story.title})`);
+      const reasons = [
+        ...(failing.length ? [`these stories still have \`passes: false\` in ralph/tasks.json: ${failing.join(', ')}`] : []),
+        ...(unreviewed.length ? [`these pass but no review approved them yet: ${unreviewed.join(', ')}`] : []),
+      ];
+      return `- Your previous \`<promise>COMPLETE</promise>\` was rejected: ${reasons.join('; ') || 'ralph/tasks.json is not valid'}. Finish them (or mark them passing once verified) before claiming completion.`;
     }
     case 'tasks_invalid':
       return `- ralph/tasks.json is not a valid task list after the previous iteration: ${item.error}. Repair it first.`;

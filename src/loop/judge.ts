@@ -1,5 +1,5 @@
 import { openStories, type ReviewPolicy, type TaskList, type TasksParse } from '../files/tasks.js';
-import type { FeedbackItem } from './feedback.js';
+import type { FeedbackItem, UnfinishedStory } from './feedback.js';
 import { outcomeOf, wasStoppedByRalph } from './outcome.js';
 import type { AgentRun, GateTrigger, GateVerdict, Outcome } from './ports.js';
 import type { Termination } from './termination.js';
@@ -15,6 +15,7 @@ export interface JudgeSettings {
   maxGateFailures: number;
   /** Stories must also be approved by a review to count as complete. */
   review: boolean;
+  maxReviews: number;
 }
 
 /** What the loop counts across iterations. */
@@ -55,7 +56,7 @@ export interface Verdict {
   feedback: FeedbackItem[];
   termination?: Termination;
   /** The agent said COMPLETE, but these stories still fail. */
-  rejectedComplete?: { id: string; title: string }[];
+  rejectedComplete?: UnfinishedStory[];
   /** A usage limit to wait out before the next iteration (the limited one does not count). */
   wait?: { until: number; message: string; resetsAt?: number };
 }
@@ -95,7 +96,9 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
   let complete = false;
   let rejectedComplete: Verdict['rejectedComplete'];
   if (run.signals.complete) {
-    const remaining = tasks ? openStories(tasks, settings).map(({ id, title }) => ({ id, title })) : [];
+    const remaining: UnfinishedStory[] = tasks
+      ? openStories(tasks, settings).map(({ id, title, passes }) => ({ id, title, why: passes ? 'unreviewed' : 'failing' }))
+      : [];
     complete = isVerifiedComplete(facts, settings);
     if (!complete) {
       rejectedComplete = remaining;
@@ -140,7 +143,7 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
   if (facts.reviewCap) {
     const { id, count, feedback } = facts.reviewCap;
     const last = feedback ? ` Its last review feedback: ${feedback}` : '';
-    return end({ reason: 'blocked', message: `Story ${id} was sent back by review ${count} times (--max-reviews ${count}): a human should look at it.${last}` });
+    return end({ reason: 'blocked', message: `Story ${id} was sent back by review ${count} times (--max-reviews ${settings.maxReviews}): a human should look at it.${last}` });
   }
   if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });
   if (run.failure?.kind === 'auth') return end({ reason: 'agent_auth', message: run.failure.message });

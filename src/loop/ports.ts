@@ -1,4 +1,5 @@
 import type { PromiseSignals } from '../agent/promise-tags.js';
+import type { UnfinishedStory } from './feedback.js';
 import type { TasksParse } from '../files/tasks.js';
 import type { InterruptSignal } from './termination.js';
 
@@ -183,7 +184,7 @@ export interface LoopReporter {
     story?: { id: string; title: string };
   }): void;
   iterationFinished(event: { row: IterationRow; committed: boolean; failure?: AgentFailure; stoppedBy?: StopCause }): void;
-  completeRejected(event: { remaining: { id: string; title: string }[] }): void;
+  completeRejected(event: { remaining: UnfinishedStory[] }): void;
   /** A usage limit: the loop waits until `until` before the next iteration. Returns what ends the display. */
   usageLimitWait(event: { message: string; resetsAt?: number; until: number }): () => void;
   warning(message: string): void;

@@ -17,8 +17,6 @@ export interface LoopSettings extends JudgeSettings {
   maxFeedbackBytes: number;
   /** Run the quality gates on a COMPLETE claim only, or also after every iteration that committed. */
   gatesWhen: 'complete' | 'commit';
-  /** Reviews that send one story back before a human must look (the review cycle). */
-  maxReviews: number;
 }
 
 /** What a run did, for the summary block and last-run.json. */
@@ -42,6 +40,8 @@ interface LoopState {
   feedback: FeedbackItem[];
   repetitions: Record<string, number>;
   started: number;
+  /** The human's answer in decide.txt was pointed out once this run (the agent deletes the file). */
+  decideDelivered: boolean;
 }
 
 /**
@@ -50,7 +50,7 @@ interface LoopState {
  */
 export async function runLoop(settings: LoopSettings, ports: LoopPorts, tasks: TaskList): Promise<LoopResult> {
   const deadline = ports.clock.now() + settings.maxRuntimeMs;
-  const state: LoopState = { tasks, counters: INITIAL_COUNTERS, stuckIterations: 0, feedback: [], repetitions: {}, started: 0 };
+  const state: LoopState = { tasks, counters: INITIAL_COUNTERS, stuckIterations: 0, feedback: [], repetitions: {}, started: 0, decideDelivered: false };
   const result = (termination: Termination): LoopResult => ({
     termination,
     iterations: state.started,
@@ -110,7 +110,7 @@ async function runIteration(
     ...(story ? { story: { id: story.id, title: story.title } } : {}),
   });
 
-  const prompt = await promptFor(iteration, choice, settings, ports, state.feedback);
+  const prompt = await promptFor(iteration, choice, settings, ports, state);
   const storiesBefore = state.tasks.stories.map((story) => story.id);
   const headBefore = await git.head();
   const startedAt = clock.now();
@@ -128,9 +128,10 @@ async function runIteration(
     state.counters,
     settings,
   );
+  // A strike, not just a missing commit: usage-limited iterations and endings are no strike.
+  if (verdict.counters.stuck > state.counters.stuck) state.stuckIterations++;
   state.counters = verdict.counters;
   state.feedback = verdict.feedback;
-  if (!committed) state.stuckIterations++;
   if (run.stoppedBy?.cause === 'repetition') {
     const { tool } = run.stoppedBy.repetition;
     state.repetitions[tool] = (state.repetitions[tool] ?? 0) + 1;
@@ -166,7 +167,8 @@ async function checkGates(
   settings: LoopSettings,
   { gates, interrupts }: LoopPorts,
 ): Promise<IterationFacts['gates']> {
-  if (!gates || claim.run.stoppedBy || interrupts.received()) return undefined;
+  // A claim stands on its work, even when a time limit stopped the agent afterwards; an interrupt judges nothing.
+  if (!gates || claim.run.stoppedBy?.cause === 'interrupt' || interrupts.received()) return undefined;
   const trigger: GateTrigger | undefined = isVerifiedComplete(claim, settings)
     ? 'complete'
     : settings.gatesWhen === 'commit' && committed
@@ -188,8 +190,10 @@ async function countReview(storyId: string, tasks: TaskList, settings: LoopSetti
 }
 
 /** The prompt: the user's prompt, the mode's guide, and the feedback (which goes to a file when it is over the cap). */
-async function promptFor(iteration: number, choice: ModeChoice, settings: LoopSettings, { files }: LoopPorts, feedback: FeedbackItem[]): Promise<string> {
-  let section = renderFeedback(feedback, (await files.decideState()) === 'answered');
+async function promptFor(iteration: number, choice: ModeChoice, settings: LoopSettings, { files }: LoopPorts, state: LoopState): Promise<string> {
+  const decideAnswered = !state.decideDelivered && (await files.decideState()) === 'answered';
+  state.decideDelivered ||= decideAnswered;
+  let section = renderFeedback(state.feedback, decideAnswered);
   if (Buffer.byteLength(section) > settings.maxFeedbackBytes) {
     const path = await files.writeFeedback(iteration, section);
     section = feedbackPreview(section, path, Math.floor(settings.maxFeedbackBytes / 2));

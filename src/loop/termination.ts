@@ -1,3 +1,4 @@
+import { setupFixHint } from '../agent/agent-failure.js';
 import { formatDurationSpec } from '../config/duration.js';
 
 /** Why a run ended: one value per way a run can end; every report is derived from it. */
@@ -31,7 +32,10 @@ export type Termination =
   /** SIGINT or SIGTERM reached ralph. */
   | { reason: 'interrupted'; signal: InterruptSignal };
 
-export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** 128 + the signal number, as shells report a process ended by it. */
+const SIGNAL_EXIT_CODES: Record<InterruptSignal, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 /** Every reason `last-run.json` can carry: the loop's endings plus ralph's own set-up errors. */
 export type Reason = Termination['reason'] | 'setup';
@@ -59,7 +63,7 @@ export function exitCodeFor(termination: Termination): number {
     case 'agent_setup':
       return 64;
     case 'interrupted':
-      return termination.signal === 'SIGINT' ? 130 : 143;
+      return SIGNAL_EXIT_CODES[termination.signal];
     default:
       return unreachable(termination);
   }
@@ -83,7 +87,7 @@ export function detailOf(termination: Termination): string | undefined {
     case 'agent_auth':
       return `${termination.message} — log the agent in (run \`claude\` once, or set ANTHROPIC_API_KEY), then run again`;
     case 'agent_setup':
-      return `${termination.message} — run ralph as a normal user, or set IS_SANDBOX=1 inside a container you trust`;
+      return `${termination.message} — ${setupFixHint()}`;
     case 'usage_limit':
       return termination.resetsAt === undefined
         ? termination.message

@@ -8,7 +8,7 @@ export interface InterruptHandling extends Interrupts, AgentInterrupts {
 }
 
 /**
- * Catches SIGINT and SIGTERM for the length of a run. The first asks the agent's process
+ * Catches SIGINT, SIGTERM and SIGHUP for the length of a run. The first asks the agent's process
  * group to stop (the loop then records the iteration and prints its summary); the second
  * kills it at once.
  */
@@ -26,8 +26,11 @@ export function installInterrupts(onSignal: (signal: InterruptSignal, count: num
   };
   const onInt = () => handle('SIGINT');
   const onTerm = () => handle('SIGTERM');
+  // A closed terminal or a dropped SSH session: the agent runs in its own group and would live on.
+  const onHup = () => handle('SIGHUP');
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
+  process.on('SIGHUP', onHup);
   return {
     graceful: graceful.signal,
     force: force.signal,
@@ -35,6 +38,7 @@ export function installInterrupts(onSignal: (signal: InterruptSignal, count: num
     dispose() {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
+      process.off('SIGHUP', onHup);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pc from 'picocolors';
 import type { LoopReporter, Mode, Outcome } from '../loop/ports.js';
 import { formatDuration } from './format.js';
@@ -37,6 +38,7 @@ export interface TerminalReporter extends LoopReporter {
 /** Renders the loop's events as terminal lines. */
 export function createReporter(out: Console, options: ReporterOptions): TerminalReporter {
   const now = options.now ?? Date.now;
+  const stopToken = `ralph-${randomBytes(8).toString('hex')}`;
   let live: { iteration: number; mode: Mode; startedAt: number; toolCalls: number; timer: NodeJS.Timeout } | undefined;
   let costUsd = 0;
   const drawStatus = () => {
@@ -61,7 +63,11 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
         `${formatDuration(now() - options.runStartedAt)} elapsed`,
       ];
       out.line(pc.bold(pc.cyan(`── ${parts.join(' · ')} ──`)));
-      if (options.github) out.line(`::group::Iteration ${iteration} (${mode})`);
+      if (options.github) {
+        out.line(`::group::Iteration ${iteration} (${mode})`);
+        // Agent and tool output must not issue workflow commands (::add-mask::, ::error::, …).
+        out.line(`::stop-commands::${stopToken}`);
+      }
       live = { iteration, mode, startedAt: now(), toolCalls: 0, timer: setInterval(drawStatus, 1000) };
       live.timer.unref();
       drawStatus();
@@ -71,7 +77,7 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
     },
     iterationFinished({ row, committed, failure }) {
       endLive();
-      if (options.github) out.line('::endgroup::');
+      if (options.github) out.line(`::${stopToken}::\n::endgroup::`);
       costUsd += row.stats.costUsd ?? 0;
       const facts = [
         formatDuration(row.durationSeconds * 1000),
@@ -88,8 +94,13 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
       if (failure?.kind === 'error') for (const line of failure.lines.slice(-3)) out.line(pc.dim(`  │ ${line}`));
     },
     completeRejected({ remaining }) {
-      const ids = remaining.map((story) => story.id).join(', ') || 'tasks.json is not valid';
-      out.line(pc.yellow(`COMPLETE rejected: stories still failing: ${ids}`));
+      const failing = remaining.filter((story) => story.why === 'failing').map((story) => story.id);
+      const unreviewed = remaining.filter((story) => story.why === 'unreviewed').map((story) => story.id);
+      const why = [
+        ...(failing.length ? [`stories still failing: ${failing.join(', ')}`] : []),
+        ...(unreviewed.length ? [`not approved by review yet: ${unreviewed.join(', ')}`] : []),
+      ];
+      out.line(pc.yellow(`COMPLETE rejected: ${why.join('; ') || 'tasks.json is not valid'}`));
     },
     usageLimitWait({ message, until }) {
       const left = () => formatDuration(until - now());

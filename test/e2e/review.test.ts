@@ -27,7 +27,7 @@ describe('ralph run: the review cycle', () => {
     await repo.steps([{ implement: true, say: '<promise>COMPLETE</promise>' }, { auto: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run'], { env: REVIEW_ON });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('COMPLETE rejected: stories still failing: US-1');
+    expect(result.stdout).toContain('COMPLETE rejected: not approved by review yet: US-1');
     expect(repo.calls()).toBe(2);
   });
 

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { PromiseSignals } from '../promise-tags.js';
+import type { UsageLimit } from '../usage-limit.js';
 import type { ResultEvent } from './stream-events.js';
 
 /** Where the agent's two output streams go during one iteration, and what was read from them. */
@@ -25,8 +26,8 @@ export interface OutputSummary {
    * stdout's last lines). Never tool results, never ordinary assistant prose.
    */
   errorText: string[];
-  /** A `rate_limit_event` with status `rejected` came. */
-  rateLimitRejected?: { resetsAt?: number };
+  /** A `rate_limit_event` with status `rejected` came (its reset time in epoch ms, when given). */
+  rateLimitRejected?: UsageLimit;
 }
 
 /** Where one iteration's output is written. */

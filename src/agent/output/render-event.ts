@@ -26,7 +26,7 @@ export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[
     case 'result': {
       const { result } = event;
       const facts = [
-        result.numTurns === undefined ? undefined : `${result.numTurns} turns`,
+        result.numTurns === undefined ? undefined : `${result.numTurns} turn${result.numTurns === 1 ? '' : 's'}`,
         result.costUsd === undefined ? undefined : `$${result.costUsd.toFixed(4)}`,
         result.inputTokens === undefined ? undefined : `${result.inputTokens.toLocaleString('en-US')} in / ${(result.outputTokens ?? 0).toLocaleString('en-US')} out tokens`,
       ].filter(Boolean);

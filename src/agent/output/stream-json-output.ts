@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import pc from 'picocolors';
 import { PromiseTagScanner } from '../promise-tags.js';
+import { usageLimitFromEvent } from '../usage-limit.js';
 import type { AgentOutput, OutputSummary, OutputTargets } from './agent-output.js';
 import { LineSplitter } from './line-splitter.js';
 import { renderEvent, type RenderedLine } from './render-event.js';
@@ -64,8 +65,8 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
       result = event.result;
       scanner.push(`${event.result.text}\n`);
       if (event.result.isError) keepLast(errorText, [event.result.text]);
-    } else if (event.type === 'rate_limit' && event.status === 'rejected') {
-      rateLimitRejected = { ...(event.resetsAt ? { resetsAt: event.resetsAt } : {}) };
+    } else if (event.type === 'rate_limit') {
+      rateLimitRejected = usageLimitFromEvent(json) ?? rateLimitRejected;
     }
     rendered.push(...renderEvent(event, verbose));
   };

@@ -139,14 +139,15 @@ describe('runGates', () => {
     const controller = new AbortController();
     const report = await runGates(
       [gate('tests', 'sleep 30 & echo $! > child.pid; wait'), gate('lint', 'echo lint')],
-      options({ signal: controller.signal, onGateStart: () => controller.abort() }),
+      // Abort once the gate has started its background child, so there is something to kill.
+      options({ signal: controller.signal, onGateStart: () => void waitForFile(join(root, 'child.pid')).then(() => controller.abort()) }),
     );
     expect(report).toMatchObject({ passed: false, interrupted: true });
     expect(report.outcomes[0]).toMatchObject({ status: 'failed', interrupted: true, details: ['ralph was interrupted'] });
     expect(report.outcomes[1]).toEqual({ name: 'lint', status: 'skipped', reason: 'ralph was interrupted' });
     expect(report.event).toBeUndefined();
     expect(existsSync(join(logs, 'gates-007.json'))).toBe(false);
-    if (existsSync(join(root, 'child.pid'))) expect(isRunning(Number(await readFile(join(root, 'child.pid'), 'utf8')))).toBe(false);
+    expect(isRunning(Number(await readFile(join(root, 'child.pid'), 'utf8')))).toBe(false);
   });
 
   it('runs the command with the shell named by SHELL', async () => {
@@ -165,3 +166,8 @@ describe('runGates', () => {
     expect(JSON.parse(await readFile(join(logs, 'gates-007.json'), 'utf8')).originalRequest).toBe('start-of-run check');
   });
 });
+
+/** Resolves once the file exists with content (the gate's shell wrote it). */
+async function waitForFile(path: string): Promise<void> {
+  while (!existsSync(path) || (await readFile(path, 'utf8')).trim() === '') await new Promise((resolve) => setTimeout(resolve, 20));
+}
