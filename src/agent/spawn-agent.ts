@@ -1,14 +1,20 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Writable } from 'node:stream';
 import { execa } from 'execa';
-import type { AgentRequest, AgentRun, AgentRunner } from '../loop/ports.js';
+import type { AgentRequest, AgentRun, AgentRunner, RepetitionReport } from '../loop/ports.js';
 import type { InterruptSignal } from '../loop/termination.js';
 import type { AgentCommand } from './agent-command.js';
+import { diagnoseFailure } from './diagnose-failure.js';
+import type { AgentOutput, OutputTargets } from './output/agent-output.js';
+import { createStreamJsonOutput } from './output/stream-json-output.js';
+import { createTextOutput } from './output/text-output.js';
 import { terminateGroup } from './process-group.js';
-import { createTextOutput } from './text-output.js';
+import { RepetitionDetector } from './repetition.js';
+import { Stopper } from './stopper.js';
+import { toolSignature } from './tool-signature.js';
 
 /** How ralph's interrupt handling reaches a running agent. */
 export interface AgentInterrupts {
@@ -23,31 +29,53 @@ export interface SpawnAgentOptions {
   command: (prompt: string) => AgentCommand;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  logPath: (iteration: number) => string;
+  output: 'stream-json' | 'text';
+  /** The readable log and (stream-json) the raw log of an iteration. */
+  logPaths: (iteration: number) => { log: string; jsonl: string };
   terminal?: { stdout: Writable; stderr: Writable };
+  color: boolean;
+  verbose: boolean;
+  iterationTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxRepeats: number;
   interrupts: AgentInterrupts;
   warn: (message: string) => void;
+  /** Extra clean-up when ralph stops the agent itself (a sandbox must stop the agent inside it too). */
+  onForcedStop?: () => Promise<void>;
 }
 
 /** How long output may keep flowing after the agent's process group is gone. */
 const DRAIN_LIMIT_MS = 2000;
 
-/** Runs each iteration's agent in its own process group, streaming its output to the terminal and the log. */
+/** Runs each iteration's agent in its own process group, streaming its output to the terminal and the logs. */
 export function createAgentRunner(options: SpawnAgentOptions): AgentRunner {
   return { run: (request) => runAgent(request, options) };
 }
 
-async function runAgent({ iteration, prompt }: AgentRequest, options: SpawnAgentOptions): Promise<AgentRun> {
-  const { interrupts, warn } = options;
-  const log = createWriteStream(options.logPath(iteration), { flags: 'wx' });
-  await once(log, 'open');
+async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: SpawnAgentOptions): Promise<AgentRun> {
+  const { interrupts } = options;
+  const paths = options.logPaths(iteration);
   let reported = false;
   const onError = (error: Error) => {
-    if (!reported) warn(`output of iteration ${iteration} could not be written: ${error.message}`);
+    if (!reported) options.warn(`output of iteration ${iteration} could not be written: ${error.message}`);
     reported = true;
   };
-  log.on('error', onError);
-  const output = createTextOutput({ log, terminal: options.terminal, onError });
+  const logs = [await openLog(paths.log, onError), ...(options.output === 'stream-json' ? [await openLog(paths.jsonl, onError)] : [])];
+  const targets: OutputTargets = {
+    log: logs[0]!,
+    ...(logs[1] ? { jsonl: logs[1] } : {}),
+    ...(options.terminal ? { terminal: options.terminal } : {}),
+    color: options.color,
+    verbose: options.verbose,
+    onError,
+  };
+
+  let pgid: number | undefined;
+  let stopping: Promise<void> = Promise.resolve();
+  const stopper = new Stopper(() => {
+    if (pgid !== undefined) stopping = terminateGroup(pgid, { force: interrupts.force });
+  });
+  const output = createOutput(options, targets, stopper);
 
   const command = options.command(prompt);
   const child = execa(command.file, command.args, {
@@ -61,6 +89,7 @@ async function runAgent({ iteration, prompt }: AgentRequest, options: SpawnAgent
     buffer: false,
     reject: false,
   });
+  pgid = child.pid;
   child.stdout.pipe(output.stdout);
   child.stderr.pipe(output.stderr);
   // The exit event, not the execa promise: a grandchild holding the pipes open must not keep us waiting.
@@ -70,32 +99,100 @@ async function runAgent({ iteration, prompt }: AgentRequest, options: SpawnAgent
   });
   void child.catch(() => undefined);
 
-  const pgid = child.pid;
-  const stopGroup = () => (pgid === undefined ? Promise.resolve() : terminateGroup(pgid, { force: interrupts.force }));
-  const onInterrupt = () => void stopGroup();
+  const clearTimers = startTimers(options, stopper, deadline, [child.stdout, child.stderr]);
+  const onInterrupt = () => stopper.stop({ cause: 'interrupt', signal: interrupts.received() ?? 'SIGINT' });
   interrupts.graceful.addEventListener('abort', onInterrupt, { once: true });
   if (interrupts.graceful.aborted) onInterrupt();
 
   const exitCode = await exited;
+  clearTimers();
   interrupts.graceful.removeEventListener('abort', onInterrupt);
+  await stopping;
+  if (stopper.cause) await options.onForcedStop?.();
   // Also after a normal exit: dev servers and watchers the agent left behind die with the iteration.
-  await stopGroup();
+  if (pgid !== undefined) await terminateGroup(pgid, { force: interrupts.force });
   await drain([child.stdout, child.stderr], [output.stdout, output.stderr]);
-  log.end();
-  await finished(log).catch(() => undefined);
+  await Promise.all(logs.map(async (log) => (log.end(), await finished(log).catch(() => undefined))));
 
-  const interrupted = interrupts.received();
-  return { exitCode, signals: output.signals(), ...(interrupted ? { interrupted } : {}) };
+  const summary = output.summary();
+  const stoppedBy = stopper.cause;
+  const failure = stoppedBy ? undefined : diagnoseFailure(summary, exitCode, Date.now());
+  return {
+    exitCode,
+    signals: summary.signals,
+    ...(stoppedBy ? { stoppedBy } : {}),
+    ...(failure ? { failure } : {}),
+    truncated: summary.expectsResult && !summary.result && !stoppedBy && !failure,
+    stats: {
+      ...(summary.result?.costUsd === undefined ? {} : { costUsd: summary.result.costUsd }),
+      ...(summary.result?.inputTokens === undefined ? {} : { inputTokens: summary.result.inputTokens }),
+      ...(summary.result?.outputTokens === undefined ? {} : { outputTokens: summary.result.outputTokens }),
+      ...(summary.result?.numTurns === undefined ? {} : { numTurns: summary.result.numTurns }),
+      toolCalls: summary.toolCalls,
+      invalidLines: summary.invalidLines,
+    },
+  };
+}
+
+/** The output reader for the mode; in stream-json it watches tool calls for repetition. */
+function createOutput(options: SpawnAgentOptions, targets: OutputTargets, stopper: Stopper): AgentOutput {
+  if (options.output === 'text') return createTextOutput(targets);
+  const detector = new RepetitionDetector({ maxRepeats: options.maxRepeats });
+  const pending = new Map<string, string>();
+  const lastOutcome = new Map<string, { isError: boolean; preview: string }>();
+  return createStreamJsonOutput(targets, {
+    onToolUse: (use) => {
+      const repetition = detector.record(use);
+      const signature = toolSignature(use.name, use.input);
+      if (pending.size > 1000) pending.clear();
+      pending.set(use.id, signature);
+      if (!repetition) return;
+      const report: RepetitionReport = {
+        tool: repetition.tool,
+        count: repetition.count,
+        kind: repetition.kind,
+        inputPreview: repetition.inputPreview,
+        ...(lastOutcome.has(signature) ? { lastOutcome: lastOutcome.get(signature)! } : {}),
+      };
+      stopper.stop({ cause: 'repetition', repetition: report });
+    },
+    onToolResult: (result) => {
+      const signature = pending.get(result.toolUseId);
+      if (signature === undefined) return;
+      pending.delete(result.toolUseId);
+      if (lastOutcome.size > 100) lastOutcome.clear();
+      lastOutcome.set(signature, { isError: result.isError, preview: result.preview });
+    },
+  });
+}
+
+/** The iteration and idle timers; returns what clears them. */
+function startTimers(options: SpawnAgentOptions, stopper: Stopper, deadline: number | undefined, streams: NodeJS.ReadableStream[]): () => void {
+  const untilDeadline = deadline === undefined ? Infinity : Math.max(0, deadline - Date.now());
+  const runtimeFirst = untilDeadline < options.iterationTimeoutMs;
+  const total = setTimeout(() => stopper.stop({ cause: runtimeFirst ? 'max_runtime' : 'timeout' }), Math.min(untilDeadline, options.iterationTimeoutMs));
+  const idle = setTimeout(() => stopper.stop({ cause: 'idle_timeout' }), options.idleTimeoutMs);
+  const onActivity = () => idle.refresh();
+  for (const stream of streams) stream.on('data', onActivity);
+  return () => {
+    clearTimeout(total);
+    clearTimeout(idle);
+    for (const stream of streams) stream.off('data', onActivity);
+  };
+}
+
+async function openLog(path: string, onError: (error: Error) => void): Promise<WriteStream> {
+  const log = createWriteStream(path, { flags: 'wx' });
+  await once(log, 'open');
+  log.on('error', onError);
+  return log;
 }
 
 /** Waits for the output to be fully written; gives up on sources still open after the limit. */
 async function drain(sources: NodeJS.ReadableStream[], sinks: Writable[]): Promise<void> {
   const all = Promise.all(sinks.map((sink) => finished(sink).catch(() => undefined)));
   const timer = new AbortController();
-  const timedOut = await Promise.race([
-    all.then(() => false),
-    sleep(DRAIN_LIMIT_MS, true, { signal: timer.signal }).catch(() => false),
-  ]);
+  const timedOut = await Promise.race([all.then(() => false), sleep(DRAIN_LIMIT_MS, true, { signal: timer.signal }).catch(() => false)]);
   timer.abort();
   if (!timedOut) return;
   // Something that escaped the group still holds the pipe: stop reading and close our side.

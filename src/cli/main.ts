@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { RalphError, SETUP_EXIT_CODE } from '../errors.js';
-import { integerAtLeast } from './parse-values.js';
+import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
+import { addRunOptions, givenRunFlags } from './run-flags.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -15,16 +16,43 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
 
-  program
-    .command('run')
-    .description('run the loop: one fresh agent per iteration until every story passes')
-    .addOption(new Option('--max-iterations <n>', 'iterations this run may start').default(10).argParser(integerAtLeast(1)))
-    .addOption(new Option('--max-stuck <n>', 'consecutive iterations without a commit before stopping').default(3).argParser(integerAtLeast(1)))
-    .option('--prompt <file>', 'prompt file sent every iteration (default: ralph/prompt.md)')
-    .option('--agent-bin <path>', 'agent executable taking claude\'s arguments', 'claude')
-    .action(async (options: { maxIterations: number; maxStuck: number; prompt?: string; agentBin: string }) => {
+  addRunOptions(
+    program.command('run').description('run the loop: one fresh agent per iteration until every story passes'),
+  )
+    .option('--dry-run', 'check everything, print the resolved configuration and the agent command, call no agent')
+    .action(async (options: Record<string, unknown>) => {
       const { runCommand } = await import('../commands/run.js');
-      setExitCode(await runCommand({ cwd: process.cwd(), ...options }));
+      setExitCode(await runCommand({ cwd: process.cwd(), flags: givenRunFlags(options), dryRun: options.dryRun === true }));
+    });
+
+  program
+    .command('init')
+    .description('scaffold ralph/ in this repository: prompt, PRD guide, task list, progress notes')
+    .option('--force', 'replace ralph\'s template files you already have', false)
+    .addOption(new Option('--ci <provider>', 'also write a CI workflow').choices(CI_PROVIDERS))
+    .action(async (options: { force: boolean; ci?: CiProvider }) => {
+      const { initCommand } = await import('../commands/init.js');
+      setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
+    });
+
+  program
+    .command('archive')
+    .description('move the finished task list to ralph/archive/DATE-NAME/ and start a fresh one')
+    .option('--include-logs', 'move ralph/logs/ into the archive too', false)
+    .option('--name <name>', 'archive name (default: the task list\'s branchName, or project)')
+    .option('-y, --yes', 'archive even when stories still fail, without asking', false)
+    .action(async (options: { includeLogs: boolean; name?: string; yes: boolean }) => {
+      const { archiveCommand } = await import('../commands/archive.js');
+      setExitCode(await archiveCommand({ cwd: process.cwd(), ...options }));
+    });
+
+  program
+    .command('status')
+    .description('where the loop stands: stories, the running loop, signals, the last iterations')
+    .option('--json', 'print one JSON object instead of text', false)
+    .action(async (options: { json: boolean }) => {
+      const { statusCommand } = await import('../commands/status.js');
+      setExitCode(await statusCommand({ cwd: process.cwd(), ...options }));
     });
 
   program

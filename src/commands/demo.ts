@@ -27,8 +27,9 @@ export async function demoCommand(): Promise<number> {
       `that implements one story per iteration. This is the real loop.\n` +
       `  repository: ${repo}\n  agent:      ${relative(process.cwd(), agent) || agent}\n\n`,
   );
-  const { RALPH_AGENT_SCRIPT: _script, ...env } = process.env;
-  const exitCode = await runCommand({ cwd: repo, maxIterations: 10, maxStuck: 3, agentBin: agent, env });
+  // The demo shows the defaults: no RALPH_ settings from the caller's environment apply.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('RALPH_')));
+  const exitCode = await runCommand({ cwd: repo, flags: { maxIterations: 10, maxStuck: 3, agentBin: agent }, env });
   process.stdout.write(
     `\nLogs:  ${join(repo, 'ralph/logs')}/iteration-NNN.log\nCSV:   ${join(repo, 'ralph/logs/summary.csv')}\n` +
       `Try:   cd ${repo} && git log --oneline\n`,

@@ -7,13 +7,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * A stand-in for `claude -p`, shipped for `ralph demo` and driven by the end-to-end tests.
  * Without a script it does what a good agent does: implements the next story, commits, and
  * says COMPLETE when none is left. With RALPH_AGENT_SCRIPT (a JSON list of steps, one per
- * call; the last repeats) it does exactly what each step says.
+ * call; the last repeats) it does exactly what each step says. With `--output-format
+ * stream-json` it speaks in stream-json events, as the real client does.
  */
 export interface Step {
-  /** Text for stdout; a list is written piece by piece, `pauseMs` apart. */
+  /** Text the agent says; a list is written piece by piece, `pauseMs` apart. */
   say?: string | string[];
   pauseMs?: number;
   stderr?: string;
+  /** Tool calls (stream-json), each followed by its result. */
+  tools?: { name: string; input: unknown; result?: string; isError?: boolean }[];
+  /** Raw stdout lines: objects are written as JSON, strings as they are. */
+  events?: unknown[];
   /** Replace ralph/tasks.json: an object is written as JSON, a string as it is. */
   writeTasks?: unknown;
   /** Mark the next open story passing, write a file for it, and commit. */
@@ -28,36 +33,100 @@ export interface Step {
   sleepMs?: number;
   /** Never exit on its own. */
   hang?: boolean;
+  /** While hanging, say "tick" this often (busy, never idle). */
+  tickMs?: number;
   exit?: number;
+  /** stream-json: fields merged into the result event; `false` leaves the result out (a cut-off stream). */
+  result?: Record<string, unknown> | false;
 }
 
-const DEFAULT_STEP: Step = { implement: true, completeWhenDone: true };
+const DEMO_STEP: Step = { implement: true, completeWhenDone: true, pauseMs: 150 };
 
 async function main(argv: string[]): Promise<void> {
   const prompt = await readPrompt(argv);
   const step = loadStep(argv, prompt);
+  const out = createEmitter(argv.includes('stream-json'), step.pauseMs ?? 0);
   if (step.ignoreSigterm) process.on('SIGTERM', () => undefined);
   if (step.grandchild) {
     const child = spawn('sleep', ['300'], { stdio: 'ignore' });
     child.unref();
     writeFileSync(step.grandchild, String(child.pid));
   }
+  await out.init();
   if (step.stderr) process.stderr.write(step.stderr);
-  for (const piece of typeof step.say === 'string' ? [step.say] : (step.say ?? [])) {
-    await write(piece);
-    if (step.pauseMs) await sleep(step.pauseMs);
-  }
+  if (step.say !== undefined) await out.say(step.say);
+  for (const tool of step.tools ?? []) await out.tool(tool.name, tool.input, tool.result ?? 'ok', tool.isError ?? false);
+  for (const event of step.events ?? []) await out.raw(typeof event === 'string' ? event : JSON.stringify(event));
   if (step.writeTasks !== undefined) {
     const text = typeof step.writeTasks === 'string' ? step.writeTasks : JSON.stringify(step.writeTasks, null, 2);
     writeFileSync('ralph/tasks.json', text);
   }
-  if (step.implement) await implementNextStory();
+  if (step.implement) await implementNextStory(out);
   if (step.commit) commitAll('chore: scripted change', `change-${Date.now()}-${process.pid}.txt`);
-  if (step.completeWhenDone && openStories().length === 0) await write('All stories pass.\n<promise>COMPLETE</promise>\n');
+  if (step.completeWhenDone && openStories().length === 0) await out.say('All stories pass.\n<promise>COMPLETE</promise>\n');
   if (step.sleepMs) await sleep(step.sleepMs);
+  if (step.tickMs) setInterval(() => void out.say('tick\n'), step.tickMs);
   if (step.hang) await new Promise(() => setInterval(() => undefined, 1 << 30));
-  process.exitCode = step.exit ?? 0;
+  const exit = step.exit ?? 0;
+  if (step.result !== false) await out.result(exit !== 0, step.result ?? {});
+  process.exitCode = exit;
 }
+
+/** How the agent speaks: plain text, or stream-json events like the real client's. */
+function createEmitter(streamJson: boolean, pauseMs: number) {
+  let lastText = '';
+  let turns = 0;
+  const line = (event: unknown) => write(`${JSON.stringify(event)}\n`);
+  const assistant = (content: unknown[]) => line({ type: 'assistant', message: { role: 'assistant', model: 'scripted', content }, session_id: 'scripted' });
+  return {
+    async init() {
+      if (streamJson) await line({ type: 'system', subtype: 'init', session_id: 'scripted', model: 'scripted', tools: ['Bash', 'Edit', 'Read'], claude_code_version: 'scripted' });
+    },
+    async say(text: string | string[]) {
+      const pieces = typeof text === 'string' ? [text] : text;
+      lastText = pieces.join('');
+      turns++;
+      if (!streamJson) {
+        for (const piece of pieces) {
+          await write(piece);
+          if (pauseMs) await sleep(pauseMs);
+        }
+        return;
+      }
+      // One event, its line written in two halves: the reader must join lines split across writes.
+      const json = `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', model: 'scripted', content: [{ type: 'text', text: lastText }] }, session_id: 'scripted' })}\n`;
+      const half = Math.floor(json.length / 2);
+      await write(json.slice(0, half));
+      if (pauseMs) await sleep(pauseMs);
+      await write(json.slice(half));
+    },
+    async tool(name: string, input: unknown, result: string, isError: boolean) {
+      if (!streamJson) return write(`[${name}] ${JSON.stringify(input)}\n`);
+      turns++;
+      const id = `toolu_${turns}_${Math.random().toString(36).slice(2, 8)}`;
+      await assistant([{ type: 'tool_use', id, name, input }]);
+      await line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: result, is_error: isError }] }, session_id: 'scripted' });
+    },
+    raw: (text: string) => write(`${text}\n`),
+    async result(isError: boolean, fields: Record<string, unknown>) {
+      if (!streamJson) return;
+      await line({
+        type: 'result',
+        subtype: 'success',
+        is_error: isError,
+        result: lastText,
+        session_id: 'scripted',
+        num_turns: turns,
+        duration_ms: 1,
+        total_cost_usd: 0.01,
+        usage: { input_tokens: 100, output_tokens: 20 },
+        ...fields,
+      });
+    },
+  };
+}
+
+type Emitter = ReturnType<typeof createEmitter>;
 
 /** The prompt: the argument after -p, or stdin when -p is followed by a flag or nothing. */
 async function readPrompt(argv: string[]): Promise<string> {
@@ -72,7 +141,7 @@ async function readPrompt(argv: string[]): Promise<string> {
 /** This call's step, recording the call (argv, prompt) beside the script for the tests. */
 function loadStep(argv: string[], prompt: string): Step {
   const script = process.env.RALPH_AGENT_SCRIPT;
-  if (!script) return DEFAULT_STEP;
+  if (!script) return DEMO_STEP;
   const steps = JSON.parse(readFileSync(script, 'utf8')) as Step[];
   const counter = `${script}.calls`;
   const call = existsSync(counter) ? Number(readFileSync(counter, 'utf8')) + 1 : 1;
@@ -105,17 +174,22 @@ function openStories(): DemoStory[] {
     .sort((a, b) => (a.priority ?? Infinity) - (b.priority ?? Infinity));
 }
 
-async function implementNextStory(): Promise<void> {
+async function implementNextStory(out: Emitter): Promise<void> {
   const story = openStories()[0];
   if (!story) return;
-  await write(`Reading ralph/progress.txt and ralph/tasks.json.\nNext story: ${story.id} ${story.title}\n`);
+  await out.tool('Read', { file_path: 'ralph/progress.txt' }, '# Progress', false);
+  await out.say(`Next story: ${story.id} ${story.title}\n`);
+  const file = join('src', `${story.id.toLowerCase()}.txt`);
+  await out.tool('Write', { file_path: file, content: story.title }, 'ok', false);
   const { data, stories } = readTaskFile();
   for (const each of stories) if (each.id === story.id) each.passes = true;
   writeFileSync('ralph/tasks.json', JSON.stringify(data, null, 2) + '\n');
   mkdirSync('src', { recursive: true });
   appendFileSync('ralph/progress.txt', `\n## ${story.id} - ${story.title}\n- Implemented and verified by the scripted agent.\n`);
-  await write(`Implemented ${story.id}; checks pass. Committing.\n`);
-  commitAll(`feat: [${story.id}] - ${story.title}`, join('src', `${story.id.toLowerCase()}.txt`), story.title);
+  const message = `feat: [${story.id}] - ${story.title}`;
+  await out.tool('Bash', { command: `git add -A && git commit -m "${message}"` }, '1 file changed', false);
+  commitAll(message, file, story.title);
+  await out.say(`Implemented ${story.id}; checks pass. Committed.\n`);
 }
 
 function commitAll(message: string, file: string, content = message): void {

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ActiveFile } from './active-lock.js';
 import { updateActive } from './active-lock.js';
 import type { LoopFiles } from '../loop/ports.js';
@@ -22,6 +23,11 @@ export function createLoopFiles(paths: RalphPaths, promptPath: string, lock: Pic
     writeBlocked: (entry) => writeBlocked(paths.blocked, entry),
     writeDecide: (entry) => writeDecide(paths.decide, entry),
     appendRow: (row) => appendSummaryRow(paths.summaryCsv, row),
+    writeFeedback: async (iteration, text) => {
+      const name = `feedback-${String(iteration).padStart(3, '0')}.md`;
+      await writeFile(join(paths.logs, name), text);
+      return `ralph/logs/${name}`;
+    },
     writeActive: (state) => updateActive(paths.active, { ...lock, ...state }),
   };
 }

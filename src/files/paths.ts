@@ -8,6 +8,7 @@ export interface RalphPaths {
   tasks: string;
   progress: string;
   prd: string;
+  config: string;
   logs: string;
   summaryCsv: string;
   lastRun: string;
@@ -30,6 +31,7 @@ export function ralphPaths(root: string): RalphPaths {
     tasks: join(dir, 'tasks.json'),
     progress: join(dir, 'progress.txt'),
     prd: join(dir, 'prd.md'),
+    config: join(dir, 'config.json'),
     logs,
     summaryCsv: join(logs, 'summary.csv'),
     lastRun: join(logs, 'last-run.json'),

@@ -36,6 +36,15 @@ export function decideQuestion(text: string): string {
     .trim();
 }
 
+/** The reason in a blocked.txt text, without the heading ralph writes above it. */
+export function blockedReason(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .filter((line) => !/^#+\s*Blocked\b/.test(line.trim()))
+    .join('\n')
+    .trim();
+}
+
 /** Whether ralph/decide.txt is absent, waiting for a human, or answered. */
 export async function readDecideState(path: string): Promise<DecideState> {
   const text = await readOptional(path);

@@ -13,6 +13,14 @@ export const SUMMARY_COLUMNS = [
   'stories_total',
   'stuck_count',
   'timestamp',
+  // Appended by the resilience work: why the iteration ended, and what the agent reported.
+  'outcome',
+  'agent_exit_code',
+  'cost_usd',
+  'input_tokens',
+  'output_tokens',
+  'num_turns',
+  'tool_calls',
 ] as const;
 
 /** Appends one row, writing the header first when the file is new. Never re-reads the file. */
@@ -26,6 +34,13 @@ export async function appendSummaryRow(path: string, row: IterationRow): Promise
     row.storiesTotal,
     row.stuckCount,
     row.timestamp,
+    row.outcome,
+    row.agentExitCode ?? '',
+    row.stats.costUsd ?? '',
+    row.stats.inputTokens ?? '',
+    row.stats.outputTokens ?? '',
+    row.stats.numTurns ?? '',
+    row.stats.toolCalls,
   ];
   const needsHeader = await isMissingOrEmpty(path);
   const records = needsHeader ? [[...SUMMARY_COLUMNS], values] : [values];

@@ -1,24 +1,43 @@
+import type { RepetitionReport } from './ports.js';
 import { unreachable } from './termination.js';
 
-/** Something the previous iteration should hear about before it starts. */
+/** Something the next iteration should hear about before it starts. */
 export type FeedbackItem =
   /** The agent said COMPLETE but tasks.json disagrees. */
   | { kind: 'complete_rejected'; remaining: { id: string; title: string }[] }
   /** The agent left tasks.json unreadable. */
   | { kind: 'tasks_invalid'; error: string }
+  /** Stories disappeared from tasks.json. */
+  | { kind: 'stories_removed'; ids: string[] }
   /** Promise tags that are no signal (empty reason, unknown word). */
-  | { kind: 'invalid_tags'; tags: string[] };
+  | { kind: 'invalid_tags'; tags: string[] }
+  /** The agent's output ended without its final result: it was cut off. */
+  | { kind: 'truncated' }
+  /** The agent kept making the same tool call; ralph stopped it. */
+  | { kind: 'repetition'; repetition: RepetitionReport }
+  /** ralph stopped the agent at a time limit. */
+  | { kind: 'time_limit'; limit: 'iteration' | 'idle' }
+  /** The agent process failed. */
+  | { kind: 'agent_failed'; lines: string[] };
 
-/** The prompt of one iteration: the user's prompt, then the loop's feedback section when there is any. */
-export function buildPrompt(base: string, items: readonly FeedbackItem[], decideAnswered: boolean): string {
+/** The loop-feedback section of a prompt (empty when there is nothing to say). */
+export function renderFeedback(items: readonly FeedbackItem[], decideAnswered: boolean): string {
   const lines = items.map(renderItem);
   if (decideAnswered) {
-    lines.push(
-      '- A human answered your question in `ralph/decide.txt`: read the answer below `---`, act on it, then delete the file.',
-    );
+    lines.push('- A human answered your question in `ralph/decide.txt`: read the answer below `---`, act on it, then delete the file.');
   }
-  if (lines.length === 0) return base;
-  return `${base.trimEnd()}\n\n## Loop feedback\n\n${lines.join('\n')}\n`;
+  return lines.length === 0 ? '' : `## Loop feedback\n\n${lines.join('\n')}\n`;
+}
+
+/** The prompt of one iteration: the user's prompt, then the feedback section when there is one. */
+export function buildPrompt(base: string, feedback: string): string {
+  return feedback ? `${base.trimEnd()}\n\n${feedback}` : base;
+}
+
+/** A feedback section over the cap: its start, and where the whole of it is. */
+export function feedbackPreview(feedback: string, path: string, previewBytes: number): string {
+  const preview = Buffer.from(feedback).subarray(0, previewBytes).toString('utf8').replace(/\uFFFD$/, '');
+  return `${preview.trimEnd()}\n\n… (cut here: the whole feedback is in \`${path}\` — read it before anything else)\n`;
 }
 
 function renderItem(item: FeedbackItem): string {
@@ -29,8 +48,23 @@ function renderItem(item: FeedbackItem): string {
     }
     case 'tasks_invalid':
       return `- ralph/tasks.json is not a valid task list after the previous iteration: ${item.error}. Repair it first.`;
+    case 'stories_removed':
+      return `- The previous iteration removed stories from ralph/tasks.json: ${item.ids.join(', ')}. Restore them (from git) — stories are never removed, only marked passing.`;
     case 'invalid_tags':
       return `- These promise tags were ignored because they are no signal: ${item.tags.join(', ')}. Use \`<promise>COMPLETE</promise>\`, \`<promise>BLOCKED:reason</promise>\` or \`<promise>DECIDE:question</promise>\`, with a non-empty reason or question.`;
+    case 'truncated':
+      return '- The previous iteration was cut off before it finished (its output ended without a final result). Check `git status` and `git log` for half-done work, then continue.';
+    case 'repetition': {
+      const { tool, count, inputPreview, lastOutcome } = item.repetition;
+      const outcome = lastOutcome ? ` It last returned${lastOutcome.isError ? ' an error' : ''}: ${lastOutcome.preview}` : '';
+      return `- The previous iteration was stopped because it called \`${tool}\` ${count} times with the same input: ${inputPreview}.${outcome} Repeating it will not work: step back, find out why it fails, and take a different approach.`;
+    }
+    case 'time_limit':
+      return item.limit === 'idle'
+        ? '- The previous iteration was stopped because it produced no output for too long (idle timeout). Avoid commands that wait forever (watchers, servers in the foreground, prompts for input).'
+        : '- The previous iteration was stopped at the iteration time limit. Take a smaller step: commit working progress early, and finish the story in the next iteration.';
+    case 'agent_failed':
+      return `- The previous iteration's agent process failed. Its last error output:\n${item.lines.map((line) => `    ${line}`).join('\n')}`;
     default:
       return unreachable(item);
   }

@@ -20,14 +20,55 @@ export interface AgentRunner {
 export interface AgentRequest {
   iteration: number;
   prompt: string;
+  /** When the run's --max-runtime is up (epoch ms): the agent is stopped then. */
+  deadline?: number;
 }
+
+/** Why ralph itself stopped the agent before it ended on its own. */
+export type StopCause =
+  | { cause: 'interrupt'; signal: InterruptSignal }
+  | { cause: 'timeout' }
+  | { cause: 'idle_timeout' }
+  | { cause: 'max_runtime' }
+  | { cause: 'repetition'; repetition: RepetitionReport };
+
+/** A tool call the agent kept repeating, and what it last returned. */
+export interface RepetitionReport {
+  tool: string;
+  count: number;
+  kind: 'consecutive' | 'window';
+  inputPreview: string;
+  lastOutcome?: { isError: boolean; preview: string };
+}
+
+/** How an agent that failed on its own failed, read from its own error output only. */
+export type AgentFailure =
+  | { kind: 'auth'; message: string }
+  | { kind: 'setup'; message: string }
+  | { kind: 'usage_limit'; message: string; resetsAt?: number }
+  | { kind: 'error'; lines: string[] };
 
 export interface AgentRun {
   /** The agent's exit code; null when it was ended by a signal. */
   exitCode: number | null;
   signals: PromiseSignals;
-  /** Set when ralph stopped the agent because ralph itself was interrupted. */
-  interrupted?: InterruptSignal;
+  /** Set when ralph stopped the agent (the first cause wins). */
+  stoppedBy?: StopCause;
+  /** Set when the agent failed on its own: non-zero exit or `is_error` in its result. */
+  failure?: AgentFailure;
+  /** stream-json ended without a result although ralph did not stop the agent. */
+  truncated: boolean;
+  stats: AgentStats;
+}
+
+/** What one iteration's agent reported about itself (stream-json; text mode knows only the exit). */
+export interface AgentStats {
+  costUsd?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  numTurns?: number;
+  toolCalls: number;
+  invalidLines: number;
 }
 
 /** The one git fact the loop needs: the commit HEAD points at (null while unborn). */
@@ -38,6 +79,8 @@ export interface Git {
 /** Milliseconds since the epoch; tests move it by hand. */
 export interface Clock {
   now(): number;
+  /** Waits (a usage-limit wait); resolves early when the signal fires. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** Where a pending human decision stands. */
@@ -51,6 +94,8 @@ export interface LoopFiles {
   writeBlocked(entry: { iteration: number; at: number; reason: string }): Promise<void>;
   writeDecide(entry: { iteration: number; at: number; question: string }): Promise<void>;
   appendRow(row: IterationRow): Promise<void>;
+  /** Saves a feedback section too large for the prompt; returns its path for the prompt to name. */
+  writeFeedback(iteration: number, text: string): Promise<string>;
   writeActive(state: ActiveState): Promise<void>;
 }
 
@@ -77,11 +122,30 @@ export interface IterationRow {
   stuckCount: number;
   /** ISO-8601 UTC, when the iteration ended. */
   timestamp: string;
+  outcome: Outcome;
+  agentExitCode: number | null;
+  stats: AgentStats;
 }
+
+/** Why an iteration ended (the CSV `outcome` column). */
+export type Outcome =
+  | 'ok'
+  | 'agent_error'
+  | 'agent_auth'
+  | 'agent_setup'
+  | 'usage_limit'
+  | 'truncated'
+  | 'timeout'
+  | 'idle_timeout'
+  | 'max_runtime'
+  | 'repetition'
+  | 'interrupted';
 
 /** Whether ralph has been asked to stop, and by which signal. */
 export interface Interrupts {
   received(): InterruptSignal | undefined;
+  /** Fires on the first interrupt (ends a usage-limit wait early). */
+  graceful: AbortSignal;
 }
 
 /** Events the loop emits; the terminal (or a test) decides how they look. */
@@ -94,7 +158,9 @@ export interface LoopReporter {
     stories: { complete: number; total: number };
     nextStory?: { id: string; title: string };
   }): void;
-  iterationFinished(event: { row: IterationRow; exitCode: number | null; committed: boolean }): void;
+  iterationFinished(event: { row: IterationRow; committed: boolean; failure?: AgentFailure; stoppedBy?: StopCause }): void;
   completeRejected(event: { remaining: { id: string; title: string }[] }): void;
+  /** A usage limit: the loop waits until `until` before the next iteration. Returns what ends the display. */
+  usageLimitWait(event: { message: string; resetsAt?: number; until: number }): () => void;
   warning(message: string): void;
 }

@@ -1,18 +1,18 @@
-import type { PromiseSignals } from '../agent/promise-tags.js';
 import { countStories, openStories, type TaskList } from '../files/tasks.js';
-import { buildPrompt, type FeedbackItem } from './feedback.js';
+import { buildPrompt, feedbackPreview, renderFeedback, type FeedbackItem } from './feedback.js';
+import { INITIAL_COUNTERS, judgeIteration, type Counters, type JudgeSettings, type Verdict } from './judge.js';
 import type { IterationRow, LoopPorts, Mode } from './ports.js';
-import { hasNewCommit, nextStuckCount } from './stuck.js';
+import { hasNewCommit } from './stuck.js';
 import type { Termination } from './termination.js';
 import { isoSeconds } from './time.js';
 
-export interface LoopSettings {
-  /** Iterations this run may start. */
+export interface LoopSettings extends JudgeSettings {
+  /** Iterations this run may start (usage-limited ones do not count). */
   maxIterations: number;
-  /** Consecutive iterations without a commit that end the run. */
-  maxStuck: number;
   /** The number of this run's first iteration (numbers continue across runs). */
   firstIteration: number;
+  /** The feedback section's cap in a prompt; longer feedback goes to a file. */
+  maxFeedbackBytes: number;
 }
 
 /** What a run did, for the summary block and last-run.json. */
@@ -23,79 +23,102 @@ export interface LoopResult {
   /** Iterations of this run that made no commit. */
   stuckIterations: number;
   stories: { complete: number; total: number };
+  costUsd: number;
+  /** Repetition detections per tool. */
+  repetitions: Record<string, number>;
 }
 
 /** Everything the loop carries from one iteration to the next. */
 interface LoopState {
   tasks: TaskList;
-  stuckCount: number;
+  counters: Counters;
   stuckIterations: number;
   feedback: FeedbackItem[];
+  repetitions: Record<string, number>;
+  started: number;
 }
 
 /**
  * The loop: one fresh agent per iteration until the task list is done, the agent asks for a
- * human, no commit comes for too long, or the iteration budget runs out.
+ * human, no commit comes for too long, or a budget runs out.
  */
 export async function runLoop(settings: LoopSettings, ports: LoopPorts, tasks: TaskList): Promise<LoopResult> {
-  const state: LoopState = { tasks, stuckCount: 0, stuckIterations: 0, feedback: [] };
-  const result = (termination: Termination, iterations: number): LoopResult => ({
+  const deadline = ports.clock.now() + settings.maxRuntimeMs;
+  const state: LoopState = { tasks, counters: INITIAL_COUNTERS, stuckIterations: 0, feedback: [], repetitions: {}, started: 0 };
+  const result = (termination: Termination): LoopResult => ({
     termination,
-    iterations,
+    iterations: state.started,
     stuckIterations: state.stuckIterations,
     stories: countStories(state.tasks),
+    costUsd: state.counters.costUsd,
+    repetitions: state.repetitions,
   });
 
-  if (openStories(tasks).length === 0) return result({ reason: 'complete' }, 0);
-
-  for (let index = 0; index < settings.maxIterations; index++) {
+  if (openStories(tasks).length === 0) return result({ reason: 'complete' });
+  let counted = 0;
+  while (counted < settings.maxIterations) {
     const signal = ports.interrupts.received();
-    if (signal) return result({ reason: 'interrupted', signal }, index);
-    const termination = await runIteration(settings.firstIteration + index, index, settings, ports, state);
-    if (termination) return result(termination, index + 1);
+    if (signal) return result({ reason: 'interrupted', signal });
+    if (ports.clock.now() >= deadline) return result({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
+
+    const verdict = await runIteration(settings.firstIteration + state.started, counted, deadline, settings, ports, state);
+    state.started++;
+    if (verdict.termination) return result(verdict.termination);
+    if (verdict.outcome !== 'usage_limit') counted++;
+    if (verdict.wait) {
+      const endDisplay = ports.report.usageLimitWait(verdict.wait);
+      const waitMs = verdict.wait.until - ports.clock.now();
+      if (waitMs > 0) await ports.clock.sleep(waitMs, ports.interrupts.graceful);
+      endDisplay();
+    }
   }
-  return result({ reason: 'max_iterations' }, settings.maxIterations);
+  return result({ reason: 'max_iterations' });
 }
 
-/** One iteration: prompt, agent, observe, record. Returns how the run ends, if it does. */
+/** One iteration: prompt, agent, observe, judge, record. */
 async function runIteration(
   iteration: number,
-  index: number,
+  counted: number,
+  deadline: number,
   settings: LoopSettings,
   ports: LoopPorts,
   state: LoopState,
-): Promise<Termination | undefined> {
+): Promise<Verdict> {
   const { agent, clock, files, git, report } = ports;
   const mode: Mode = 'implement';
   const next = openStories(state.tasks)[0];
-  await files.writeActive({ iteration, maxIterations: settings.maxIterations, stuckCount: state.stuckCount, mode });
+  await files.writeActive({ iteration, maxIterations: settings.maxIterations, stuckCount: state.counters.stuck, mode });
   report.iterationStarted({
     iteration,
-    index,
+    index: counted,
     maxIterations: settings.maxIterations,
     mode,
     stories: countStories(state.tasks),
     nextStory: next && { id: next.id, title: next.title },
   });
 
-  const prompt = buildPrompt(await files.readPrompt(), state.feedback, (await files.decideState()) === 'answered');
+  const prompt = await promptFor(iteration, settings, ports, state.feedback);
+  const storiesBefore = state.tasks.stories.map((story) => story.id);
   const headBefore = await git.head();
   const startedAt = clock.now();
-  const run = await agent.run({ iteration, prompt });
+  const run = await agent.run({ iteration, prompt, deadline });
   const endedAt = clock.now();
   const headAfter = await git.head();
-
   const committed = hasNewCommit(headBefore, headAfter);
-  state.stuckCount = nextStuckCount(state.stuckCount, committed);
-  if (!committed) state.stuckIterations++;
-  state.feedback = [];
-  const parsed = await files.readTasks();
-  if (parsed.ok) state.tasks = parsed.tasks;
-  else state.feedback.push({ kind: 'tasks_invalid', error: parsed.error });
+  const tasks = await files.readTasks();
+  if (tasks.ok) state.tasks = tasks.tasks;
 
-  const termination = run.interrupted
-    ? ({ reason: 'interrupted', signal: run.interrupted } as const)
-    : await judge(run.signals, iteration, endedAt, parsed.ok, settings, ports, state);
+  const verdict = judgeIteration({ run, committed, tasks, storiesBefore, now: endedAt, deadline }, state.counters, settings);
+  state.counters = verdict.counters;
+  state.feedback = verdict.feedback;
+  if (!committed) state.stuckIterations++;
+  if (run.stoppedBy?.cause === 'repetition') {
+    const { tool } = run.stoppedBy.repetition;
+    state.repetitions[tool] = (state.repetitions[tool] ?? 0) + 1;
+  }
+  if (verdict.rejectedComplete) report.completeRejected({ remaining: verdict.rejectedComplete });
+  if (verdict.termination?.reason === 'blocked') await files.writeBlocked({ iteration, at: endedAt, reason: verdict.termination.message });
+  if (verdict.termination?.reason === 'decide') await files.writeDecide({ iteration, at: endedAt, question: verdict.termination.question });
 
   const stories = countStories(state.tasks);
   const row: IterationRow = {
@@ -105,42 +128,23 @@ async function runIteration(
     commitHash: committed && headAfter ? headAfter : '',
     storiesComplete: stories.complete,
     storiesTotal: stories.total,
-    stuckCount: state.stuckCount,
+    stuckCount: verdict.counters.stuck,
     timestamp: isoSeconds(endedAt),
+    outcome: verdict.outcome,
+    agentExitCode: run.exitCode,
+    stats: run.stats,
   };
   await files.appendRow(row);
-  report.iterationFinished({ row, exitCode: run.exitCode, committed });
-  return termination;
+  report.iterationFinished({ row, committed, ...(run.failure ? { failure: run.failure } : {}), ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}) });
+  return verdict;
 }
 
-/**
- * Decides what the agent's signals mean once the iteration is over. Precedence: a verified
- * COMPLETE, then BLOCKED, then DECIDE, then the stuck limit.
- */
-async function judge(
-  signals: PromiseSignals,
-  iteration: number,
-  at: number,
-  tasksValid: boolean,
-  settings: LoopSettings,
-  { files, report }: LoopPorts,
-  state: LoopState,
-): Promise<Termination | undefined> {
-  if (signals.invalid.length > 0) state.feedback.push({ kind: 'invalid_tags', tags: signals.invalid });
-  if (signals.complete) {
-    const remaining = openStories(state.tasks).map(({ id, title }) => ({ id, title }));
-    if (tasksValid && remaining.length === 0) return { reason: 'complete' };
-    report.completeRejected({ remaining });
-    state.feedback.push({ kind: 'complete_rejected', remaining });
+/** The prompt: the user's prompt and the feedback, which goes to a file when it is over the cap. */
+async function promptFor(iteration: number, settings: LoopSettings, { files }: LoopPorts, feedback: FeedbackItem[]): Promise<string> {
+  let section = renderFeedback(feedback, (await files.decideState()) === 'answered');
+  if (Buffer.byteLength(section) > settings.maxFeedbackBytes) {
+    const path = await files.writeFeedback(iteration, section);
+    section = feedbackPreview(section, path, Math.floor(settings.maxFeedbackBytes / 2));
   }
-  if (signals.blocked !== undefined) {
-    await files.writeBlocked({ iteration, at, reason: signals.blocked });
-    return { reason: 'blocked', message: signals.blocked };
-  }
-  if (signals.decide !== undefined) {
-    await files.writeDecide({ iteration, at, question: signals.decide });
-    return { reason: 'decide', question: signals.decide };
-  }
-  if (state.stuckCount >= settings.maxStuck) return { reason: 'stuck', stuckCount: state.stuckCount };
-  return undefined;
+  return buildPrompt(await files.readPrompt(), section);
 }

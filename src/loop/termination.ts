@@ -1,3 +1,5 @@
+import { formatDurationSpec } from '../config/duration.js';
+
 /** Why a run ended: one value per way a run can end; every report is derived from it. */
 export type Termination =
   /** Every story passes and the agent said COMPLETE (or there was nothing left to do). */
@@ -10,6 +12,20 @@ export type Termination =
   | { reason: 'decide'; question: string }
   /** `--max-stuck` consecutive iterations made no commit. */
   | { reason: 'stuck'; stuckCount: number }
+  /** `--max-runtime` is used up. */
+  | { reason: 'max_runtime'; limitMs: number }
+  /** The agents' summed cost reached `--max-cost`. */
+  | { reason: 'max_cost'; costUsd: number; limitUsd: number }
+  /** `--max-agent-failures` consecutive iterations in which the agent failed. */
+  | { reason: 'agent_failures'; count: number; lastError: string[] }
+  /** The agent is not logged in (or its key is invalid): no iteration can succeed. */
+  | { reason: 'agent_auth'; message: string }
+  /** The agent refuses to run as configured (as root with --dangerously-skip-permissions). */
+  | { reason: 'agent_setup'; message: string }
+  /** A usage limit that ralph may not (or cannot, within --max-runtime) wait out. */
+  | { reason: 'usage_limit'; message: string; resetsAt?: number }
+  /** `--max-validation-failures` consecutive iterations broke the loop's rules. */
+  | { reason: 'validation_failures'; count: number; last: string }
   /** SIGINT or SIGTERM reached ralph. */
   | { reason: 'interrupted'; signal: InterruptSignal };
 
@@ -24,13 +40,21 @@ export function exitCodeFor(termination: Termination): number {
     case 'complete':
       return 0;
     case 'max_iterations':
+    case 'max_runtime':
+    case 'max_cost':
+    case 'usage_limit':
       return 1;
     case 'blocked':
       return 2;
     case 'decide':
       return 3;
     case 'stuck':
+    case 'agent_failures':
+    case 'validation_failures':
       return 4;
+    case 'agent_auth':
+    case 'agent_setup':
+      return 64;
     case 'interrupted':
       return termination.signal === 'SIGINT' ? 130 : 143;
     default:
@@ -47,6 +71,22 @@ export function detailOf(termination: Termination): string | undefined {
       return termination.question;
     case 'stuck':
       return `${termination.stuckCount} consecutive iterations without a new commit`;
+    case 'max_runtime':
+      return `the run used its ${formatDurationSpec(termination.limitMs)} --max-runtime`;
+    case 'max_cost':
+      return `spent $${termination.costUsd.toFixed(2)} of the $${termination.limitUsd.toFixed(2)} --max-cost`;
+    case 'agent_failures':
+      return [`the agent failed ${termination.count} times in a row; its last error output:`, ...termination.lastError].join('\n');
+    case 'agent_auth':
+      return `${termination.message} — log the agent in (run \`claude\` once, or set ANTHROPIC_API_KEY), then run again`;
+    case 'agent_setup':
+      return `${termination.message} — run ralph as a normal user, or set IS_SANDBOX=1 inside a container you trust`;
+    case 'usage_limit':
+      return termination.resetsAt === undefined
+        ? termination.message
+        : `${termination.message} (resets ${new Date(termination.resetsAt).toISOString()})`;
+    case 'validation_failures':
+      return `${termination.count} iterations in a row broke the loop's rules; the last: ${termination.last}`;
     case 'interrupted':
       return `received ${termination.signal}`;
     case 'complete':

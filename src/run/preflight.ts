@@ -1,42 +1,41 @@
 import { access, constants, mkdir } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { findExecutable } from '../agent/find-executable.js';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
 import { parseTasks, type TaskList } from '../files/tasks.js';
-import { findRepoRoot } from '../git/repository.js';
 
 /** What a run may start with once every check passed. */
 export interface ReadyRun {
   paths: RalphPaths;
   promptPath: string;
   tasks: TaskList;
-  agentPath: string;
+  /** Absent in sandbox mode: the agent runs inside the sandbox, not on the host. */
+  agentPath?: string;
 }
 
 /**
  * Everything that must hold before the first agent call; each failure is a one-line
  * RalphError naming the fix. Nothing here calls the agent or changes a file but ralph/logs/.
  */
-export async function preflight(options: { cwd: string; prompt?: string; agentBin: string }): Promise<ReadyRun> {
-  const root = await findRepoRoot(options.cwd);
-  const paths = ralphPaths(root);
+export async function preflight(options: { cwd: string; root: string; promptPath: string; agentBin?: string }): Promise<ReadyRun> {
+  const paths = ralphPaths(options.root);
   const shown = (path: string) => relative(options.cwd, path) || path;
 
-  const promptPath = options.prompt ? resolve(options.cwd, options.prompt) : paths.prompt;
+  const { promptPath } = options;
   if ((await readOptional(promptPath)) === undefined) {
     throw new RalphError(
       `prompt file ${shown(promptPath)} not found`,
       64,
-      options.prompt ? 'check the --prompt path' : 'run `ralph init` to create it, or pass --prompt FILE',
+      promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path',
     );
   }
   const tasks = await readTaskList(paths.tasks, shown(paths.tasks));
   await refusePendingHuman(paths, shown);
 
-  const agentPath = await findExecutable(options.agentBin, options.cwd);
-  if (!agentPath) {
+  const agentPath = options.agentBin === undefined ? undefined : await findExecutable(options.agentBin, options.cwd);
+  if (options.agentBin !== undefined && !agentPath) {
     throw new RalphError(
       `agent executable '${options.agentBin}' not found${options.agentBin.includes('/') ? '' : ' on PATH'}`,
       64,
@@ -44,7 +43,7 @@ export async function preflight(options: { cwd: string; prompt?: string; agentBi
     );
   }
   await ensureWritableDir(paths.logs, shown(paths.logs));
-  return { paths, promptPath, tasks, agentPath };
+  return { paths, promptPath, tasks, ...(agentPath ? { agentPath } : {}) };
 }
 
 async function readTaskList(path: string, shown: string): Promise<TaskList> {

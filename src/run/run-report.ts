@@ -19,6 +19,12 @@ export interface RunReport {
   avgIterationSeconds: number;
   stories: { complete: number; total: number };
   stuckIterations: number;
+  /** The agents' summed total_cost_usd (stream-json). */
+  costUsd: number;
+  /** Repetition detections per tool. */
+  repetitions: Record<string, number>;
+  /** When a usage limit resets (usage_limit endings). */
+  resetsAt?: string;
 }
 
 /** Builds the report of a run from the loop's result and the wall clock. */
@@ -42,6 +48,11 @@ export function buildRunReport(
     avgIterationSeconds: result.iterations > 0 ? Math.round(durationMs / 1000 / result.iterations) : 0,
     stories: result.stories,
     stuckIterations: result.stuckIterations,
+    costUsd: Math.round(result.costUsd * 1e6) / 1e6,
+    repetitions: result.repetitions,
+    ...(result.termination.reason === 'usage_limit' && result.termination.resetsAt !== undefined
+      ? { resetsAt: new Date(result.termination.resetsAt).toISOString() }
+      : {}),
   };
 }
 
@@ -49,24 +60,23 @@ export function buildRunReport(
 export function renderSummary(report: RunReport, csvPath = 'ralph/logs/summary.csv'): string {
   const rows: [string, string][] = [
     ['Exit:', `${reasonLabel(report.reason)} (code ${report.exitCode})`],
-    ...(report.detail ? ([['Reason:', firstLine(report.detail)]] as [string, string][]) : []),
+    ...(report.detail ? ([['Reason:', report.detail.split('\n')[0] ?? '']] as [string, string][]) : []),
     ['Iterations:', `${report.iterations} / ${report.maxIterations}`],
     ['Duration:', formatDuration(report.durationSeconds * 1000)],
     ['Stories:', `${report.stories.complete}/${report.stories.total} complete`],
     ['Avg/iter:', formatDuration(report.avgIterationSeconds * 1000)],
     ['Stuck iters:', String(report.stuckIterations)],
+    ...(report.costUsd > 0 ? ([['Cost:', `$${report.costUsd.toFixed(2)}`]] as [string, string][]) : []),
     ['Log:', csvPath],
   ];
   const title = 'Ralph Loop Summary';
-  return [title, '─'.repeat(title.length), ...rows.map(([key, value]) => `${key.padEnd(13)}${value}`)].join('\n');
+  const more = report.detail?.includes('\n') ? report.detail.split('\n').slice(1).map((line) => `             ${line}`) : [];
+  const lines = rows.map(([key, value]) => `${key.padEnd(13)}${value}`);
+  lines.splice(report.detail ? 2 : 1, 0, ...more);
+  return [title, '─'.repeat(title.length), ...lines].join('\n');
 }
 
 /** Writes ralph/logs/last-run.json, for scripts and CI that should not parse text. */
 export async function writeLastRun(path: string, report: RunReport): Promise<void> {
   await writeFile(path, JSON.stringify(report, null, 2) + '\n');
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }

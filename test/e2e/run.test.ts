@@ -133,7 +133,7 @@ describe('ralph run: logs, CSV and state', () => {
       { say: 'second\n' },
       { implement: true },
     ]);
-    const result = await runRalph(repo, ['run', '--max-iterations', '3']);
+    const result = await runRalph(repo, ['run', '--max-iterations', '3', '--output', 'text']);
     expect(result.code).toBe(1);
     expect(await repo.logs()).toEqual(['iteration-001.log', 'iteration-002.log', 'iteration-003.log', 'last-run.json', 'summary.csv']);
     const first = repo.read('ralph/logs/iteration-001.log');
@@ -142,7 +142,10 @@ describe('ralph run: logs, CSV and state', () => {
     expect(repo.read('ralph/logs/iteration-002.log')).toBe('second\n');
 
     const rows = repo.csvRows();
-    expect(rows[0]).toEqual(['iteration', 'mode', 'duration_seconds', 'commit_hash', 'stories_complete', 'stories_total', 'stuck_count', 'timestamp']);
+    expect(rows[0]).toEqual([
+      'iteration', 'mode', 'duration_seconds', 'commit_hash', 'stories_complete', 'stories_total', 'stuck_count', 'timestamp',
+      'outcome', 'agent_exit_code', 'cost_usd', 'input_tokens', 'output_tokens', 'num_turns', 'tool_calls',
+    ]);
     expect(rows).toHaveLength(4);
     const [one, two, three] = rows.slice(1);
     expect(one?.[0]).toBe('1');
@@ -193,7 +196,7 @@ describe('ralph run: logs, CSV and state', () => {
     await repo.steps([{ implement: true }]);
     await runRalph(repo, ['run', '--max-iterations', '1'], { env: { CLAUDECODE: '1' } });
     const call = repo.call(1);
-    expect(call.argv).toEqual(['-p', 'Implement the next story.\n', '--dangerously-skip-permissions']);
+    expect(call.argv).toEqual(['-p', 'Implement the next story.\n', '--dangerously-skip-permissions', '--output-format', 'stream-json', '--verbose']);
     expect(call.claudecode).toBeNull();
   });
 
@@ -203,7 +206,7 @@ describe('ralph run: logs, CSV and state', () => {
     await writeFile(join(repo.root, 'ralph/prompt.md'), big);
     await repo.steps([{ implement: true }]);
     await runRalph(repo, ['run', '--max-iterations', '1']);
-    expect(repo.call(1).argv).toEqual(['-p', '--dangerously-skip-permissions']);
+    expect(repo.call(1).argv).toEqual(['-p', '--dangerously-skip-permissions', '--output-format', 'stream-json', '--verbose']);
     expect(repo.call(1).prompt).toBe(big);
   });
 

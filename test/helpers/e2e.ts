@@ -19,19 +19,33 @@ export interface StoryInput {
 
 /** A fresh git repository with ralph/prompt.md and ralph/tasks.json, committed unless `unborn`. */
 export async function makeRepo(options: { stories?: StoryInput[]; unborn?: boolean; tasksText?: string } = {}) {
-  const root = await mkdtemp(join(tmpdir(), 'ralph-e2e-'));
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-  git('init', '-q');
-  await mkdir(join(root, 'ralph'));
-  await writeFile(join(root, 'ralph/prompt.md'), 'Implement the next story.\n');
+  const repo = await makeProject({ git: 'unborn' });
+  await mkdir(join(repo.root, 'ralph'));
+  await writeFile(join(repo.root, 'ralph/prompt.md'), 'Implement the next story.\n');
   const stories = (options.stories ?? [{ id: 'US-1' }, { id: 'US-2' }]).map((story, index) => ({
     id: story.id,
     title: story.title ?? `Story ${story.id}`,
     priority: index + 1,
     passes: story.passes ?? false,
   }));
-  await writeFile(join(root, 'ralph/tasks.json'), options.tasksText ?? JSON.stringify({ project: 'e2e', stories }, null, 2));
+  await writeFile(join(repo.root, 'ralph/tasks.json'), options.tasksText ?? JSON.stringify({ project: 'e2e', stories }, null, 2));
   if (!options.unborn) {
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'initial');
+  }
+  return repo;
+}
+
+/**
+ * A temporary folder with no ralph files, for `ralph init`: a git repository with one commit
+ * (`committed`), a repository with no commit yet (`unborn`), or not a repository at all (`none`).
+ */
+export async function makeProject(options: { git: 'committed' | 'unborn' | 'none' }) {
+  const root = await mkdtemp(join(tmpdir(), 'ralph-e2e-'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env: gitEnv() }).trim();
+  if (options.git !== 'none') git('init', '-q');
+  if (options.git === 'committed') {
+    await writeFile(join(root, 'README.md'), '# project\n');
     git('add', '-A');
     git('commit', '-q', '-m', 'initial');
   }
@@ -47,9 +61,23 @@ export async function makeRepo(options: { stories?: StoryInput[]; unborn?: boole
     calls: () => (existsSync(`${script}.calls`) ? Number(readFileSync(`${script}.calls`, 'utf8')) : 0),
     read: (path: string) => readFileSync(join(root, path), 'utf8'),
     exists: (path: string) => existsSync(join(root, path)),
+    write: (path: string, text: string) => writeFile(join(root, path), text),
+    list: async (path: string) => (await readdir(join(root, path))).sort(),
     logs: async () => (await readdir(join(root, 'ralph/logs'))).sort(),
     csvRows: () => readFileSync(join(root, 'ralph/logs/summary.csv'), 'utf8').trim().split('\n').map((line) => line.split(',')),
     lastRun: () => JSON.parse(readFileSync(join(root, 'ralph/logs/last-run.json'), 'utf8')) as Record<string, unknown>,
+  };
+}
+
+/** Git identity for commits made in test repositories, and no looking above them for another repository. */
+function gitEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'Ralph Test',
+    GIT_AUTHOR_EMAIL: 'test@ralph.invalid',
+    GIT_COMMITTER_NAME: 'Ralph Test',
+    GIT_COMMITTER_EMAIL: 'test@ralph.invalid',
+    GIT_CEILING_DIRECTORIES: tmpdir(),
   };
 }
 
@@ -65,22 +93,24 @@ export interface RalphResult {
 export function runRalph(
   repo: Repo,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void; timeoutMs?: number } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    /** Where to run it, relative to the repository root (default: the root). */
+    cwd?: string;
+    onStdout?: (text: string, child: ReturnType<typeof spawn>) => void;
+    timeoutMs?: number;
+  } = {},
 ): Promise<RalphResult> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...gitEnv(),
     PATH: `${FAKE_BIN_DIR}${delimiter}${process.env.PATH ?? ''}`,
     RALPH_AGENT_SCRIPT: repo.script,
-    GIT_AUTHOR_NAME: 'Ralph Test',
-    GIT_AUTHOR_EMAIL: 'test@ralph.invalid',
-    GIT_COMMITTER_NAME: 'Ralph Test',
-    GIT_COMMITTER_EMAIL: 'test@ralph.invalid',
     NO_COLOR: '1',
     ...options.env,
   };
   delete env.FORCE_COLOR;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [RALPH_BIN, ...args], { cwd: repo.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [RALPH_BIN, ...args], { cwd: join(repo.root, options.cwd ?? ''), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {

@@ -2,11 +2,13 @@ import type { PromiseSignals } from '../../../src/agent/promise-tags.js';
 import type { TaskList } from '../../../src/files/tasks.js';
 import type {
   ActiveState,
+  AgentFailure,
   AgentRun,
   DecideState,
   IterationRow,
   LoopPorts,
   LoopReporter,
+  StopCause,
 } from '../../../src/loop/ports.js';
 import type { InterruptSignal } from '../../../src/loop/termination.js';
 
@@ -22,6 +24,15 @@ export interface FakeCall {
   exitCode?: number | null;
   /** ralph is interrupted while this call runs. */
   interrupt?: InterruptSignal;
+  /** ralph stopped the agent for this reason. */
+  stoppedBy?: StopCause;
+  failure?: AgentFailure;
+  truncated?: boolean;
+  costUsd?: number;
+  /** Remove these stories from tasks.json. */
+  remove?: string[];
+  /** How long the call takes on the fake clock (default one minute). */
+  takesMs?: number;
 }
 
 export function taskList(...stories: [id: string, passes: boolean][]): TaskList {
@@ -42,12 +53,19 @@ export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decid
   const blocked: { iteration: number; reason: string }[] = [];
   const decided: { iteration: number; question: string }[] = [];
   const events: string[] = [];
+  const sleeps: number[] = [];
+  const feedbackFiles: { iteration: number; text: string }[] = [];
+  const graceful = new AbortController();
 
   const report: LoopReporter = {
     iterationStarted: (event) => events.push(`start ${event.iteration}`),
     iterationFinished: (event) => events.push(`finish ${event.row.iteration}`),
     completeRejected: (event) => events.push(`rejected ${event.remaining.map((story) => story.id).join(',')}`),
     warning: (message) => events.push(`warning ${message}`),
+    usageLimitWait: (event) => {
+      events.push(`wait until ${event.until}`);
+      return () => events.push('wait ended');
+    },
   };
 
   const ports: LoopPorts = {
@@ -56,22 +74,33 @@ export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decid
         prompts.push(prompt);
         const call = calls.shift();
         if (!call) throw new Error('the fake agent ran out of scripted calls');
-        now += 60_000;
+        now += call.takesMs ?? 60_000;
         if (call.commit) head = `c${++commits}`;
+        if (call.remove) tasks = { ...tasks, stories: tasks.stories.filter((story) => !call.remove?.includes(story.id)) };
         for (const id of call.pass ?? []) {
           tasks = { ...tasks, stories: tasks.stories.map((story) => (story.id === id ? { ...story, passes: true } : story)) };
         }
         if (call.corruptTasks) tasksValid = false;
         if (call.interrupt) interrupt = call.interrupt;
+        const stoppedBy = call.interrupt ? ({ cause: 'interrupt', signal: call.interrupt } as const) : call.stoppedBy;
         return {
           exitCode: call.exitCode === undefined ? 0 : call.exitCode,
           signals: { complete: false, invalid: [], ...call.signals },
-          ...(call.interrupt ? { interrupted: call.interrupt } : {}),
+          ...(stoppedBy ? { stoppedBy } : {}),
+          ...(call.failure ? { failure: call.failure } : {}),
+          truncated: call.truncated ?? false,
+          stats: { toolCalls: 0, invalidLines: 0, ...(call.costUsd === undefined ? {} : { costUsd: call.costUsd }) },
         };
       },
     },
     git: { head: async () => head },
-    clock: { now: () => now },
+    clock: {
+      now: () => now,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    },
     files: {
       readPrompt: async () => 'Do the next story.',
       readTasks: async () => (tasksValid ? { ok: true, tasks } : { ok: false, error: 'not valid JSON (Unexpected token)' }),
@@ -80,9 +109,13 @@ export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decid
       writeDecide: async (entry) => void decided.push(entry),
       appendRow: async (row) => void rows.push(row),
       writeActive: async (state) => void active.push(state),
+      writeFeedback: async (iteration, text) => {
+        feedbackFiles.push({ iteration, text });
+        return `ralph/logs/feedback-${iteration}.md`;
+      },
     },
-    interrupts: { received: () => interrupt },
+    interrupts: { received: () => interrupt, graceful: graceful.signal },
     report,
   };
-  return { ports, prompts, rows, active, blocked, decided, events, remainingCalls: () => calls.length };
+  return { ports, prompts, rows, active, blocked, decided, events, sleeps, feedbackFiles, now: () => now, remainingCalls: () => calls.length };
 }

@@ -3,7 +3,16 @@ import { runLoop, type LoopSettings } from '../../../src/loop/run-loop.js';
 import { exitCodeFor } from '../../../src/loop/termination.js';
 import { fakePorts, taskList, type FakeCall } from './fakes.js';
 
-const settings: LoopSettings = { maxIterations: 10, maxStuck: 3, firstIteration: 1 };
+const settings: LoopSettings = {
+  maxIterations: 10,
+  maxStuck: 3,
+  firstIteration: 1,
+  maxRuntimeMs: 4 * 3600_000,
+  maxAgentFailures: 3,
+  maxValidationFailures: 3,
+  onUsageLimit: 'wait',
+  maxFeedbackBytes: 8192,
+};
 const tasks = taskList(['US-1', false], ['US-2', false]);
 
 async function loop(calls: FakeCall[], overrides: Partial<LoopSettings> = {}, initial = tasks) {
@@ -144,5 +153,124 @@ describe('runLoop', () => {
       maxIterations: 2,
     });
     expect(prompts[1]).toContain('<promise>DONE</promise>');
+  });
+});
+
+describe('runLoop: budgets and failures', () => {
+  it('stops at --max-runtime before starting an iteration it has no time for', async () => {
+    const { result, rows } = await loop([{ commit: true, takesMs: 50 * 60_000 }, { commit: true, takesMs: 50 * 60_000 }], {
+      maxRuntimeMs: 90 * 60_000,
+    });
+    expect(result.termination).toEqual({ reason: 'max_runtime', limitMs: 90 * 60_000 });
+    expect(exitCodeFor(result.termination)).toBe(1);
+    expect(rows).toHaveLength(2);
+  });
+
+  it('ends max_runtime when the runner stopped the agent at the deadline, keeping its row', async () => {
+    const { result, rows } = await loop([{ stoppedBy: { cause: 'max_runtime' }, exitCode: null }]);
+    expect(result.termination.reason).toBe('max_runtime');
+    expect(rows[0]?.outcome).toBe('max_runtime');
+  });
+
+  it('stops at --max-cost once the summed cost reaches the cap', async () => {
+    const { result } = await loop([{ commit: true, costUsd: 0.4 }, { commit: true, costUsd: 0.6 }, { commit: true }], { maxCostUsd: 1 });
+    expect(result.termination).toEqual({ reason: 'max_cost', costUsd: 1, limitUsd: 1 });
+    expect(result.costUsd).toBe(1);
+  });
+
+  it('stops after --max-agent-failures consecutive failures; a success resets the count; timeouts neither add nor reset', async () => {
+    const fail = { failure: { kind: 'error', lines: ['boom'] }, exitCode: 1 } as const;
+    const { result, rows } = await loop(
+      [fail, fail, { commit: true }, fail, { stoppedBy: { cause: 'timeout' }, exitCode: null, commit: true }, fail, fail],
+      { maxStuck: 10 },
+    );
+    expect(rows.map((row) => row.outcome)).toEqual(['agent_error', 'agent_error', 'ok', 'agent_error', 'timeout', 'agent_error', 'agent_error']);
+    expect(result.termination).toEqual({ reason: 'agent_failures', count: 3, lastError: ['boom'] });
+    expect(exitCodeFor(result.termination)).toBe(4);
+  });
+
+  it('stops at once on an authentication failure (exit 64) and on the root refusal', async () => {
+    const auth = await loop([{ failure: { kind: 'auth', message: 'Not logged in · Please run /login' }, exitCode: 1 }]);
+    expect(auth.result.termination).toEqual({ reason: 'agent_auth', message: 'Not logged in · Please run /login' });
+    expect(exitCodeFor(auth.result.termination)).toBe(64);
+    const setup = await loop([{ failure: { kind: 'setup', message: 'cannot be used with root' }, exitCode: 1 }]);
+    expect(setup.result.termination.reason).toBe('agent_setup');
+  });
+
+  it('waits out a usage limit until its reset plus a minute; the limited iteration counts neither as an iteration nor as a strike', async () => {
+    const fake = fakePorts(tasks, [
+      {},
+      { failure: { kind: 'usage_limit', message: 'limit', resetsAt: 1_750_000_000_000 + 3 * 3600_000 }, exitCode: 1 },
+      { commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } },
+    ]);
+    const result = await runLoop({ ...settings, maxIterations: 2, maxStuck: 2 }, fake.ports, tasks);
+    expect(result.termination.reason).toBe('complete');
+    expect(fake.rows.map((row) => [row.iteration, row.outcome, row.stuckCount])).toEqual([
+      [1, 'ok', 1],
+      [2, 'usage_limit', 1],
+      [3, 'ok', 0],
+    ]);
+    expect(fake.events).toContain(`wait until ${1_750_000_000_000 + 3 * 3600_000 + 60_000}`);
+    expect(fake.events).toContain('wait ended');
+    expect(fake.sleeps).toHaveLength(1);
+  });
+
+  it('stops instead of waiting when the reset is past the --max-runtime deadline, or with --on-usage-limit stop', async () => {
+    const limit = { failure: { kind: 'usage_limit', message: 'limit', resetsAt: 1_750_000_000_000 + 10 * 3600_000 }, exitCode: 1 } as const;
+    const late = await loop([limit]);
+    expect(late.result.termination).toMatchObject({ reason: 'usage_limit', resetsAt: 1_750_000_000_000 + 10 * 3600_000 });
+    expect(late.sleeps).toEqual([]);
+    const stop = await loop([{ failure: { kind: 'usage_limit', message: 'limit' }, exitCode: 1 }], { onUsageLimit: 'stop' });
+    expect(stop.result.termination.reason).toBe('usage_limit');
+    expect(exitCodeFor(stop.result.termination)).toBe(1);
+  });
+
+  it('backs off when a usage limit names no reset time', async () => {
+    const limit = { failure: { kind: 'usage_limit', message: 'API Error: 529 Overloaded' }, exitCode: 1 } as const;
+    const { sleeps } = await loop([limit, limit, { commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }]);
+    expect(sleeps).toEqual([5 * 60_000, 10 * 60_000]);
+  });
+
+  it('stops after --max-validation-failures consecutive rule breaks, and a clean iteration resets the count', async () => {
+    const { result, rows, prompts } = await loop(
+      [
+        { commit: true, signals: { invalid: ['<promise>DONE</promise>'] } },
+        { commit: true, truncated: true },
+        { commit: true },
+        { commit: true, signals: { complete: true } },
+        { commit: true, remove: ['US-2'] },
+        { commit: true, signals: { invalid: ['<promise>BLOCKED:</promise>'] } },
+      ],
+    );
+    expect(rows.map((row) => row.outcome)).toEqual(['ok', 'truncated', 'ok', 'ok', 'ok', 'ok']);
+    expect(result.termination).toMatchObject({ reason: 'validation_failures', count: 3 });
+    expect(prompts[2]).toContain('cut off');
+    expect(prompts[5]).toContain('removed stories from ralph/tasks.json: US-2');
+  });
+
+  it('tells the next prompt about a repetition and counts detections per tool', async () => {
+    const repetition = { tool: 'Bash', count: 5, kind: 'consecutive', inputPreview: '{"command":"npm test"}', lastOutcome: { isError: true, preview: 'FAIL' } } as const;
+    const { result, prompts, rows } = await loop([{ stoppedBy: { cause: 'repetition', repetition }, exitCode: null }, { commit: true }], {
+      maxIterations: 2,
+    });
+    expect(rows[0]?.outcome).toBe('repetition');
+    expect(prompts[1]).toContain('called `Bash` 5 times with the same input: {"command":"npm test"}');
+    expect(prompts[1]).toContain('an error: FAIL');
+    expect(result.repetitions).toEqual({ Bash: 1 });
+  });
+
+  it('moves feedback over the cap to a file and names it in the prompt', async () => {
+    const fake = fakePorts(tasks, [{ failure: { kind: 'error', lines: Array.from({ length: 8 }, () => 'x'.repeat(300)) }, exitCode: 1 }, { commit: true }]);
+    await runLoop({ ...settings, maxIterations: 2, maxFeedbackBytes: 1024 }, fake.ports, tasks);
+    expect(fake.feedbackFiles).toHaveLength(1);
+    expect(fake.feedbackFiles[0]?.iteration).toBe(2);
+    expect(fake.prompts[1]).toContain('ralph/logs/feedback-2.md');
+    expect(Buffer.byteLength(fake.prompts[1] ?? '')).toBeLessThan(1024);
+  });
+
+  it('records a timed-out iteration that committed as progress', async () => {
+    const { rows } = await loop([{ stoppedBy: { cause: 'timeout' }, exitCode: null, commit: true }, { commit: true }], { maxIterations: 2 });
+    expect(rows[0]).toMatchObject({ outcome: 'timeout', stuckCount: 0 });
+    expect(rows[0]?.commitHash).toBe('c1');
   });
 });

@@ -1,0 +1,44 @@
+import type { Writable } from 'node:stream';
+import type { PromiseSignals } from '../promise-tags.js';
+import type { ResultEvent } from './stream-events.js';
+
+/** Where the agent's two output streams go during one iteration, and what was read from them. */
+export interface AgentOutput {
+  stdout: Writable;
+  stderr: Writable;
+  /** What the output said; call once both streams have finished. */
+  summary(): OutputSummary;
+}
+
+export interface OutputSummary {
+  signals: PromiseSignals;
+  /** stream-json only: the final result event, when it came. */
+  result?: ResultEvent;
+  /** Whether this kind of output ends with a result event (stream-json). */
+  expectsResult: boolean;
+  toolCalls: number;
+  /** Lines that should have been JSON and were not. */
+  invalidLines: number;
+  /**
+   * The agent's own error output, where auth, set-up and limit messages are looked for:
+   * stderr's last lines, synthetic error messages, a failed result's text (in text mode also
+   * stdout's last lines). Never tool results, never ordinary assistant prose.
+   */
+  errorText: string[];
+  /** A `rate_limit_event` with status `rejected` came. */
+  rateLimitRejected?: { resetsAt?: number };
+}
+
+/** Where one iteration's output is written. */
+export interface OutputTargets {
+  /** The readable transcript, ralph/logs/iteration-NNN.log. */
+  log: Writable;
+  /** The raw stream-json lines, ralph/logs/iteration-NNN.jsonl (stream-json only). */
+  jsonl?: Writable;
+  /** The terminal's stdout and stderr; absent when quiet. */
+  terminal?: { stdout: Writable; stderr: Writable };
+  /** Whether the terminal wants colour. */
+  color: boolean;
+  verbose: boolean;
+  onError: (error: Error) => void;
+}

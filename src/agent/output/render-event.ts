@@ -1,0 +1,70 @@
+import { unreachable } from '../../loop/termination.js';
+import type { StreamEvent, ToolUse } from './stream-events.js';
+
+/** One line of the readable transcript; its kind decides its colour on the terminal. */
+export interface RenderedLine {
+  kind: 'text' | 'tool' | 'tool_error' | 'result' | 'notice' | 'detail';
+  text: string;
+}
+
+const MAX_SUMMARY = 100;
+
+/** The readable transcript lines of one event: assistant text, one line per tool call, marked tool errors. */
+export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[] {
+  switch (event.type) {
+    case 'assistant':
+      return [
+        ...(verbose ? event.thinking.map((text) => ({ kind: 'detail' as const, text: `(thinking) ${firstLine(text)}` })) : []),
+        ...event.texts.map((text) => ({ kind: 'text' as const, text: text.replace(/\n+$/, '') })),
+        ...event.toolUses.map((use) => ({ kind: 'tool' as const, text: `▸ ${use.name.padEnd(5)} ${summariseInput(use)}`.trimEnd() })),
+      ];
+    case 'tool_results':
+      return event.results.flatMap((result): RenderedLine[] => {
+        if (result.isError) return [{ kind: 'tool_error', text: `✗ tool error: ${result.preview}` }];
+        return verbose && result.preview ? [{ kind: 'detail', text: `  ↳ ${result.preview}` }] : [];
+      });
+    case 'result': {
+      const { result } = event;
+      const facts = [
+        result.numTurns === undefined ? undefined : `${result.numTurns} turns`,
+        result.costUsd === undefined ? undefined : `$${result.costUsd.toFixed(4)}`,
+        result.inputTokens === undefined ? undefined : `${result.inputTokens.toLocaleString('en-US')} in / ${(result.outputTokens ?? 0).toLocaleString('en-US')} out tokens`,
+      ].filter(Boolean);
+      const head = result.isError ? `■ failed: ${firstLine(result.text) || result.subtype}` : '■ done';
+      return [{ kind: 'result', text: facts.length ? `${head} · ${facts.join(' · ')}` : head }];
+    }
+    case 'rate_limit':
+      if (event.status === 'rejected') {
+        const when = event.resetsAt ? `, resets ${new Date(event.resetsAt * 1000).toISOString()}` : '';
+        return [{ kind: 'notice', text: `⚠ rate limit rejected (${event.limitType ?? 'unknown'})${when}` }];
+      }
+      return verbose ? [{ kind: 'detail', text: `· rate limit ${event.status}` }] : [];
+    case 'api_retry':
+      return [{ kind: 'notice', text: `⟳ API retry ${event.attempt ?? '?'}/${event.maxRetries ?? '?'} in ${Math.round((event.delayMs ?? 0) / 1000)}s` }];
+    case 'init':
+      return verbose ? [{ kind: 'detail', text: `· claude ${event.version ?? ''} · model ${event.model ?? '?'} · ${event.tools ?? 0} tools` }] : [];
+    case 'other':
+      return verbose ? [{ kind: 'detail', text: `· ${event.name}` }] : [];
+    default:
+      return unreachable(event);
+  }
+}
+
+/** The one thing worth showing about a tool call's input. */
+export function summariseInput({ name, input }: ToolUse): string {
+  const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  const pick = (...keys: string[]) => keys.map((key) => fields[key]).find((value) => typeof value === 'string') as string | undefined;
+  const chosen =
+    name === 'TodoWrite' && Array.isArray(fields.todos)
+      ? `${fields.todos.length} todos`
+      : pick('command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt') ?? JSON.stringify(input);
+  return truncate(firstLine(chosen ?? ''), MAX_SUMMARY);
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

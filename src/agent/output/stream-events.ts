@@ -1,0 +1,108 @@
+/** A tool call the agent made. */
+export interface ToolUse {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** What a tool returned (file contents, command output: never the agent speaking). */
+export interface ToolResult {
+  toolUseId: string;
+  isError: boolean;
+  /** The first line of the content, at most 200 characters. */
+  preview: string;
+}
+
+/** The final `result` event of a run. */
+export interface ResultEvent {
+  isError: boolean;
+  subtype: string;
+  text: string;
+  costUsd?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  numTurns?: number;
+  apiErrorStatus?: number;
+}
+
+/** One stream-json line, reduced to the facts ralph uses. Unknown types are kept by name only. */
+export type StreamEvent =
+  | { type: 'assistant'; texts: string[]; toolUses: ToolUse[]; thinking: string[]; error?: string }
+  | { type: 'tool_results'; results: ToolResult[] }
+  | { type: 'result'; result: ResultEvent }
+  | { type: 'rate_limit'; status: string; resetsAt?: number; limitType?: string }
+  | { type: 'init'; model?: string; version?: string; tools?: number }
+  | { type: 'api_retry'; attempt?: number; maxRetries?: number; delayMs?: number }
+  | { type: 'other'; name: string };
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/** Reads a parsed stream-json line defensively: whatever the CLI version, never throws. */
+export function readStreamEvent(json: unknown): StreamEvent {
+  if (!isObject(json)) return { type: 'other', name: typeof json };
+  const type = str(json.type) ?? 'unknown';
+  const message = isObject(json.message) ? json.message : {};
+  const content = Array.isArray(message.content) ? message.content.filter(isObject) : [];
+  switch (type) {
+    case 'assistant':
+      return {
+        type: 'assistant',
+        texts: content.filter((block) => block.type === 'text').flatMap((block) => str(block.text) ?? []),
+        toolUses: content
+          .filter((block) => block.type === 'tool_use')
+          .map((block) => ({ id: str(block.id) ?? '', name: str(block.name) ?? 'tool', input: block.input ?? {} })),
+        thinking: content.filter((block) => block.type === 'thinking').flatMap((block) => str(block.thinking) ?? []),
+        ...(str(json.error) ? { error: str(json.error) } : {}),
+      };
+    case 'user':
+      return {
+        type: 'tool_results',
+        results: content
+          .filter((block) => block.type === 'tool_result')
+          .map((block) => ({ toolUseId: str(block.tool_use_id) ?? '', isError: block.is_error === true, preview: previewOf(block.content) })),
+      };
+    case 'result': {
+      const usage = isObject(json.usage) ? json.usage : {};
+      return {
+        type: 'result',
+        result: {
+          isError: json.is_error === true,
+          subtype: str(json.subtype) ?? '',
+          text: str(json.result) ?? '',
+          costUsd: num(json.total_cost_usd),
+          inputTokens: num(usage.input_tokens),
+          outputTokens: num(usage.output_tokens),
+          numTurns: num(json.num_turns),
+          apiErrorStatus: num(json.api_error_status),
+        },
+      };
+    }
+    case 'rate_limit_event': {
+      const info = isObject(json.rate_limit_info) ? json.rate_limit_info : {};
+      return { type: 'rate_limit', status: str(info.status) ?? '', resetsAt: num(info.resetsAt), limitType: str(info.rateLimitType) };
+    }
+    case 'system':
+      if (json.subtype === 'init') {
+        return { type: 'init', model: str(json.model), version: str(json.claude_code_version), tools: Array.isArray(json.tools) ? json.tools.length : undefined };
+      }
+      if (json.subtype === 'api_retry') {
+        return { type: 'api_retry', attempt: num(json.attempt), maxRetries: num(json.max_retries), delayMs: num(json.retry_delay_ms) };
+      }
+      return { type: 'other', name: `system/${str(json.subtype) ?? '?'}` };
+    default:
+      return { type: 'other', name: type };
+  }
+}
+
+/** The first line of a tool result's content (a string or a list of text blocks), at most 200 characters. */
+function previewOf(content: unknown): string {
+  let text = '';
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content)) text = content.map((part) => (isObject(part) ? (str(part.text) ?? '') : '')).join('\n');
+  const first = text.split('\n').find((line) => line.trim() !== '') ?? '';
+  return first.length > 200 ? `${first.slice(0, 199)}…` : first;
+}

@@ -1,0 +1,117 @@
+import { Writable } from 'node:stream';
+import pc from 'picocolors';
+import { PromiseTagScanner } from '../promise-tags.js';
+import type { AgentOutput, OutputSummary, OutputTargets } from './agent-output.js';
+import { LineSplitter } from './line-splitter.js';
+import { renderEvent, type RenderedLine } from './render-event.js';
+import { readStreamEvent, type ResultEvent, type ToolResult, type ToolUse } from './stream-events.js';
+import { TailLines } from './tail-lines.js';
+import { tee } from './tee.js';
+
+/** What the iteration wants to hear about while the stream flows (repetition tracking). */
+export interface StreamHooks {
+  onToolUse?: (use: ToolUse) => void;
+  onToolResult?: (result: ToolResult) => void;
+}
+
+const COLOURS: Record<RenderedLine['kind'], (text: string) => string> = {
+  text: (text) => text,
+  tool: pc.cyan,
+  tool_error: pc.red,
+  result: pc.bold,
+  notice: pc.yellow,
+  detail: pc.dim,
+};
+
+/**
+ * `claude -p --output-format stream-json`: raw lines go byte for byte to the .jsonl log; each
+ * line is parsed as it arrives and rendered readably to the .log and the terminal. Promise tags
+ * are read only from the assistant's own text and the final result, never from tool input or
+ * tool results.
+ */
+export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHooks = {}): AgentOutput {
+  const { log, jsonl, terminal, verbose, onError } = targets;
+  const colour = targets.color ? (line: RenderedLine) => COLOURS[line.kind](line.text) : (line: RenderedLine) => line.text;
+  const scanner = new PromiseTagScanner();
+  const errorText: string[] = [];
+  const stderrTail = new TailLines(20);
+  let toolCalls = 0;
+  let invalidLines = 0;
+  let result: ResultEvent | undefined;
+  let rateLimitRejected: OutputSummary['rateLimitRejected'];
+  let rendered: RenderedLine[] = [];
+
+  const handleLine = (line: string) => {
+    if (line.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      invalidLines++;
+      rendered.push({ kind: 'notice', text: `[ralph] not JSON: ${line.slice(0, 200)}` });
+      return;
+    }
+    const event = readStreamEvent(json);
+    if (event.type === 'assistant') {
+      for (const text of event.texts) scanner.push(`${text}\n`);
+      // A synthetic message with an error field is the CLI reporting a failure, not the model talking.
+      if (event.error) errorText.push(...event.texts, event.error);
+      toolCalls += event.toolUses.length;
+      for (const use of event.toolUses) hooks.onToolUse?.(use);
+    } else if (event.type === 'tool_results') {
+      for (const toolResult of event.results) hooks.onToolResult?.(toolResult);
+    } else if (event.type === 'result') {
+      result = event.result;
+      scanner.push(`${event.result.text}\n`);
+      if (event.result.isError) errorText.push(event.result.text);
+    } else if (event.type === 'rate_limit' && event.status === 'rejected') {
+      rateLimitRejected = { ...(event.resetsAt ? { resetsAt: event.resetsAt } : {}) };
+    }
+    rendered.push(...renderEvent(event, verbose));
+  };
+  const splitter = new LineSplitter(handleLine, (bytes) => {
+    invalidLines++;
+    rendered.push({ kind: 'notice', text: `[ralph] skipped a ${bytes}-byte line (too long to parse; it is in the .jsonl log)` });
+  });
+
+  const raw = tee([jsonl], onError);
+  const readable = tee([log], onError);
+  const screen = tee([terminal?.stdout], onError);
+  const flushRendered = (callback: () => void) => {
+    if (rendered.length === 0) return callback();
+    const lines = rendered;
+    rendered = [];
+    let pending = 2;
+    const done = () => --pending === 0 && callback();
+    readable.write(`${lines.map((line) => line.text).join('\n')}\n`, done);
+    screen.write(`${lines.map(colour).join('\n')}\n`, done);
+  };
+
+  const stdout = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      raw.write(chunk, () => {
+        splitter.push(chunk);
+        flushRendered(() => callback());
+      });
+    },
+    final(callback) {
+      splitter.end();
+      flushRendered(() => callback());
+    },
+  });
+  const stderr = tee([log, terminal?.stderr], onError, (chunk) => stderrTail.push(chunk));
+
+  return {
+    stdout,
+    stderr,
+    summary: () => ({
+      signals: scanner.signals(),
+      ...(result ? { result } : {}),
+      expectsResult: true,
+      toolCalls,
+      invalidLines,
+      errorText: [...stderrTail.result(), ...errorText.slice(-20)],
+      ...(rateLimitRejected ? { rateLimitRejected } : {}),
+    }),
+  };
+}

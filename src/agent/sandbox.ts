@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
+import { execa } from 'execa';
+import { RalphError } from '../errors.js';
+import type { AgentCommand } from './agent-command.js';
+import { findExecutable } from './find-executable.js';
+
+/** `ralph-<dir>-<8 hex of the absolute path>`: the same repository always gets the same sandbox. */
+export function defaultSandboxName(root: string): string {
+  const dir = basename(root).toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'repo';
+  const hash = createHash('sha256').update(root).digest('hex').slice(0, 8);
+  return `ralph-${dir}-${hash}`;
+}
+
+/**
+ * The agent command moved into a Docker sandbox: `docker sandbox run --name NAME claude ROOT
+ * -- <claude's arguments>`. The sandbox mounts the repository at the same path, so HEAD is
+ * still read on the host.
+ */
+export function sandboxCommand(docker: string, name: string, root: string, inner: AgentCommand): AgentCommand {
+  return { ...inner, file: docker, args: ['sandbox', 'run', '--name', name, 'claude', root, '--', ...inner.args] };
+}
+
+/** Checks that docker exists and its sandbox command works; never falls back to the host. */
+export async function checkSandbox(cwd: string): Promise<string> {
+  const docker = await findExecutable('docker', cwd);
+  if (!docker) {
+    throw new RalphError('--sandbox needs docker, which is not on PATH', 64, 'install Docker Desktop 4.50+ (docker sandbox), or run without --sandbox');
+  }
+  const probe = await execa(docker, ['sandbox', 'ls'], { cwd, reject: false, stdin: 'ignore', timeout: 30_000 });
+  if (probe.exitCode !== 0) {
+    const said = `${probe.stderr}\n${probe.stdout}`.split('\n').map((line) => line.trim()).find(Boolean) ?? `exit ${probe.exitCode}`;
+    throw new RalphError(`--sandbox: \`docker sandbox ls\` failed: ${said}`, 64, 'start Docker Desktop and make sure `docker sandbox` works, or run without --sandbox');
+  }
+  return docker;
+}
+
+/** Stops the sandbox (without removing it) so an agent ralph stopped does not run on inside it. */
+export async function stopSandbox(docker: string, name: string, cwd: string): Promise<void> {
+  await execa(docker, ['sandbox', 'stop', name], { cwd, reject: false, stdin: 'ignore', timeout: 30_000 });
+}

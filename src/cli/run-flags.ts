@@ -1,0 +1,25 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { envName, isSwitch, RUN_OPTIONS, type OptionDef, type RunOptionKey } from '../config/run-options.js';
+import { parseText } from '../config/value-kinds.js';
+
+/** Declares every configurable run option on the command, with its default and variable in the help. */
+export function addRunOptions(command: Command): Command {
+  for (const def of Object.values(RUN_OPTIONS) as OptionDef<unknown>[]) {
+    const label = def.defaultLabel ?? String(def.default);
+    const option = new Option(def.flag, `${def.description} (default: ${label}; env ${envName(def.flag)})`);
+    if (!isSwitch(def)) {
+      option.argParser((raw: string) => {
+        const parsed = parseText(def.kind, raw);
+        if (!parsed.ok) throw new InvalidArgumentError(`${parsed.error}.`);
+        return parsed.value;
+      });
+    }
+    command.addOption(option);
+  }
+  return command;
+}
+
+/** The run options given on the command line (no defaults: those are resolved with env and config). */
+export function givenRunFlags(values: Record<string, unknown>): Partial<Record<RunOptionKey, unknown>> {
+  return Object.fromEntries(Object.keys(RUN_OPTIONS).filter((key) => values[key] !== undefined).map((key) => [key, values[key]]));
+}

@@ -1,0 +1,150 @@
+import { mkdir, rename, copyFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import pc from 'picocolors';
+import { isErrno, RalphError } from '../errors.js';
+import { readLiveActive } from '../files/active-lock.js';
+import { archiveName, createUniqueDir, localDate } from '../files/archive-name.js';
+import { ralphPaths, type RalphPaths } from '../files/paths.js';
+import { readOptional } from '../files/signal-files.js';
+import { openStories, parseTasks, type TaskList } from '../files/tasks.js';
+import { findRepoRoot } from '../git/repository.js';
+import { readTemplate } from '../templates.js';
+import { terminalConfirm, type Confirm } from '../ui/confirm.js';
+
+export interface ArchiveOptions {
+  cwd: string;
+  /** Move ralph/logs/ into the archive too (by default it stays where it is). */
+  includeLogs?: boolean;
+  /** The archive's name; by default the task list's branchName or project. */
+  name?: string;
+  /** Archive even when stories still fail, without asking. */
+  yes?: boolean;
+  /** Who confirms an unfinished archive; null: nobody can. Default: the terminal, unless CI. */
+  confirm?: Confirm | null;
+  now?: Date;
+  stdout?: NodeJS.WritableStream;
+}
+
+/** Exit code when the user answers no: nothing went wrong, but nothing was archived either. */
+const DECLINED_EXIT_CODE = 1;
+
+/** `ralph archive`: files the finished task list away under ralph/archive/ and starts a fresh one. */
+export async function archiveCommand(options: ArchiveOptions): Promise<number> {
+  const stdout = options.stdout ?? process.stdout;
+  const root = await findRepoRoot(options.cwd);
+  const paths = ralphPaths(root);
+  await refuseWhileRunning(paths);
+  const tasks = await readTaskList(paths);
+  const name = archiveName(options.name, tasks);
+
+  const open = openStories(tasks).length;
+  if (open > 0 && !options.yes) {
+    const unfinished = `${open} of ${tasks.stories.length} stories in ralph/tasks.json still fail`;
+    const confirm = options.confirm === undefined ? terminalConfirm() : (options.confirm ?? undefined);
+    if (!confirm) throw new RalphError(`${unfinished}; not archiving an unfinished task list`, 64, 'finish it, or pass --yes to archive it anyway');
+    if (!(await confirm(`${unfinished}. Archive anyway?`))) {
+      stdout.write('Nothing archived.\n');
+      return DECLINED_EXIT_CODE;
+    }
+  }
+
+  const dir = await createUniqueDir(join(paths.dir, 'archive'), `${localDate(options.now ?? new Date())}-${name}`);
+  const filed = await fileAway(paths, dir, options.includeLogs ?? false);
+  const reset = await startFresh(paths);
+  stdout.write(renderArchive(root, dir, filed, reset, options.includeLogs ?? false));
+  return 0;
+}
+
+async function refuseWhileRunning(paths: RalphPaths): Promise<void> {
+  const active = await readLiveActive(paths.active);
+  if (active) {
+    throw new RalphError(
+      `a ralph run is active in this repository (pid ${active.pid}, iteration ${active.iteration})`,
+      64,
+      `archive once it has ended (or stop it: kill ${active.pid})`,
+    );
+  }
+}
+
+async function readTaskList(paths: RalphPaths): Promise<TaskList> {
+  const text = await readOptional(paths.tasks);
+  if (text === undefined) throw new RalphError('ralph/tasks.json not found: there is no task list to archive', 64, 'run `ralph init` to start one');
+  const parsed = parseTasks(text);
+  if (!parsed.ok) throw new RalphError(`ralph/tasks.json is not a valid task list: ${parsed.error}`, 64, 'fix it, then archive');
+  return parsed.tasks;
+}
+
+/** What went into the archive: moved out of ralph/, or copied because it stays. */
+interface Filed {
+  moved: string[];
+  copied: string[];
+}
+
+/** Moves the task list's files into `dir`; prd.md is copied, since it stays for the next list. */
+async function fileAway(paths: RalphPaths, dir: string, includeLogs: boolean): Promise<Filed> {
+  const filed: Filed = { moved: [], copied: [] };
+  if (await copyIfPresent(paths.prd, join(dir, 'prd.md'))) filed.copied.push('prd.md');
+  const moves: [string, string][] = [
+    [paths.tasks, 'tasks.json'],
+    [paths.progress, 'progress.txt'],
+    [paths.decide, 'decide.txt'],
+    [paths.blocked, 'blocked.txt'],
+  ];
+  if (includeLogs) moves.push([paths.logs, 'logs']);
+  for (const [from, name] of moves) {
+    if (await moveIfPresent(from, join(dir, name))) filed.moved.push(name === 'logs' ? 'logs/' : name);
+  }
+  return filed;
+}
+
+/** A fresh task list and progress file from the templates, and an empty logs folder. */
+async function startFresh(paths: RalphPaths): Promise<string[]> {
+  const written: string[] = [];
+  for (const [path, template] of [
+    [paths.tasks, 'tasks.json'],
+    [paths.progress, 'progress.txt'],
+  ] as const) {
+    if (await createIfMissing(path, await readTemplate(template))) written.push(`ralph/${template}`);
+  }
+  await mkdir(paths.logs, { recursive: true });
+  return written;
+}
+
+async function moveIfPresent(from: string, to: string): Promise<boolean> {
+  try {
+    await rename(from, to);
+    return true;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return false;
+    throw error;
+  }
+}
+
+async function copyIfPresent(from: string, to: string): Promise<boolean> {
+  try {
+    await copyFile(from, to);
+    return true;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return false;
+    throw error;
+  }
+}
+
+async function createIfMissing(path: string, content: string): Promise<boolean> {
+  try {
+    await writeFile(path, content, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if (isErrno(error, 'EEXIST')) return false;
+    throw error;
+  }
+}
+
+function renderArchive(root: string, dir: string, filed: Filed, reset: string[], includeLogs: boolean): string {
+  const lines = [`${pc.bold('Archived to')} ${relative(root, dir)}/`];
+  if (filed.moved.length > 0) lines.push(`  moved   ${filed.moved.join(', ')}`);
+  if (filed.copied.length > 0) lines.push(`  copied  ${filed.copied.join(', ')} (it stays in ralph/)`);
+  if (!includeLogs) lines.push('  kept    ralph/logs/ where it is (--include-logs moves it too)');
+  if (reset.length > 0) lines.push(`Fresh ${reset.join(' and ')} written from the templates; ralph/prompt.md is unchanged.`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+import { RalphError } from '../errors.js';
+import { readOptional } from '../files/signal-files.js';
+import { formatPath } from '../files/schema-errors.js';
+import { configSchema, type ConfigFile } from './config-schema.js';
+
+/** Reads and validates ralph/config.json; an absent file is an empty config. */
+export async function loadConfig(path: string, shownPath: string): Promise<ConfigFile> {
+  const text = await readOptional(path);
+  if (text === undefined) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new RalphError(`${shownPath} is not valid JSON: ${(error as Error).message}`, 64, 'fix the file (keys are camelCase, durations are strings like "90m")');
+  }
+  const result = configSchema.safeParse(json);
+  if (result.success) return result.data as ConfigFile;
+  const issue = result.error.issues[0]!;
+  throw new RalphError(`${shownPath}: ${describeConfigIssue(issue, json)}`, 64, 'see templates/config.schema.json or the README for the keys and their forms');
+}
+
+/** `maxIterations: expected a whole number ≥ 1, got "ten"`, or `unknown key "maxIteration" (did you mean "maxIterations"?)`. */
+function describeConfigIssue(issue: z.core.$ZodIssue, json: unknown): string {
+  const where = formatPath(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const scope = where ? `${where}.` : '';
+    const known = knownKeys(issue.path);
+    const key = issue.keys[0] ?? '';
+    const near = closest(key, known);
+    return `unknown key "${scope}${key}"${near ? ` (did you mean "${scope}${near}"?)` : ''}`;
+  }
+  const got = valueAt(json, issue.path);
+  const message = issue.message.replace(/^Invalid input: /, '');
+  const says = got === undefined || message.includes(', got ') ? '' : `, got ${JSON.stringify(got)}`;
+  return `${where}: ${message}${says}`;
+}
+
+function knownKeys(path: readonly PropertyKey[]): string[] {
+  let schema: unknown = configSchema;
+  for (const part of path) schema = (schema as { shape?: Record<string, unknown> }).shape?.[String(part)];
+  const unwrapped = (schema as { unwrap?: () => unknown }).unwrap?.() ?? schema;
+  return Object.keys((unwrapped as { shape?: Record<string, unknown> }).shape ?? {});
+}
+
+function valueAt(json: unknown, path: readonly PropertyKey[]): unknown {
+  let value = json;
+  for (const part of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[part];
+  }
+  return value;
+}
+
+/** The known key nearest to a misspelt one (at most a third of its letters off), if any. */
+function closest(key: string, known: string[]): string | undefined {
+  let best: { key: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance <= Math.max(2, Math.floor(candidate.length / 3)) && (!best || distance < best.distance)) best = { key: candidate, distance };
+  }
+  return best?.key;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

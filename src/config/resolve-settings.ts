@@ -1,0 +1,68 @@
+import { RalphError } from '../errors.js';
+import type { ConfigFile } from './config-schema.js';
+import { configPathOf, envName, RUN_OPTIONS, type OptionDef, type RunOptionKey, type RunSettings } from './run-options.js';
+import { parseText } from './value-kinds.js';
+
+/** Where a resolved value came from, highest precedence first. */
+export type Source = 'flag' | 'env' | 'config' | 'default';
+
+/** How the agent is started, beyond its executable (config `agent` block only). */
+export interface AgentSettings {
+  args: string[];
+  skipPermissions: boolean;
+  env: Record<string, string>;
+}
+
+export interface ResolvedSettings {
+  settings: RunSettings;
+  agent: AgentSettings;
+  sources: Record<RunOptionKey | `agent.${keyof AgentSettings}`, Source>;
+}
+
+/**
+ * Resolves every run option through the four layers: flag > environment (RALPH_…) >
+ * ralph/config.json > built-in default. Flags arrive already checked by the CLI; an
+ * environment value that does not parse is a set-up error naming the variable.
+ */
+export function resolveSettings(flags: Partial<Record<RunOptionKey, unknown>>, env: NodeJS.ProcessEnv, config: ConfigFile): ResolvedSettings {
+  const settings: Record<string, unknown> = {};
+  const sources: Record<string, Source> = {};
+  for (const key of Object.keys(RUN_OPTIONS) as RunOptionKey[]) {
+    const def = RUN_OPTIONS[key] as OptionDef<unknown>;
+    const variable = envName(def.flag);
+    const fromConfig = valueAt(config, configPathOf(key));
+    if (flags[key] !== undefined) {
+      settings[key] = flags[key];
+      sources[key] = 'flag';
+    } else if (env[variable] !== undefined) {
+      const parsed = parseText(def.kind as never, env[variable]);
+      if (!parsed.ok) throw new RalphError(`environment variable ${variable}: ${parsed.error}`, 64, `fix or unset ${variable}`);
+      settings[key] = parsed.value;
+      sources[key] = 'env';
+    } else if (fromConfig !== undefined) {
+      settings[key] = fromConfig;
+      sources[key] = 'config';
+    } else {
+      settings[key] = def.defaultIn ? def.defaultIn(env) : def.default;
+      sources[key] = 'default';
+    }
+  }
+  const agent: AgentSettings = {
+    args: config.agent?.args ?? [],
+    skipPermissions: config.agent?.skipPermissions ?? true,
+    env: config.agent?.env ?? {},
+  };
+  for (const key of ['args', 'skipPermissions', 'env'] as const) {
+    sources[`agent.${key}`] = config.agent?.[key] === undefined ? 'default' : 'config';
+  }
+  return { settings: settings as RunSettings, agent, sources: sources as ResolvedSettings['sources'] };
+}
+
+function valueAt(config: ConfigFile, path: readonly string[]): unknown {
+  let value: unknown = config;
+  for (const part of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}

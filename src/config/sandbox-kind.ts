@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { ValueKind } from './value-kinds.js';
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** `--sandbox [name]`: off, on with the default name, or on with a given name. */
+export function sandboxName(): ValueKind<string | boolean> {
+  const expected = 'true, false, or a sandbox name of letters, digits, ".", "_" and "-"';
+  return {
+    schema: z.union([z.boolean(), z.string().regex(NAME, { error: `expected ${expected}` })], { error: `expected ${expected}` }),
+    fromText: (value) => {
+      const word = value.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(word)) return true;
+      if (['0', 'false', 'no', 'off', ''].includes(word)) return false;
+      return value.trim();
+    },
+    expected,
+  };
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { formatDurationSpec, parseDuration } from './duration.js';
+
+/**
+ * How one kind of option value is read: `schema` checks a JSON value (from config.json),
+ * `fromText` turns a flag or environment string into the JSON value it stands for, and
+ * `expected` names the accepted form in every error message.
+ */
+export interface ValueKind<T> {
+  schema: z.ZodType<T, unknown>;
+  fromText: (text: string) => unknown;
+  expected: string;
+  /** How a resolved value reads back (durations as `1h30m`, not milliseconds). */
+  format?(value: T): string;
+}
+
+/** A whole number at least `min`. */
+export function wholeNumber(min: number): ValueKind<number> {
+  const expected = `a whole number ≥ ${min}`;
+  return {
+    schema: z.int({ error: `expected ${expected}` }).min(min, { error: `expected ${expected}` }),
+    fromText: (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text),
+    expected,
+  };
+}
+
+/** A number above zero (an amount of US dollars, say). */
+export function positiveNumber(): ValueKind<number> {
+  const expected = 'a number above 0';
+  return {
+    schema: z.number({ error: `expected ${expected}` }).positive({ error: `expected ${expected}` }),
+    fromText: (text) => (/^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text),
+    expected,
+  };
+}
+
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
+const FALSE_WORDS = new Set(['0', 'false', 'no', 'off', '']);
+
+/** true or false; in the environment also 1/0, yes/no, on/off. */
+export function boolean(): ValueKind<boolean> {
+  return {
+    schema: z.boolean({ error: 'expected true or false' }),
+    fromText: (text) => {
+      const word = text.trim().toLowerCase();
+      return TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : text;
+    },
+    expected: 'true or false (1 or 0)',
+  };
+}
+
+/** One of a fixed set of words. */
+export function choice<const T extends readonly [string, ...string[]]>(values: T): ValueKind<T[number]> {
+  const expected = `one of ${values.join(', ')}`;
+  return {
+    schema: z.enum(values, { error: `expected ${expected}` }) as unknown as z.ZodType<T[number], unknown>,
+    fromText: (text) => text.trim(),
+    expected,
+  };
+}
+
+/** A non-empty string (a path, a name). */
+export function text(what = 'a non-empty string'): ValueKind<string> {
+  return {
+    schema: z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }),
+    fromText: (value) => value,
+    expected: what,
+  };
+}
+
+/** Checks a flag or environment string against a kind; the error names the expected form. */
+export function parseText<T>(kind: ValueKind<T>, raw: string): { ok: true; value: T } | { ok: false; error: string } {
+  const result = kind.schema.safeParse(kind.fromText(raw));
+  if (result.success) return { ok: true, value: result.data };
+  // A custom check (a duration) already says what it got, and how to fix it.
+  const custom = result.error.issues.find((issue) => issue.code === 'custom');
+  return { ok: false, error: custom?.message ?? `expected ${kind.expected}, got '${raw}'` };
+}
+
+/** A duration in the one grammar (`45s`, `90m`, `2h`, `1h30m`), resolved to milliseconds. */
+export function duration(): ValueKind<number> {
+  const expected = 'a duration like 45s, 90m, 2h or 1h30m';
+  return {
+    schema: z.string({ error: `expected ${expected}` }).transform((value, context) => {
+      const parsed = parseDuration(value);
+      if (parsed.ok) return parsed.ms;
+      context.issues.push({ code: 'custom', message: parsed.error, input: value });
+      return z.NEVER;
+    }),
+    fromText: (value) => value,
+    expected,
+    format: formatDurationSpec,
+  };
+}

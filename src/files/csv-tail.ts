@@ -1,0 +1,65 @@
+import { open } from 'node:fs/promises';
+import { isErrno } from '../errors.js';
+
+/** A CSV file's header and its last records, each split into fields. */
+export interface CsvEnds {
+  header: string[];
+  rows: string[][];
+}
+
+/**
+ * The header and the last `count` records of a CSV file, read from its two ends so a file
+ * that grows with every iteration is never read whole. Undefined when the file does not exist.
+ * Records are lines: ralph's CSV fields never hold a newline.
+ */
+export async function readCsvEnds(path: string, count: number, maxBytes = 64 * 1024): Promise<CsvEnds | undefined> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return undefined;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    const head = await readRange(handle, 0, Math.min(size, maxBytes));
+    const headerLine = head.split('\n')[0] ?? '';
+    const start = Math.max(0, size - maxBytes);
+    const tail = (await readRange(handle, start, size - start)).split('\n');
+    // The first line of the tail is the header (whole file read) or a partial record: drop it.
+    const records = tail.slice(1).filter((line) => line.trim() !== '');
+    return { header: splitCsvLine(headerLine), rows: records.slice(-count).map(splitCsvLine) };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readRange(handle: import('node:fs/promises').FileHandle, position: number, length: number): Promise<string> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead).toString('utf8');
+}
+
+/** `a,"b ""c""",d` → `['a', 'b "c"', 'd']`: one CSV record's fields (RFC 4180 quoting). */
+export function splitCsvLine(line: string): string[] {
+  const fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  const text = line.replace(/\r$/, '');
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (quoted) {
+      if (char !== '"') field += char;
+      else if (text[index + 1] === '"') {
+        field += '"';
+        index += 1;
+      } else quoted = false;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      fields.push(field);
+      field = '';
+    } else field += char;
+  }
+  fields.push(field);
+  return fields;
+}

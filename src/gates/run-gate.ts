@@ -1,0 +1,76 @@
+import { open } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { terminateGroup } from '../agent/process-group.js';
+
+export interface GateProcessOptions {
+  command: string;
+  timeoutMs: number;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Created here (never overwritten); receives stdout and stderr as they are written. */
+  logPath: string;
+  signal?: AbortSignal;
+  /** Skips the grace period of a stop in progress (a second Ctrl-C). */
+  force?: AbortSignal;
+}
+
+/** How a gate's process ended; exactly one cause is recorded when ralph stopped it. */
+export interface GateProcessResult {
+  /** Null when a signal ended it, or it never started. */
+  exitCode: number | null;
+  durationMs: number;
+  stoppedBy?: 'timeout' | 'interrupt';
+  /** Set when the shell could not be started at all. */
+  startError?: string;
+}
+
+/**
+ * Runs one gate command as `$SHELL -c command` in its own process group, its output going
+ * straight to the log file, and ends the group on timeout, on interrupt and after it exits.
+ */
+export async function runGateProcess(options: GateProcessOptions): Promise<GateProcessResult> {
+  const shell = options.env.SHELL || process.env.SHELL || '/bin/sh';
+  const startedAt = Date.now();
+  const log = await open(options.logPath, 'wx');
+  let child: ChildProcess;
+  let exited: Promise<{ exitCode: number | null; startError?: string }>;
+  try {
+    // node's spawn rather than execa: execa cannot hand a file descriptor to the child (it copies
+    // file output through streams), and only a shared descriptor keeps stdout and stderr in the order
+    // they were written. The child writes to the file itself, so nothing passes through ralph.
+    child = spawn(shell, ['-c', options.command], {
+      cwd: options.cwd,
+      env: options.env,
+      // Its own process group, so a timeout reaches the command and everything it started.
+      detached: true,
+      stdio: ['ignore', log.fd, log.fd],
+    });
+    // Listen before anything awaits: a command that fails to start or ends at once must not be missed.
+    exited = new Promise((resolve) => {
+      child.once('exit', (code) => resolve({ exitCode: code }));
+      child.once('error', (error) => resolve({ exitCode: null, startError: `could not start ${shell}: ${error.message}` }));
+    });
+  } finally {
+    await log.close();
+  }
+
+  let stoppedBy: GateProcessResult['stoppedBy'];
+  let stopping: Promise<void> | undefined;
+  const pgid = child.pid;
+  const stop = (cause?: GateProcessResult['stoppedBy']) => {
+    stoppedBy ??= cause;
+    stopping ??= pgid === undefined ? Promise.resolve() : terminateGroup(pgid, { force: options.force });
+    return stopping;
+  };
+  const timer = setTimeout(() => void stop('timeout'), options.timeoutMs);
+  const onAbort = () => void stop('interrupt');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
+
+  const { exitCode, startError } = await exited;
+  clearTimeout(timer);
+  options.signal?.removeEventListener('abort', onAbort);
+  // Also after a normal exit: servers and watchers the command left behind must not outlive it.
+  await stop();
+  return { exitCode, durationMs: Date.now() - startedAt, ...(stoppedBy ? { stoppedBy } : {}), ...(startError ? { startError } : {}) };
+}

@@ -1,0 +1,102 @@
+import { buildBlockingEvent, writeBlockingEvent } from './blocking-event.js';
+import { cascadeSkipReason } from './cascade.js';
+import { compactDuration } from './compact-duration.js';
+import { extractDetailsFromFile } from './extract-details.js';
+import { gateFiles } from './gate-files.js';
+import { runGateProcess, type GateProcessResult } from './run-gate.js';
+import { MAX_DETAILS, type GateOutcome, type GateReport, type GateSpec } from './types.js';
+
+export interface RunGatesOptions {
+  /** The repository root: where the commands run, and what log paths in the event are relative to. */
+  cwd: string;
+  logsDir: string;
+  /** Numbers the files: `gates-007-tests.log`, `gates-007.json`. */
+  iteration: number;
+  env: NodeJS.ProcessEnv;
+  /** What is being checked, e.g. `COMPLETE claimed in iteration 7` or `start-of-run check`. */
+  request: string;
+  onGateStart?: (name: string) => void;
+  /** Called for every gate, skipped ones included. */
+  onGateEnd?: (outcome: GateOutcome) => void;
+  /** ralph was interrupted: stop the running gate's process group and skip the rest. */
+  signal?: AbortSignal;
+  /** ralph was interrupted again: kill the running gate's process group without the grace period. */
+  force?: AbortSignal;
+}
+
+const INTERRUPTED = 'ralph was interrupted';
+
+/**
+ * Runs the gates in list order, skipping those whose `after` gate failed or was skipped, and
+ * when one fails writes the blocking event to `gates-NNN.json` and returns it.
+ */
+export async function runGates(specs: readonly GateSpec[], options: RunGatesOptions): Promise<GateReport> {
+  if (specs.length === 0) return { passed: true, outcomes: [] };
+  const files = await gateFiles(options.logsDir, options.iteration, specs.map((spec) => spec.name));
+  const outcomes: GateOutcome[] = [];
+  for (const [index, spec] of specs.entries()) {
+    const reason = options.signal?.aborted ? INTERRUPTED : cascadeSkipReason(spec, outcomes);
+    let outcome: GateOutcome;
+    if (reason !== undefined) outcome = { name: spec.name, status: 'skipped', reason };
+    else {
+      options.onGateStart?.(spec.name);
+      outcome = await runGate(spec, files.logPaths[index] as string, options);
+    }
+    outcomes.push(outcome);
+    options.onGateEnd?.(outcome);
+  }
+
+  const interrupted = options.signal?.aborted === true;
+  const failed = outcomes.some((outcome) => outcome.status === 'failed');
+  if (interrupted) return { passed: false, outcomes, interrupted: true };
+  if (!failed) return { passed: true, outcomes };
+  const event = buildBlockingEvent({ request: options.request, iteration: options.iteration, specs, outcomes, root: options.cwd });
+  await writeBlockingEvent(files.eventPath, event);
+  return { passed: false, outcomes, event, eventPath: files.eventPath };
+}
+
+/** Runs one gate and reads its details back from the log when it failed. */
+async function runGate(spec: GateSpec, logPath: string, options: RunGatesOptions): Promise<GateOutcome> {
+  const result = await runGateProcess({
+    command: spec.command,
+    timeoutMs: spec.timeoutMs,
+    cwd: options.cwd,
+    env: options.env,
+    logPath,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.force ? { force: options.force } : {}),
+  });
+  const { exitCode, durationMs, stoppedBy } = result;
+  if (exitCode === 0 && stoppedBy === undefined) return { name: spec.name, status: 'passed', exitCode: 0, durationMs, logPath };
+  const found = result.startError === undefined ? relativeTo(options.cwd, await extractDetailsFromFile(logPath)) : [];
+  const cause = causeOf(result, spec.timeoutMs);
+  const details = cause ? [cause, ...found].slice(0, MAX_DETAILS) : found.length > 0 ? found : [silentExit(exitCode)];
+  return {
+    name: spec.name,
+    status: 'failed',
+    exitCode,
+    timedOut: stoppedBy === 'timeout',
+    ...(stoppedBy === 'interrupt' ? { interrupted: true } : {}),
+    durationMs,
+    logPath,
+    details,
+  };
+}
+
+/** The detail that goes first when ralph, not the command, ended the gate. */
+function causeOf(result: GateProcessResult, timeoutMs: number): string | undefined {
+  if (result.startError !== undefined) return result.startError;
+  if (result.stoppedBy === 'timeout') return `timed out after ${compactDuration(timeoutMs)}`;
+  if (result.stoppedBy === 'interrupt') return INTERRUPTED;
+  return undefined;
+}
+
+function silentExit(exitCode: number | null): string {
+  return exitCode === null ? 'ended by a signal without printing anything' : `exited with code ${exitCode} without printing anything`;
+}
+
+/** Tools print absolute paths (eslint, node --test); inside the repository, relative ones read better. */
+function relativeTo(root: string, details: string[]): string[] {
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return details.map((detail) => detail.replaceAll(prefix, ''));
+}

@@ -1,0 +1,76 @@
+/** One quality gate as configured: a shell command that must exit 0 before a COMPLETE claim stands. */
+export interface GateSpec {
+  name: string;
+  command: string;
+  /** The gate this one depends on: when that one fails or is skipped, this one is skipped. */
+  after?: string;
+  timeoutMs: number;
+}
+
+/** How one gate ended. */
+export type GateOutcome =
+  /** The command exited 0. */
+  | { name: string; status: 'passed'; exitCode: 0; durationMs: number; logPath: string }
+  /** The command exited non-zero, was killed by a signal (exitCode null), timed out or could not start. */
+  | {
+      name: string;
+      status: 'failed';
+      exitCode: number | null;
+      timedOut: boolean;
+      /** Set when ralph itself was interrupted while the gate ran. */
+      interrupted?: boolean;
+      durationMs: number;
+      logPath: string;
+      details: string[];
+    }
+  /** Not run: its dependency failed or was skipped, or ralph was interrupted first. */
+  | { name: string; status: 'skipped'; reason: string };
+
+/** A gate's line in the blocking event: its outcome without the details, with the command and a repo-relative log path. */
+export type GateStatus =
+  | { name: string; command: string; status: 'passed'; exitCode: 0; durationMs: number; logPath: string }
+  | {
+      name: string;
+      command: string;
+      status: 'failed';
+      exitCode: number | null;
+      timedOut: boolean;
+      durationMs: number;
+      logPath: string;
+    }
+  | { name: string; command: string; status: 'skipped'; reason: string };
+
+/** Why a COMPLETE claim was rejected, for the next prompt and for tools (`gates-NNN.json`). */
+export interface BlockingEvent {
+  /** What the gates were checking, e.g. `COMPLETE claimed in iteration 7` or `start-of-run check`. */
+  originalRequest: string;
+  iteration: number;
+  /** The names of the gates that failed, in list order. */
+  blockedBy: string[];
+  /** `build, tests failed`. */
+  summary: string;
+  /** Specific failures read from the gates' output; at most MAX_DETAILS overall. */
+  details: string[];
+  /** Next steps for the agent, specific to the kinds of the failed gates; the last ones name the full logs. */
+  suggestions: string[];
+  gates: GateStatus[];
+}
+
+/** What a run of the gates found. */
+export interface GateReport {
+  /** Every gate passed (an empty list passes). */
+  passed: boolean;
+  outcomes: GateOutcome[];
+  /** Present when a gate failed (not when ralph was interrupted). */
+  event?: BlockingEvent;
+  /** Where the event was written as JSON. */
+  eventPath?: string;
+  /** ralph was interrupted: the running gate was stopped and the rest skipped; no event is written. */
+  interrupted?: boolean;
+}
+
+/** The kinds of gate that get their own suggestions; anything else is `custom`. */
+export type GateKind = 'build' | 'lint' | 'tests' | 'typecheck' | 'custom';
+
+/** Most details a blocking event carries, and most any one extractor keeps. */
+export const MAX_DETAILS = 20;

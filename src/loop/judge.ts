@@ -1,0 +1,156 @@
+import { openStories, type TaskList, type TasksParse } from '../files/tasks.js';
+import type { FeedbackItem } from './feedback.js';
+import { outcomeOf, wasStoppedByRalph } from './outcome.js';
+import type { AgentRun, Outcome } from './ports.js';
+import type { Termination } from './termination.js';
+
+/** The limits judged after every iteration. */
+export interface JudgeSettings {
+  maxStuck: number;
+  maxAgentFailures: number;
+  maxValidationFailures: number;
+  maxCostUsd?: number;
+  maxRuntimeMs: number;
+  onUsageLimit: 'wait' | 'stop';
+}
+
+/** What the loop counts across iterations. */
+export interface Counters {
+  stuck: number;
+  agentFailures: number;
+  validationFailures: number;
+  /** Consecutive usage-limited iterations (for the backoff when no reset time is given). */
+  usageLimits: number;
+  costUsd: number;
+}
+
+export const INITIAL_COUNTERS: Counters = { stuck: 0, agentFailures: 0, validationFailures: 0, usageLimits: 0, costUsd: 0 };
+
+/** What an iteration did, as the judge sees it. */
+export interface IterationFacts {
+  run: AgentRun;
+  committed: boolean;
+  /** tasks.json after the iteration. */
+  tasks: TasksParse;
+  /** The story ids before the iteration (stories must never disappear). */
+  storiesBefore: readonly string[];
+  now: number;
+  /** When --max-runtime is up (epoch ms). */
+  deadline: number;
+}
+
+/** The judge's ruling on one iteration. */
+export interface Verdict {
+  outcome: Outcome;
+  counters: Counters;
+  feedback: FeedbackItem[];
+  termination?: Termination;
+  /** The agent said COMPLETE, but these stories still fail. */
+  rejectedComplete?: { id: string; title: string }[];
+  /** A usage limit to wait out before the next iteration (the limited one does not count). */
+  wait?: { until: number; message: string; resetsAt?: number };
+}
+
+/** One minute after the announced reset, so the first call after the wait is not refused again. */
+const RESET_MARGIN_MS = 60_000;
+const BACKOFF_BASE_MS = 5 * 60_000;
+const BACKOFF_CAP_MS = 60 * 60_000;
+
+/**
+ * Rules on an iteration: updates the counters, gathers the feedback for the next prompt, and
+ * decides whether the run ends. When several endings arrive together the first of this order
+ * wins: interrupted, complete, blocked, decide, agent_auth, agent_setup, usage_limit, max_cost,
+ * max_runtime, agent_failures, validation_failures, stuck (max_iterations is the loop's).
+ */
+export function judgeIteration(facts: IterationFacts, previous: Counters, settings: JudgeSettings): Verdict {
+  const { run } = facts;
+  const outcome = outcomeOf(run);
+  const feedback: FeedbackItem[] = [];
+  const problems: string[] = [];
+  const tasks = facts.tasks.ok ? facts.tasks.tasks : undefined;
+
+  if (!facts.tasks.ok) {
+    problems.push(`ralph/tasks.json is not valid: ${facts.tasks.error}`);
+    feedback.push({ kind: 'tasks_invalid', error: facts.tasks.error });
+  }
+  const removed = tasks ? removedStories(facts.storiesBefore, tasks) : [];
+  if (removed.length > 0) {
+    problems.push(`stories removed from ralph/tasks.json: ${removed.join(', ')}`);
+    feedback.push({ kind: 'stories_removed', ids: removed });
+  }
+  if (run.signals.invalid.length > 0) {
+    problems.push(`promise tags that are no signal: ${run.signals.invalid.join(', ')}`);
+    feedback.push({ kind: 'invalid_tags', tags: run.signals.invalid });
+  }
+  let complete = false;
+  let rejectedComplete: Verdict['rejectedComplete'];
+  if (run.signals.complete) {
+    const remaining = tasks ? openStories(tasks).map(({ id, title }) => ({ id, title })) : [];
+    complete = tasks !== undefined && removed.length === 0 && remaining.length === 0;
+    if (!complete) {
+      rejectedComplete = remaining;
+      problems.push(`COMPLETE claimed while stories still fail: ${remaining.map((story) => story.id).join(', ') || 'tasks.json is not valid'}`);
+      feedback.push({ kind: 'complete_rejected', remaining });
+    }
+  }
+  if (run.truncated) {
+    problems.push('the output stream ended without a result (cut off)');
+    feedback.push({ kind: 'truncated' });
+  }
+  if (run.stoppedBy?.cause === 'repetition') feedback.push({ kind: 'repetition', repetition: run.stoppedBy.repetition });
+  if (run.stoppedBy?.cause === 'timeout') feedback.push({ kind: 'time_limit', limit: 'iteration' });
+  if (run.stoppedBy?.cause === 'idle_timeout') feedback.push({ kind: 'time_limit', limit: 'idle' });
+  if (run.failure?.kind === 'error') feedback.push({ kind: 'agent_failed', lines: run.failure.lines.slice(-8) });
+
+  const limited = outcome === 'usage_limit';
+  const stoppedByRalph = wasStoppedByRalph(outcome);
+  const counters: Counters = {
+    // A usage-limited iteration is no strike; a commit is progress however the iteration ended.
+    stuck: facts.committed ? 0 : limited ? previous.stuck : previous.stuck + 1,
+    agentFailures: outcome === 'agent_error' ? previous.agentFailures + 1 : outcome === 'ok' ? 0 : previous.agentFailures,
+    validationFailures: stoppedByRalph || limited ? previous.validationFailures : problems.length > 0 ? previous.validationFailures + 1 : 0,
+    usageLimits: limited ? previous.usageLimits + 1 : 0,
+    costUsd: previous.costUsd + (run.stats.costUsd ?? 0),
+  };
+
+  const verdict: Verdict = { outcome, counters, feedback, ...(rejectedComplete ? { rejectedComplete } : {}) };
+  const end = (termination: Termination): Verdict => ({ ...verdict, termination });
+
+  if (run.stoppedBy?.cause === 'interrupt') return end({ reason: 'interrupted', signal: run.stoppedBy.signal });
+  if (complete) return end({ reason: 'complete' });
+  if (run.signals.blocked !== undefined) return end({ reason: 'blocked', message: run.signals.blocked });
+  if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });
+  if (run.failure?.kind === 'auth') return end({ reason: 'agent_auth', message: run.failure.message });
+  if (run.failure?.kind === 'setup') return end({ reason: 'agent_setup', message: run.failure.message });
+  if (run.failure?.kind === 'usage_limit') {
+    const { message, resetsAt } = run.failure;
+    const until = resetsAt !== undefined ? resetsAt + RESET_MARGIN_MS : facts.now + backoff(counters.usageLimits);
+    if (settings.onUsageLimit === 'stop' || until > facts.deadline) {
+      return end({ reason: 'usage_limit', message, ...(resetsAt === undefined ? {} : { resetsAt }) });
+    }
+    verdict.wait = { until, message, ...(resetsAt === undefined ? {} : { resetsAt }) };
+  }
+  if (settings.maxCostUsd !== undefined && counters.costUsd >= settings.maxCostUsd) {
+    return end({ reason: 'max_cost', costUsd: counters.costUsd, limitUsd: settings.maxCostUsd });
+  }
+  if (outcome === 'max_runtime' || facts.now >= facts.deadline) return end({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
+  if (counters.agentFailures >= settings.maxAgentFailures) {
+    return end({ reason: 'agent_failures', count: counters.agentFailures, lastError: run.failure?.kind === 'error' ? run.failure.lines : [] });
+  }
+  if (counters.validationFailures >= settings.maxValidationFailures) {
+    return end({ reason: 'validation_failures', count: counters.validationFailures, last: problems.join('; ') });
+  }
+  if (counters.stuck >= settings.maxStuck) return end({ reason: 'stuck', stuckCount: counters.stuck });
+  return verdict;
+}
+
+/** Ids present before and missing now. */
+function removedStories(before: readonly string[], tasks: TaskList): string[] {
+  const now = new Set(tasks.stories.map((story) => story.id));
+  return before.filter((id) => !now.has(id));
+}
+
+/** 5 minutes, doubling with each consecutive limit, at most an hour. */
+function backoff(consecutive: number): number {
+  return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, consecutive - 1));
+}

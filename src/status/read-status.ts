@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { readLiveActive } from '../files/active-lock.js';
+import { readCsvEnds } from '../files/csv-tail.js';
+import type { RalphPaths } from '../files/paths.js';
+import { blockedReason, decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
+import { countStories, openStories, parseTasks } from '../files/tasks.js';
+
+/** Everything `ralph status` knows, read from ralph's files; the same object is the `--json` output. */
+export interface StatusReport {
+  root: string;
+  tasks: TasksStatus;
+  loop: LoopStatus;
+  blocked: { reason: string } | null;
+  decide: { question: string; answered: boolean } | null;
+  lastRun: LastRunStatus | null;
+  recentIterations: IterationStatus[];
+}
+
+export type TasksStatus =
+  | { state: 'missing' }
+  | { state: 'invalid'; error: string }
+  | { state: 'ok'; project: string | null; complete: number; total: number; next: NextStory | null };
+
+export interface NextStory {
+  id: string;
+  title: string;
+  priority: number | null;
+}
+
+export type LoopStatus =
+  | { running: false }
+  | { running: true; pid: number; iteration: number; maxIterations: number; stuckCount: number; mode: string; startedAt: string; elapsedSeconds: number };
+
+/** last-run.json as ralph writes it (see src/run/run-report.ts); unknown fields pass through. */
+const lastRunSchema = z.looseObject({
+  reason: z.string(),
+  exitCode: z.number(),
+  detail: z.string().optional(),
+  iterations: z.number(),
+  maxIterations: z.number().optional(),
+  endedAt: z.string().optional(),
+  durationSeconds: z.number().optional(),
+  stories: z.object({ complete: z.number(), total: z.number() }).optional(),
+});
+
+export type LastRunStatus = ({ state: 'ok' } & z.infer<typeof lastRunSchema>) | { state: 'invalid'; error: string };
+
+/** One summary.csv row; a column the file does not have is null. */
+export interface IterationStatus {
+  iteration: number | null;
+  mode: string | null;
+  durationSeconds: number | null;
+  commit: string | null;
+  outcome: string | null;
+}
+
+/** Reads the status from the files alone; a missing file is a fresh project, not an error. */
+export async function readStatus(paths: RalphPaths, options: { now: number; rows: number }): Promise<StatusReport> {
+  const [tasks, loop, blocked, decide, lastRun, recentIterations] = await Promise.all([
+    readTasksStatus(paths.tasks),
+    readLoopStatus(paths.active, options.now),
+    readOptional(paths.blocked),
+    readOptional(paths.decide),
+    readLastRun(paths.lastRun),
+    readRecentIterations(paths.summaryCsv, options.rows),
+  ]);
+  return {
+    root: paths.root,
+    tasks,
+    loop,
+    blocked: blocked === undefined ? null : { reason: blockedReason(blocked) },
+    decide: decide === undefined ? null : { question: decideQuestion(decide), answered: decideAnswer(decide) !== '' },
+    lastRun,
+    recentIterations,
+  };
+}
+
+async function readTasksStatus(path: string): Promise<TasksStatus> {
+  const text = await readOptional(path);
+  if (text === undefined) return { state: 'missing' };
+  const parsed = parseTasks(text);
+  if (!parsed.ok) return { state: 'invalid', error: parsed.error };
+  const next = openStories(parsed.tasks)[0];
+  return {
+    state: 'ok',
+    project: parsed.tasks.project ?? null,
+    ...countStories(parsed.tasks),
+    next: next ? { id: next.id, title: next.title, priority: next.priority ?? null } : null,
+  };
+}
+
+async function readLoopStatus(path: string, now: number): Promise<LoopStatus> {
+  const active = await readLiveActive(path);
+  if (!active) return { running: false };
+  const started = Date.parse(active.startedAt);
+  return {
+    running: true,
+    pid: active.pid,
+    iteration: active.iteration,
+    maxIterations: active.maxIterations,
+    stuckCount: active.stuckCount,
+    mode: active.mode,
+    startedAt: active.startedAt,
+    elapsedSeconds: Number.isNaN(started) ? 0 : Math.max(0, Math.round((now - started) / 1000)),
+  };
+}
+
+async function readLastRun(path: string): Promise<LastRunStatus | null> {
+  const text = await readOptional(path);
+  if (text === undefined) return null;
+  try {
+    const result = lastRunSchema.safeParse(JSON.parse(text));
+    if (result.success) return { state: 'ok', ...result.data };
+    return { state: 'invalid', error: result.error.issues[0]?.message ?? 'not a run report' };
+  } catch (error) {
+    return { state: 'invalid', error: `not valid JSON (${(error as Error).message})` };
+  }
+}
+
+async function readRecentIterations(path: string, count: number): Promise<IterationStatus[]> {
+  const csv = await readCsvEnds(path, count);
+  if (!csv) return [];
+  // By header name: columns may be appended (outcome comes later), never assumed by position.
+  const column = (name: string) => csv.header.indexOf(name);
+  const at = (row: string[], index: number) => (index === -1 ? null : (row[index] ?? null) || null);
+  const number = (value: string | null) => (value === null || !Number.isFinite(Number(value)) ? null : Number(value));
+  const columns = {
+    iteration: column('iteration'),
+    mode: column('mode'),
+    duration: column('duration_seconds'),
+    commit: column('commit_hash'),
+    outcome: column('outcome'),
+  };
+  return csv.rows.map((row) => ({
+    iteration: number(at(row, columns.iteration)),
+    mode: at(row, columns.mode),
+    durationSeconds: number(at(row, columns.duration)),
+    commit: at(row, columns.commit),
+    outcome: at(row, columns.outcome),
+  }));
+}

@@ -1,0 +1,77 @@
+import pc from 'picocolors';
+import { formatDuration, reasonLabel } from '../ui/format.js';
+import type { IterationStatus, LastRunStatus, LoopStatus, StatusReport, TasksStatus } from './read-status.js';
+
+const BAR_WIDTH = 20;
+
+/** The status as text for people: one line per fact, then the last iterations as a table. */
+export function renderStatus(status: StatusReport): string {
+  const rows: [string, string][] = [
+    ['Stories', storiesLine(status.tasks)],
+    ...(status.tasks.state === 'ok' ? ([['Next', nextLine(status.tasks)]] as [string, string][]) : []),
+    ['Loop', loopLine(status.loop)],
+  ];
+  if (status.blocked) rows.push(['Blocked', `${pc.red(status.blocked.reason || '(no reason given)')} — resolve it, then delete ralph/blocked.txt`]);
+  if (status.decide) {
+    const what = status.decide.answered ? 'answered; the next run acts on it' : 'waiting for your answer below --- in ralph/decide.txt';
+    rows.push(['Decision', `${pc.yellow(status.decide.question || '(no question given)')} — ${what}`]);
+  }
+  rows.push(['Last run', lastRunLine(status.lastRun)]);
+  const lines = [`${pc.bold('ralph status')} · ${status.root}`, ...rows.map(([key, value]) => `${key.padEnd(10)}${value}`), ''];
+  lines.push(...iterationTable(status.recentIterations));
+  return lines.join('\n') + '\n';
+}
+
+/** `[██████░░░░░░░░░░░░░░] 3/10`: how much of the task list passes. */
+export function progressBar(complete: number, total: number, width = BAR_WIDTH): string {
+  const filled = total === 0 ? 0 : Math.round((complete / total) * width);
+  return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${complete}/${total}`;
+}
+
+function storiesLine(tasks: TasksStatus): string {
+  switch (tasks.state) {
+    case 'missing':
+      return 'no ralph/tasks.json yet — run `ralph init`';
+    case 'invalid':
+      return pc.red(`ralph/tasks.json is not a valid task list: ${tasks.error}`);
+    case 'ok':
+      return `${progressBar(tasks.complete, tasks.total)} complete${tasks.project ? ` (${tasks.project})` : ''}`;
+  }
+}
+
+function nextLine(tasks: Extract<TasksStatus, { state: 'ok' }>): string {
+  if (!tasks.next) return pc.green(tasks.total === 0 ? 'no stories yet' : 'none: every story passes (ralph archive files the list away)');
+  return `${tasks.next.id}  ${tasks.next.title}${tasks.next.priority === null ? '' : pc.dim(` (priority ${tasks.next.priority})`)}`;
+}
+
+function loopLine(loop: LoopStatus): string {
+  if (!loop.running) return 'not running';
+  return `${pc.green('running')} · pid ${loop.pid} · iteration ${loop.iteration} (at most ${loop.maxIterations} this run) · ${formatDuration(loop.elapsedSeconds * 1000)} elapsed`;
+}
+
+function lastRunLine(run: LastRunStatus | null): string {
+  if (!run) return 'none yet';
+  if (run.state === 'invalid') return pc.red(`ralph/logs/last-run.json is unreadable: ${run.error}`);
+  const label = `${reasonLabel(run.reason)} (code ${run.exitCode})`;
+  const parts = [run.exitCode === 0 ? pc.green(label) : pc.yellow(label), `${run.iterations} iteration${run.iterations === 1 ? '' : 's'}`];
+  if (run.durationSeconds !== undefined) parts.push(formatDuration(run.durationSeconds * 1000));
+  if (run.endedAt) parts.push(`ended ${run.endedAt}`);
+  const detail = run.detail?.split('\n')[0];
+  return parts.join(' · ') + (detail ? ` — ${detail}` : '');
+}
+
+/** The last summary.csv rows: iteration, mode, duration, short commit, outcome (`-` when absent). */
+function iterationTable(rows: readonly IterationStatus[]): string[] {
+  if (rows.length === 0) return ['Iterations: none yet'];
+  const header = ['iter', 'mode', 'duration', 'commit', 'outcome'];
+  const cells = rows.map((row) => [
+    row.iteration === null ? '-' : String(row.iteration),
+    row.mode ?? '-',
+    row.durationSeconds === null ? '-' : formatDuration(row.durationSeconds * 1000),
+    row.commit ? row.commit.slice(0, 7) : '-',
+    row.outcome ?? '-',
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => cell[column]!.length)));
+  const format = (cell: string[]) => '  ' + cell.map((value, column) => (column === 0 ? value.padStart(widths[column]!) : value.padEnd(widths[column]!))).join('  ').trimEnd();
+  return [`Last ${rows.length} iteration${rows.length === 1 ? '' : 's'} (ralph/logs/summary.csv):`, pc.dim(format(header)), ...cells.map(format)];
+}

@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, runRalph } from '../helpers/e2e.js';
+
+describe('ralph run: configuration layers', () => {
+  it('takes flag over environment over ralph/config.json over default', async () => {
+    const repo = await makeRepo({ stories: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'].map((id) => ({ id })) });
+    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ maxIterations: 4, maxStuck: 9 }));
+    await repo.steps([{ implement: true }]);
+    expect((await runRalph(repo, ['run'])).stdout).toMatch(/Iterations: +4 \/ 4/);
+    expect((await runRalph(repo, ['run'], { env: { RALPH_MAX_ITERATIONS: '2' } })).stdout).toMatch(/Iterations: +2 \/ 2/);
+    const flag = await runRalph(repo, ['run', '--max-iterations', '1'], { env: { RALPH_MAX_ITERATIONS: '2' } });
+    expect(flag.stdout).toMatch(/Iterations: +1 \/ 1/);
+  });
+
+  it('passes the agent block: extra args, no permission switch, extra environment', async () => {
+    const repo = await makeRepo();
+    await writeFile(
+      join(repo.root, 'ralph/config.json'),
+      JSON.stringify({ agent: { args: ['--model', 'opus'], skipPermissions: false, env: { EXTRA: 'yes' } } }),
+    );
+    await repo.steps([{ implement: true }]);
+    await runRalph(repo, ['run', '--max-iterations', '1']);
+    expect(repo.call(1).argv).toEqual(['-p', 'Implement the next story.\n', '--output-format', 'stream-json', '--verbose', '--model', 'opus']);
+  });
+
+  it.each([
+    ['{ "maxIterations": "ten" }', 'ralph/config.json: maxIterations: expected a whole number ≥ 1, got "ten"'],
+    ['{ "maxIteration": 3 }', 'ralph/config.json: unknown key "maxIteration" (did you mean "maxIterations"?)'],
+  ])('refuses an invalid config with exit 64 and one line: %s', async (text, message) => {
+    const repo = await makeRepo();
+    await writeFile(join(repo.root, 'ralph/config.json'), text);
+    const result = await runRalph(repo, ['run']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(repo.calls()).toBe(0);
+  });
+
+  it('refuses a bad environment value, naming the variable', async () => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['run'], { env: { RALPH_MAX_STUCK: 'lots' } });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain("environment variable RALPH_MAX_STUCK: expected a whole number ≥ 1, got 'lots'");
+  });
+});
+
+describe('ralph run --dry-run', () => {
+  it('prints every value with its source and the exact agent command, and calls no agent', async () => {
+    const repo = await makeRepo();
+    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ maxStuck: 5, agent: { args: ['--model', 'opus'] } }));
+    const result = await runRalph(repo, ['run', '--dry-run', '--max-iterations', '7'], { env: { RALPH_QUIET: '1' } });
+    expect(result.code).toBe(0);
+    expect(repo.calls()).toBe(0);
+    expect(result.stdout).toMatch(/maxIterations +7 +flag/);
+    expect(result.stdout).toMatch(/quiet +true +env/);
+    expect(result.stdout).toMatch(/maxStuck +5 +config/);
+    expect(result.stdout).toMatch(/prompt +ralph\/prompt.md +default/);
+    expect(result.stdout).toMatch(/agent\.args +\["--model","opus"\] +config/);
+    expect(result.stdout).toMatch(
+      /\/test\/fixtures\/bin\/claude -p "\$\(cat ralph\/prompt.md\)" --dangerously-skip-permissions --output-format stream-json --verbose --model opus/,
+    );
+    expect(repo.exists('ralph/.ralph-active')).toBe(false);
+  });
+
+  it('fails like a real run would when something is wrong', async () => {
+    const repo = await makeRepo({ tasksText: '{' });
+    const result = await runRalph(repo, ['run', '--dry-run']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('ralph/tasks.json is not a valid task list');
+  });
+});
+
+describe('ralph run --quiet', () => {
+  it("shows only ralph's own lines and the summary; the log still has the agent's output", async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([{ say: 'agent chatter\n', stderr: 'agent warning\n', implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--quiet']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('agent chatter');
+    expect(result.stderr).not.toContain('agent warning');
+    expect(result.stdout).toContain('Iteration 1');
+    expect(result.stdout).toContain('Ralph Loop Summary');
+    expect(repo.read('ralph/logs/iteration-001.log')).toContain('agent chatter');
+  });
+});
+
+describe('ralph run --sandbox', () => {
+  function dockerCalls(log: string): string[][] {
+    return readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]);
+  }
+
+  it('runs each iteration through docker sandbox run with a deterministic name', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }] });
+    const log = join(repo.root, '.docker-calls');
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--sandbox'], { env: { RALPH_DOCKER_LOG: log } });
+    expect(result.code).toBe(0);
+    const calls = dockerCalls(log);
+    expect(calls[0]).toEqual(['sandbox', 'ls']);
+    const runs = calls.filter((argv) => argv[1] === 'run');
+    expect(runs).toHaveLength(2);
+    const name = runs[0]?.[3] ?? '';
+    expect(name).toMatch(/^ralph-ralph-e2e-[a-z0-9]+-[0-9a-f]{8}$/);
+    expect(runs[0]).toEqual([
+      'sandbox', 'run', '--name', name, 'claude', repo.root, '--',
+      '-p', 'Implement the next story.\n', '--dangerously-skip-permissions', '--output-format', 'stream-json', '--verbose',
+    ]);
+    expect(runs[1]?.[3]).toBe(name);
+  });
+
+  it('uses the given name', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const log = join(repo.root, '.docker-calls');
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    await runRalph(repo, ['run', '--sandbox', 'my-box'], { env: { RALPH_DOCKER_LOG: log } });
+    expect(dockerCalls(log).find((argv) => argv[1] === 'run')?.[3]).toBe('my-box');
+  });
+
+  it('exits 64 with docker\'s message when the sandbox command does not work, never falling back to the host', async () => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['run', '--sandbox'], { env: { RALPH_FAKE_DOCKER: 'no-sandbox' } });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('docker: unknown command: docker sandbox');
+    expect(repo.calls()).toBe(0);
+  });
+
+  it('exits 64 when docker is not installed', async () => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['run', '--sandbox'], { env: { PATH: '/usr/bin:/bin' } });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('--sandbox needs docker, which is not on PATH');
+  });
+
+  it('stops the sandbox when ralph is interrupted', async () => {
+    const repo = await makeRepo();
+    const log = join(repo.root, '.docker-calls');
+    await repo.steps([{ say: 'working\n', hang: true }]);
+    let sent = false;
+    const result = await runRalph(repo, ['run', '--sandbox', 'box'], {
+      env: { RALPH_DOCKER_LOG: log },
+      onStdout: (text, child) => {
+        if (!sent && text.includes('working')) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    expect(result.code).toBe(130);
+    expect(dockerCalls(log)).toContainEqual(['sandbox', 'stop', 'box']);
+  });
+});

@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import { PassThrough, type Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { describe, expect, it } from 'vitest';
+import { diagnoseFailure } from '../../../../src/agent/diagnose-failure.js';
+import { createStreamJsonOutput, type StreamHooks } from '../../../../src/agent/output/stream-json-output.js';
+import { createTextOutput } from '../../../../src/agent/output/text-output.js';
+
+function sink() {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Feeds stdout (and stderr) in the given pieces and returns what came out. */
+async function feed(pieces: (string | Buffer)[], options: { stderr?: string; hooks?: StreamHooks; verbose?: boolean } = {}) {
+  const log = sink();
+  const jsonl = sink();
+  const screen = sink();
+  const output = createStreamJsonOutput(
+    { log: log.stream, jsonl: jsonl.stream, terminal: { stdout: screen.stream, stderr: screen.stream }, color: false, verbose: options.verbose ?? false, onError: (error) => { throw error; } },
+    options.hooks,
+  );
+  for (const piece of pieces) await write(output.stdout, piece);
+  if (options.stderr) await write(output.stderr, options.stderr);
+  output.stdout.end();
+  output.stderr.end();
+  await Promise.all([finished(output.stdout), finished(output.stderr)]);
+  return { summary: output.summary(), log: log.text(), jsonl: jsonl.text(), screen: screen.text() };
+}
+
+function write(stream: Writable, piece: string | Buffer): Promise<void> {
+  return new Promise((resolve) => stream.write(piece, () => resolve()));
+}
+
+const line = (event: unknown) => `${JSON.stringify(event)}\n`;
+const assistant = (...content: unknown[]) => line({ type: 'assistant', message: { content } });
+const toolResult = (content: string, isError = false) => line({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content, is_error: isError }] } });
+const result = (fields: Record<string, unknown> = {}) =>
+  line({ type: 'result', subtype: 'success', is_error: false, result: 'done', total_cost_usd: 0.42, num_turns: 3, usage: { input_tokens: 1200, output_tokens: 300 }, ...fields });
+
+describe('stream-json output', () => {
+  it('renders text, one line per tool call and marked tool errors, and keeps the raw lines byte for byte', async () => {
+    const raw = [
+      line({ type: 'system', subtype: 'init', model: 'm' }),
+      assistant({ type: 'text', text: 'Let me run the tests.' }, { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }),
+      toolResult('Error: 2 failed', true),
+      assistant({ type: 'tool_use', id: 't2', name: 'Edit', input: { file_path: 'src/x.ts', old_string: 'a', new_string: 'b' } }),
+      result(),
+    ].join('');
+    const { log, jsonl, summary } = await feed([raw.slice(0, 37), raw.slice(37, 300), raw.slice(300)]);
+    expect(jsonl).toBe(raw);
+    expect(log).toBe(['Let me run the tests.', '▸ Bash  npm test', '✗ tool error: Error: 2 failed', '▸ Edit  src/x.ts', '■ done · 3 turns · $0.4200 · 1,200 in / 300 out tokens', ''].join('\n'));
+    expect(summary).toMatchObject({ toolCalls: 2, invalidLines: 0, result: { costUsd: 0.42, inputTokens: 1200, outputTokens: 300, numTurns: 3, isError: false } });
+  });
+
+  it('reads promise tags from the assistant text and the result, never from tool input or tool results', async () => {
+    const quoted = await feed([
+      assistant({ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'echo "<promise>COMPLETE</promise>"' } }),
+      toolResult('Signals: <promise>COMPLETE</promise> and <promise>BLOCKED:x</promise>'),
+      result({ result: 'I read the prompt.' }),
+    ]);
+    expect(quoted.summary.signals).toEqual({ complete: false, invalid: [] });
+    const spoken = await feed([assistant({ type: 'text', text: 'All done. <promise>COMPLETE</promise>' }), result()]);
+    expect(spoken.summary.signals.complete).toBe(true);
+    const inResult = await feed([result({ result: '<promise>DECIDE:A or B?</promise>' })]);
+    expect(inResult.summary.signals.decide).toBe('A or B?');
+  });
+
+  it('logs and counts a line that is not JSON, and goes on', async () => {
+    const { summary, log } = await feed(['(node:1) Warning: something\n', assistant({ type: 'text', text: 'still here' }), '{"type":"assis', 'tant", broken\n', result()]);
+    expect(summary.invalidLines).toBe(2);
+    expect(log).toContain('[ralph] not JSON: (node:1) Warning: something');
+    expect(log).toContain('still here');
+    expect(summary.result).toBeDefined();
+  });
+
+  it('has no result when the stream ends without one', async () => {
+    const { summary } = await feed([assistant({ type: 'text', text: 'working' })]);
+    expect(summary.result).toBeUndefined();
+    expect(summary.expectsResult).toBe(true);
+  });
+
+  it('handles a multi-byte character split across chunks', async () => {
+    const bytes = Buffer.from(assistant({ type: 'text', text: 'héllo ✓' }));
+    const cut = bytes.indexOf(Buffer.from('✓')) + 1;
+    const { log } = await feed([bytes.subarray(0, cut), bytes.subarray(cut)]);
+    expect(log).toContain('héllo ✓');
+  });
+
+  it('reports tool calls and results to the hooks', async () => {
+    const uses: string[] = [];
+    const results: boolean[] = [];
+    await feed([assistant({ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a' } }), toolResult('x', true)], {
+      hooks: { onToolUse: (use) => uses.push(use.name), onToolResult: (r) => results.push(r.isError) },
+    });
+    expect(uses).toEqual(['Read']);
+    expect(results).toEqual([true]);
+  });
+});
+
+describe('diagnoseFailure', () => {
+  const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/claude/${name}`, import.meta.url), 'utf8');
+
+  it('recognises the real client not logged in (stream-json) as an auth failure', async () => {
+    const { summary } = await feed([fixture('not-logged-in.stream.jsonl')]);
+    expect(diagnoseFailure(summary, 1, Date.now())).toEqual({ kind: 'auth', message: 'Not logged in · Please run /login' });
+  });
+
+  it('recognises the real root refusal on stderr as a set-up failure', async () => {
+    const { summary } = await feed([], { stderr: fixture('root-refusal.stderr') });
+    expect(diagnoseFailure(summary, 1, Date.now())).toMatchObject({ kind: 'setup' });
+  });
+
+  it('recognises a usage limit in the error result with its reset time from the rejected event', async () => {
+    const { summary } = await feed([
+      line({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', rateLimitType: 'five_hour', resetsAt: 1783173600 } }),
+      line({ type: 'assistant', message: { model: '<synthetic>', content: [{ type: 'text', text: "You've hit your session limit · resets 9am (Europe/Berlin)" }] }, error: 'rate_limit' }),
+      result({ is_error: true, api_error_status: 429, result: "You've hit your session limit · resets 9am (Europe/Berlin)" }),
+    ]);
+    const failure = diagnoseFailure(summary, 1, Date.UTC(2026, 6, 4, 12));
+    expect(failure).toMatchObject({ kind: 'usage_limit', message: "You've hit your session limit · resets 9am (Europe/Berlin)" });
+    expect(failure?.kind === 'usage_limit' && new Date(failure.resetsAt ?? 0).toISOString()).toBe('2026-07-05T07:00:00.000Z');
+  });
+
+  it('ignores limit and login words inside tool results, and succeeding iterations entirely', async () => {
+    const { summary } = await feed([
+      toolResult("You've hit your limit · resets 5am (Europe/Amsterdam) — Not logged in · Please run /login"),
+      assistant({ type: 'text', text: 'The docs mention the usage limit.' }),
+      result({ is_error: true, result: 'Error: tests failed' }),
+    ]);
+    expect(diagnoseFailure(summary, 1, Date.now())).toEqual({ kind: 'error', lines: ['Error: tests failed'] });
+    expect(diagnoseFailure({ ...summary, result: { ...summary.result!, isError: false } }, 0, Date.now())).toBeUndefined();
+  });
+
+  it('reads text mode from stderr and the last lines of stdout', async () => {
+    const log = sink();
+    const output = createTextOutput({ log: log.stream, color: false, verbose: false, onError: () => undefined });
+    await write(output.stdout, 'lots of work\nNot logged in · Please run /login\n');
+    output.stdout.end();
+    output.stderr.end();
+    await Promise.all([finished(output.stdout), finished(output.stderr)]);
+    expect(diagnoseFailure(output.summary(), 1, Date.now())).toMatchObject({ kind: 'auth' });
+  });
+});

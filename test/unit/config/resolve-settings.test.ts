@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../../src/config/resolve-settings.js';
+import { envName } from '../../../src/config/run-options.js';
+
+describe('resolveSettings', () => {
+  it('takes flag over environment over config over default', () => {
+    const config = { maxIterations: 30, maxStuck: 5, agent: { bin: 'from-config' } };
+    const env = { RALPH_MAX_ITERATIONS: '20', RALPH_AGENT_BIN: 'from-env' };
+    const { settings, sources } = resolveSettings({ maxIterations: 40 }, env, config);
+    expect(settings.maxIterations).toBe(40);
+    expect(sources.maxIterations).toBe('flag');
+    expect(settings.agentBin).toBe('from-env');
+    expect(sources.agentBin).toBe('env');
+    expect(settings.maxStuck).toBe(5);
+    expect(sources.maxStuck).toBe('config');
+    expect(settings.prompt).toBe('ralph/prompt.md');
+    expect(sources.prompt).toBe('default');
+  });
+
+  it('reads environment switches as booleans', () => {
+    expect(resolveSettings({}, { RALPH_QUIET: '1' }, {}).settings.quiet).toBe(true);
+    expect(resolveSettings({}, { RALPH_QUIET: 'false' }, { quiet: true }).settings.quiet).toBe(false);
+  });
+
+  it('names the variable and the expected form when an environment value is wrong', () => {
+    expect(() => resolveSettings({}, { RALPH_MAX_STUCK: 'many' }, {})).toThrow(
+      "environment variable RALPH_MAX_STUCK: expected a whole number ≥ 1, got 'many'",
+    );
+    expect(() => resolveSettings({}, { RALPH_QUIET: 'perhaps' }, {})).toThrow(/RALPH_QUIET: expected true or false/);
+  });
+
+  it('fills the agent block from config with documented defaults', () => {
+    expect(resolveSettings({}, {}, {}).agent).toEqual({ args: [], skipPermissions: true, env: {} });
+    const { agent, sources } = resolveSettings({}, {}, { agent: { args: ['--model', 'opus'], skipPermissions: false } });
+    expect(agent).toEqual({ args: ['--model', 'opus'], skipPermissions: false, env: {} });
+    expect(sources['agent.args']).toBe('config');
+  });
+
+  it('derives variable names from flags', () => {
+    expect(envName('--max-iterations <n>')).toBe('RALPH_MAX_ITERATIONS');
+    expect(envName('--sandbox [name]')).toBe('RALPH_SANDBOX');
+    expect(envName('--quiet')).toBe('RALPH_QUIET');
+  });
+});

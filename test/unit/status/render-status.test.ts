@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { StatusReport } from '../../../src/status/read-status.js';
+import { progressBar, renderStatus } from '../../../src/status/render-status.js';
+
+const base: StatusReport = {
+  root: '/repo',
+  tasks: { state: 'ok', project: null, complete: 1, total: 4, next: { id: 'US-2', title: 'Second', priority: 2 } },
+  loop: { running: false },
+  blocked: null,
+  decide: null,
+  lastRun: null,
+  recentIterations: [],
+};
+
+describe('progressBar', () => {
+  it.each([
+    [0, 4, '[░░░░░░░░] 0/4'],
+    [1, 4, '[██░░░░░░] 1/4'],
+    [4, 4, '[████████] 4/4'],
+    [0, 0, '[░░░░░░░░] 0/0'],
+  ])('%i of %i', (complete, total, bar) => {
+    expect(progressBar(complete, total, 8)).toBe(bar);
+  });
+});
+
+describe('renderStatus', () => {
+  it('shows a dash for a column the CSV does not have, and the short commit', () => {
+    const text = renderStatus({
+      ...base,
+      recentIterations: [
+        { iteration: 7, mode: 'implement', durationSeconds: 65, commit: '0123456789abcdef', outcome: null },
+        { iteration: 8, mode: null, durationSeconds: null, commit: null, outcome: 'stuck' },
+      ],
+    });
+    expect(text).toContain('Last 2 iterations');
+    expect(text).toMatch(/ 7  implement  1m 5s +0123456  -\n/);
+    expect(text).toMatch(/ 8 {2}- +- +- +stuck\n/);
+  });
+
+  it('shows a last run that stopped, with its reason', () => {
+    const text = renderStatus({
+      ...base,
+      lastRun: { state: 'ok', reason: 'blocked', exitCode: 2, detail: 'no key\nmore', iterations: 1, durationSeconds: 9 },
+    });
+    expect(text).toMatch(/Last run +BLOCKED \(code 2\) · 1 iteration · 9s — no key\n/);
+  });
+
+  it('says when last-run.json cannot be read', () => {
+    expect(renderStatus({ ...base, lastRun: { state: 'invalid', error: 'not valid JSON' } })).toContain('last-run.json is unreadable: not valid JSON');
+  });
+
+  it('says an answered decision will be acted on', () => {
+    expect(renderStatus({ ...base, decide: { question: 'A or B?', answered: true } })).toMatch(/Decision +A or B\? — answered/);
+  });
+});
