@@ -2,7 +2,7 @@
 // peak resident set size. Output goes to /dev/null or a file, never through this process, so
 // the benchmark itself does not compete for the two cores with what it measures.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const GNU_TIME = '/usr/bin/time';
@@ -70,4 +70,10 @@ export async function measure(file, args, options) {
   const report = readFileSync(timeReport, 'utf8');
   const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(report)?.[1]);
   return { wallMs, code, ...(Number.isFinite(kb) ? { rssMb: kb / 1024 } : {}) };
+}
+
+/** Throws unless the log holds exactly the agent's output: a measurement of less work is no measurement. */
+export function expectLogSize(/** @type {string} */ path, /** @type {number} */ bytes, /** @type {string} */ who) {
+  const size = existsSync(path) ? statSync(path).size : 0;
+  if (size !== bytes) throw new Error(`${who} logged ${size} of the agent's ${bytes} bytes in ${path}: it did not read the whole output`);
 }

@@ -1,6 +1,7 @@
 // Scenario 2: one iteration whose agent prints 1 GB of text as fast as it can. ralph must keep
 // up with a plain `agent | tee file` and keep its memory flat; the bash loop holds it all.
-import { measure } from '../lib/measure.mjs';
+import { join } from 'node:path';
+import { expectLogSize, measure } from '../lib/measure.mjs';
 import { inFreshRepo, loopsForRound, runLoop } from '../lib/loops.mjs';
 import { NOT_AVAILABLE, orReason } from '../lib/rows.mjs';
 import { pairRatios, summarize } from '../lib/stats.mjs';
@@ -24,7 +25,11 @@ export async function outputThroughput(ctx) {
     );
     runs.tee.push(rate(tee.wallMs));
     for (const loop of loopsForRound(ctx, round)) {
-      const result = await inFreshRepo(ctx, (dir) => runLoop(ctx, loop, { dir, env, iterations: 1, rss: true }));
+      const result = await inFreshRepo(ctx, async (dir) => {
+        const measured = await runLoop(ctx, loop, { dir, env, iterations: 1, rss: true });
+        expectLogSize(join(dir, 'ralph/logs/iteration-001.log'), bytes, loop);
+        return measured;
+      });
       runs[loop].push(rate(result.wallMs));
       if (result.rssMb !== undefined) runs[loop === 'ralph' ? 'ralphRss' : 'referenceRss'].push(result.rssMb);
     }

@@ -1,6 +1,7 @@
 // Scenario 3: one iteration of 200 MB of stream-json events (many small tool calls and text
 // blocks), which ralph parses, renders and logs. The bash loop only copies the raw lines.
-import { measure } from '../lib/measure.mjs';
+import { join } from 'node:path';
+import { expectLogSize, measure } from '../lib/measure.mjs';
 import { inFreshRepo, loopsForRound, runLoop } from '../lib/loops.mjs';
 import { NOT_AVAILABLE, orReason } from '../lib/rows.mjs';
 import { pairRatios, summarize } from '../lib/stats.mjs';
@@ -37,7 +38,12 @@ export async function streamJsonThroughput(ctx) {
     if (agent.rssMb !== undefined) runs.agentRss.push(agent.rssMb);
     for (const loop of loopsForRound(ctx, round)) {
       const args = loop === 'ralph' ? { ralphArgs } : {};
-      const result = await inFreshRepo(ctx, (dir) => runLoop(ctx, loop, { dir, env, iterations: 1, rss: true, ...args }));
+      const result = await inFreshRepo(ctx, async (dir) => {
+        const measured = await runLoop(ctx, loop, { dir, env, iterations: 1, rss: true, ...args });
+        // ralph keeps the raw lines in the .jsonl log: all of them, or it stopped the agent early.
+        expectLogSize(join(dir, `ralph/logs/iteration-001.${loop === 'ralph' ? 'jsonl' : 'log'}`), bytes, loop);
+        return measured;
+      });
       runs[loop].push(rate(result.wallMs));
       if (result.rssMb !== undefined) runs[loop === 'ralph' ? 'ralphRss' : 'referenceRss'].push(result.rssMb);
     }
