@@ -11,11 +11,6 @@ export function median(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** The arithmetic mean of a non-empty list. @param {number[]} values */
-export function mean(values) {
-  return values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
 /** Median, minimum and maximum of runs; undefined when there were none. @returns {Summary | undefined} */
 export function summarize(/** @type {number[]} */ values) {
   if (values.length === 0) return undefined;
