@@ -10,6 +10,8 @@ export class RalphError extends Error {
     message: string,
     readonly exitCode: number = SETUP_EXIT_CODE,
     readonly hint?: string,
+    /** The reason a refused start reports (CI outputs): `setup` unless a human must act first. */
+    readonly reason: 'setup' | 'blocked' | 'decide' | 'max_resumes' = 'setup',
   ) {
     super(message);
     this.name = 'RalphError';

@@ -13,6 +13,7 @@ const OPEN = '<promise>';
 const CLOSE = '</promise>';
 /** A tag body longer than this is not a tag but runaway text: it is dropped, not buffered. */
 const MAX_TAG_BODY = 16 * 1024;
+const MAX_INVALID_KEPT = 10;
 
 /** Reads one tag body: COMPLETE, BLOCKED:reason or DECIDE:question. */
 export function parsePromiseTag(
@@ -73,7 +74,8 @@ export class PromiseTagScanner {
         this.found.decide ??= tag.text;
         break;
       case 'invalid':
-        this.found.invalid.push(`${OPEN}${body.slice(0, 200)}${CLOSE}`);
+        // A handful is enough to explain the mistake; an agent printing thousands must not grow memory.
+        if (this.found.invalid.length < MAX_INVALID_KEPT) this.found.invalid.push(`${OPEN}${body.slice(0, 200)}${CLOSE}`);
         break;
     }
   }

@@ -40,6 +40,8 @@ export interface SpawnAgentOptions {
   maxRepeats: number;
   interrupts: AgentInterrupts;
   warn: (message: string) => void;
+  /** The agent made a tool call (stream-json): for the live status line. */
+  onToolCall?: () => void;
   /** Extra clean-up when ralph stops the agent itself (a sandbox must stop the agent inside it too). */
   onForcedStop?: () => Promise<void>;
 }
@@ -142,6 +144,7 @@ function createOutput(options: SpawnAgentOptions, targets: OutputTargets, stoppe
   const lastOutcome = new Map<string, { isError: boolean; preview: string }>();
   return createStreamJsonOutput(targets, {
     onToolUse: (use) => {
+      options.onToolCall?.();
       const repetition = detector.record(use);
       const signature = toolSignature(use.name, use.input);
       if (pending.size > 1000) pending.clear();

@@ -20,9 +20,19 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     program.command('run').description('run the loop: one fresh agent per iteration until every story passes'),
   )
     .option('--dry-run', 'check everything, print the resolved configuration and the agent command, call no agent')
+    .option('--no-gates', 'skip the quality gates of ralph/config.json for this run')
+    .option('--reset-resumes', 'clear the count of unproductive resumes (after fixing their cause)')
     .action(async (options: Record<string, unknown>) => {
       const { runCommand } = await import('../commands/run.js');
-      setExitCode(await runCommand({ cwd: process.cwd(), flags: givenRunFlags(options), dryRun: options.dryRun === true }));
+      setExitCode(
+        await runCommand({
+          cwd: process.cwd(),
+          flags: givenRunFlags(options),
+          dryRun: options.dryRun === true,
+          noGates: options.gates === false,
+          resetResumes: options.resetResumes === true,
+        }),
+      );
     });
 
   program
@@ -63,6 +73,15 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       setExitCode(await demoCommand());
     });
 
+  const hook = program.command('hook').description('entry points for Claude Code hooks (ralph init registers them)');
+  hook
+    .command('stop')
+    .description("Claude Code's Stop hook: during a loop, refuse a stop that leaves tasks.json broken or work uncommitted")
+    .action(async () => {
+      const { hookStopCommand } = await import('../commands/hook-stop.js');
+      setExitCode(await hookStopCommand({ stdin: process.stdin, stdout: process.stdout, env: process.env, cwd: process.cwd() }));
+    });
+
   return program;
 }
 
@@ -79,8 +98,18 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
-    return reportError(error);
+    const code = reportError(error);
+    if (error instanceof RalphError && process.env.GITHUB_ACTIONS === 'true') await reportToGitHub(error);
+    return code;
   }
+}
+
+/** On GitHub Actions a refused start is annotated and its reason written to the step outputs too. */
+async function reportToGitHub(error: RalphError): Promise<void> {
+  const { annotationFor, writeOutputs } = await import('../ui/github-actions.js');
+  const annotation = annotationFor(error.reason, error.exitCode, error.message);
+  if (annotation) process.stdout.write(`${annotation}\n`);
+  await writeOutputs(process.env, error.reason, error.exitCode);
 }
 
 function reportError(error: unknown): number {

@@ -7,6 +7,8 @@ import { archiveName, createUniqueDir, localDate } from '../files/archive-name.j
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { readOptional } from '../files/signal-files.js';
 import { openStories, parseTasks, type TaskList } from '../files/tasks.js';
+import { taskListId, updateRunState } from '../files/run-state.js';
+import { readReviewPolicy } from '../config/review-policy.js';
 import { findRepoRoot } from '../git/repository.js';
 import { readTemplate } from '../templates.js';
 import { terminalConfirm, type Confirm } from '../ui/confirm.js';
@@ -37,7 +39,7 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
   const tasks = await readTaskList(paths);
   const name = archiveName(options.name, tasks);
 
-  const open = openStories(tasks).length;
+  const open = openStories(tasks, await readReviewPolicy(paths.config, 'ralph/config.json', process.env)).length;
   if (open > 0 && !options.yes) {
     const unfinished = `${open} of ${tasks.stories.length} stories in ralph/tasks.json still fail`;
     const confirm = options.confirm === undefined ? terminalConfirm() : (options.confirm ?? undefined);
@@ -51,6 +53,8 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
   const dir = await createUniqueDir(join(paths.dir, 'archive'), `${localDate(options.now ?? new Date())}-${name}`);
   const filed = await fileAway(paths, dir, options.includeLogs ?? false);
   const reset = await startFresh(paths);
+  // A filed-away task list starts its successor with no unproductive resumes behind it.
+  await updateRunState(paths.state, taskListId(tasks), (state) => ({ ...state, resumeAttempts: 0 }));
   stdout.write(renderArchive(root, dir, filed, reset, options.includeLogs ?? false));
   return 0;
 }

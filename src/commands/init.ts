@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { detectGates, type DetectedGate } from '../gates/detect-gates.js';
 import { findRepoRoot } from '../git/repository.js';
 import { applyPlan, type ItemOutcome } from '../init/apply-plan.js';
 import type { CiProvider } from '../init/ci-providers.js';
@@ -17,23 +18,27 @@ export interface InitOptions {
 export async function initCommand(options: InitOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const root = await findRepoRoot(options.cwd);
-  const outcomes = await applyPlan(root, planInit({ ci: options.ci }), { force: options.force ?? false });
-  stdout.write(renderInit(root, outcomes, options.force ?? false));
+  const gates = await detectGates(root);
+  const outcomes = await applyPlan(root, planInit({ ci: options.ci, gates }), { force: options.force ?? false });
+  stdout.write(renderInit(root, outcomes, options.force ?? false, gates));
   return 0;
 }
 
 /** The report: one line per item that matters, then the next steps. */
-export function renderInit(root: string, outcomes: readonly ItemOutcome[], force: boolean): string {
+export function renderInit(root: string, outcomes: readonly ItemOutcome[], force: boolean, gates: readonly DetectedGate[] = []): string {
   const lines = [`${pc.bold('ralph init')} in ${root}`];
   const isKept = (outcome: ItemOutcome) => outcome.result === 'exists' || outcome.result === 'unchanged';
-  const changed = outcomes.filter((outcome) => !isKept(outcome));
+  const changed = outcomes.filter((outcome) => !isKept(outcome) && outcome.result !== 'skipped');
   const kept = outcomes.filter(isKept);
   for (const outcome of changed) lines.push(`  ${describe(outcome)}`);
   if (changed.length === 0) lines.push('  nothing changed: ralph is already set up here');
   if (kept.length > 0) {
     lines.push(`  already exists, kept: ${kept.map((outcome) => outcome.path).join(', ')}`);
-    if (!force) lines.push(pc.dim('  (ralph init --force replaces the template files; .gitignore is only ever added to)'));
+    if (!force) lines.push(pc.dim('  (ralph init --force replaces the template files; .gitignore and .claude/settings.json are only ever added to)'));
   }
+  for (const outcome of outcomes) if (outcome.result === 'skipped') lines.push(`  ${pc.yellow('warning:')} ${outcome.warning}`);
+  const config = outcomes.find((outcome) => outcome.path === 'ralph/config.json');
+  if (config?.result === 'created' || config?.result === 'replaced') lines.push('', ...describeGates(gates));
   lines.push(
     '',
     'Next steps:',
@@ -42,6 +47,15 @@ export function renderInit(root: string, outcomes: readonly ItemOutcome[], force
     '  3. Run the loop: ralph run --max-iterations 10 --max-stuck 3',
   );
   return lines.join('\n') + '\n';
+}
+
+/** What init wrote into the config's `gates`, so the user can check it. */
+function describeGates(gates: readonly DetectedGate[]): string[] {
+  if (gates.length === 0) return ['Quality gates: none detected; ralph/config.json has "gates": [] (add your build and test commands there).'];
+  return [
+    'Quality gates written to ralph/config.json (a COMPLETE claim must pass them):',
+    ...gates.map((gate) => `  ${gate.name.padEnd(10)} ${gate.command}${gate.after ? pc.dim(`  (after ${gate.after})`) : ''}`),
+  ];
 }
 
 function describe(outcome: ItemOutcome): string {
@@ -55,5 +69,7 @@ function describe(outcome: ItemOutcome): string {
     case 'exists':
     case 'unchanged':
       return `kept     ${outcome.path}`;
+    case 'skipped':
+      return `${pc.yellow('skipped ')} ${outcome.path}`;
   }
 }

@@ -1,33 +1,44 @@
 import { writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
-import { agentCommand } from '../agent/agent-command.js';
-import { checkSandbox, defaultSandboxName, sandboxCommand, stopSandbox } from '../agent/sandbox.js';
 import { createAgentRunner } from '../agent/spawn-agent.js';
 import { loadConfig } from '../config/load-config.js';
-import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
+import { resolveSettings } from '../config/resolve-settings.js';
 import type { RunOptionKey } from '../config/run-options.js';
 import { acquireActiveLock, releaseActiveLock } from '../files/active-lock.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { createLoopFiles } from '../files/loop-files.js';
 import { iterationFileName, LOOP_OWNED_PATHS, ralphPaths } from '../files/paths.js';
+import { readRunState, taskListId, writeRunState } from '../files/run-state.js';
 import { readOptional } from '../files/signal-files.js';
+import { countStories } from '../files/tasks.js';
 import { createGit, ensureIgnored, findRepoRoot } from '../git/repository.js';
 import { runLoop } from '../loop/run-loop.js';
+import { prepareInvocation } from '../run/agent-invocation.js';
 import { PROMPT_MARK, renderDryRun } from '../run/dry-run.js';
 import { installInterrupts } from '../run/interrupts.js';
+import { loopSettings } from '../run/loop-settings.js';
 import { preflight } from '../run/preflight.js';
+import { createQualityGates } from '../run/quality-gates.js';
+import { checkResume, stateAfterRun } from '../run/resume-guard.js';
 import { buildRunReport, renderSummary, writeLastRun } from '../run/run-report.js';
 import { readTemplate } from '../templates.js';
-import { createReporter, streamConsole } from '../ui/reporter.js';
+import type { IterationRow } from '../loop/ports.js';
+import { annotationFor, publishToGitHub } from '../ui/github-actions.js';
+import { createReporter } from '../ui/reporter.js';
+import { detectCi, Screen } from '../ui/screen.js';
 
 export interface RunCommandOptions {
   cwd: string;
   /** Values given as flags (already checked); absent keys fall through to env, config, default. */
   flags: Partial<Record<RunOptionKey, unknown>>;
   dryRun?: boolean;
+  /** --no-gates: skip the quality gates for this run. */
+  noGates?: boolean;
+  /** --reset-resumes: clear the resume counter (a human fixed the cause). */
+  resetResumes?: boolean;
   env?: NodeJS.ProcessEnv;
   stdout?: Writable;
   stderr?: Writable;
@@ -37,8 +48,10 @@ export interface RunCommandOptions {
 export async function runCommand(options: RunCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const out = streamConsole(stdout);
   const env = options.env ?? process.env;
+  const { ci, github } = detectCi(env);
+  const tty = (stdout as { isTTY?: boolean }).isTTY === true && !ci;
+  const out = new Screen(stdout, { tty, timestamps: ci });
 
   const root = await findRepoRoot(options.cwd);
   const paths = ralphPaths(root);
@@ -47,47 +60,43 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const { settings } = resolved;
   // A prompt named on the command line or in the environment is relative to where ralph was started.
   const promptBase = ['flag', 'env'].includes(resolved.sources.prompt) ? options.cwd : root;
-  const sandbox = settings.sandbox === false ? undefined : typeof settings.sandbox === 'string' ? settings.sandbox : defaultSandboxName(root);
   const ready = await preflight({
     cwd: options.cwd,
     root,
     promptPath: resolve(promptBase, settings.prompt),
-    ...(sandbox ? {} : { agentBin: settings.agentBin }),
+    ...(settings.sandbox === false ? { agentBin: settings.agentBin } : {}),
   });
-  const docker = sandbox ? await checkSandbox(options.cwd) : undefined;
-  const command = (prompt: string) => {
-    const onHost = agentCommand(ready.agentPath ?? 'claude', agentArguments(resolved), prompt);
-    return docker && sandbox ? sandboxCommand(docker, sandbox, root, onHost) : onHost;
-  };
-
+  const invocation = await prepareInvocation(resolved, root, options.cwd, ready.agentPath);
   if (options.dryRun) {
-    out.line(renderDryRun(resolved, command(PROMPT_MARK), shown(ready.promptPath)));
+    out.line(renderDryRun(resolved, invocation.command(PROMPT_MARK), shown(ready.promptPath)));
     return 0;
   }
 
   await ensureIgnored(root, LOOP_OWNED_PATHS);
   if ((await readOptional(paths.progress)) === undefined) await writeFile(paths.progress, await readTemplate('progress.txt'));
-
   const startedAt = Date.now();
   const firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
   const lock = { pid: process.pid, startedAt: new Date(startedAt).toISOString() };
-  const reporter = createReporter(out, settings.maxStuck);
-  const { warning } = await acquireActiveLock(paths.active, {
-    ...lock,
-    iteration: firstIteration,
-    maxIterations: settings.maxIterations,
-    stuckCount: 0,
-    mode: 'implement',
-  });
+  const rows: IterationRow[] = [];
+  const terminal = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: startedAt, github });
+  const reporter: typeof terminal = { ...terminal, iterationFinished: (event) => (rows.push(event.row), terminal.iterationFinished(event)) };
+  const { warning } = await acquireActiveLock(paths.active, { ...lock, iteration: firstIteration, maxIterations: settings.maxIterations, stuckCount: 0, mode: 'implement' });
   if (warning) reporter.warning(warning);
 
   const interrupts = installInterrupts((signal, count) =>
     out.line(count === 1 ? `\n${signal}: stopping the agent (again to kill it at once)…` : `${signal}: killing the agent now`),
   );
   try {
+    // Checked under the lock, so two simultaneous starts cannot both count as one resume.
+    const taskList = taskListId(ready.tasks);
+    const state = await readRunState(paths.state, taskList);
+    const attempts = checkResume(state, settings.maxResumes, options.resetResumes === true);
+    const policy = { review: !settings.skipReview };
+    const completeBefore = countStories(ready.tasks, policy).complete;
+
     const { CLAUDECODE: _nested, ...inherited } = env;
     const agent = createAgentRunner({
-      command,
+      command: invocation.command,
       cwd: root,
       env: { ...inherited, ...resolved.agent.env },
       output: settings.output,
@@ -95,7 +104,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         log: join(paths.logs, iterationFileName(iteration, 'log')),
         jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
       }),
-      ...(settings.quiet ? {} : { terminal: { stdout, stderr } }),
+      ...(settings.quiet ? {} : { terminal: tty ? { stdout: out.agentStream(stdout), stderr: out.agentStream(stderr) } : { stdout, stderr } }),
       color: pc.isColorSupported,
       verbose: settings.verbose,
       iterationTimeoutMs: settings.iterationTimeout,
@@ -103,50 +112,42 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       maxRepeats: settings.maxRepeats,
       interrupts,
       warn: reporter.warning,
-      ...(docker && sandbox ? { onForcedStop: () => stopSandbox(docker, sandbox, root) } : {}),
+      onToolCall: reporter.toolCall,
+      ...(invocation.onForcedStop ? { onForcedStop: invocation.onForcedStop } : {}),
     });
+    const gates =
+      resolved.gates.length > 0 && !options.noGates
+        ? createQualityGates({ specs: resolved.gates, root, logsDir: paths.logs, env: inherited, interrupts, out })
+        : undefined;
     const result = await runLoop(
-      {
-        maxIterations: settings.maxIterations,
-        maxStuck: settings.maxStuck,
-        firstIteration,
-        maxRuntimeMs: settings.maxRuntime,
-        ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
-        maxAgentFailures: settings.maxAgentFailures,
-        maxValidationFailures: settings.maxValidationFailures,
-        onUsageLimit: settings.onUsageLimit,
-        maxFeedbackBytes: MAX_FEEDBACK_BYTES,
-      },
+      loopSettings(settings, firstIteration),
       {
         agent,
         git: createGit(root),
         clock: { now: Date.now, sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined) },
-        files: createLoopFiles(paths, ready.promptPath, lock),
+        files: createLoopFiles(paths, ready.promptPath, lock, taskList),
         interrupts,
         report: reporter,
+        ...(gates ? { gates } : {}),
       },
       ready.tasks,
     );
+
     const report = buildRunReport(result, { startedAt, endedAt: Date.now(), firstIteration, maxIterations: settings.maxIterations });
     await writeLastRun(paths.lastRun, report);
+    // Re-read: review counts may have changed during the run.
+    const latest = await readRunState(paths.state, taskList);
+    await writeRunState(paths.state, stateAfterRun(latest, { reason: report.reason, attempts, completeBefore, completeAfter: report.stories.complete }));
     out.line('');
     out.line(renderSummary(report));
+    if (github) {
+      const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
+      if (annotation) out.line(annotation);
+      await publishToGitHub(env, report, rows);
+    }
     return report.exitCode;
   } finally {
     interrupts.dispose();
     await releaseActiveLock(paths.active, process.pid);
   }
-}
-
-/** The feedback section's cap in a prompt; longer feedback goes to ralph/logs/feedback-NNN.md. */
-const MAX_FEEDBACK_BYTES = 8 * 1024;
-
-/** The agent's arguments after the prompt: the permission switch, the output format, then the user's extra arguments. */
-function agentArguments({ agent, settings }: ResolvedSettings): string[] {
-  return [
-    ...(agent.skipPermissions ? ['--dangerously-skip-permissions'] : []),
-    // stream-json needs --verbose with -p.
-    ...(settings.output === 'stream-json' ? ['--output-format', 'stream-json', '--verbose'] : []),
-    ...agent.args,
-  ];
 }

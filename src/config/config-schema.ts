@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { gateOrderProblem } from '../gates/gate-order.js';
 import { RUN_OPTIONS, type RunOptionKey } from './run-options.js';
+import { duration } from './value-kinds.js';
 
 /** The `agent` block: how the agent is started. */
 const agentSchema = z
@@ -10,6 +12,23 @@ const agentSchema = z
     env: z.record(z.string(), z.string()).optional().describe('Extra environment variables for the agent.'),
   })
   .describe('How the agent is started.');
+
+/** One quality gate: a shell command that must pass before a COMPLETE claim stands. */
+const gateSchema = z.strictObject({
+  name: z.string({ error: 'expected a gate name' }).min(1, { error: 'expected a gate name' }).describe('build, lint, tests, typecheck, or any name of your own.'),
+  command: z.string({ error: 'expected a shell command' }).min(1, { error: 'expected a shell command' }).describe('Run with your shell in the repository root.'),
+  after: z.string().optional().describe('A gate earlier in the list that must pass first; when it fails, this one is skipped.'),
+  timeout: duration().schema.optional().describe('How long the gate may run (default 10m): 45s, 90m, 1h30m.'),
+});
+
+/** The gates, in the order they run; an `after` must name an earlier gate. */
+const gatesSchema = z
+  .array(gateSchema)
+  .superRefine((gates, context) => {
+    const problem = gateOrderProblem(gates);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
+  .describe('Quality gates run when the agent claims COMPLETE (and, with gatesWhen "commit", after every commit).');
 
 /** The run options whose config key is their own top-level name. */
 const topLevelKeys = (Object.keys(RUN_OPTIONS) as RunOptionKey[]).filter((key) => !RUN_OPTIONS[key].configPath);
@@ -24,10 +43,12 @@ export const configSchema = z.strictObject({
     }),
   ),
   agent: agentSchema.optional(),
+  gates: gatesSchema.optional(),
 });
 
-export type ConfigFile = z.output<typeof configSchema> & {
+export type ConfigFile = {
   agent?: z.output<typeof agentSchema>;
+  gates?: z.output<typeof gatesSchema>;
 } & Partial<Record<RunOptionKey, unknown>>;
 
 /** The JSON Schema of ralph/config.json (templates/config.schema.json is this, written out). */

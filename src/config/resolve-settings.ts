@@ -1,7 +1,11 @@
 import { RalphError } from '../errors.js';
+import type { GateSpec } from '../gates/types.js';
 import type { ConfigFile } from './config-schema.js';
 import { configPathOf, envName, RUN_OPTIONS, type OptionDef, type RunOptionKey, type RunSettings } from './run-options.js';
 import { parseText } from './value-kinds.js';
+
+/** A gate's time limit when its config gives none. */
+const DEFAULT_GATE_TIMEOUT_MS = 10 * 60_000;
 
 /** Where a resolved value came from, highest precedence first. */
 export type Source = 'flag' | 'env' | 'config' | 'default';
@@ -16,7 +20,9 @@ export interface AgentSettings {
 export interface ResolvedSettings {
   settings: RunSettings;
   agent: AgentSettings;
-  sources: Record<RunOptionKey | `agent.${keyof AgentSettings}`, Source>;
+  /** The quality gates, from config.json only (a list has no flag or variable). */
+  gates: GateSpec[];
+  sources: Record<RunOptionKey | `agent.${keyof AgentSettings}` | 'gates', Source>;
 }
 
 /**
@@ -55,7 +61,14 @@ export function resolveSettings(flags: Partial<Record<RunOptionKey, unknown>>, e
   for (const key of ['args', 'skipPermissions', 'env'] as const) {
     sources[`agent.${key}`] = config.agent?.[key] === undefined ? 'default' : 'config';
   }
-  return { settings: settings as RunSettings, agent, sources: sources as ResolvedSettings['sources'] };
+  const gates = (config.gates ?? []).map(({ name, command, after, timeout }) => ({
+    name,
+    command,
+    ...(after === undefined ? {} : { after }),
+    timeoutMs: timeout ?? DEFAULT_GATE_TIMEOUT_MS,
+  }));
+  sources.gates = config.gates === undefined ? 'default' : 'config';
+  return { settings: settings as RunSettings, agent, gates, sources: sources as ResolvedSettings['sources'] };
 }
 
 function valueAt(config: ConfigFile, path: readonly string[]): unknown {

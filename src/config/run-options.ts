@@ -71,6 +71,16 @@ export const RUN_OPTIONS = {
     default: 3,
     description: 'consecutive iterations that break the rules (bad promise tags, a rejected COMPLETE, a broken tasks.json, a cut-off stream) that stop the run',
   }),
+  gatesWhen: option({
+    flag: '--gates-when <when>',
+    kind: choice(['complete', 'commit'] as const),
+    default: 'complete' as 'complete' | 'commit',
+    description: 'when the quality gates run: on a COMPLETE claim, or also after every iteration that committed',
+  }),
+  maxGateFailures: option({ flag: '--max-gate-failures <n>', kind: wholeNumber(1), default: 3, description: 'consecutive COMPLETE claims rejected by the quality gates that stop the run' }),
+  skipReview: option({ flag: '--skip-review', kind: boolean(), default: false, description: 'turn the review cycle off: every iteration implements, and COMPLETE needs only passes' }),
+  maxReviews: option({ flag: '--max-reviews <n>', kind: wholeNumber(1), default: 3, description: 'reviews that send one story back before the run stops for a human (exit 2)' }),
+  maxResumes: option({ flag: '--max-resumes <n>', kind: wholeNumber(0), default: 3, description: 'runs in a row that may resume after a run that completed no story (0: none)' }),
   quiet: option({ flag: '--quiet', kind: boolean(), default: false, description: "show only ralph's own lines and the summary (agent output still goes to the logs)" }),
   sandbox: option({
     flag: '--sandbox [name]',

@@ -21,8 +21,14 @@ export interface Step {
   events?: unknown[];
   /** Replace ralph/tasks.json: an object is written as JSON, a string as it is. */
   writeTasks?: unknown;
+  /** Write these files (path → content) before implementing or committing. */
+  files?: Record<string, string>;
   /** Mark the next open story passing, write a file for it, and commit. */
   implement?: boolean;
+  /** Do what the prompt's "This iteration" section asks: implement, review (with `verdict`), or fix. */
+  auto?: boolean;
+  /** A review's verdict in auto mode (default approve). */
+  verdict?: 'approve' | 'request_changes';
   /** Commit a change without touching the task list. */
   commit?: boolean;
   /** Say COMPLETE when every story passes after this step. */
@@ -40,7 +46,7 @@ export interface Step {
   result?: Record<string, unknown> | false;
 }
 
-const DEMO_STEP: Step = { implement: true, completeWhenDone: true, pauseMs: 150 };
+const DEMO_STEP: Step = { auto: true, completeWhenDone: true, pauseMs: 150 };
 
 async function main(argv: string[]): Promise<void> {
   const prompt = await readPrompt(argv);
@@ -61,9 +67,14 @@ async function main(argv: string[]): Promise<void> {
     const text = typeof step.writeTasks === 'string' ? step.writeTasks : JSON.stringify(step.writeTasks, null, 2);
     writeFileSync('ralph/tasks.json', text);
   }
-  if (step.implement) await implementNextStory(out);
+  for (const [path, content] of Object.entries(step.files ?? {})) writeFileSync(path, content);
+  const mode = step.auto ? modeOf(prompt) : undefined;
+  if (step.implement || mode?.mode === 'implement') await implementNextStory(out);
+  if (mode?.mode === 'review') await review(out, mode.story, step.verdict ?? 'approve');
+  if (mode?.mode === 'fix') await fix(out, mode.story);
   if (step.commit) commitAll('chore: scripted change', `change-${Date.now()}-${process.pid}.txt`);
-  if (step.completeWhenDone && openStories().length === 0) await out.say('All stories pass.\n<promise>COMPLETE</promise>\n');
+  const reviewed = prompt.includes('Review cycle:');
+  if (step.completeWhenDone && isAllDone(reviewed)) await out.say('All stories are done.\n<promise>COMPLETE</promise>\n');
   if (step.sleepMs) await sleep(step.sleepMs);
   if (step.tickMs) setInterval(() => void out.say('tick\n'), step.tickMs);
   if (step.hang) await new Promise(() => setInterval(() => undefined, 1 << 30));
@@ -160,6 +171,47 @@ interface DemoStory {
   title: string;
   passes?: boolean;
   priority?: number;
+  reviewStatus?: string;
+  reviewCount?: number;
+  reviewFeedback?: string;
+}
+
+/** The mode ralph put in the prompt ("## This iteration: review US-002"). */
+function modeOf(prompt: string): { mode: 'implement' | 'review' | 'fix' | 'finish'; story: string } | undefined {
+  const match = /^## This iteration: (implement|review|fix|finish)\s*(\S*)/m.exec(prompt);
+  return match ? { mode: match[1] as 'implement', story: match[2] ?? '' } : { mode: 'implement', story: '' };
+}
+
+function isAllDone(reviewed: boolean): boolean {
+  return readTaskFile().stories.every((story) => story.passes === true && (!reviewed || story.reviewStatus === 'approved'));
+}
+
+/** Changes one story's fields in tasks.json and commits, as an agent's review or fix would. */
+async function updateStory(out: Emitter, id: string, fields: Partial<DemoStory>, message: string): Promise<void> {
+  const { data, stories } = readTaskFile();
+  for (const story of stories) if (story.id === id) Object.assign(story, fields, { reviewCount: (story.reviewCount ?? 0) + (fields.reviewStatus === 'pending' ? 0 : 1) });
+  writeFileSync('ralph/tasks.json', JSON.stringify(data, null, 2) + '\n');
+  await out.tool('Bash', { command: `git commit -am "${message}"` }, '1 file changed', false);
+  execFileSync('git', ['commit', '-q', '-am', message], { stdio: 'ignore' });
+}
+
+async function review(out: Emitter, id: string, verdict: 'approve' | 'request_changes'): Promise<void> {
+  await out.tool('Bash', { command: `git log --oneline --grep "${id}"` }, `feat: [${id}]`, false);
+  if (verdict === 'approve') {
+    await out.say(`${id} meets every acceptance criterion. Approved.\n`);
+    await updateStory(out, id, { reviewStatus: 'approved' }, `review: [${id}] - approved`);
+  } else {
+    await out.say(`${id} misses a criterion. Changes requested.\n`);
+    await updateStory(out, id, { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'Add a test for the empty case.' }, `review: [${id}] - changes requested`);
+  }
+}
+
+async function fix(out: Emitter, id: string): Promise<void> {
+  await out.say(`Addressing the review of ${id}.\n`);
+  mkdirSync('src', { recursive: true });
+  writeFileSync(join('src', `${id.toLowerCase()}.test.txt`), 'empty case covered\n');
+  execFileSync('git', ['add', '-A'], { stdio: 'ignore' });
+  await updateStory(out, id, { reviewStatus: 'pending', passes: true }, `fix: [${id}] - address review`);
 }
 
 function readTaskFile(): { data: Record<string, unknown>; stories: DemoStory[] } {

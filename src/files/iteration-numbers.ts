@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { isErrno } from '../errors.js';
-import { readLastLine } from './summary-csv.js';
+import { readCsvEnds } from './csv-tail.js';
 
 const ITERATION_FILE = /^iteration-(\d+)\.(?:log|jsonl)$/;
 
@@ -14,8 +14,8 @@ export async function nextIterationNumber(logsDir: string, summaryCsv: string): 
     const match = ITERATION_FILE.exec(name);
     if (match) highest = Math.max(highest, Number(match[1]));
   }
-  const lastRow = await readLastLine(summaryCsv);
-  const fromCsv = Number(lastRow?.split(',')[0]);
+  const lastRow = (await readCsvEnds(summaryCsv, 1))?.rows[0];
+  const fromCsv = Number(lastRow?.[0]);
   if (Number.isInteger(fromCsv)) highest = Math.max(highest, fromCsv);
   return highest + 1;
 }

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActiveFile } from './active-lock.js';
 import { updateActive } from './active-lock.js';
@@ -7,9 +7,16 @@ import type { RalphPaths } from './paths.js';
 import { readDecideState, writeBlocked, writeDecide } from './signal-files.js';
 import { appendSummaryRow } from './summary-csv.js';
 import { parseTasks } from './tasks.js';
+import { updateRunState } from './run-state.js';
+import { readTemplate } from '../templates.js';
 
 /** The loop's file port over the real ralph/ folder. */
-export function createLoopFiles(paths: RalphPaths, promptPath: string, lock: Pick<ActiveFile, 'pid' | 'startedAt'>): LoopFiles {
+export function createLoopFiles(
+  paths: RalphPaths,
+  promptPath: string,
+  lock: Pick<ActiveFile, 'pid' | 'startedAt'>,
+  taskList: string,
+): LoopFiles {
   return {
     readPrompt: () => readFile(promptPath, 'utf8'),
     readTasks: async () => {
@@ -23,6 +30,16 @@ export function createLoopFiles(paths: RalphPaths, promptPath: string, lock: Pic
     writeBlocked: (entry) => writeBlocked(paths.blocked, entry),
     writeDecide: (entry) => writeDecide(paths.decide, entry),
     appendRow: (row) => appendSummaryRow(paths.summaryCsv, row),
+    readModeGuide: (name) => readTemplate(`modes/${name}.md`),
+    // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than comparing against an old one.
+    snapshotTasks: () => copyFile(paths.tasks, paths.tasksSnapshot).catch(() => rm(paths.tasksSnapshot, { force: true })),
+    recordReviewRejection: async (storyId) => {
+      const state = await updateRunState(paths.state, taskList, (current) => ({
+        ...current,
+        reviewRejections: { ...current.reviewRejections, [storyId]: (current.reviewRejections[storyId] ?? 0) + 1 },
+      }));
+      return state.reviewRejections[storyId] ?? 0;
+    },
     writeFeedback: async (iteration, text) => {
       const name = `feedback-${String(iteration).padStart(3, '0')}.md`;
       await writeFile(join(paths.logs, name), text);

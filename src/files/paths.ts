@@ -15,10 +15,21 @@ export interface RalphPaths {
   blocked: string;
   decide: string;
   active: string;
+  /** tasks.json as the running iteration began (for the Stop hook). */
+  tasksSnapshot: string;
+  /** ralph's memory of this task list across runs: resume attempts, review counts. */
+  state: string;
 }
 
 /** The loop's own files: git-ignored so they never dirty the tree or land in an agent's commit. */
-export const LOOP_OWNED_PATHS = ['ralph/logs/', 'ralph/blocked.txt', 'ralph/decide.txt', 'ralph/.ralph-active'];
+export const LOOP_OWNED_PATHS = [
+  'ralph/logs/',
+  'ralph/blocked.txt',
+  'ralph/decide.txt',
+  'ralph/.ralph-active',
+  'ralph/.tasks-snapshot.json',
+  'ralph/state.json',
+];
 
 /** The paths of ralph's files under a repository root. */
 export function ralphPaths(root: string): RalphPaths {
@@ -38,6 +49,8 @@ export function ralphPaths(root: string): RalphPaths {
     blocked: join(dir, 'blocked.txt'),
     decide: join(dir, 'decide.txt'),
     active: join(dir, '.ralph-active'),
+    tasksSnapshot: join(dir, '.tasks-snapshot.json'),
+    state: join(dir, 'state.json'),
   };
 }
 

@@ -1,4 +1,4 @@
-import { appendFile, open, stat } from 'node:fs/promises';
+import { appendFile, stat } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import { isErrno } from '../errors.js';
 import type { IterationRow } from '../loop/ports.js';
@@ -53,26 +53,5 @@ async function isMissingOrEmpty(path: string): Promise<boolean> {
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return true;
     throw error;
-  }
-}
-
-/** The last line of a file, read from its end (the CSV grows with every iteration). */
-export async function readLastLine(path: string, maxBytes = 64 * 1024): Promise<string | undefined> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    throw error;
-  }
-  try {
-    const { size } = await handle.stat();
-    const length = Math.min(size, maxBytes);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    const lines = buffer.toString('utf8').split('\n').filter((line) => line.trim() !== '');
-    return lines.at(-1);
-  } finally {
-    await handle.close();
   }
 }

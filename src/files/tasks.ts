@@ -9,6 +9,10 @@ const storySchema = z.looseObject({
   priority: z.number().optional(),
   passes: z.boolean().default(false),
   notes: z.string().optional(),
+  // The review cycle's fields; the agent's reviewCount is informational (ralph counts itself).
+  reviewStatus: z.enum(['pending', 'changes_requested', 'approved']).optional(),
+  reviewCount: z.number().optional(),
+  reviewFeedback: z.string().optional(),
 });
 
 const taskListSchema = z
@@ -54,19 +58,25 @@ export function parseTasks(text: string): TasksParse {
   return { ok: true, tasks: { project, branchName, description, stories: stories ?? userStories ?? [] } };
 }
 
+/** Whether stories must also be approved by a review iteration to count as complete. */
+export type ReviewPolicy = { review: boolean };
+
 /** Stories done and in all. */
-export function countStories(tasks: TaskList): { complete: number; total: number } {
-  return { complete: tasks.stories.filter(isStoryComplete).length, total: tasks.stories.length };
+export function countStories(tasks: TaskList, policy: ReviewPolicy): { complete: number; total: number } {
+  return { complete: tasks.stories.filter((story) => isStoryComplete(story, policy)).length, total: tasks.stories.length };
 }
 
-/** A story is complete when it passes. */
-export function isStoryComplete(story: Story): boolean {
-  return story.passes;
+/** A story is complete when it passes — and, with the review cycle on, a review approved it. */
+export function isStoryComplete(story: Story, { review }: ReviewPolicy): boolean {
+  return story.passes && (!review || story.reviewStatus === 'approved');
 }
 
-/** Stories still to do, highest priority (lowest number) first. */
-export function openStories(tasks: TaskList): Story[] {
-  return tasks.stories
-    .filter((story) => !isStoryComplete(story))
-    .sort((a, b) => (a.priority ?? Infinity) - (b.priority ?? Infinity));
+/** Stories not complete yet, highest priority (lowest number) first. */
+export function openStories(tasks: TaskList, policy: ReviewPolicy): Story[] {
+  return byPriority(tasks.stories.filter((story) => !isStoryComplete(story, policy)));
+}
+
+/** Stories in the order they are worked on: lowest priority number first, list order on ties. */
+export function byPriority(stories: readonly Story[]): Story[] {
+  return [...stories].sort((a, b) => (a.priority ?? Infinity) - (b.priority ?? Infinity));
 }

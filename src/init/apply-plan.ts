@@ -14,7 +14,9 @@ export type ItemOutcome =
   /** A merge added entries. */
   | { path: string; result: 'updated'; added: string[] }
   /** A merge found every entry already there, or --force found the same content. */
-  | { path: string; result: 'unchanged' };
+  | { path: string; result: 'unchanged' }
+  /** A merge could not safely edit the file and left it as it was; the warning says what to do. */
+  | { path: string; result: 'skipped'; warning: string };
 
 /** Carries out the plan under `root`, one item at a time; never overwrites without `force`. */
 export async function applyPlan(root: string, items: readonly PlannedItem[], options: { force: boolean }): Promise<ItemOutcome[]> {
@@ -44,6 +46,7 @@ async function applyItem(target: string, item: PlannedItem, force: boolean): Pro
     case 'merge': {
       const existing = await readOptional(target);
       const merged = item.merge(existing);
+      if (merged.warning !== undefined) return { path, result: 'skipped', warning: merged.warning };
       if (merged.added.length === 0) return { path, result: 'unchanged' };
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, merged.text);

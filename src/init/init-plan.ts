@@ -1,6 +1,8 @@
 import { mergeGitignore } from '../files/gitignore.js';
 import { LOOP_OWNED_PATHS } from '../files/paths.js';
 import { readTemplate } from '../templates.js';
+import { mergeClaudeSettings } from './claude-settings.js';
+import type { DetectedGate } from '../gates/detect-gates.js';
 import type { CiProvider } from './ci-providers.js';
 
 
@@ -8,6 +10,8 @@ import type { CiProvider } from './ci-providers.js';
 export interface Merged {
   text: string;
   added: string[];
+  /** Set when the file could not be merged safely and was left as it is: what the user should do. */
+  warning?: string;
 }
 
 /** One thing `ralph init` sets up; paths are relative to the repository root, with `/`. */
@@ -20,18 +24,29 @@ export type PlannedItem =
   | { kind: 'merge'; path: string; merge: (existing: string | undefined) => Merged };
 
 /** Everything `ralph init` sets up, in the order it is done and reported. */
-export function planInit(options: { ci?: CiProvider }): PlannedItem[] {
+export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGate[] }): PlannedItem[] {
   const items: PlannedItem[] = [
     fromTemplate('ralph/prompt.md', 'prompt.md'),
     fromTemplate('ralph/prd.md', 'prd.md'),
     fromTemplate('ralph/tasks.json', 'tasks.json'),
     fromTemplate('ralph/progress.txt', 'progress.txt'),
+    { kind: 'file', path: 'ralph/config.json', content: async () => initialConfig(options.gates) },
+    // A copy beside the config, so editors check it offline whatever way ralph was installed.
+    fromTemplate('ralph/config.schema.json', 'config.schema.json'),
     { kind: 'directory', path: 'ralph/logs/' },
     // The same list `ralph run` puts in .git/info/exclude, so the two never disagree.
     { kind: 'merge', path: '.gitignore', merge: (existing) => mergeGitignore(existing, LOOP_OWNED_PATHS) },
+    // Claude Code runs `ralph hook stop` whenever the agent wants to stop; the user's settings are kept.
+    { kind: 'merge', path: '.claude/settings.json', merge: mergeClaudeSettings },
   ];
   if (options.ci === 'github') items.push(fromTemplate('.github/workflows/ralph.yml', 'github-workflow.yml'));
   return items;
+}
+
+/** ralph/config.json as init writes it: the schema for editors, the loop's limits, the gates it found. */
+export function initialConfig(gates: readonly DetectedGate[]): string {
+  const config = { $schema: './config.schema.json', maxIterations: 10, maxStuck: 3, gates };
+  return `${JSON.stringify(config, null, 2)}\n`;
 }
 
 function fromTemplate(path: string, template: string): PlannedItem {

@@ -18,20 +18,25 @@ export type FeedbackItem =
   /** ralph stopped the agent at a time limit. */
   | { kind: 'time_limit'; limit: 'iteration' | 'idle' }
   /** The agent process failed. */
-  | { kind: 'agent_failed'; lines: string[] };
+  | { kind: 'agent_failed'; lines: string[] }
+  /** The quality gates failed: the blocking event, already formatted for the agent. */
+  | { kind: 'gates_blocked'; event: string };
 
 /** The loop-feedback section of a prompt (empty when there is nothing to say). */
 export function renderFeedback(items: readonly FeedbackItem[], decideAnswered: boolean): string {
-  const lines = items.map(renderItem);
+  // A blocking event is a section of its own; the rest are bullet points.
+  const events = items.flatMap((item) => (item.kind === 'gates_blocked' ? [item.event.trimEnd()] : []));
+  const lines = items.filter((item) => item.kind !== 'gates_blocked').map(renderItem);
   if (decideAnswered) {
     lines.push('- A human answered your question in `ralph/decide.txt`: read the answer below `---`, act on it, then delete the file.');
   }
-  return lines.length === 0 ? '' : `## Loop feedback\n\n${lines.join('\n')}\n`;
+  if (lines.length === 0 && events.length === 0) return '';
+  return [`## Loop feedback\n`, ...(lines.length ? [`${lines.join('\n')}\n`] : []), ...events.map((event) => `${event}\n`)].join('\n');
 }
 
-/** The prompt of one iteration: the user's prompt, then the feedback section when there is one. */
-export function buildPrompt(base: string, feedback: string): string {
-  return feedback ? `${base.trimEnd()}\n\n${feedback}` : base;
+/** The prompt of one iteration: the user's prompt, the mode's guide, then the feedback section when there is one. */
+export function buildPrompt(base: string, modeSection: string, feedback: string): string {
+  return [base, modeSection, feedback].filter((part) => part.trim() !== '').map((part) => part.trimEnd()).join('\n\n') + '\n';
 }
 
 /** A feedback section over the cap: its start, and where the whole of it is. */
@@ -63,6 +68,8 @@ function renderItem(item: FeedbackItem): string {
       return item.limit === 'idle'
         ? '- The previous iteration was stopped because it produced no output for too long (idle timeout). Avoid commands that wait forever (watchers, servers in the foreground, prompts for input).'
         : '- The previous iteration was stopped at the iteration time limit. Take a smaller step: commit working progress early, and finish the story in the next iteration.';
+    case 'gates_blocked':
+      return item.event;
     case 'agent_failed':
       return `- The previous iteration's agent process failed. Its last error output:\n${item.lines.map((line) => `    ${line}`).join('\n')}`;
     default:

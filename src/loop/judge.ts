@@ -1,7 +1,7 @@
-import { openStories, type TaskList, type TasksParse } from '../files/tasks.js';
+import { openStories, type ReviewPolicy, type TaskList, type TasksParse } from '../files/tasks.js';
 import type { FeedbackItem } from './feedback.js';
 import { outcomeOf, wasStoppedByRalph } from './outcome.js';
-import type { AgentRun, Outcome } from './ports.js';
+import type { AgentRun, GateTrigger, GateVerdict, Outcome } from './ports.js';
 import type { Termination } from './termination.js';
 
 /** The limits judged after every iteration. */
@@ -12,6 +12,9 @@ export interface JudgeSettings {
   maxCostUsd?: number;
   maxRuntimeMs: number;
   onUsageLimit: 'wait' | 'stop';
+  maxGateFailures: number;
+  /** Stories must also be approved by a review to count as complete. */
+  review: boolean;
 }
 
 /** What the loop counts across iterations. */
@@ -21,10 +24,12 @@ export interface Counters {
   validationFailures: number;
   /** Consecutive usage-limited iterations (for the backoff when no reset time is given). */
   usageLimits: number;
+  /** Consecutive COMPLETE claims the quality gates rejected. */
+  gateFailures: number;
   costUsd: number;
 }
 
-export const INITIAL_COUNTERS: Counters = { stuck: 0, agentFailures: 0, validationFailures: 0, usageLimits: 0, costUsd: 0 };
+export const INITIAL_COUNTERS: Counters = { stuck: 0, agentFailures: 0, validationFailures: 0, usageLimits: 0, gateFailures: 0, costUsd: 0 };
 
 /** What an iteration did, as the judge sees it. */
 export interface IterationFacts {
@@ -37,6 +42,10 @@ export interface IterationFacts {
   now: number;
   /** When --max-runtime is up (epoch ms). */
   deadline: number;
+  /** The quality gates, when they ran after this iteration, and why. */
+  gates?: { trigger: GateTrigger; verdict: GateVerdict };
+  /** A story review sent back --max-reviews times: a human must look. */
+  reviewCap?: { id: string; count: number; feedback?: string };
 }
 
 /** The judge's ruling on one iteration. */
@@ -60,7 +69,8 @@ const BACKOFF_CAP_MS = 60 * 60_000;
  * Rules on an iteration: updates the counters, gathers the feedback for the next prompt, and
  * decides whether the run ends. When several endings arrive together the first of this order
  * wins: interrupted, complete, blocked, decide, agent_auth, agent_setup, usage_limit, max_cost,
- * max_runtime, agent_failures, validation_failures, stuck (max_iterations is the loop's).
+ * max_runtime, agent_failures, validation_failures, quality_gate_exhausted, stuck (max_iterations
+ * is the loop's).
  */
 export function judgeIteration(facts: IterationFacts, previous: Counters, settings: JudgeSettings): Verdict {
   const { run } = facts;
@@ -85,8 +95,8 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
   let complete = false;
   let rejectedComplete: Verdict['rejectedComplete'];
   if (run.signals.complete) {
-    const remaining = tasks ? openStories(tasks).map(({ id, title }) => ({ id, title })) : [];
-    complete = tasks !== undefined && removed.length === 0 && remaining.length === 0;
+    const remaining = tasks ? openStories(tasks, settings).map(({ id, title }) => ({ id, title })) : [];
+    complete = isVerifiedComplete(facts, settings);
     if (!complete) {
       rejectedComplete = remaining;
       problems.push(`COMPLETE claimed while stories still fail: ${remaining.map((story) => story.id).join(', ') || 'tasks.json is not valid'}`);
@@ -101,6 +111,13 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
   if (run.stoppedBy?.cause === 'timeout') feedback.push({ kind: 'time_limit', limit: 'iteration' });
   if (run.stoppedBy?.cause === 'idle_timeout') feedback.push({ kind: 'time_limit', limit: 'idle' });
   if (run.failure?.kind === 'error') feedback.push({ kind: 'agent_failed', lines: run.failure.lines.slice(-8) });
+  const gateVerdict = facts.gates?.verdict;
+  const gateEvent = gateVerdict && !gateVerdict.passed && !gateVerdict.interrupted ? gateVerdict.event : undefined;
+  if (gateEvent !== undefined) feedback.push({ kind: 'gates_blocked', event: gateEvent });
+  // A claim the gates rejected is no completion; it counts toward --max-gate-failures, not as a
+  // validation failure. Gates stopped by an interrupt judged nothing.
+  const claimChecked = facts.gates?.trigger === 'complete' && (gateVerdict?.passed === true || gateEvent !== undefined);
+  if (facts.gates?.trigger === 'complete' && gateVerdict?.passed !== true) complete = false;
 
   const limited = outcome === 'usage_limit';
   const stoppedByRalph = wasStoppedByRalph(outcome);
@@ -110,6 +127,7 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
     agentFailures: outcome === 'agent_error' ? previous.agentFailures + 1 : outcome === 'ok' ? 0 : previous.agentFailures,
     validationFailures: stoppedByRalph || limited ? previous.validationFailures : problems.length > 0 ? previous.validationFailures + 1 : 0,
     usageLimits: limited ? previous.usageLimits + 1 : 0,
+    gateFailures: claimChecked ? (gateEvent !== undefined ? previous.gateFailures + 1 : 0) : previous.gateFailures,
     costUsd: previous.costUsd + (run.stats.costUsd ?? 0),
   };
 
@@ -119,6 +137,11 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
   if (run.stoppedBy?.cause === 'interrupt') return end({ reason: 'interrupted', signal: run.stoppedBy.signal });
   if (complete) return end({ reason: 'complete' });
   if (run.signals.blocked !== undefined) return end({ reason: 'blocked', message: run.signals.blocked });
+  if (facts.reviewCap) {
+    const { id, count, feedback } = facts.reviewCap;
+    const last = feedback ? ` Its last review feedback: ${feedback}` : '';
+    return end({ reason: 'blocked', message: `Story ${id} was sent back by review ${count} times (--max-reviews ${count}): a human should look at it.${last}` });
+  }
   if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });
   if (run.failure?.kind === 'auth') return end({ reason: 'agent_auth', message: run.failure.message });
   if (run.failure?.kind === 'setup') return end({ reason: 'agent_setup', message: run.failure.message });
@@ -140,8 +163,20 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
   if (counters.validationFailures >= settings.maxValidationFailures) {
     return end({ reason: 'validation_failures', count: counters.validationFailures, last: problems.join('; ') });
   }
+  if (claimChecked && gateEvent !== undefined && counters.gateFailures >= settings.maxGateFailures) {
+    return end({ reason: 'quality_gate_exhausted', count: counters.gateFailures, event: gateEvent });
+  }
   if (counters.stuck >= settings.maxStuck) return end({ reason: 'stuck', stuckCount: counters.stuck });
   return verdict;
+}
+
+/**
+ * Whether the agent said COMPLETE and tasks.json agrees: valid, no story removed, every story
+ * passing. Only such a claim is worth running the quality gates for.
+ */
+export function isVerifiedComplete(facts: Pick<IterationFacts, 'run' | 'tasks' | 'storiesBefore'>, policy: ReviewPolicy): boolean {
+  if (!facts.run.signals.complete || !facts.tasks.ok) return false;
+  return removedStories(facts.storiesBefore, facts.tasks.tasks).length === 0 && openStories(facts.tasks.tasks, policy).length === 0;
 }
 
 /** Ids present before and missing now. */

@@ -10,7 +10,23 @@ export interface LoopPorts {
   files: LoopFiles;
   interrupts: Interrupts;
   report: LoopReporter;
+  /** The project's quality gates; absent when none are configured or --no-gates. */
+  gates?: QualityGates;
 }
+
+/** Runs the project's own checks (build, lint, tests…) against a claim of completion. */
+export interface QualityGates {
+  check(request: { iteration: number; trigger: GateTrigger }): Promise<GateVerdict>;
+}
+
+/** Why the gates run: at the start of a run whose stories all pass, on a COMPLETE claim, after a commit. */
+export type GateTrigger = 'start' | 'complete' | 'commit';
+
+/** What the gates found: passed, or the blocking event for the next prompt. */
+export type GateVerdict =
+  | { passed: true }
+  | { passed: false; interrupted: true }
+  | { passed: false; interrupted: false; summary: string; event: string };
 
 /** Runs one agent process for one iteration and reports how it ended. */
 export interface AgentRunner {
@@ -94,6 +110,12 @@ export interface LoopFiles {
   writeBlocked(entry: { iteration: number; at: number; reason: string }): Promise<void>;
   writeDecide(entry: { iteration: number; at: number; question: string }): Promise<void>;
   appendRow(row: IterationRow): Promise<void>;
+  /** The guide for one mode (templates/modes/NAME.md), and the review-policy note. */
+  readModeGuide(name: 'implement' | 'review' | 'review-fix' | 'finish' | 'review-policy'): Promise<string>;
+  /** Copies tasks.json aside as the iteration starts, for the Stop hook to compare against. */
+  snapshotTasks(): Promise<void>;
+  /** Counts one more review that sent this story back; returns the count so far (kept across runs). */
+  recordReviewRejection(storyId: string): Promise<number>;
   /** Saves a feedback section too large for the prompt; returns its path for the prompt to name. */
   writeFeedback(iteration: number, text: string): Promise<string>;
   writeActive(state: ActiveState): Promise<void>;
@@ -105,10 +127,12 @@ export interface ActiveState {
   maxIterations: number;
   stuckCount: number;
   mode: Mode;
+  /** The story under review or fix (and the one to implement). */
+  story?: string;
 }
 
-/** What an iteration is for. Only `implement` exists until the review cycle. */
-export type Mode = 'implement';
+export type { Mode } from './mode.js';
+import type { Mode } from './mode.js';
 
 /** One row of ralph/logs/summary.csv. */
 export interface IterationRow {
@@ -156,7 +180,7 @@ export interface LoopReporter {
     maxIterations: number;
     mode: Mode;
     stories: { complete: number; total: number };
-    nextStory?: { id: string; title: string };
+    story?: { id: string; title: string };
   }): void;
   iterationFinished(event: { row: IterationRow; committed: boolean; failure?: AgentFailure; stoppedBy?: StopCause }): void;
   completeRejected(event: { remaining: { id: string; title: string }[] }): void;

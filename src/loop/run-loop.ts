@@ -1,7 +1,9 @@
 import { countStories, openStories, type TaskList } from '../files/tasks.js';
 import { buildPrompt, feedbackPreview, renderFeedback, type FeedbackItem } from './feedback.js';
-import { INITIAL_COUNTERS, judgeIteration, type Counters, type JudgeSettings, type Verdict } from './judge.js';
-import type { IterationRow, LoopPorts, Mode } from './ports.js';
+import { INITIAL_COUNTERS, isVerifiedComplete, judgeIteration, type Counters, type IterationFacts, type JudgeSettings, type Verdict } from './judge.js';
+import { chooseMode, type ModeChoice } from './mode.js';
+import { renderModeSection } from './mode-section.js';
+import type { GateTrigger, IterationRow, LoopPorts } from './ports.js';
 import { hasNewCommit } from './stuck.js';
 import type { Termination } from './termination.js';
 import { isoSeconds } from './time.js';
@@ -13,6 +15,10 @@ export interface LoopSettings extends JudgeSettings {
   firstIteration: number;
   /** The feedback section's cap in a prompt; longer feedback goes to a file. */
   maxFeedbackBytes: number;
+  /** Run the quality gates on a COMPLETE claim only, or also after every iteration that committed. */
+  gatesWhen: 'complete' | 'commit';
+  /** Reviews that send one story back before a human must look (the review cycle). */
+  maxReviews: number;
 }
 
 /** What a run did, for the summary block and last-run.json. */
@@ -49,12 +55,18 @@ export async function runLoop(settings: LoopSettings, ports: LoopPorts, tasks: T
     termination,
     iterations: state.started,
     stuckIterations: state.stuckIterations,
-    stories: countStories(state.tasks),
+    stories: countStories(state.tasks, settings),
     costUsd: state.counters.costUsd,
     repetitions: state.repetitions,
   });
 
-  if (openStories(tasks).length === 0) return result({ reason: 'complete' });
+  if (openStories(tasks, settings).length === 0) {
+    // Nothing left to do: only the project's own checks can still say otherwise.
+    const verdict = await ports.gates?.check({ iteration: settings.firstIteration, trigger: 'start' });
+    if (!verdict || verdict.passed) return result({ reason: 'complete' });
+    if (verdict.interrupted) return result({ reason: 'interrupted', signal: ports.interrupts.received() ?? 'SIGINT' });
+    state.feedback = [{ kind: 'gates_blocked', event: verdict.event }];
+  }
   let counted = 0;
   while (counted < settings.maxIterations) {
     const signal = ports.interrupts.received();
@@ -85,19 +97,20 @@ async function runIteration(
   state: LoopState,
 ): Promise<Verdict> {
   const { agent, clock, files, git, report } = ports;
-  const mode: Mode = 'implement';
-  const next = openStories(state.tasks)[0];
-  await files.writeActive({ iteration, maxIterations: settings.maxIterations, stuckCount: state.counters.stuck, mode });
+  const choice = chooseMode(state.tasks, settings);
+  const { mode, story } = choice;
+  await files.snapshotTasks();
+  await files.writeActive({ iteration, maxIterations: settings.maxIterations, stuckCount: state.counters.stuck, mode, ...(story ? { story: story.id } : {}) });
   report.iterationStarted({
     iteration,
     index: counted,
     maxIterations: settings.maxIterations,
     mode,
-    stories: countStories(state.tasks),
-    nextStory: next && { id: next.id, title: next.title },
+    stories: countStories(state.tasks, settings),
+    ...(story ? { story: { id: story.id, title: story.title } } : {}),
   });
 
-  const prompt = await promptFor(iteration, settings, ports, state.feedback);
+  const prompt = await promptFor(iteration, choice, settings, ports, state.feedback);
   const storiesBefore = state.tasks.stories.map((story) => story.id);
   const headBefore = await git.head();
   const startedAt = clock.now();
@@ -107,8 +120,14 @@ async function runIteration(
   const committed = hasNewCommit(headBefore, headAfter);
   const tasks = await files.readTasks();
   if (tasks.ok) state.tasks = tasks.tasks;
+  const gates = await checkGates(iteration, { run, tasks, storiesBefore }, committed, settings, ports);
+  const reviewCap = mode === 'review' && story ? await countReview(story.id, state.tasks, settings, ports) : undefined;
 
-  const verdict = judgeIteration({ run, committed, tasks, storiesBefore, now: endedAt, deadline }, state.counters, settings);
+  const verdict = judgeIteration(
+    { run, committed, tasks, storiesBefore, now: endedAt, deadline, ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) },
+    state.counters,
+    settings,
+  );
   state.counters = verdict.counters;
   state.feedback = verdict.feedback;
   if (!committed) state.stuckIterations++;
@@ -120,7 +139,7 @@ async function runIteration(
   if (verdict.termination?.reason === 'blocked') await files.writeBlocked({ iteration, at: endedAt, reason: verdict.termination.message });
   if (verdict.termination?.reason === 'decide') await files.writeDecide({ iteration, at: endedAt, question: verdict.termination.question });
 
-  const stories = countStories(state.tasks);
+  const stories = countStories(state.tasks, settings);
   const row: IterationRow = {
     iteration,
     mode,
@@ -139,12 +158,44 @@ async function runIteration(
   return verdict;
 }
 
-/** The prompt: the user's prompt and the feedback, which goes to a file when it is over the cap. */
-async function promptFor(iteration: number, settings: LoopSettings, { files }: LoopPorts, feedback: FeedbackItem[]): Promise<string> {
+/** Runs the quality gates when the iteration earned it: a verified COMPLETE claim, or (gatesWhen commit) a commit. */
+async function checkGates(
+  iteration: number,
+  claim: Parameters<typeof isVerifiedComplete>[0],
+  committed: boolean,
+  settings: LoopSettings,
+  { gates, interrupts }: LoopPorts,
+): Promise<IterationFacts['gates']> {
+  if (!gates || claim.run.stoppedBy || interrupts.received()) return undefined;
+  const trigger: GateTrigger | undefined = isVerifiedComplete(claim, settings)
+    ? 'complete'
+    : settings.gatesWhen === 'commit' && committed
+      ? 'commit'
+      : undefined;
+  return trigger && { trigger, verdict: await gates.check({ iteration, trigger }) };
+}
+
+/**
+ * After a review iteration: when the review sent the story back, ralph's own count for it goes
+ * up (the agent's reviewCount is informational); at --max-reviews a human must look.
+ */
+async function countReview(storyId: string, tasks: TaskList, settings: LoopSettings, { files }: LoopPorts): Promise<IterationFacts['reviewCap']> {
+  const reviewed = tasks.stories.find((story) => story.id === storyId);
+  if (reviewed?.reviewStatus !== 'changes_requested') return undefined;
+  const count = await files.recordReviewRejection(storyId);
+  if (count < settings.maxReviews) return undefined;
+  return { id: storyId, count, ...(reviewed.reviewFeedback ? { feedback: reviewed.reviewFeedback } : {}) };
+}
+
+/** The prompt: the user's prompt, the mode's guide, and the feedback (which goes to a file when it is over the cap). */
+async function promptFor(iteration: number, choice: ModeChoice, settings: LoopSettings, { files }: LoopPorts, feedback: FeedbackItem[]): Promise<string> {
   let section = renderFeedback(feedback, (await files.decideState()) === 'answered');
   if (Buffer.byteLength(section) > settings.maxFeedbackBytes) {
     const path = await files.writeFeedback(iteration, section);
     section = feedbackPreview(section, path, Math.floor(settings.maxFeedbackBytes / 2));
   }
-  return buildPrompt(await files.readPrompt(), section);
+  const guide = choice.mode === 'implement' && !choice.story ? 'finish' : choice.mode;
+  const policy = settings.review ? await files.readModeGuide('review-policy') : '';
+  const modeSection = renderModeSection(await files.readModeGuide(guide), choice, policy);
+  return buildPrompt(await files.readPrompt(), modeSection, section);
 }

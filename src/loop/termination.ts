@@ -26,6 +26,8 @@ export type Termination =
   | { reason: 'usage_limit'; message: string; resetsAt?: number }
   /** `--max-validation-failures` consecutive iterations broke the loop's rules. */
   | { reason: 'validation_failures'; count: number; last: string }
+  /** `--max-gate-failures` COMPLETE claims in a row were rejected by the quality gates. */
+  | { reason: 'quality_gate_exhausted'; count: number; event: string }
   /** SIGINT or SIGTERM reached ralph. */
   | { reason: 'interrupted'; signal: InterruptSignal };
 
@@ -51,6 +53,7 @@ export function exitCodeFor(termination: Termination): number {
     case 'stuck':
     case 'agent_failures':
     case 'validation_failures':
+    case 'quality_gate_exhausted':
       return 4;
     case 'agent_auth':
     case 'agent_setup':
@@ -87,6 +90,8 @@ export function detailOf(termination: Termination): string | undefined {
         : `${termination.message} (resets ${new Date(termination.resetsAt).toISOString()})`;
     case 'validation_failures':
       return `${termination.count} iterations in a row broke the loop's rules; the last: ${termination.last}`;
+    case 'quality_gate_exhausted':
+      return `${termination.count} COMPLETE claims in a row were rejected by the quality gates; the last blocking event:\n${termination.event.trimEnd()}`;
     case 'interrupted':
       return `received ${termination.signal}`;
     case 'complete':

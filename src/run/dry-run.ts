@@ -25,6 +25,7 @@ export function renderDryRun(resolved: ResolvedSettings, command: AgentCommand, 
     '',
     'Agent command (run in the repository root, stdin /dev/null, in its own process group):',
     `  ${[shellQuote(command.file), ...argv].join(' ')}${stdin}`,
+    `  (the prompt is ${promptShown}, then the iteration's mode section and any loop feedback)`,
   ].join('\n');
 }
 

@@ -63,6 +63,7 @@ async function refusePendingHuman(paths: RalphPaths, shown: (path: string) => st
       `the loop is blocked: ${reason}`,
       2,
       `resolve it, then delete ${shown(paths.blocked)} and run again`,
+      'blocked',
     );
   }
   const decide = await readOptional(paths.decide);
@@ -71,6 +72,7 @@ async function refusePendingHuman(paths: RalphPaths, shown: (path: string) => st
       `a decision is pending: ${decideQuestion(decide)}`,
       3,
       `write your answer below the --- line in ${shown(paths.decide)} and run again`,
+      'decide',
     );
   }
 }

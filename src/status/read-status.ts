@@ -3,7 +3,7 @@ import { readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
 import type { RalphPaths } from '../files/paths.js';
 import { blockedReason, decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
-import { countStories, openStories, parseTasks } from '../files/tasks.js';
+import { countStories, openStories, parseTasks, type ReviewPolicy } from '../files/tasks.js';
 
 /** Everything `ralph status` knows, read from ralph's files; the same object is the `--json` output. */
 export interface StatusReport {
@@ -55,9 +55,9 @@ export interface IterationStatus {
 }
 
 /** Reads the status from the files alone; a missing file is a fresh project, not an error. */
-export async function readStatus(paths: RalphPaths, options: { now: number; rows: number }): Promise<StatusReport> {
+export async function readStatus(paths: RalphPaths, options: { now: number; rows: number; policy: ReviewPolicy }): Promise<StatusReport> {
   const [tasks, loop, blocked, decide, lastRun, recentIterations] = await Promise.all([
-    readTasksStatus(paths.tasks),
+    readTasksStatus(paths.tasks, options.policy),
     readLoopStatus(paths.active, options.now),
     readOptional(paths.blocked),
     readOptional(paths.decide),
@@ -75,16 +75,16 @@ export async function readStatus(paths: RalphPaths, options: { now: number; rows
   };
 }
 
-async function readTasksStatus(path: string): Promise<TasksStatus> {
+async function readTasksStatus(path: string, policy: ReviewPolicy): Promise<TasksStatus> {
   const text = await readOptional(path);
   if (text === undefined) return { state: 'missing' };
   const parsed = parseTasks(text);
   if (!parsed.ok) return { state: 'invalid', error: parsed.error };
-  const next = openStories(parsed.tasks)[0];
+  const next = openStories(parsed.tasks, policy)[0];
   return {
     state: 'ok',
     project: parsed.tasks.project ?? null,
-    ...countStories(parsed.tasks),
+    ...countStories(parsed.tasks, policy),
     next: next ? { id: next.id, title: next.title, priority: next.priority ?? null } : null,
   };
 }

@@ -1,22 +1,9 @@
 import pc from 'picocolors';
-import type { LoopReporter, Outcome } from '../loop/ports.js';
+import type { LoopReporter, Mode, Outcome } from '../loop/ports.js';
 import { formatDuration } from './format.js';
+import type { Console } from './screen.js';
 
-/** Where ralph's own lines go. */
-export interface Console {
-  line(text: string): void;
-  /** Redraws one status line in place (a TTY only); '' clears it. */
-  status?(text: string): void;
-}
-
-/** Writes lines to a stream; on a TTY it can also redraw a status line. */
-export function streamConsole(stream: NodeJS.WritableStream, { tty = false, timestamps = false } = {}): Console {
-  const stamp = () => (timestamps ? `${pc.dim(new Date().toISOString().slice(11, 19))} ` : '');
-  return {
-    line: (text) => void stream.write(text.split('\n').map((line) => `${stamp()}${line}`).join('\n') + '\n'),
-    ...(tty ? { status: (text: string) => void stream.write(`\r\u001b[2K${text}`) } : {}),
-  };
-}
+export type { Console } from './screen.js';
 
 const OUTCOME_LABEL: Record<Outcome, string> = {
   ok: '',
@@ -32,19 +19,60 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
   interrupted: 'interrupted',
 };
 
+export interface ReporterOptions {
+  maxStuck: number;
+  /** When the run started (epoch ms), for the elapsed time in each header. */
+  runStartedAt: number;
+  /** GitHub Actions: fold each iteration's agent output into a group. */
+  github: boolean;
+  now?: () => number;
+}
+
+/** The terminal side of the loop: its events as lines, plus the live status while an agent works. */
+export interface TerminalReporter extends LoopReporter {
+  /** The agent made a tool call (stream-json), for the live status line. */
+  toolCall(): void;
+}
+
 /** Renders the loop's events as terminal lines. */
-export function createReporter(out: Console, maxStuck: number): LoopReporter {
+export function createReporter(out: Console, options: ReporterOptions): TerminalReporter {
+  const now = options.now ?? Date.now;
+  let live: { iteration: number; mode: Mode; startedAt: number; toolCalls: number; timer: NodeJS.Timeout } | undefined;
+  let costUsd = 0;
+  const drawStatus = () => {
+    if (!live) return;
+    const cost = costUsd > 0 ? ` · $${costUsd.toFixed(2)} so far` : '';
+    out.status(`⋯ iteration ${live.iteration} · ${live.mode} · ${formatDuration(now() - live.startedAt)} · ${live.toolCalls} tool calls${cost}`);
+  };
+  const endLive = () => {
+    if (!live) return;
+    clearInterval(live.timer);
+    live = undefined;
+    out.status(undefined);
+  };
+
   return {
-    iterationStarted({ iteration, index, maxIterations, mode, stories, nextStory }) {
+    iterationStarted({ iteration, index, maxIterations, mode, stories, story }) {
       const parts = [
         `Iteration ${iteration} (${index + 1}/${maxIterations})`,
         mode,
-        ...(nextStory ? [`${nextStory.id} ${nextStory.title}`.trim()] : []),
+        ...(story ? [`${story.id} ${story.title}`.trim()] : []),
         `stories ${stories.complete}/${stories.total}`,
+        `${formatDuration(now() - options.runStartedAt)} elapsed`,
       ];
       out.line(pc.bold(pc.cyan(`── ${parts.join(' · ')} ──`)));
+      if (options.github) out.line(`::group::Iteration ${iteration} (${mode})`);
+      live = { iteration, mode, startedAt: now(), toolCalls: 0, timer: setInterval(drawStatus, 1000) };
+      live.timer.unref();
+      drawStatus();
+    },
+    toolCall() {
+      if (live) live.toolCalls++;
     },
     iterationFinished({ row, committed, failure }) {
+      endLive();
+      if (options.github) out.line('::endgroup::');
+      costUsd += row.stats.costUsd ?? 0;
       const facts = [
         formatDuration(row.durationSeconds * 1000),
         `stories ${row.storiesComplete}/${row.storiesTotal}`,
@@ -55,7 +83,7 @@ export function createReporter(out: Console, maxStuck: number): LoopReporter {
       const paint = row.outcome === 'ok' ? (committed ? pc.green : pc.yellow) : pc.red;
       const head = committed
         ? `✓ iteration ${row.iteration}: commit ${row.commitHash.slice(0, 7)}`
-        : `✗ iteration ${row.iteration}: no new commit (stuck ${row.stuckCount}/${maxStuck})`;
+        : `✗ iteration ${row.iteration}: no new commit (stuck ${row.stuckCount}/${options.maxStuck})`;
       out.line(paint(`${head} · ${facts}`));
       if (failure?.kind === 'error') for (const line of failure.lines.slice(-3)) out.line(pc.dim(`  │ ${line}`));
     },
@@ -64,13 +92,13 @@ export function createReporter(out: Console, maxStuck: number): LoopReporter {
       out.line(pc.yellow(`COMPLETE rejected: stories still failing: ${ids}`));
     },
     usageLimitWait({ message, until }) {
-      const left = () => formatDuration(until - Date.now());
+      const left = () => formatDuration(until - now());
       out.line(pc.yellow(`usage limit: ${message} — waiting until ${new Date(until).toISOString()} (${left()})`));
-      if (!out.status) return () => undefined;
-      const timer = setInterval(() => out.status?.(pc.yellow(`waiting for the usage limit to reset: ${left()} left`)), 1000);
+      const timer = setInterval(() => out.status(`waiting for the usage limit to reset: ${left()} left`), 1000);
+      timer.unref();
       return () => {
         clearInterval(timer);
-        out.status?.('');
+        out.status(undefined);
       };
     },
     warning(message) {

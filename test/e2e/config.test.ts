@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, runRalph } from '../helpers/e2e.js';
 
+/** The user's prompt, then the mode section ralph adds. */
+const PROMPT_WITH_MODE = expect.stringMatching(/^Implement the next story\.\n\n## This iteration: implement US-1\n/);
+
 describe('ralph run: configuration layers', () => {
   it('takes flag over environment over ralph/config.json over default', async () => {
     const repo = await makeRepo({ stories: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'].map((id) => ({ id })) });
@@ -23,7 +26,7 @@ describe('ralph run: configuration layers', () => {
     );
     await repo.steps([{ implement: true }]);
     await runRalph(repo, ['run', '--max-iterations', '1']);
-    expect(repo.call(1).argv).toEqual(['-p', 'Implement the next story.\n', '--output-format', 'stream-json', '--verbose', '--model', 'opus']);
+    expect(repo.call(1).argv).toEqual(['-p', PROMPT_WITH_MODE, '--output-format', 'stream-json', '--verbose', '--model', 'opus']);
   });
 
   it.each([
@@ -106,7 +109,7 @@ describe('ralph run --sandbox', () => {
     expect(name).toMatch(/^ralph-ralph-e2e-[a-z0-9]+-[0-9a-f]{8}$/);
     expect(runs[0]).toEqual([
       'sandbox', 'run', '--name', name, 'claude', repo.root, '--',
-      '-p', 'Implement the next story.\n', '--dangerously-skip-permissions', '--output-format', 'stream-json', '--verbose',
+      '-p', PROMPT_WITH_MODE, '--dangerously-skip-permissions', '--output-format', 'stream-json', '--verbose',
     ]);
     expect(runs[1]?.[3]).toBe(name);
   });

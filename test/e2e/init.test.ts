@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ describe('ralph init: a fresh repository', () => {
     expect(repo.exists('ralph/logs')).toBe(true);
     expect(repo.read('.gitignore').split('\n')).toEqual(expect.arrayContaining(LOOP_OWNED_PATHS));
     expect(repo.exists('.github')).toBe(false);
-    for (const path of [...RALPH_FILES, 'ralph/logs/', '.gitignore']) expect(result.stdout).toMatch(new RegExp(`created +${path.replace(/\./g, '\\.')}\n`));
+    for (const path of [...RALPH_FILES, 'ralph/logs/', '.gitignore', '.claude/settings.json']) expect(result.stdout).toMatch(new RegExp(`created +${path.replace(/\./g, '\\.')}\n`));
     expect(result.stdout).toContain('Next steps:');
     expect(result.stdout).toContain('ralph/prd.md');
     expect(result.stdout).toContain('ralph run');
@@ -39,11 +39,9 @@ describe('ralph init: a fresh repository', () => {
     const result = await runRalph(repo, ['init']);
     expect(result.code).toBe(0);
     for (const path of RALPH_FILES) expect(repo.exists(path)).toBe(true);
-    const ignored = execFileSync('git', ['check-ignore', '--no-index', 'ralph/logs/iteration-001.log', 'ralph/blocked.txt', 'ralph/decide.txt', 'ralph/.ralph-active'], {
-      cwd: repo.root,
-      encoding: 'utf8',
-    });
-    expect(ignored.trim().split('\n')).toHaveLength(4);
+    const loopFiles = ['ralph/logs/iteration-001.log', 'ralph/blocked.txt', 'ralph/decide.txt', 'ralph/.ralph-active', 'ralph/.tasks-snapshot.json', 'ralph/state.json'];
+    const ignored = execFileSync('git', ['check-ignore', '--no-index', ...loopFiles], { cwd: repo.root, encoding: 'utf8' });
+    expect(ignored.trim().split('\n')).toEqual(loopFiles);
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).not.toContain('ralph/logs');
   });
 
@@ -123,13 +121,13 @@ describe('ralph init: .gitignore', () => {
     await repo.write('.gitignore', mine);
     const result = await runRalph(repo, ['init']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('updated  .gitignore (added ralph/blocked.txt, ralph/.ralph-active)');
+    expect(result.stdout).toContain('updated  .gitignore (added ralph/blocked.txt, ralph/.ralph-active, ralph/.tasks-snapshot.json, ralph/state.json)');
     const text = repo.read('.gitignore');
     expect(text.startsWith(`${mine}\n`)).toBe(true);
     const lines = text.split('\n');
     expect(lines.filter((line) => line.replace(/^\//, '') === 'ralph/logs/')).toHaveLength(1);
     expect(lines.filter((line) => line === 'ralph/decide.txt')).toHaveLength(1);
-    expect(lines).toEqual(expect.arrayContaining(['ralph/blocked.txt', 'ralph/.ralph-active', 'dist/']));
+    expect(lines).toEqual(expect.arrayContaining(['ralph/blocked.txt', 'ralph/.ralph-active', 'ralph/.tasks-snapshot.json', 'ralph/state.json', 'dist/']));
 
     await runRalph(repo, ['init']);
     expect(repo.read('.gitignore')).toBe(text);
@@ -154,7 +152,7 @@ describe('ralph init --ci github', () => {
     expect(workflow).toContain('workflow_dispatch');
     expect(workflow).toContain('npm install -g @anthropic-ai/claude-code');
     expect(workflow).toContain('npm install -g ralph-loop');
-    expect(workflow).toMatch(/run: ralph run --max-iterations \d+ --max-stuck \d+\n/);
+    expect(workflow).toMatch(/run: ralph run --max-iterations \d+ --max-stuck \d+/);
     expect(workflow).toContain('ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}');
     expect(workflow).toMatch(/if: always\(\)\n\s+uses: actions\/upload-artifact@v4\n\s+with:\n\s+name: ralph-logs\n\s+path: ralph\/logs\//);
     // The run step must not swallow ralph's exit code, or the job would pass on a failed loop.
@@ -180,24 +178,102 @@ describe('ralph init --ci github', () => {
     expect(repo.exists('ralph')).toBe(false);
   });
 
-  it("the summary step writes last-run.json's reason and exit code to the job summary, and survives a missing file", async () => {
+  it('runs ralph as a step whose outputs and summary the workflow relies on', async () => {
     const workflow = await template('github-workflow.yml');
-    const script = /node -e '\n([\s\S]*?)\n\s*'\n/.exec(workflow)?.[1];
-    expect(script).toBeDefined();
-    const dir = await mkdtemp(join(tmpdir(), 'ralph-summary-'));
-    const summary = join(dir, 'summary.md');
-    const runStep = () => execFileSync(process.execPath, ['-e', script!], { cwd: dir, env: { ...process.env, GITHUB_STEP_SUMMARY: summary } });
+    expect(workflow).toMatch(/- name: Run ralph\n\s+id: ralph\n/);
+    expect(workflow).toMatch(/run: ralph run --max-iterations \d+ --max-stuck \d+ --max-runtime \w+ --max-cost \d+\n/);
+    expect(workflow).toContain("if: failure() && steps.ralph.outputs.reason == ''");
+  });
+});
 
-    runStep();
-    expect(await readFile(summary, 'utf8')).toContain('ralph: no result');
+describe('ralph init: the config file and its quality gates', () => {
+  it('writes ralph/config.json with the gates it detects in package.json, and says which', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    await writeFile(join(repo.root, 'package.json'), JSON.stringify({ scripts: { build: 'tsc', lint: 'eslint .', test: 'vitest run' } }));
+    const result = await runRalph(repo, ['init']);
+    expect(result.code).toBe(0);
+    const config = JSON.parse(repo.read('ralph/config.json'));
+    expect(config.$schema).toBe('./config.schema.json');
+    expect(config.gates).toEqual([
+      { name: 'build', command: 'npm run build' },
+      { name: 'lint', command: 'npm run lint', after: 'build' },
+      { name: 'tests', command: 'npm test', after: 'build' },
+    ]);
+    expect(repo.read('ralph/config.schema.json')).toBe(await template('config.schema.json'));
+    expect(result.stdout).toContain('Quality gates written to ralph/config.json');
+    expect(result.stdout).toMatch(/tests +npm test/);
+    // The loop accepts what init wrote.
+    const dry = await runRalph(repo, ['run', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/maxIterations +10 +config/);
+  });
 
-    await mkdir(join(dir, 'ralph/logs'), { recursive: true });
-    const report = { reason: 'stuck', exitCode: 4, detail: '3 iterations without a commit', iterations: 5, maxIterations: 20, durationSeconds: 61, stories: { complete: 1, total: 3 } };
-    await writeFile(join(dir, 'ralph/logs/last-run.json'), JSON.stringify(report));
-    runStep();
-    const text = await readFile(summary, 'utf8');
-    expect(text).toContain('### ralph: stuck (exit code 4)');
-    expect(text).toContain('3 iterations without a commit');
-    expect(text).toContain('Stories: 1/3 complete');
+  it('writes "gates": [] when it detects nothing, and says so', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const result = await runRalph(repo, ['init']);
+    expect(JSON.parse(repo.read('ralph/config.json')).gates).toEqual([]);
+    expect(result.stdout).toContain('Quality gates: none detected');
+  });
+
+  it('detects cargo, go and pytest projects', async () => {
+    for (const [file, command] of [['Cargo.toml', 'cargo test'], ['go.mod', 'go test ./...'], ['pytest.ini', 'pytest']]) {
+      const repo = await makeProject({ git: 'committed' });
+      await writeFile(join(repo.root, file!), '');
+      await runRalph(repo, ['init']);
+      expect(JSON.parse(repo.read('ralph/config.json')).gates).toEqual([{ name: 'tests', command }]);
+    }
+  });
+});
+
+describe('ralph init: the Claude Code Stop hook in .claude/settings.json', () => {
+  const RALPH_ENTRY = { hooks: [{ type: 'command', command: 'ralph hook stop', timeout: 60 }] };
+
+  it('registers `ralph hook stop` in a fresh repository', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const result = await runRalph(repo, ['init']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/created +\.claude\/settings\.json\n/);
+    expect(JSON.parse(repo.read('.claude/settings.json'))).toEqual({ hooks: { Stop: [RALPH_ENTRY] } });
+  });
+
+  it("merges into the user's settings, keeping every key and hook, and adds nothing on a second init", async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const mine = {
+      permissions: { allow: ['Bash(npm test)'], deny: ['Read(.env)'] },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'notify-send "claude stopped"' }] }],
+      },
+      env: { DEBUG: '1' },
+    };
+    await mkdir(join(repo.root, '.claude'));
+    await repo.write('.claude/settings.json', `${JSON.stringify(mine, null, 2)}\n`);
+    await repo.write('.claude/settings.local.json', '{"model": "opus"}\n');
+
+    const result = await runRalph(repo, ['init']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('updated  .claude/settings.json (added Stop hook "ralph hook stop")');
+    const merged = repo.read('.claude/settings.json');
+    expect(JSON.parse(merged)).toEqual({ ...mine, hooks: { ...mine.hooks, Stop: [...mine.hooks.Stop, RALPH_ENTRY] } });
+    expect(repo.read('.claude/settings.local.json')).toBe('{"model": "opus"}\n');
+
+    const again = await runRalph(repo, ['init']);
+    expect(again.stdout).toContain('nothing changed');
+    expect(again.stdout).toMatch(/already exists, kept: .*\.claude\/settings\.json/);
+    expect(repo.read('.claude/settings.json')).toBe(merged);
+  });
+
+  it('leaves settings that are not valid JSON untouched, with a warning line, and sets up the rest', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    await mkdir(join(repo.root, '.claude'));
+    const broken = '{\n  // my notes\n  "model": "opus"\n}\n';
+    await repo.write('.claude/settings.json', broken);
+    const result = await runRalph(repo, ['init']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(repo.read('.claude/settings.json')).toBe(broken);
+    expect(result.stdout).toMatch(/\n  warning: \.claude\/settings\.json is not valid JSON \(.+\): left it as it is\. To let ralph check each stop of the agent, add \{"hooks":.*"ralph hook stop".*\} to it yourself\.\n/);
+    expect(result.stdout).not.toMatch(/(created|updated|kept) +\.claude/);
+    expect(repo.exists('ralph/tasks.json')).toBe(true);
   });
 });

@@ -15,6 +15,7 @@ export interface StoryInput {
   id: string;
   passes?: boolean;
   title?: string;
+  reviewStatus?: 'pending' | 'changes_requested' | 'approved';
 }
 
 /** A fresh git repository with ralph/prompt.md and ralph/tasks.json, committed unless `unborn`. */
@@ -27,6 +28,7 @@ export async function makeRepo(options: { stories?: StoryInput[]; unborn?: boole
     title: story.title ?? `Story ${story.id}`,
     priority: index + 1,
     passes: story.passes ?? false,
+    ...(story.reviewStatus ? { reviewStatus: story.reviewStatus } : {}),
   }));
   await writeFile(join(repo.root, 'ralph/tasks.json'), options.tasksText ?? JSON.stringify({ project: 'e2e', stories }, null, 2));
   if (!options.unborn) {
@@ -99,6 +101,8 @@ export function runRalph(
     cwd?: string;
     onStdout?: (text: string, child: ReturnType<typeof spawn>) => void;
     timeoutMs?: number;
+    /** Written to ralph's stdin, which is then closed (default: no stdin). */
+    input?: string;
   } = {},
 ): Promise<RalphResult> {
   const env: NodeJS.ProcessEnv = {
@@ -106,11 +110,23 @@ export function runRalph(
     PATH: `${FAKE_BIN_DIR}${delimiter}${process.env.PATH ?? ''}`,
     RALPH_AGENT_SCRIPT: repo.script,
     NO_COLOR: '1',
+    // Most suites test one behaviour at a time without the review cycle; its own suite turns it on.
+    RALPH_SKIP_REVIEW: '1',
     ...options.env,
   };
-  delete env.FORCE_COLOR;
+  if (options.env?.FORCE_COLOR === undefined) delete env.FORCE_COLOR;
+  // A variable set to undefined means: not set at all.
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [RALPH_BIN, ...args], { cwd: join(repo.root, options.cwd ?? ''), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv = [RALPH_BIN, ...args];
+    const cwd = join(repo.root, options.cwd ?? '');
+    const child =
+      options.input === undefined
+        ? spawn(process.execPath, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(process.execPath, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // ralph may exit without reading it all; that is not the test's failure.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {

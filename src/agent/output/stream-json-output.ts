@@ -55,7 +55,7 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
     if (event.type === 'assistant') {
       for (const text of event.texts) scanner.push(`${text}\n`);
       // A synthetic message with an error field is the CLI reporting a failure, not the model talking.
-      if (event.error) errorText.push(...event.texts, event.error);
+      if (event.error) keepLast(errorText, [...event.texts, event.error]);
       toolCalls += event.toolUses.length;
       for (const use of event.toolUses) hooks.onToolUse?.(use);
     } else if (event.type === 'tool_results') {
@@ -63,7 +63,7 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
     } else if (event.type === 'result') {
       result = event.result;
       scanner.push(`${event.result.text}\n`);
-      if (event.result.isError) errorText.push(event.result.text);
+      if (event.result.isError) keepLast(errorText, [event.result.text]);
     } else if (event.type === 'rate_limit' && event.status === 'rejected') {
       rateLimitRejected = { ...(event.resetsAt ? { resetsAt: event.resetsAt } : {}) };
     }
@@ -110,8 +110,14 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
       expectsResult: true,
       toolCalls,
       invalidLines,
-      errorText: [...stderrTail.result(), ...errorText.slice(-20)],
+      errorText: [...stderrTail.result(), ...errorText],
       ...(rateLimitRejected ? { rateLimitRejected } : {}),
     }),
   };
+}
+
+/** Appends, keeping only the last few entries: error text is for diagnosis, not a transcript. */
+function keepLast(list: string[], items: string[], keep = 20): void {
+  list.push(...items);
+  if (list.length > keep) list.splice(0, list.length - keep);
 }

@@ -13,7 +13,7 @@ function capture() {
 
 describe('archiveCommand: confirming an unfinished task list', () => {
   it('asks, and archives when the answer is yes', async () => {
-    const repo = await makeRepo({ stories: [{ id: 'A' }, { id: 'B', passes: true }] });
+    const repo = await makeRepo({ stories: [{ id: 'A' }, { id: 'B', passes: true, reviewStatus: 'approved' }] });
     const questions: string[] = [];
     const out = capture();
     const code = await archiveCommand({
@@ -38,7 +38,7 @@ describe('archiveCommand: confirming an unfinished task list', () => {
   });
 
   it('does not ask when every story passes, or with yes', async () => {
-    const finished = await makeRepo({ stories: [{ id: 'A', passes: true }] });
+    const finished = await makeRepo({ stories: [{ id: 'A', passes: true, reviewStatus: 'approved' }] });
     const unfinished = await makeRepo({ stories: [{ id: 'A' }] });
     const asked: string[] = [];
     const confirm = async (question: string) => (asked.push(question), false);

@@ -1,10 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { countStories, openStories, parseTasks } from '../../../src/files/tasks.js';
 
+describe('story completion with the review cycle', () => {
+  it('counts a story complete only when it passes and is approved', () => {
+    const parsed = parseTasks(
+      JSON.stringify({
+        stories: [
+          { id: 'A', passes: true, reviewStatus: 'approved' },
+          { id: 'B', passes: true, reviewStatus: 'pending' },
+          { id: 'C', passes: true },
+          { id: 'D', passes: false, reviewStatus: 'changes_requested' },
+        ],
+      }),
+    );
+    expect(parsed.ok && countStories(parsed.tasks, { review: true })).toEqual({ complete: 1, total: 4 });
+    expect(parsed.ok && countStories(parsed.tasks, { review: false })).toEqual({ complete: 3, total: 4 });
+  });
+
+  it('refuses an unknown reviewStatus', () => {
+    const parsed = parseTasks(JSON.stringify({ stories: [{ id: 'A', reviewStatus: 'maybe' }] }));
+    expect(parsed.ok).toBe(false);
+  });
+});
+
 describe('parseTasks', () => {
   it('reads stories and counts those that pass', () => {
     const parsed = parseTasks(JSON.stringify({ project: 'p', stories: [{ id: 'A', title: 'a', passes: true }, { id: 'B', title: 'b', passes: false }] }));
-    expect(parsed.ok && countStories(parsed.tasks)).toEqual({ complete: 1, total: 2 });
+    expect(parsed.ok && countStories(parsed.tasks, { review: false })).toEqual({ complete: 1, total: 2 });
   });
 
   it('accepts the prd.json shape with userStories', () => {
@@ -14,7 +36,7 @@ describe('parseTasks', () => {
 
   it('orders open stories by priority', () => {
     const parsed = parseTasks(JSON.stringify({ stories: [{ id: 'A', priority: 3 }, { id: 'B', priority: 1 }, { id: 'C', passes: true, priority: 0 }] }));
-    expect(parsed.ok && openStories(parsed.tasks).map((story) => story.id)).toEqual(['B', 'A']);
+    expect(parsed.ok && openStories(parsed.tasks, { review: false }).map((story) => story.id)).toEqual(['B', 'A']);
   });
 
   it.each([

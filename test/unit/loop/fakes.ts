@@ -5,6 +5,8 @@ import type {
   AgentFailure,
   AgentRun,
   DecideState,
+  GateTrigger,
+  GateVerdict,
   IterationRow,
   LoopPorts,
   LoopReporter,
@@ -33,6 +35,8 @@ export interface FakeCall {
   remove?: string[];
   /** How long the call takes on the fake clock (default one minute). */
   takesMs?: number;
+  /** Set review fields (and passes) of stories, as a review or fix iteration would. */
+  review?: Record<string, { reviewStatus: 'pending' | 'changes_requested' | 'approved'; passes?: boolean; reviewFeedback?: string }>;
 }
 
 export function taskList(...stories: [id: string, passes: boolean][]): TaskList {
@@ -40,7 +44,11 @@ export function taskList(...stories: [id: string, passes: boolean][]): TaskList 
 }
 
 /** Fake ports: an agent that replays calls, a git whose HEAD moves on commit, a manual clock. */
-export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decide?: DecideState; head?: string | null } = {}) {
+export function fakePorts(
+  initial: TaskList,
+  calls: FakeCall[],
+  options: { decide?: DecideState; head?: string | null; gates?: GateVerdict[] } = {},
+) {
   let tasks = structuredClone(initial);
   let tasksValid = true;
   let head: string | null = options.head === undefined ? 'c0' : options.head;
@@ -56,6 +64,10 @@ export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decid
   const sleeps: number[] = [];
   const feedbackFiles: { iteration: number; text: string }[] = [];
   const graceful = new AbortController();
+  const gateChecks: { iteration: number; trigger: GateTrigger }[] = [];
+  const gateVerdicts = [...(options.gates ?? [])];
+  const reviewRejections: Record<string, number> = {};
+  let snapshots = 0;
 
   const report: LoopReporter = {
     iterationStarted: (event) => events.push(`start ${event.iteration}`),
@@ -76,6 +88,9 @@ export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decid
         if (!call) throw new Error('the fake agent ran out of scripted calls');
         now += call.takesMs ?? 60_000;
         if (call.commit) head = `c${++commits}`;
+        for (const [id, fields] of Object.entries(call.review ?? {})) {
+          tasks = { ...tasks, stories: tasks.stories.map((story) => (story.id === id ? { ...story, ...fields } : story)) };
+        }
         if (call.remove) tasks = { ...tasks, stories: tasks.stories.filter((story) => !call.remove?.includes(story.id)) };
         for (const id of call.pass ?? []) {
           tasks = { ...tasks, stories: tasks.stories.map((story) => (story.id === id ? { ...story, passes: true } : story)) };
@@ -109,6 +124,9 @@ export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decid
       writeDecide: async (entry) => void decided.push(entry),
       appendRow: async (row) => void rows.push(row),
       writeActive: async (state) => void active.push(state),
+      readModeGuide: async (name) => `## mode ${name}: {{id}}\n`,
+      snapshotTasks: async () => void snapshots++,
+      recordReviewRejection: async (id) => (reviewRejections[id] = (reviewRejections[id] ?? 0) + 1),
       writeFeedback: async (iteration, text) => {
         feedbackFiles.push({ iteration, text });
         return `ralph/logs/feedback-${iteration}.md`;
@@ -116,6 +134,22 @@ export function fakePorts(initial: TaskList, calls: FakeCall[], options: { decid
     },
     interrupts: { received: () => interrupt, graceful: graceful.signal },
     report,
+    ...(options.gates
+      ? {
+          gates: {
+            check: async (request) => {
+              gateChecks.push(request);
+              // The last scripted verdict repeats.
+              return (gateVerdicts.length > 1 ? gateVerdicts.shift() : gateVerdicts[0]) ?? { passed: true };
+            },
+          },
+        }
+      : {}),
   };
-  return { ports, prompts, rows, active, blocked, decided, events, sleeps, feedbackFiles, now: () => now, remainingCalls: () => calls.length };
+  return {
+    ports, prompts, rows, active, blocked, decided, events, sleeps, feedbackFiles, gateChecks, reviewRejections,
+    snapshots: () => snapshots,
+    now: () => now,
+    remainingCalls: () => calls.length,
+  };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runLoop, type LoopSettings } from '../../../src/loop/run-loop.js';
+import type { GateVerdict } from '../../../src/loop/ports.js';
 import { exitCodeFor } from '../../../src/loop/termination.js';
 import { fakePorts, taskList, type FakeCall } from './fakes.js';
 
@@ -12,11 +13,15 @@ const settings: LoopSettings = {
   maxValidationFailures: 3,
   onUsageLimit: 'wait',
   maxFeedbackBytes: 8192,
+  gatesWhen: 'complete',
+  maxGateFailures: 3,
+  review: false,
+  maxReviews: 3,
 };
 const tasks = taskList(['US-1', false], ['US-2', false]);
 
-async function loop(calls: FakeCall[], overrides: Partial<LoopSettings> = {}, initial = tasks) {
-  const fake = fakePorts(initial, calls);
+async function loop(calls: FakeCall[], overrides: Partial<LoopSettings> = {}, initial = tasks, gates?: GateVerdict[]) {
+  const fake = fakePorts(initial, calls, gates ? { gates } : {});
   const result = await runLoop({ ...settings, ...overrides }, fake.ports, initial);
   return { ...fake, result };
 }
@@ -179,7 +184,7 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('stops after --max-agent-failures consecutive failures; a success resets the count; timeouts neither add nor reset', async () => {
-    const fail = { failure: { kind: 'error', lines: ['boom'] }, exitCode: 1 } as const;
+    const fail: FakeCall = { failure: { kind: 'error', lines: ['boom'] }, exitCode: 1 };
     const { result, rows } = await loop(
       [fail, fail, { commit: true }, fail, { stoppedBy: { cause: 'timeout' }, exitCode: null, commit: true }, fail, fail],
       { maxStuck: 10 },
@@ -216,7 +221,7 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('stops instead of waiting when the reset is past the --max-runtime deadline, or with --on-usage-limit stop', async () => {
-    const limit = { failure: { kind: 'usage_limit', message: 'limit', resetsAt: 1_750_000_000_000 + 10 * 3600_000 }, exitCode: 1 } as const;
+    const limit: FakeCall = { failure: { kind: 'usage_limit', message: 'limit', resetsAt: 1_750_000_000_000 + 10 * 3600_000 }, exitCode: 1 };
     const late = await loop([limit]);
     expect(late.result.termination).toMatchObject({ reason: 'usage_limit', resetsAt: 1_750_000_000_000 + 10 * 3600_000 });
     expect(late.sleeps).toEqual([]);
@@ -226,7 +231,7 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('backs off when a usage limit names no reset time', async () => {
-    const limit = { failure: { kind: 'usage_limit', message: 'API Error: 529 Overloaded' }, exitCode: 1 } as const;
+    const limit: FakeCall = { failure: { kind: 'usage_limit', message: 'API Error: 529 Overloaded' }, exitCode: 1 };
     const { sleeps } = await loop([limit, limit, { commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }]);
     expect(sleeps).toEqual([5 * 60_000, 10 * 60_000]);
   });
@@ -249,7 +254,7 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('tells the next prompt about a repetition and counts detections per tool', async () => {
-    const repetition = { tool: 'Bash', count: 5, kind: 'consecutive', inputPreview: '{"command":"npm test"}', lastOutcome: { isError: true, preview: 'FAIL' } } as const;
+    const repetition = { tool: 'Bash', count: 5, kind: 'consecutive' as const, inputPreview: '{"command":"npm test"}', lastOutcome: { isError: true, preview: 'FAIL' } };
     const { result, prompts, rows } = await loop([{ stoppedBy: { cause: 'repetition', repetition }, exitCode: null }, { commit: true }], {
       maxIterations: 2,
     });
@@ -272,5 +277,130 @@ describe('runLoop: budgets and failures', () => {
     const { rows } = await loop([{ stoppedBy: { cause: 'timeout' }, exitCode: null, commit: true }, { commit: true }], { maxIterations: 2 });
     expect(rows[0]).toMatchObject({ outcome: 'timeout', stuckCount: 0 });
     expect(rows[0]?.commitHash).toBe('c1');
+  });
+});
+
+describe('runLoop: quality gates', () => {
+  const pass: GateVerdict = { passed: true };
+  const fail = (summary: string): GateVerdict => ({ passed: false, interrupted: false, summary, event: `## Completion Blocked: ${summary}\n` });
+  const claim: FakeCall = { commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } };
+
+  it('lets a COMPLETE stand when the gates pass', async () => {
+    const { result, gateChecks } = await loop([claim], {}, tasks, [pass]);
+    expect(result.termination.reason).toBe('complete');
+    expect(gateChecks).toEqual([{ iteration: 1, trigger: 'complete' }]);
+  });
+
+  it('rejects a COMPLETE the gates fail, hands the event to the next prompt, and ends when a claim passes', async () => {
+    const { result, prompts } = await loop([claim, { commit: true, signals: { complete: true } }], {}, tasks, [fail('tests failed'), pass]);
+    expect(result.termination.reason).toBe('complete');
+    expect(prompts[1]).toContain('## Completion Blocked: tests failed');
+  });
+
+  it('ends quality_gate_exhausted after --max-gate-failures rejected claims in a row; claims only count', async () => {
+    const again: FakeCall = { commit: true, signals: { complete: true } };
+    const { result, gateChecks } = await loop([claim, { commit: true }, again, again], {}, tasks, [fail('tests failed')]);
+    expect(result.termination).toMatchObject({ reason: 'quality_gate_exhausted', count: 3 });
+    expect(exitCodeFor(result.termination)).toBe(4);
+    expect(gateChecks).toHaveLength(3);
+  });
+
+  it('does not count a gate rejection as a validation failure', async () => {
+    const again: FakeCall = { commit: true, signals: { complete: true } };
+    const { result } = await loop([claim, again, again], { maxValidationFailures: 1, maxGateFailures: 5, maxIterations: 3 }, tasks, [fail('tests failed')]);
+    expect(result.termination.reason).toBe('max_iterations');
+  });
+
+  it('runs no gates for a claim tasks.json does not back', async () => {
+    const { gateChecks } = await loop([{ commit: true, signals: { complete: true } }], { maxIterations: 1 }, tasks, [pass]);
+    expect(gateChecks).toEqual([]);
+  });
+
+  it('with gatesWhen commit also checks after every commit, feeding failures forward without counting them', async () => {
+    const { result, gateChecks, prompts } = await loop(
+      [{ commit: true }, { commit: true }, {}],
+      { gatesWhen: 'commit', maxIterations: 3, maxGateFailures: 1 },
+      tasks,
+      [fail('build failed')],
+    );
+    expect(gateChecks.map((check) => check.trigger)).toEqual(['commit', 'commit']);
+    expect(prompts[1]).toContain('Completion Blocked: build failed');
+    expect(result.termination.reason).toBe('max_iterations');
+  });
+
+  it('checks the gates at the start of a run whose stories all pass: passing ends it without an agent call', async () => {
+    const done = taskList(['US-1', true]);
+    const { result, prompts, gateChecks } = await loop([], {}, done, [pass]);
+    expect(result.termination.reason).toBe('complete');
+    expect(prompts).toEqual([]);
+    expect(gateChecks).toEqual([{ iteration: 1, trigger: 'start' }]);
+  });
+
+  it('hands a failing start-of-run check to the first iteration', async () => {
+    const done = taskList(['US-1', true]);
+    const { result, prompts } = await loop([{ commit: true, signals: { complete: true } }], {}, done, [fail('lint failed'), pass]);
+    expect(prompts[0]).toContain('Completion Blocked: lint failed');
+    expect(result.termination.reason).toBe('complete');
+  });
+});
+
+describe('runLoop: the review cycle', () => {
+  const review = { review: true } as const;
+
+  it('chooses implement, then review for a story that passes unreviewed, and records the mode', async () => {
+    const { result, rows, active, prompts } = await loop(
+      [
+        { commit: true, pass: ['US-1'] },
+        { commit: true, review: { 'US-1': { reviewStatus: 'approved' } } },
+        { commit: true, pass: ['US-2'] },
+        { commit: true, review: { 'US-2': { reviewStatus: 'approved' } }, signals: { complete: true } },
+      ],
+      review,
+    );
+    expect(rows.map((row) => [row.mode, row.storiesComplete])).toEqual([
+      ['implement', 0],
+      ['review', 1],
+      ['implement', 1],
+      ['review', 2],
+    ]);
+    expect(active.map((state) => state.story)).toEqual(['US-1', 'US-1', 'US-2', 'US-2']);
+    expect(prompts[1]).toContain('## mode review: US-1');
+    expect(result.termination.reason).toBe('complete');
+  });
+
+  it('refuses COMPLETE until every story is approved', async () => {
+    const { result, events } = await loop([{ commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }], { ...review, maxIterations: 1 });
+    expect(events).toContain('rejected US-1,US-2');
+    expect(result.termination.reason).toBe('max_iterations');
+  });
+
+  it('sends a story back to review-fix after changes are requested, with its feedback', async () => {
+    const initial = taskList(['US-1', true]);
+    const fake = fakePorts(initial, [
+      { commit: true, review: { 'US-1': { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'add tests' } } },
+      { commit: true, review: { 'US-1': { reviewStatus: 'pending', passes: true } } },
+      { commit: true, review: { 'US-1': { reviewStatus: 'approved' } }, signals: { complete: true } },
+    ]);
+    const result = await runLoop({ ...settings, review: true }, fake.ports, initial);
+    expect(fake.rows.map((row) => row.mode)).toEqual(['review', 'review-fix', 'review']);
+    expect(fake.reviewRejections).toEqual({ 'US-1': 1 });
+    expect(result.termination.reason).toBe('complete');
+  });
+
+  it('stops with BLOCKED semantics when review sends a story back --max-reviews times', async () => {
+    const initial = taskList(['US-1', true]);
+    const reject: FakeCall = { commit: true, review: { 'US-1': { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'still no tests' } } };
+    const fix: FakeCall = { commit: true, review: { 'US-1': { reviewStatus: 'pending', passes: true } } };
+    const fake = fakePorts(initial, [reject, fix, reject]);
+    const result = await runLoop({ ...settings, review: true, maxReviews: 2 }, fake.ports, initial);
+    expect(result.termination).toMatchObject({ reason: 'blocked' });
+    expect(exitCodeFor(result.termination)).toBe(2);
+    expect(fake.blocked[0]?.reason).toContain('Story US-1 was sent back by review 2 times');
+    expect(fake.blocked[0]?.reason).toContain('still no tests');
+  });
+
+  it('snapshots tasks.json before every iteration', async () => {
+    const { snapshots } = await loop([{ commit: true }, { commit: true }], { maxIterations: 2 });
+    expect(snapshots()).toBe(2);
   });
 });

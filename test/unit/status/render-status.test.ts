@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusReport } from '../../../src/status/read-status.js';
-import { progressBar, renderStatus } from '../../../src/status/render-status.js';
+import { progressBar, renderStatus as renderColoured } from '../../../src/status/render-status.js';
+
+/** The text without colour codes: picocolors colours in CI, and these tests run there too. */
+const renderStatus = (report: StatusReport) => renderColoured(report).replace(/\u001b\[\d+m/g, '');
 
 const base: StatusReport = {
   root: '/repo',

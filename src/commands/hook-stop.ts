@@ -1,0 +1,103 @@
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { readLiveActive } from '../files/active-lock.js';
+import { ralphPaths } from '../files/paths.js';
+import { readOptional } from '../files/signal-files.js';
+import { decideStop } from '../hook/decide-stop.js';
+import { appendHookLog, hookFiles, readBlocks, writeBlocks } from '../hook/hook-files.js';
+import { parseHookInput, readHookStdin, type HookInputParse } from '../hook/hook-input.js';
+import { toLoopState } from '../hook/loop-state.js';
+import { listUncommitted } from '../hook/uncommitted.js';
+
+/**
+ * Blocks per iteration before the hook lets the agent stop anyway, and records it: Claude Code
+ * itself stops honouring blocks after 8, and a hook must never trap the agent.
+ */
+export const MAX_BLOCKS_PER_ITERATION = 3;
+
+const STDIN_TIMEOUT_MS = 5_000;
+const GIT_TIMEOUT_MS = 10_000;
+/** Paths named in an "Uncommitted changes" reason; the rest are counted. */
+const PATHS_SHOWN = 10;
+
+export interface HookStopOptions {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  now?: () => Date;
+}
+
+/**
+ * `ralph hook stop`, Claude Code's Stop hook: outside a loop it allows at once; during one it
+ * blocks a stop that leaves the task list broken or work uncommitted, by printing
+ * `{"decision":"block","reason":…}`. It always exits 0 and never blocks because of its own errors.
+ */
+export async function hookStopCommand(options: HookStopOptions): Promise<number> {
+  try {
+    await hookStop(options);
+  } catch {
+    // Not even the repository could be found to log into: the stop is allowed.
+  }
+  return 0;
+}
+
+async function hookStop(options: HookStopOptions): Promise<void> {
+  const now = options.now ?? (() => new Date());
+  const read = await readHookStdin(options.stdin, STDIN_TIMEOUT_MS);
+  const parsed: HookInputParse = read.problem ? { ok: false, problem: read.problem } : parseHookInput(read.text);
+  const start = (parsed.ok ? parsed.input.cwd : undefined) ?? (options.env.CLAUDE_PROJECT_DIR || options.cwd);
+  const root = await findWorkTree(resolve(options.cwd, start));
+  if (root === undefined) return;
+  const paths = ralphPaths(root);
+  const files = hookFiles(paths.logs);
+  const log = (line: string) => appendHookLog(files.log, now(), line);
+
+  try {
+    const active = await readLiveActive(paths.active);
+    if (active === undefined) return;
+    if (!parsed.ok) throw new Error(parsed.problem);
+    const loop = toLoopState(active as unknown as Record<string, unknown>);
+    const snapshotText = await readOptional(paths.tasksSnapshot);
+    if (snapshotText === undefined) throw new Error('ralph/.tasks-snapshot.json is missing (ralph run writes it when an iteration begins)');
+    const decision = await decideStop({
+      snapshotText,
+      tasksText: await readOptional(paths.tasks),
+      mode: loop.mode,
+      story: loop.story,
+      uncommitted: () => listUncommitted(root, { timeoutMs: GIT_TIMEOUT_MS, keep: PATHS_SHOWN }),
+    });
+    if (decision.allow) return;
+
+    const at = { run: loop.run, iteration: loop.iteration };
+    const blocks = (await readBlocks(files.state, at)) + 1;
+    // Counted before blocking: a block that could not be counted could repeat forever.
+    await writeBlocks(files.state, { ...at, blocks });
+    const label = `iteration ${loop.iteration} (${loop.mode})`;
+    if (blocks > MAX_BLOCKS_PER_ITERATION) {
+      await log(`${label}: allowed stop attempt ${blocks} after ${MAX_BLOCKS_PER_ITERATION} blocks this iteration, though: ${decision.reason}`);
+      return;
+    }
+    options.stdout.write(`${JSON.stringify({ decision: 'block', reason: decision.reason })}\n`);
+    await log(`${label}: blocked ${blocks}/${MAX_BLOCKS_PER_ITERATION}: ${decision.reason}`);
+  } catch (error) {
+    await log(`hook error, allowed the stop: ${(error as Error).message}`);
+  }
+}
+
+/** The nearest folder at or above `start` that holds `.git` (a folder, or a file in a worktree). */
+async function findWorkTree(start: string): Promise<string | undefined> {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (await exists(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

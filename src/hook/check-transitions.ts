@@ -1,0 +1,161 @@
+import type { StoryRecord } from './task-stories.js';
+
+/** What the current iteration is for, as `.ralph-active` says. */
+export type LoopMode = 'implement' | 'review' | 'review-fix';
+
+export const LOOP_MODES: readonly LoopMode[] = ['implement', 'review', 'review-fix'];
+
+/** The fields a review decides; in a review iteration nothing else may change. */
+const REVIEW_FIELDS = ['passes', 'reviewStatus', 'reviewCount', 'reviewFeedback'];
+
+const SNAPSHOT_HINT = 'ralph/.tasks-snapshot.json has the list as the iteration began';
+
+export interface TransitionCheck {
+  /** The stories when the iteration began. */
+  before: readonly StoryRecord[];
+  /** The stories now. */
+  after: readonly StoryRecord[];
+  mode: LoopMode;
+  /** The story under review or under fix, when the loop names it. */
+  story?: string;
+}
+
+type Pair = readonly [before: StoryRecord, after: StoryRecord];
+
+/** The first illegal change since the iteration began, as one line saying what to fix; undefined when every change is legal. */
+export function checkTransitions(check: TransitionCheck): string | undefined {
+  const sameStories = checkSameStories(check.before, check.after);
+  if (sameStories) return sameStories;
+  const pairs = check.before.map((story, index) => [story, check.after[index]!] as const);
+  const story = check.story !== undefined && pairs.some(([before]) => before.id === check.story) ? check.story : undefined;
+  switch (check.mode) {
+    case 'implement':
+      return checkImplement(pairs);
+    case 'review':
+      return checkReview(pairs, story);
+    case 'review-fix':
+      return checkReviewFix(pairs, story);
+  }
+}
+
+/** Stories are neither added, removed nor reordered while an iteration runs. */
+function checkSameStories(before: readonly StoryRecord[], after: readonly StoryRecord[]): string | undefined {
+  const was = before.map((story) => story.id);
+  const now = after.map((story) => story.id);
+  const removed = was.filter((id) => !now.includes(id));
+  if (removed.length > 0) {
+    return `ralph/tasks.json lost ${stories(removed)} during the iteration. Put ${them(removed)} back (${SNAPSHOT_HINT}): stories are never removed while the loop runs.`;
+  }
+  const added = now.filter((id) => !was.includes(id));
+  if (added.length > 0) {
+    return `ralph/tasks.json gained ${stories(added)} during the iteration. Remove ${them(added)} (${SNAPSHOT_HINT}): stories are never added while the loop runs.`;
+  }
+  if (was.join('\n') !== now.join('\n')) {
+    return `ralph/tasks.json has its stories in a different order (was ${was.join(', ')}; now ${now.join(', ')}). Restore the original order.`;
+  }
+  return undefined;
+}
+
+/** At most one story newly passes, none stops passing, and only a review approves. */
+function checkImplement(pairs: readonly Pair[]): string | undefined {
+  const unpassed = pairs.filter(([before, after]) => passes(before) && !passes(after)).map(idOf);
+  if (unpassed.length > 0) {
+    return `${capital(stories(unpassed))} went from passes: true to false in an implement iteration. Set passes back to true: only a review takes a story back.`;
+  }
+  const newlyPassing = pairs.filter(([before, after]) => !passes(before) && passes(after)).map(idOf);
+  if (newlyPassing.length > 1) {
+    return `${newlyPassing.length} stories were marked passes: true in one implement iteration (${newlyPassing.join(', ')}); an iteration implements one story. Set passes back to false on all but the one you finished and verified.`;
+  }
+  const approved = pairs.filter(([before, after]) => after.fields.reviewStatus === 'approved' && before.fields.reviewStatus !== 'approved').map(idOf);
+  if (approved.length > 0) {
+    return `${capital(stories(approved))} got reviewStatus "approved" in an implement iteration; only a review approves a story. Set ${them(approved)} back to "pending".`;
+  }
+  return undefined;
+}
+
+/** Only the reviewed story changes, and only in its passes and review fields. */
+function checkReview(pairs: readonly Pair[], story: string | undefined): string | undefined {
+  const changes = pairs.map(([before, after]) => ({ id: before.id, fields: changedFields(before, after) })).filter((change) => change.fields.length > 0);
+  let reviewed = story;
+  if (reviewed === undefined) {
+    const decided = changes.filter((change) => change.fields.some((field) => REVIEW_FIELDS.includes(field))).map((change) => change.id);
+    if (decided.length > 1) {
+      return `A review iteration reviews one story, but the review fields of ${decided.join(' and ')} changed. Restore all but the story you reviewed (${SNAPSHOT_HINT}).`;
+    }
+    reviewed = decided[0];
+  }
+  for (const change of changes) {
+    if (change.id !== reviewed) {
+      const which = reviewed === undefined ? 'the reviewed story' : `the reviewed story ${reviewed}`;
+      return `In a review iteration only ${which} may change, but story ${change.id} changed (${change.fields.join(', ')}). Restore it (${SNAPSHOT_HINT}).`;
+    }
+    const other = change.fields.filter((field) => !REVIEW_FIELDS.includes(field));
+    if (other.length > 0) {
+      return `In a review iteration only the passes, reviewStatus, reviewCount and reviewFeedback of story ${change.id} may change, but its ${other.join(', ')} changed too. Restore ${other.length === 1 ? 'it' : 'them'} (${SNAPSHOT_HINT}).`;
+    }
+  }
+  return undefined;
+}
+
+/** Like implement for the story under fix: it may pass again and go back to "pending"; nothing else of a review changes. */
+function checkReviewFix(pairs: readonly Pair[], story: string | undefined): string | undefined {
+  const touched = pairs.filter(([before, after]) => changedFields(before, after, REVIEW_FIELDS).length > 0);
+  if (story === undefined && touched.length > 1) {
+    return `A review-fix iteration fixes one story, but the passes or review fields of ${touched.map(([before]) => before.id).join(' and ')} changed. Restore all but the story you fixed (${SNAPSHOT_HINT}).`;
+  }
+  const fixed = story ?? touched[0]?.[0].id;
+  for (const [before, after] of touched) {
+    if (before.id !== fixed) {
+      return `In a review-fix iteration only story ${fixed} may change its passes and reviewStatus, but story ${before.id}'s ${changedFields(before, after, REVIEW_FIELDS).join(', ')} changed. Restore it (${SNAPSHOT_HINT}).`;
+    }
+    if (passes(before) && !passes(after)) {
+      return `Story ${before.id} went from passes: true to false in a review-fix iteration. Set passes back to true once the fix is done and verified.`;
+    }
+    if (!isEqual(before.fields.reviewStatus, after.fields.reviewStatus) && after.fields.reviewStatus !== 'pending') {
+      return `Story ${before.id}'s reviewStatus may only go back to "pending" in a review-fix iteration (it is now ${JSON.stringify(after.fields.reviewStatus)}); the next review decides. Set it to "pending".`;
+    }
+    const kept = changedFields(before, after, ['reviewCount', 'reviewFeedback']);
+    if (kept.length > 0) {
+      return `Story ${before.id}'s ${kept.join(' and ')} must stay as the reviewer left ${kept.length === 1 ? 'it' : 'them'} in a review-fix iteration. Restore ${kept.length === 1 ? 'it' : 'them'} (${SNAPSHOT_HINT}).`;
+    }
+  }
+  return undefined;
+}
+
+function passes(story: StoryRecord): boolean {
+  return story.fields.passes === true;
+}
+
+function idOf([before]: Pair): string {
+  return before.id;
+}
+
+/** The names of the fields that differ, among `keys` (default: every field either has). */
+function changedFields(before: StoryRecord, after: StoryRecord, keys?: readonly string[]): string[] {
+  const names = keys ?? [...new Set([...Object.keys(before.fields), ...Object.keys(after.fields)])];
+  return names.filter((name) => !isEqual(before.fields[name], after.fields[name]));
+}
+
+/** Deep equality of JSON values; key order does not matter. */
+export function isEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  return keys.every((key) => Object.hasOwn(right, key) && isEqual(left[key], right[key]));
+}
+
+function stories(ids: readonly string[]): string {
+  return ids.length === 1 ? `story ${ids[0]}` : `stories ${ids.join(', ')}`;
+}
+
+function them(ids: readonly string[]): string {
+  return ids.length === 1 ? 'it' : 'them';
+}
+
+function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

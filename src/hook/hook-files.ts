@@ -1,0 +1,52 @@
+import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isErrno } from '../errors.js';
+
+/**
+ * How many times the hook has blocked the current iteration. Kept in ralph/logs/hook-state.json,
+ * a file only the hook writes: `ralph run` rewrites ralph/state.json while the agent works, and
+ * two writers of one file would lose each other's updates.
+ */
+export interface HookState {
+  /** The run's `startedAt`: iteration numbers alone could repeat after the logs are cleared. */
+  run: string;
+  iteration: number;
+  blocks: number;
+}
+
+/** The hook's files under ralph/logs/. */
+export function hookFiles(logsDir: string) {
+  return { state: join(logsDir, 'hook-state.json'), log: join(logsDir, 'hook.log') };
+}
+
+/** Blocks so far in this iteration of this run: 0 when the file is missing or is about another. */
+export async function readBlocks(path: string, at: { run: string; iteration: number }): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return 0;
+    throw error;
+  }
+  const state = JSON.parse(text) as Partial<HookState>;
+  const isCurrent = state.run === at.run && state.iteration === at.iteration;
+  return isCurrent && Number.isInteger(state.blocks) ? state.blocks! : 0;
+}
+
+/** Records the count for this iteration, atomically. */
+export async function writeBlocks(path: string, state: HookState): Promise<void> {
+  await mkdir(join(path, '..'), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(state) + '\n');
+  await rename(temporary, path);
+}
+
+/** Appends one line to ralph/logs/hook.log; a log that cannot be written never fails the hook. */
+export async function appendHookLog(path: string, at: Date, line: string): Promise<void> {
+  try {
+    await mkdir(join(path, '..'), { recursive: true });
+    await appendFile(path, `${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} ${line.replace(/\r?\n/g, ' ')}\n`);
+  } catch {
+    // Nowhere left to report it: the stop is allowed either way.
+  }
+}

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { LOOP_OWNED_PATHS } from '../files/paths.js';
+
+/** What is uncommitted: the first paths (for the message), and how many in all. */
+export interface Uncommitted {
+  paths: string[];
+  total: number;
+}
+
+/**
+ * Lists what is uncommitted in the work tree: modified, staged or deleted tracked files, and
+ * untracked files git does not ignore; ralph's own files never count. Spawns git with
+ * node:child_process rather than execa or simple-git because the hook runs on every stop of the
+ * agent and those add a tenth to a fifth of a second to start-up. Fails when git fails or
+ * takes longer than `timeoutMs` (git is killed then).
+ */
+export function listUncommitted(root: string, options: { timeoutMs: number; keep: number }): Promise<Uncommitted> {
+  return new Promise((resolve, reject) => {
+    // -z: paths unquoted, one NUL-terminated entry each; `normal`: an untracked folder is one entry.
+    const child = spawn('git', ['status', '--porcelain=v1', '-z', '--untracked-files=normal'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const reader = porcelainReader(options.keep);
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`git status did not finish within ${options.timeoutMs / 1000} s`));
+    }, options.timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 1000) stderr += chunk.toString();
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot run git: ${error.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(reader.finish());
+      else reject(new Error(`git status failed (exit ${code}): ${stderr.trim().split('\n')[0] ?? ''}`));
+    });
+  });
+}
+
+/** Reads `git status --porcelain=v1 -z` output chunk by chunk, keeping only the first `keep` paths. */
+export function porcelainReader(keep: number) {
+  const decoder = new StringDecoder('utf8');
+  const paths: string[] = [];
+  let total = 0;
+  let pending = '';
+  // A rename or copy entry is followed by its source path, which is not a change of its own.
+  let skipSource = false;
+  const take = (entry: string) => {
+    if (skipSource) {
+      skipSource = false;
+      return;
+    }
+    if (entry.length < 4) return;
+    const status = entry.slice(0, 2);
+    const path = entry.slice(3);
+    skipSource = status.includes('R') || status.includes('C');
+    if (isLoopOwned(path)) return;
+    total += 1;
+    if (paths.length < keep) paths.push(path);
+  };
+  return {
+    push(chunk: Buffer): void {
+      const entries = (pending + decoder.write(chunk)).split('\0');
+      pending = entries.pop() ?? '';
+      for (const entry of entries) take(entry);
+    },
+    finish(): Uncommitted {
+      const rest = pending + decoder.end();
+      if (rest) take(rest);
+      return { paths, total };
+    },
+  };
+}
+
+/** Whether a repository path is one of ralph's own files (or inside its logs folder). */
+export function isLoopOwned(path: string): boolean {
+  return LOOP_OWNED_PATHS.some((owned) => (owned.endsWith('/') ? path.startsWith(owned) || path === owned.slice(0, -1) : path === owned));
+}

@@ -1,0 +1,64 @@
+import type { Merged } from './init-plan.js';
+
+/** The command Claude Code runs when the agent wants to stop. */
+export const STOP_HOOK_COMMAND = 'ralph hook stop';
+
+/** The hook as registered: a minute is far more than the checks take, and bounds a stuck git. */
+export const STOP_HOOK = { type: 'command', command: STOP_HOOK_COMMAND, timeout: 60 } as const;
+
+const ADDED = `Stop hook "${STOP_HOOK_COMMAND}"`;
+const SNIPPET = JSON.stringify({ hooks: { Stop: [{ hooks: [STOP_HOOK] }] } });
+
+/** `ralph hook stop` however it is spelled: on PATH, by path, through npx. */
+const REGISTERED = /(?:^|[\s/])ralph(?:-loop)?(?:\.js)?\s+hook\s+stop\s*$/;
+
+/**
+ * Adds ralph's Stop hook to the text of `.claude/settings.json`, keeping every other key and
+ * hook; unchanged when it is there already. A file ralph cannot safely edit (not JSON, or
+ * `hooks` of an unexpected shape) is left as it is, with a warning saying what to add by hand.
+ */
+export function mergeClaudeSettings(existing: string | undefined): Merged {
+  if (existing === undefined || existing.trim() === '') {
+    return { text: `${JSON.stringify({ hooks: { Stop: [{ hooks: [STOP_HOOK] }] } }, null, 2)}\n`, added: [ADDED] };
+  }
+  let settings: unknown;
+  try {
+    settings = JSON.parse(existing);
+  } catch (error) {
+    return leftAlone(existing, `is not valid JSON (${(error as Error).message})`);
+  }
+  if (!isObject(settings)) return leftAlone(existing, 'is not a JSON object');
+  const hooks = settings.hooks ?? {};
+  if (!isObject(hooks)) return leftAlone(existing, 'has a "hooks" that is not an object');
+  const stop = hooks.Stop ?? [];
+  if (!Array.isArray(stop)) return leftAlone(existing, 'has a "hooks.Stop" that is not an array');
+  if (stop.some(isRalphEntry)) return { text: existing, added: [] };
+  // Spreading keeps every key where it was; `hooks` goes last only when it is new.
+  const merged = { ...settings, hooks: { ...hooks, Stop: [...stop, { hooks: [STOP_HOOK] }] } };
+  return { text: `${JSON.stringify(merged, null, indentOf(existing))}\n`, added: [ADDED] };
+}
+
+function leftAlone(existing: string, problem: string): Merged {
+  return {
+    text: existing,
+    added: [],
+    warning: `.claude/settings.json ${problem}: left it as it is. To let ralph check each stop of the agent, add ${SNIPPET} to it yourself.`,
+  };
+}
+
+/** Whether a `hooks.Stop[]` entry already runs ralph's hook. */
+function isRalphEntry(entry: unknown): boolean {
+  if (!isObject(entry) || !Array.isArray(entry.hooks)) return false;
+  return entry.hooks.some((hook) => isObject(hook) && typeof hook.command === 'string' && REGISTERED.test(hook.command.trim()));
+}
+
+/** The indentation the user's file uses (a tab, or its first indent in spaces), so a merge does not reformat it. */
+function indentOf(text: string): string | number {
+  const indent = /^[ \t]+(?=\S)/m.exec(text)?.[0];
+  if (indent === undefined) return 2;
+  return indent.startsWith('\t') ? '\t' : indent.length;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,24 @@
+import type { RunSettings } from '../config/run-options.js';
+import type { LoopSettings } from '../loop/run-loop.js';
+
+/** The feedback section's cap in a prompt; longer feedback goes to ralph/logs/feedback-NNN.md. */
+const MAX_FEEDBACK_BYTES = 8 * 1024;
+
+/** The loop's settings from the resolved run options. */
+export function loopSettings(settings: RunSettings, firstIteration: number): LoopSettings {
+  return {
+    maxIterations: settings.maxIterations,
+    maxStuck: settings.maxStuck,
+    firstIteration,
+    maxRuntimeMs: settings.maxRuntime,
+    ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
+    maxAgentFailures: settings.maxAgentFailures,
+    maxValidationFailures: settings.maxValidationFailures,
+    onUsageLimit: settings.onUsageLimit,
+    maxFeedbackBytes: MAX_FEEDBACK_BYTES,
+    gatesWhen: settings.gatesWhen,
+    maxGateFailures: settings.maxGateFailures,
+    review: !settings.skipReview,
+    maxReviews: settings.maxReviews,
+  };
+}

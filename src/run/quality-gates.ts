@@ -1,0 +1,62 @@
+import { relative } from 'node:path';
+import pc from 'picocolors';
+import { compactDuration } from '../gates/compact-duration.js';
+import { formatBlockingEvent } from '../gates/format-event.js';
+import { runGates } from '../gates/run-gates.js';
+import type { GateOutcome, GateSpec } from '../gates/types.js';
+import type { GateTrigger, QualityGates } from '../loop/ports.js';
+import type { Console } from '../ui/reporter.js';
+import type { AgentInterrupts } from '../agent/spawn-agent.js';
+
+export interface QualityGateOptions {
+  specs: GateSpec[];
+  root: string;
+  logsDir: string;
+  env: NodeJS.ProcessEnv;
+  interrupts: AgentInterrupts;
+  out: Console;
+}
+
+const REQUEST: Record<GateTrigger, (iteration: number) => string> = {
+  start: () => 'start-of-run check (every story already passes)',
+  complete: (iteration) => `COMPLETE claimed in iteration ${iteration}`,
+  commit: (iteration) => `check after the commit of iteration ${iteration}`,
+};
+
+/** The loop's quality-gate port: runs the configured gates, one status line each, and formats a failure for the agent. */
+export function createQualityGates(options: QualityGateOptions): QualityGates {
+  const { out } = options;
+  return {
+    async check({ iteration, trigger }) {
+      out.line(pc.bold(`quality gates: ${REQUEST[trigger](iteration)}`));
+      const report = await runGates(options.specs, {
+        cwd: options.root,
+        logsDir: options.logsDir,
+        iteration,
+        env: options.env,
+        request: REQUEST[trigger](iteration),
+        onGateStart: (name) => out.line(pc.dim(`  ▸ ${name}: ${options.specs.find((spec) => spec.name === name)?.command ?? ''}`)),
+        onGateEnd: (outcome) => out.line(gateLine(outcome, options.root)),
+        signal: options.interrupts.graceful,
+        force: options.interrupts.force,
+      });
+      if (report.passed) return { passed: true };
+      if (report.interrupted || !report.event) return { passed: false, interrupted: true };
+      return { passed: false, interrupted: false, summary: report.event.summary, event: formatBlockingEvent(report.event) };
+    },
+  };
+}
+
+/** `✓ build passed (12s)`, `✗ tests failed (exit 1, 3s) — ralph/logs/gates-004-tests.log`, `~ lint skipped (…)`. */
+function gateLine(outcome: GateOutcome, root: string): string {
+  switch (outcome.status) {
+    case 'passed':
+      return pc.green(`  ✓ ${outcome.name} passed (${compactDuration(outcome.durationMs)})`);
+    case 'failed': {
+      const how = outcome.timedOut ? 'timed out' : `exit ${outcome.exitCode ?? 'signal'}`;
+      return pc.red(`  ✗ ${outcome.name} failed (${how}, ${compactDuration(outcome.durationMs)}) — ${relative(root, outcome.logPath)}`);
+    }
+    case 'skipped':
+      return pc.dim(`  ~ ${outcome.name} skipped (${outcome.reason})`);
+  }
+}

@@ -1,0 +1,58 @@
+import { appendFile } from 'node:fs/promises';
+import type { IterationRow } from '../loop/ports.js';
+import { summaryFacts, type RunReport } from '../run/run-report.js';
+import { formatDuration, reasonLabel } from './format.js';
+
+/** Escapes the data of a workflow command (`::error::data`), which must stay on one line. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** The annotation for an ending: `::error::` for every non-zero exit but DECIDE, which is a `::notice::`. */
+export function annotationFor(reason: string, exitCode: number, detail?: string): string | undefined {
+  if (exitCode === 0) return undefined;
+  const text = escapeData(`ralph: ${reasonLabel(reason)} (exit ${exitCode})${detail ? `: ${detail}` : ''}`);
+  return reason === 'decide' ? `::notice title=ralph needs a decision::${text}` : `::error title=ralph stopped::${text}`;
+}
+
+/** The job summary: the summary block as a table, the iterations, and what a human must answer. */
+export function stepSummary(report: RunReport, rows: readonly IterationRow[]): string {
+  const facts = summaryFacts(report);
+  const lines = ['## Ralph Loop Summary', '', '| | |', '| --- | --- |', ...facts.map(([key, value]) => `| ${key} | ${cell(value)} |`), ''];
+  if (report.reason === 'blocked' && report.detail) lines.push('### Blocked', '', quote(report.detail), '');
+  else if (report.reason === 'decide' && report.detail) lines.push('### Decision needed (answer in `ralph/decide.txt`)', '', quote(report.detail), '');
+  else if (report.detail) lines.push('### Reason', '', quote(report.detail), '');
+  if (rows.length > 0) {
+    lines.push('### Iterations', '', '| # | mode | duration | commit | stories | outcome | cost |', '| --- | --- | --- | --- | --- | --- | --- |');
+    for (const row of rows) {
+      const cost = row.stats.costUsd === undefined ? '' : `$${row.stats.costUsd.toFixed(2)}`;
+      lines.push(
+        `| ${row.iteration} | ${row.mode} | ${formatDuration(row.durationSeconds * 1000)} | ${row.commitHash.slice(0, 7) || '—'} | ${row.storiesComplete}/${row.storiesTotal} | ${row.outcome} | ${cost} |`,
+      );
+    }
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Appends the job summary and writes `reason` and `exit-code` to the step's outputs. */
+export async function publishToGitHub(env: NodeJS.ProcessEnv, report: RunReport, rows: readonly IterationRow[]): Promise<void> {
+  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, stepSummary(report, rows));
+  await writeOutputs(env, report.reason, report.exitCode);
+}
+
+/** A start ralph refused: the outputs, so the workflow can branch on the reason. */
+export async function writeOutputs(env: NodeJS.ProcessEnv, reason: string, exitCode: number): Promise<void> {
+  if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, `reason=${reason}\nexit-code=${exitCode}\n`);
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+}

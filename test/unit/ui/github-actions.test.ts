@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { IterationRow } from '../../../src/loop/ports.js';
+import type { RunReport } from '../../../src/run/run-report.js';
+import { annotationFor, escapeData, stepSummary } from '../../../src/ui/github-actions.js';
+
+const report: RunReport = {
+  reason: 'blocked',
+  exitCode: 2,
+  detail: 'no API key | staging',
+  iterations: 2,
+  maxIterations: 10,
+  firstIteration: 1,
+  lastIteration: 2,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  endedAt: '2026-01-01T00:10:00.000Z',
+  durationSeconds: 600,
+  avgIterationSeconds: 300,
+  stories: { complete: 1, total: 3 },
+  stuckIterations: 1,
+  costUsd: 1.5,
+  repetitions: {},
+};
+
+const row: IterationRow = {
+  iteration: 2,
+  mode: 'review',
+  durationSeconds: 300,
+  commitHash: 'abcdef1234567890',
+  storiesComplete: 1,
+  storiesTotal: 3,
+  stuckCount: 0,
+  timestamp: '2026-01-01T00:10:00Z',
+  outcome: 'ok',
+  agentExitCode: 0,
+  stats: { toolCalls: 4, invalidLines: 0, costUsd: 0.75 },
+};
+
+describe('GitHub Actions', () => {
+  it('escapes workflow command data onto one line', () => {
+    expect(escapeData('50% done\r\nnext')).toBe('50%25 done%0D%0Anext');
+  });
+
+  it('annotates non-zero endings as errors, DECIDE as a notice, and success not at all', () => {
+    expect(annotationFor('stuck', 4)).toBe('::error title=ralph stopped::ralph: STUCK (exit 4)');
+    expect(annotationFor('decide', 3, 'A or B?\nsecond line')).toBe('::notice title=ralph needs a decision::ralph: DECIDE (exit 3): A or B?%0Asecond line');
+    expect(annotationFor('complete', 0)).toBeUndefined();
+  });
+
+  it('writes the summary block as a table, the blocked reason and the iterations', () => {
+    const summary = stepSummary(report, [row]);
+    expect(summary).toContain('| Exit | BLOCKED (code 2) |');
+    expect(summary).toContain('| Stories | 1/3 complete |');
+    expect(summary).toContain('| Cost | $1.50 |');
+    expect(summary).toContain('### Blocked\n\n> no API key | staging');
+    expect(summary).toContain('| 2 | review | 5m 0s | abcdef1 | 1/3 | ok | $0.75 |');
+  });
+});
