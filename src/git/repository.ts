@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { RalphError } from '../errors.js';
 import type { Git } from '../loop/ports.js';
+import { findGitDirs, readHeadFromFiles, type GitDirs } from './head-file.js';
 
 /** The top of the git work tree that contains `cwd`; a set-up error outside one. */
 export async function findRepoRoot(cwd: string): Promise<string> {
@@ -13,10 +14,23 @@ export async function findRepoRoot(cwd: string): Promise<string> {
   }
 }
 
-/** The loop's git port: HEAD, read on the host. */
+/**
+ * The loop's git port: HEAD, read on the host — from the repository's files when they settle
+ * it (no process started), otherwise from `git rev-parse`.
+ */
 export function createGit(root: string): Git {
   const git = simpleGit(root);
-  return { head: () => readHead(git) };
+  // GIT_DIR and GIT_COMMON_DIR move the repository away from root/.git: only git knows where.
+  const overridden = process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined;
+  let dirs: Promise<GitDirs | undefined> | undefined;
+  return {
+    head: async () => {
+      dirs ??= overridden ? Promise.resolve(undefined) : findGitDirs(root).catch(() => undefined);
+      const found = await dirs;
+      const hash = found && (await readHeadFromFiles(found).catch(() => undefined));
+      return hash ?? readHead(git);
+    },
+  };
 }
 
 /**

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Fake `claude` for the loop-overhead and scaling scenarios: commits at once, never says COMPLETE.
+# With BENCH_STAMPS set it appends its start and end time (bash's $EPOCHREALTIME: no fork), so
+# the gap between one call's end and the next call's start is exactly the loop's own work.
+[[ -n "${BENCH_STAMPS:-}" ]] && echo "s $EPOCHREALTIME" >>"$BENCH_STAMPS"
+git commit --allow-empty -q -m "bench iteration"
+echo "Implemented the next story and committed it."
+[[ -n "${BENCH_STAMPS:-}" ]] && echo "e $EPOCHREALTIME" >>"$BENCH_STAMPS"
+exit 0

@@ -1,0 +1,77 @@
+import { lstat, readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { isErrno } from '../errors.js';
+
+/** Where a repository keeps HEAD (per work tree) and its refs (shared by all work trees). */
+export interface GitDirs {
+  gitDir: string;
+  commonDir: string;
+}
+
+const HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const SYMBOLIC = /^ref: (refs\/\S+)$/;
+/** Refs that live in each work tree's own git dir rather than the common one. */
+const PER_WORKTREE = /^refs\/(?:bisect|worktree|rewritten)\//;
+const MAX_SYMBOLIC_DEPTH = 5;
+
+/**
+ * The git dirs of the work tree at `root`: `.git` itself, or the folder a `.git` file points
+ * to (linked work trees, submodules), with its `commondir`. Undefined for anything else.
+ */
+export async function findGitDirs(root: string): Promise<GitDirs | undefined> {
+  const dotGit = join(root, '.git');
+  const stats = await lstat(dotGit).catch(() => undefined);
+  let gitDir: string;
+  if (stats?.isDirectory()) {
+    gitDir = dotGit;
+  } else if (stats?.isFile()) {
+    const target = /^gitdir: (.+)$/m.exec((await readText(dotGit)) ?? '')?.[1]?.trim();
+    if (!target) return undefined;
+    gitDir = resolve(root, target);
+  } else {
+    return undefined;
+  }
+  const common = (await readText(join(gitDir, 'commondir')))?.trim();
+  return { gitDir, commonDir: common ? (isAbsolute(common) ? common : resolve(gitDir, common)) : gitDir };
+}
+
+/**
+ * The commit HEAD points at, read from the files the way git's files backend does — HEAD,
+ * the loose ref, then packed-refs — without starting a process. Undefined whenever the files
+ * do not settle it (no commit yet, another ref backend, anything unexpected): ask git then.
+ */
+export async function readHeadFromFiles(dirs: GitDirs): Promise<string | undefined> {
+  let content = (await readText(join(dirs.gitDir, 'HEAD')))?.trim();
+  for (let depth = 0; depth < MAX_SYMBOLIC_DEPTH && content !== undefined; depth++) {
+    if (HASH.test(content)) return content;
+    const ref = SYMBOLIC.exec(content)?.[1];
+    if (!ref) return undefined;
+    // A loose ref wins over packed-refs, as in git; git packs before it deletes a loose ref,
+    // so reading loose first and packed second never misses one that exists.
+    const loose = (await readText(join(PER_WORKTREE.test(ref) ? dirs.gitDir : dirs.commonDir, ref)))?.trim();
+    content = loose ?? (await readPackedRef(dirs.commonDir, ref));
+  }
+  return undefined;
+}
+
+/** The hash packed-refs holds for a ref, or undefined. */
+async function readPackedRef(commonDir: string, ref: string): Promise<string | undefined> {
+  const packed = await readText(join(commonDir, 'packed-refs'));
+  if (packed === undefined) return undefined;
+  for (const line of packed.split('\n')) {
+    if (line.startsWith('#') || line.startsWith('^')) continue;
+    const space = line.indexOf(' ');
+    if (space > 0 && line.slice(space + 1).trimEnd() === ref) return line.slice(0, space);
+  }
+  return undefined;
+}
+
+/** A file's text, or undefined when there is no such file. */
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR') || isErrno(error, 'EISDIR')) return undefined;
+    throw error;
+  }
+}
