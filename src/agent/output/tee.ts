@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream';
 
 /**
- * A writable that shows each chunk to `onChunk`, copies it every chunk to each target and accepts the next chunk only when
- * all targets took this one, so a fast agent is slowed to the speed of the log instead of
- * piling output up in memory. A target that fails is dropped (and reported through
- * `onError`), never allowed to stall the agent. Owners attach their own 'error' listeners.
+ * A writable that shows each chunk to `onChunk`, copies it to each target, and accepts the next
+ * chunk at once unless a target is full — then only after that target drains. So a fast agent is
+ * slowed to the speed of the log instead of piling output up in memory, without a round trip per
+ * chunk. A target that fails is dropped (and reported through `onError`), never allowed to stall
+ * the agent. Owners attach their own 'error' listeners.
  */
 export function tee(
   targets: readonly (Writable | undefined)[],
@@ -15,22 +16,34 @@ export function tee(
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
       onChunk?.(chunk);
-      let pending = live.size;
-      if (pending === 0) return callback();
-      const done = () => {
-        if (--pending === 0) callback();
-      };
+      const full: Promise<void>[] = [];
       for (const target of [...live]) {
         if (target.destroyed || target.writableEnded) {
           live.delete(target);
-          done();
           continue;
         }
-        target.write(chunk, (error) => {
+        const accepted = target.write(chunk, (error) => {
           if (error && live.delete(target)) onError(error);
-          done();
         });
+        if (!accepted) full.push(drained(target));
       }
+      if (full.length === 0) callback();
+      else void Promise.all(full).then(() => callback());
     },
+  });
+}
+
+/** Resolves when a full target drains — or errs or closes, which must not stall the agent either. */
+function drained(target: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      target.off('drain', done);
+      target.off('error', done);
+      target.off('close', done);
+      resolve();
+    };
+    target.on('drain', done);
+    target.on('error', done);
+    target.on('close', done);
   });
 }
