@@ -114,19 +114,20 @@ async function startFresh(paths: RalphPaths): Promise<string[]> {
   return written;
 }
 
-async function moveIfPresent(from: string, to: string): Promise<boolean> {
-  try {
-    await rename(from, to);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    throw error;
-  }
+/** Moves a file that may not exist; false when there was nothing to move. */
+function moveIfPresent(from: string, to: string): Promise<boolean> {
+  return unlessMissing(() => rename(from, to));
 }
 
-async function copyIfPresent(from: string, to: string): Promise<boolean> {
+/** Copies a file that may not exist; false when there was nothing to copy. */
+function copyIfPresent(from: string, to: string): Promise<boolean> {
+  return unlessMissing(() => copyFile(from, to));
+}
+
+/** Runs a file operation; true when it ran, false when its source did not exist. */
+async function unlessMissing(operation: () => Promise<void>): Promise<boolean> {
   try {
-    await copyFile(from, to);
+    await operation();
     return true;
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return false;
