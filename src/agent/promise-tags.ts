@@ -9,8 +9,11 @@ export interface PromiseSignals {
   invalid: string[];
 }
 
-const OPEN = '<promise>';
-const CLOSE = '</promise>';
+// Matched as bytes: ASCII never occurs inside a multi-byte UTF-8 sequence, so the agent's
+// output need not be decoded at all except for a tag's body.
+const OPEN = Buffer.from('<promise>');
+const CLOSE = Buffer.from('</promise>');
+const NOTHING = Buffer.alloc(0);
 /** A tag body longer than this is not a tag but runaway text: it is dropped, not buffered. */
 const MAX_TAG_BODY = 16 * 1024;
 const MAX_INVALID_KEPT = 10;
@@ -28,32 +31,29 @@ export function parsePromiseTag(
 }
 
 /**
- * Finds promise tags in text that arrives in pieces. Only an unfinished tag (or the start
- * of one) is carried between pieces, so memory stays bounded however much text passes.
+ * Finds promise tags in output that arrives in pieces. Only an unfinished tag (or the start
+ * of one) is carried between pieces, so memory stays bounded however much passes.
  */
 export class PromiseTagScanner {
-  private carry = '';
+  private carry: Buffer = NOTHING;
   private readonly found: PromiseSignals = { complete: false, invalid: [] };
 
-  /** Feeds the next piece of text. */
-  push(text: string): void {
-    let buffer = this.carry + text;
+  /** Feeds the next piece of output (raw bytes, or text already decoded). */
+  push(piece: Buffer | string): void {
+    const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    const buffer = this.carry.length === 0 ? bytes : Buffer.concat([this.carry, bytes]);
     let position = 0;
     for (;;) {
-      const close = buffer.indexOf(CLOSE, position);
+      const open = buffer.indexOf(OPEN, position);
+      if (open === -1) break;
+      const close = buffer.indexOf(CLOSE, open + OPEN.length);
       if (close === -1) break;
-      const open = buffer.lastIndexOf(OPEN, close);
-      if (open >= position) this.record(buffer.slice(open + OPEN.length, close));
+      // In "<promise>junk <promise>COMPLETE</promise>" the tag is the opener nearest the closer.
+      const start = lastBefore(buffer, OPEN, open, close);
+      this.record(buffer.toString('utf8', start + OPEN.length, close));
       position = close + CLOSE.length;
     }
-    buffer = buffer.slice(position);
-    const open = buffer.lastIndexOf(OPEN);
-    if (open !== -1) {
-      const pending = buffer.slice(open);
-      this.carry = pending.length > OPEN.length + MAX_TAG_BODY ? '' : pending;
-    } else {
-      this.carry = partialOpenSuffix(buffer);
-    }
+    this.carry = unfinishedTag(buffer, position);
   }
 
   /** The signals seen so far. */
@@ -75,16 +75,29 @@ export class PromiseTagScanner {
         break;
       case 'invalid':
         // A handful is enough to explain the mistake; an agent printing thousands must not grow memory.
-        if (this.found.invalid.length < MAX_INVALID_KEPT) this.found.invalid.push(`${OPEN}${body.slice(0, 200)}${CLOSE}`);
+        if (this.found.invalid.length < MAX_INVALID_KEPT) this.found.invalid.push(`<promise>${body.slice(0, 200)}</promise>`);
         break;
     }
   }
 }
 
-/** The end of `text` that could be the beginning of `<promise>` ("<pro"), or "". */
-function partialOpenSuffix(text: string): string {
-  for (let length = Math.min(OPEN.length - 1, text.length); length > 0; length--) {
-    if (OPEN.startsWith(text.slice(-length))) return text.slice(-length);
+/** The last occurrence of `needle` from `from` on that starts before `limit` (`from` itself is one). */
+function lastBefore(buffer: Buffer, needle: Buffer, from: number, limit: number): number {
+  let last = from;
+  for (let next = buffer.indexOf(needle, last + 1); next !== -1 && next < limit; next = buffer.indexOf(needle, next + 1)) last = next;
+  return last;
+}
+
+/** What must wait for the next piece: an opened tag not yet closed, or the start of "<promise>". */
+function unfinishedTag(buffer: Buffer, position: number): Buffer {
+  const open = buffer.indexOf(OPEN, position);
+  if (open !== -1) {
+    const start = lastBefore(buffer, OPEN, open, buffer.length);
+    // A copy: the stream may reuse the chunk's memory once we return.
+    if (buffer.length - start <= OPEN.length + MAX_TAG_BODY) return Buffer.from(buffer.subarray(start));
   }
-  return '';
+  for (let length = Math.min(OPEN.length - 1, buffer.length - position); length > 0; length--) {
+    if (buffer.subarray(buffer.length - length).equals(OPEN.subarray(0, length))) return Buffer.from(buffer.subarray(buffer.length - length));
+  }
+  return NOTHING;
 }

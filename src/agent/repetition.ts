@@ -55,8 +55,8 @@ export class RepetitionDetector {
     this.windowShare = wholeAtLeast('windowShare', options.windowShare ?? 10, 1);
   }
 
-  /** Records one tool call; returns the repetition it completes, if any. */
-  record(call: { name: string; input: unknown }): Repetition | undefined {
+  /** Records one tool call; returns its signature and the repetition it completes, if any. */
+  record(call: { name: string; input: unknown }): { signature: string; repetition?: Repetition } {
     const canonical = canonicalJson(call.input);
     const signature = signatureOfCanonical(call.name, canonical);
     this.calls++;
@@ -76,12 +76,12 @@ export class RepetitionDetector {
       // Counted only once the window is full: early calls say nothing about thrash.
       found = { kind: 'window', count: shared };
     }
-    if (!found) return undefined;
+    if (!found) return { signature };
 
     this.forget(signature);
     this.detections++;
     this.byTool.set(call.name, (this.byTool.get(call.name) ?? 0) + 1);
-    return { tool: call.name, signature, ...found, inputPreview: preview(canonical) };
+    return { signature, repetition: { tool: call.name, signature, ...found, inputPreview: preview(canonical) } };
   }
 
   /** Calls and detections so far. */

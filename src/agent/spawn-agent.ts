@@ -14,7 +14,6 @@ import { createTextOutput } from './output/text-output.js';
 import { signalGroup, terminateGroup } from './process-group.js';
 import { RepetitionDetector } from './repetition.js';
 import { Stopper } from './stopper.js';
-import { toolSignature } from './tool-signature.js';
 
 /** How ralph's interrupt handling reaches a running agent. */
 export interface AgentInterrupts {
@@ -48,6 +47,8 @@ export interface SpawnAgentOptions {
 
 /** How long output may keep flowing after the agent's process group is gone. */
 const DRAIN_LIMIT_MS = 2000;
+/** How much log output may wait in memory for the disk before the agent is held back. */
+const LOG_BUFFER_BYTES = 1024 * 1024;
 
 /** Runs each iteration's agent in its own process group, streaming its output to the terminal and the logs. */
 export function createAgentRunner(options: SpawnAgentOptions): AgentRunner {
@@ -149,8 +150,7 @@ function createOutput(options: SpawnAgentOptions, targets: OutputTargets, stoppe
   return createStreamJsonOutput(targets, {
     onToolUse: (use) => {
       options.onToolCall?.();
-      const repetition = detector.record(use);
-      const signature = toolSignature(use.name, use.input);
+      const { signature, repetition } = detector.record(use);
       if (pending.size > 1000) pending.clear();
       pending.set(use.id, signature);
       if (!repetition) return;
@@ -189,7 +189,8 @@ function startTimers(options: SpawnAgentOptions, stopper: Stopper, deadline: num
 }
 
 async function openLog(path: string, onError: (error: Error) => void): Promise<WriteStream> {
-  const log = createWriteStream(path, { flags: 'wx' });
+  // A generous buffer lets writes coalesce (writev) while one is in flight, instead of a round trip per chunk.
+  const log = createWriteStream(path, { flags: 'wx', highWaterMark: LOG_BUFFER_BYTES });
   await once(log, 'open');
   log.on('error', onError);
   return log;

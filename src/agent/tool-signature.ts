@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 class Leave {
   constructor(readonly node: object) {}
 }
-type Step = string | { value: unknown } | Leave;
+/** Written text, an object or array still to write (its `toJSON` already applied), or the end of one. */
+type Step = string | { value: object } | Leave;
 
 /**
  * JSON with object keys sorted at every depth and arrays kept in order, so the same value always
@@ -15,7 +16,7 @@ type Step = string | { value: unknown } | Leave;
 export function canonicalJson(value: unknown): string {
   const out: string[] = [];
   const onPath = new Set<object>();
-  const steps: Step[] = [{ value }];
+  const steps: Step[] = [memberStep(toJsonValue(value))];
   for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
     if (typeof step === 'string') {
       out.push(step);
@@ -25,11 +26,7 @@ export function canonicalJson(value: unknown): string {
       onPath.delete(step.node);
       continue;
     }
-    const current = toJsonValue(step.value);
-    if (current === null || typeof current !== 'object') {
-      out.push(scalarJson(current));
-      continue;
-    }
+    const current = step.value;
     if (onPath.has(current)) {
       out.push('"[Circular]"');
       continue;
@@ -40,19 +37,21 @@ export function canonicalJson(value: unknown): string {
     if (Array.isArray(current)) {
       steps.push(']');
       for (let index = current.length - 1; index >= 0; index--) {
-        steps.push({ value: current[index] });
+        steps.push(memberStep(toJsonValue(current[index])));
         if (index > 0) steps.push(',');
       }
       steps.push('[');
     } else {
       const record = current as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .filter((key) => isWritten(toJsonValue(record[key])))
-        .sort();
+      const members: [string, unknown][] = [];
+      for (const key of Object.keys(record).sort()) {
+        const member = toJsonValue(record[key]);
+        if (isWritten(member)) members.push([key, member]);
+      }
       steps.push('}');
-      for (let index = keys.length - 1; index >= 0; index--) {
-        const key = keys[index] as string;
-        steps.push({ value: record[key] }, `${JSON.stringify(key)}:`);
+      for (let index = members.length - 1; index >= 0; index--) {
+        const [key, member] = members[index]!;
+        steps.push(memberStep(member), `${JSON.stringify(key)}:`);
         if (index > 0) steps.push(',');
       }
       steps.push('{');
@@ -61,7 +60,13 @@ export function canonicalJson(value: unknown): string {
   return out.join('');
 }
 
-/** A short stable hash of a tool call (name and canonical input): equal calls, equal signatures, whatever their key order. */
+/** Longer call texts are hashed, so a signature never holds more than this in memory. */
+const MAX_PLAIN_SIGNATURE = 256;
+
+/**
+ * A short stable key for a tool call (its name and canonical input): equal calls, equal
+ * signatures, whatever their key order.
+ */
 export function toolSignature(name: string, input: unknown): string {
   return signatureOfCanonical(name, canonicalJson(input));
 }
@@ -69,7 +74,15 @@ export function toolSignature(name: string, input: unknown): string {
 /** The signature from an input already written by `canonicalJson`, to avoid writing it twice. */
 export function signatureOfCanonical(name: string, canonicalInput: string): string {
   // The quoted name cannot run into the input, so ("ab", "c") and ("a", "bc") stay apart.
-  return createHash('sha256').update(JSON.stringify(name)).update(canonicalInput).digest('hex').slice(0, 16);
+  const call = `${JSON.stringify(name)}${canonicalInput}`;
+  // Most calls are short: they are their own key, and hashing them would cost more than the rest of the line.
+  // A hash starts with "#", a plain call with a quote: the two never meet.
+  return call.length <= MAX_PLAIN_SIGNATURE ? call : `#${createHash('sha256').update(call).digest('hex').slice(0, 16)}`;
+}
+
+/** Scalars are written at once; objects and arrays wait on the stack. */
+function memberStep(value: unknown): Step {
+  return value !== null && typeof value === 'object' ? { value } : scalarJson(value);
 }
 
 /** What JSON.stringify would look at: the result of `toJSON` (Dates) or the value itself. */

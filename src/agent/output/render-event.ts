@@ -1,4 +1,5 @@
 import { unreachable } from '../../loop/termination.js';
+import { firstLine, truncate } from './summary-text.js';
 import type { StreamEvent, ToolUse } from './stream-events.js';
 
 /** One line of the readable transcript; its kind decides its colour on the terminal. */
@@ -59,12 +60,4 @@ export function summariseInput({ name, input }: ToolUse): string {
       ? `${fields.todos.length} todos`
       : pick('command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt') ?? JSON.stringify(input);
   return truncate(firstLine(chosen ?? ''), MAX_SUMMARY);
-}
-
-function firstLine(text: string): string {
-  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -1,3 +1,5 @@
+import { firstLine, truncate } from './summary-text.js';
+
 /** A tool call the agent made. */
 export interface ToolUse {
   id: string;
@@ -49,15 +51,7 @@ export function readStreamEvent(json: unknown): StreamEvent {
   const content = Array.isArray(message.content) ? message.content.filter(isObject) : [];
   switch (type) {
     case 'assistant':
-      return {
-        type: 'assistant',
-        texts: content.filter((block) => block.type === 'text').flatMap((block) => str(block.text) ?? []),
-        toolUses: content
-          .filter((block) => block.type === 'tool_use')
-          .map((block) => ({ id: str(block.id) ?? '', name: str(block.name) ?? 'tool', input: block.input ?? {} })),
-        thinking: content.filter((block) => block.type === 'thinking').flatMap((block) => str(block.thinking) ?? []),
-        ...(str(json.error) ? { error: str(json.error) } : {}),
-      };
+      return { type: 'assistant', ...readAssistantContent(content), ...(str(json.error) ? { error: str(json.error) } : {}) };
     case 'user':
       return {
         type: 'tool_results',
@@ -98,11 +92,25 @@ export function readStreamEvent(json: unknown): StreamEvent {
   }
 }
 
+/** An assistant message's blocks, sorted by kind in one pass (this runs for every line the agent prints). */
+function readAssistantContent(content: Json[]): { texts: string[]; toolUses: ToolUse[]; thinking: string[] } {
+  const texts: string[] = [];
+  const toolUses: ToolUse[] = [];
+  const thinking: string[] = [];
+  for (const block of content) {
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    else if (block.type === 'tool_use') toolUses.push({ id: str(block.id) ?? '', name: str(block.name) ?? 'tool', input: block.input ?? {} });
+    else if (block.type === 'thinking' && typeof block.thinking === 'string') thinking.push(block.thinking);
+  }
+  return { texts, toolUses, thinking };
+}
+
 /** The first line of a tool result's content (a string or a list of text blocks), at most 200 characters. */
 function previewOf(content: unknown): string {
-  let text = '';
-  if (typeof content === 'string') text = content;
-  else if (Array.isArray(content)) text = content.map((part) => (isObject(part) ? (str(part.text) ?? '') : '')).join('\n');
-  const first = text.split('\n').find((line) => line.trim() !== '') ?? '';
-  return first.length > 200 ? `${first.slice(0, 199)}…` : first;
+  const parts = Array.isArray(content) ? content : [content];
+  for (const part of parts) {
+    const line = firstLine((typeof part === 'string' ? part : isObject(part) ? str(part.text) : undefined) ?? '');
+    if (line !== '') return truncate(line, 200);
+  }
+  return '';
 }

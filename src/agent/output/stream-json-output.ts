@@ -32,7 +32,7 @@ const COLOURS: Record<RenderedLine['kind'], (text: string) => string> = {
  */
 export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHooks = {}): AgentOutput {
   const { log, jsonl, terminal, verbose, onError } = targets;
-  const colour = targets.color ? (line: RenderedLine) => COLOURS[line.kind](line.text) : (line: RenderedLine) => line.text;
+  const colour = (line: RenderedLine) => COLOURS[line.kind](line.text);
   const scanner = new PromiseTagScanner();
   const errorText: string[] = [];
   const stderrTail = new TailLines(20);
@@ -78,22 +78,26 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
   const raw = tee([jsonl], onError);
   const readable = tee([log], onError);
   const screen = tee([terminal?.stdout], onError);
+  /** Writes the lines rendered so far to the .log and the terminal; calls back when both took them. */
   const flushRendered = (callback: () => void) => {
     if (rendered.length === 0) return callback();
     const lines = rendered;
     rendered = [];
+    const plain = `${lines.map((line) => line.text).join('\n')}\n`;
     let pending = 2;
     const done = () => --pending === 0 && callback();
-    readable.write(`${lines.map((line) => line.text).join('\n')}\n`, done);
-    screen.write(`${lines.map(colour).join('\n')}\n`, done);
+    readable.write(plain, done);
+    screen.write(targets.color ? `${lines.map(colour).join('\n')}\n` : plain, done);
   };
 
   const stdout = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      raw.write(chunk, () => {
-        splitter.push(chunk);
-        flushRendered(() => callback());
-      });
+      // The raw write and the parsing overlap; the next chunk comes when both are done.
+      let pending = 2;
+      const done = () => --pending === 0 && callback();
+      raw.write(chunk, done);
+      splitter.push(chunk);
+      flushRendered(done);
     },
     final(callback) {
       splitter.end();

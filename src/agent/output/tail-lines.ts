@@ -1,31 +1,79 @@
-import { StringDecoder } from 'node:string_decoder';
+const NEWLINE = 0x0a;
 
-/** Keeps the last few lines of a byte stream (each cut to a sane length): bounded whatever passes. */
+/**
+ * Keeps the last few non-blank lines of a byte stream, each cut to a sane length: bounded
+ * whatever passes. Only a chunk's last lines can survive, so a chunk is read from its end and
+ * only the lines kept are decoded.
+ */
 export class TailLines {
-  private readonly lines: string[] = [];
-  private partial = '';
-  private readonly decoder = new StringDecoder('utf8');
+  private lines: string[] = [];
+  /** The start of the unfinished last line, at most `maxBytes` of it. */
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
+  private partialCut = false;
+  private readonly maxBytes: number;
 
   constructor(
     private readonly keep = 20,
     private readonly maxLineLength = 500,
-  ) {}
+  ) {
+    // Enough bytes for `maxLineLength` characters of any UTF-8.
+    this.maxBytes = maxLineLength * 4;
+  }
 
   push(chunk: Buffer): void {
-    const pieces = (this.partial + this.decoder.write(chunk)).split('\n');
-    this.partial = (pieces.pop() ?? '').slice(-this.maxLineLength);
-    for (const piece of pieces.slice(-this.keep)) this.add(piece);
+    const lastNewline = chunk.lastIndexOf(NEWLINE);
+    if (lastNewline === -1) return this.extend(chunk);
+    const found: string[] = [];
+    for (let end = lastNewline; found.length < this.keep; ) {
+      // lastIndexOf reads a negative offset as counting from the end, hence the guard.
+      const start = end === 0 ? 0 : chunk.lastIndexOf(NEWLINE, end - 1) + 1;
+      if (start === 0) {
+        // The chunk's first line ends the one carried over.
+        this.extend(chunk.subarray(0, end));
+        keepPrinted(found, this.partialLine());
+        break;
+      }
+      keepPrinted(found, this.shorten(chunk.toString('utf8', start, Math.min(end, start + this.maxBytes)), end - start > this.maxBytes));
+      end = start - 1;
+    }
+    this.lines = [...this.lines, ...found].slice(-this.keep);
+    this.partial = [];
+    this.partialBytes = 0;
+    this.partialCut = false;
+    this.extend(chunk.subarray(lastNewline + 1));
   }
 
   /** The kept lines, the unfinished last one included. */
   result(): string[] {
-    const last = this.partial + this.decoder.end();
-    return last.trim() ? [...this.lines, last.slice(0, this.maxLineLength)].slice(-this.keep) : [...this.lines];
+    return [...this.lines, this.partialLine()].filter(isPrinted).slice(-this.keep);
   }
 
-  private add(line: string): void {
-    if (line.trim() === '') return;
-    this.lines.push(line.length > this.maxLineLength ? `${line.slice(0, this.maxLineLength)}…` : line);
-    if (this.lines.length > this.keep) this.lines.shift();
+  private extend(piece: Buffer): void {
+    const room = this.maxBytes - this.partialBytes;
+    if (piece.length > room) this.partialCut = true;
+    if (room <= 0 || piece.length === 0) return;
+    // A copy: the stream may reuse the chunk's memory once we return.
+    const kept = Buffer.from(piece.subarray(0, room));
+    this.partial.push(kept);
+    this.partialBytes += kept.length;
   }
+
+  private partialLine(): string {
+    return this.shorten(Buffer.concat(this.partial, this.partialBytes).toString('utf8'), this.partialCut);
+  }
+
+  /** The line cut to `maxLineLength` characters, marked with an ellipsis when anything was cut. */
+  private shorten(line: string, wasCut: boolean): string {
+    return line.length > this.maxLineLength || wasCut ? `${line.slice(0, this.maxLineLength)}…` : line;
+  }
+}
+
+function isPrinted(line: string): boolean {
+  return line.trim() !== '';
+}
+
+/** Puts a line in front of those found after it, unless it is blank. */
+function keepPrinted(found: string[], line: string): void {
+  if (isPrinted(line)) found.unshift(line);
 }

@@ -1,4 +1,3 @@
-import { StringDecoder } from 'node:string_decoder';
 import { PromiseTagScanner } from '../promise-tags.js';
 import type { AgentOutput, OutputTargets } from './agent-output.js';
 import { TailLines } from './tail-lines.js';
@@ -7,24 +6,20 @@ import { tee } from './tee.js';
 /** Plain `claude -p` output: copied byte for byte, promise tags read from stdout as it passes. */
 export function createTextOutput({ log, terminal, onError }: OutputTargets): AgentOutput {
   const scanner = new PromiseTagScanner();
-  const decoder = new StringDecoder('utf8');
   const stdoutTail = new TailLines(10);
   const stderrTail = new TailLines(20);
   return {
     stdout: tee([log, terminal?.stdout], onError, (chunk) => {
-      scanner.push(decoder.write(chunk));
+      scanner.push(chunk);
       stdoutTail.push(chunk);
     }),
     stderr: tee([log, terminal?.stderr], onError, (chunk) => stderrTail.push(chunk)),
-    summary: () => {
-      scanner.push(decoder.end());
-      return {
-        signals: scanner.signals(),
-        expectsResult: false,
-        toolCalls: 0,
-        invalidLines: 0,
-        errorText: [...stderrTail.result(), ...stdoutTail.result()],
-      };
-    },
+    summary: () => ({
+      signals: scanner.signals(),
+      expectsResult: false,
+      toolCalls: 0,
+      invalidLines: 0,
+      errorText: [...stderrTail.result(), ...stdoutTail.result()],
+    }),
   };
 }

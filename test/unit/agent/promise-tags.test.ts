@@ -47,13 +47,33 @@ describe('PromiseTagScanner', () => {
     expect(scan('<promise><promise>COMPLETE</promise>').complete).toBe(true);
   });
 
+  it('reads raw bytes, decoding only the body, even when a character is split between chunks', () => {
+    const bytes = Buffer.from('Fertig ✓ <promise>BLOCKED:Schlüssel fehlt ✗</promise>');
+    const scanner = new PromiseTagScanner();
+    // Cut inside the multi-byte "ü" and "✗".
+    const cuts = [bytes.indexOf('ü') + 1, bytes.indexOf('✗') + 2];
+    scanner.push(bytes.subarray(0, cuts[0]));
+    scanner.push(bytes.subarray(cuts[0], cuts[1]));
+    scanner.push(bytes.subarray(cuts[1]));
+    expect(scanner.signals().blocked).toBe('Schlüssel fehlt ✗');
+  });
+
+  it('finds every tag in one large chunk', () => {
+    const filler = 'x'.repeat(70_000);
+    expect(scan(`${filler}<promise>DONE</promise>${filler}<promise>DECIDE:which?</promise>${filler}<pro`, 'mise>COMPLETE</promise>')).toEqual({
+      complete: true,
+      decide: 'which?',
+      invalid: ['<promise>DONE</promise>'],
+    });
+  });
+
   it('does not buffer runaway text after an opener without end', () => {
     const scanner = new PromiseTagScanner();
     scanner.push('<promise>');
     for (let index = 0; index < 100; index++) scanner.push('x'.repeat(1024));
     scanner.push('<promise>COMPLETE</promise>');
     expect(scanner.signals().complete).toBe(true);
-    expect((scanner as unknown as { carry: string }).carry.length).toBeLessThan(20 * 1024);
+    expect((scanner as unknown as { carry: Buffer }).carry.length).toBeLessThan(20 * 1024);
   });
 });
 

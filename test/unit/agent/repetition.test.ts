@@ -12,7 +12,7 @@ const D: Call = { name: 'Grep', input: { pattern: 'TODO' } };
 function feed(detector: RepetitionDetector, calls: Call[]): Array<[number, Repetition]> {
   const found: Array<[number, Repetition]> = [];
   calls.forEach((call, index) => {
-    const repetition = detector.record(call);
+    const { repetition } = detector.record(call);
     if (repetition) found.push([index + 1, repetition]);
   });
   return found;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, signatureOfCanonical, toolSignature } from '../../../src/agent/tool-signature.js';
 
@@ -58,8 +59,9 @@ describe('canonicalJson', () => {
 });
 
 describe('toolSignature', () => {
-  it('is 16 hex characters', () => {
-    expect(toolSignature('Bash', { command: 'ls' })).toMatch(/^[0-9a-f]{16}$/);
+  it('is the call itself when short, and a hash of it when long', () => {
+    expect(toolSignature('Bash', { command: 'ls' })).toBe('"Bash"{"command":"ls"}');
+    expect(toolSignature('Write', { content: 'x'.repeat(10_000) })).toMatch(/^#[0-9a-f]{16}$/);
   });
 
   it('never changes with key order, at any depth', () => {
@@ -83,8 +85,9 @@ describe('toolSignature', () => {
     expect(signatureOfCanonical('Bash', canonicalJson(input))).toBe(toolSignature('Bash', input));
   });
 
-  it('is the first 16 hex characters of sha256 over the quoted name and the canonical input', () => {
-    // sha256('"Bash"{"command":"npm test"}'): stable across runs and machines.
-    expect(toolSignature('Bash', { command: 'npm test' })).toBe('de75f37a868ee372');
+  it('hashes a long call with the first 16 hex characters of sha256 over the quoted name and the canonical input', () => {
+    // Stable across runs and machines.
+    const input = { command: `echo ${'a'.repeat(300)}` };
+    expect(toolSignature('Bash', input)).toBe(`#${createHash('sha256').update(`"Bash"${JSON.stringify(input)}`).digest('hex').slice(0, 16)}`);
   });
 });
