@@ -40,6 +40,8 @@ export class PromiseTagScanner {
 
   /** Feeds the next piece of output (raw bytes, or text already decoded). */
   push(piece: Buffer | string): void {
+    // Most output holds no "<" at all: nothing to find, nothing to carry (a memchr, no copy).
+    if (this.carry.length === 0 && piece.indexOf('<') === -1) return;
     const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
     const buffer = this.carry.length === 0 ? bytes : Buffer.concat([this.carry, bytes]);
     let position = 0;
@@ -96,6 +98,9 @@ function unfinishedTag(buffer: Buffer, position: number): Buffer {
     // A copy: the stream may reuse the chunk's memory once we return.
     if (buffer.length - start <= OPEN.length + MAX_TAG_BODY) return Buffer.from(buffer.subarray(start));
   }
+  // Only a "<" among the last few bytes can start an opener that the next piece completes.
+  const tail = Math.max(position, buffer.length - (OPEN.length - 1));
+  if (buffer.indexOf(OPEN[0]!, tail) === -1) return NOTHING;
   for (let length = Math.min(OPEN.length - 1, buffer.length - position); length > 0; length--) {
     if (buffer.subarray(buffer.length - length).equals(OPEN.subarray(0, length))) return Buffer.from(buffer.subarray(buffer.length - length));
   }

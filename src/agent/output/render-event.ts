@@ -1,5 +1,5 @@
 import { unreachable } from '../../loop/termination.js';
-import { firstLine, truncate } from './summary-text.js';
+import { firstLine, groupThousands, truncate } from './summary-text.js';
 import type { StreamEvent, ToolUse } from './stream-events.js';
 
 /** One line of the readable transcript; its kind decides its colour on the terminal. */
@@ -29,7 +29,7 @@ export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[
       const facts = [
         result.numTurns === undefined ? undefined : `${result.numTurns} turn${result.numTurns === 1 ? '' : 's'}`,
         result.costUsd === undefined ? undefined : `$${result.costUsd.toFixed(4)}`,
-        result.inputTokens === undefined ? undefined : `${result.inputTokens.toLocaleString('en-US')} in / ${(result.outputTokens ?? 0).toLocaleString('en-US')} out tokens`,
+        result.inputTokens === undefined ? undefined : `${groupThousands(result.inputTokens)} in / ${groupThousands(result.outputTokens ?? 0)} out tokens`,
       ].filter(Boolean);
       const head = result.isError ? `■ failed: ${firstLine(result.text) || result.subtype}` : '■ done';
       return [{ kind: 'result', text: facts.length ? `${head} · ${facts.join(' · ')}` : head }];

@@ -16,3 +16,8 @@ export function firstLine(text: string): string {
 export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** A whole number with thousands separators ("12,345"), without loading ICU's locale data for it. */
+export function groupThousands(value: number): string {
+  return String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}

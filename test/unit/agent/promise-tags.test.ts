@@ -89,3 +89,17 @@ describe('parsePromiseTag', () => {
     expect(parsePromiseTag(body)).toEqual(expected);
   });
 });
+
+describe('PromiseTagScanner fast path', () => {
+  it('carries an opener cut right after its "<", even when the piece before held no other "<"', () => {
+    expect(scan('plain text <', 'promise>COMPLETE</promise>').complete).toBe(true);
+    expect(scan('plain text', '<', 'promise>COMPLETE</promise>').complete).toBe(true);
+  });
+
+  it('carries nothing from a piece without "<"', () => {
+    const scanner = new PromiseTagScanner();
+    scanner.push('promise>COMPLETE</promise>');
+    expect(scanner.signals().complete).toBe(false);
+    expect((scanner as unknown as { carry: Buffer }).carry.length).toBe(0);
+  });
+});
