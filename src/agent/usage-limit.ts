@@ -1,4 +1,10 @@
-import { DateTime } from 'luxon';
+import { createRequire } from 'node:module';
+import type { DateTime } from 'luxon';
+
+// luxon is needed only when a limit message names a wall-clock time: loaded then, not at start-up.
+const require = createRequire(import.meta.url);
+let luxon: typeof import('luxon') | undefined;
+const loadLuxon = (): typeof import('luxon') => (luxon ??= require('luxon') as typeof import('luxon'));
 
 /** A usage or rate limit the agent ran into, and when it lifts if the agent said so. */
 export interface UsageLimit {
@@ -80,7 +86,7 @@ function resetFromLine(line: string, now: number, localZone: string | undefined)
   const [, tomorrow, month, day, hourText, minuteText, meridiem, zone] = reset;
   const clock = toClock(Number(hourText), minuteText, meridiem);
   if (!clock) return undefined;
-  const base = DateTime.fromMillis(now, { zone: zone ?? localZone ?? 'system' });
+  const base = loadLuxon().DateTime.fromMillis(now, { zone: zone ?? localZone ?? 'system' });
   if (!base.isValid) return undefined;
   const today = base.startOf('day');
   if (month !== undefined) return datedReset(base, MONTHS.indexOf(month.toLowerCase()) + 1, Number(day), clock);

@@ -21,12 +21,10 @@ import { PROMPT_MARK, renderDryRun } from '../run/dry-run.js';
 import { installInterrupts } from '../run/interrupts.js';
 import { loopSettings } from '../run/loop-settings.js';
 import { preflight } from '../run/preflight.js';
-import { createQualityGates } from '../run/quality-gates.js';
 import { checkResume, stateAfterRun } from '../run/resume-guard.js';
 import { buildRunReport, renderSummary, writeLastRun } from '../run/run-report.js';
 import { readTemplate } from '../templates.js';
 import type { IterationRow } from '../loop/ports.js';
-import { annotationFor, publishToGitHub } from '../ui/github-actions.js';
 import { createReporter } from '../ui/reporter.js';
 import { detectCi, Screen } from '../ui/screen.js';
 
@@ -116,9 +114,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       onToolCall: reporter.toolCall,
       ...(invocation.onForcedStop ? { onForcedStop: invocation.onForcedStop } : {}),
     });
+    // The gate runner and the GitHub reporting are loaded only by the runs that use them: start-up stays short.
     const gates =
       resolved.gates.length > 0 && !options.noGates
-        ? createQualityGates({ specs: resolved.gates, root, logsDir: paths.logs, env: inherited, interrupts, out })
+        ? (await import('../run/quality-gates.js')).createQualityGates({ specs: resolved.gates, root, logsDir: paths.logs, env: inherited, interrupts, out })
         : undefined;
     const result = await runLoop(
       loopSettings(settings, firstIteration),
@@ -142,6 +141,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     out.line('');
     out.line(renderSummary(report));
     if (github) {
+      const { annotationFor, publishToGitHub } = await import('../ui/github-actions.js');
       const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
       if (annotation) out.line(annotation);
       await publishToGitHub(env, report, rows);

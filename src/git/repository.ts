@@ -53,8 +53,9 @@ export async function readHead(git: SimpleGit): Promise<string | null> {
  */
 export async function ensureIgnored(root: string, paths: readonly string[]): Promise<string[]> {
   const git = simpleGit(root);
-  // check-ignore prints the paths that are ignored (and exits 1, quietly, when none is).
-  const ignored = new Set((await git.raw(['check-ignore', '--no-index', ...paths])).split('\n').map((line) => line.trim()));
+  // --non-matching prints a line for every path: simple-git waits 50 ms more for a command that prints nothing.
+  const report = await git.raw(['check-ignore', '--no-index', '--verbose', '--non-matching', ...paths]);
+  const ignored = new Set(report.split('\n').flatMap(ignoredPath));
   const missing = paths.filter((path) => !ignored.has(path));
   if (missing.length === 0) return [];
   const gitPath = (await git.raw(['rev-parse', '--git-path', 'info/exclude'])).trim();
@@ -64,4 +65,13 @@ export async function ensureIgnored(root: string, paths: readonly string[]): Pro
   const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
   await appendFile(exclude, `${separator}# ralph: the loop's own files\n${missing.map((path) => `/${path}`).join('\n')}\n`);
   return missing;
+}
+
+/**
+ * The path of one `check-ignore --verbose` line ("source:line:pattern<TAB>path") when a pattern
+ * ignores it: not for "::<TAB>path" (nothing matched) nor for a "!" pattern (it un-ignores).
+ */
+function ignoredPath(line: string): string[] {
+  const match = /^.*?:\d+:(.*)\t(.*)$/.exec(line);
+  return match && !match[1]!.startsWith('!') ? [match[2]!] : [];
 }
