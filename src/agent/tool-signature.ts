@@ -1,63 +1,57 @@
 import { createHash } from 'node:crypto';
 
-/** Marks the end of an object or array on the path, so cycles are cut and shared children are not. */
-class Leave {
-  constructor(readonly node: object) {}
+/** An object or array being written: its members are written one per turn of the loop. */
+interface Frame {
+  node: object;
+  /** The object's keys, sorted; undefined for an array. */
+  keys: string[] | undefined;
+  next: number;
+  written: number;
 }
-/** Written text, an object or array still to write (its `toJSON` already applied), or the end of one. */
-type Step = string | { value: object } | Leave;
 
 /**
  * JSON with object keys sorted at every depth and arrays kept in order, so the same value always
  * reads the same whatever order its keys arrived in. Iterative, because JSON.parse accepts nesting
  * far deeper than the call stack; what JSON cannot hold reads as JSON.stringify has it
  * (undefined as null in arrays and dropped in objects, NaN as null), bigints as numbers, cycles as "[Circular]".
+ * This runs for every tool call the agent makes: one frame per object, text appended as it goes.
  */
 export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
+  let out = '';
+  const frames: Frame[] = [];
+  // The objects being written: a cycle is cut, a child shared by two members is written twice.
   const onPath = new Set<object>();
-  const steps: Step[] = [memberStep(toJsonValue(value))];
-  for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
-    if (typeof step === 'string') {
-      out.push(step);
-      continue;
-    }
-    if (step instanceof Leave) {
-      onPath.delete(step.node);
-      continue;
-    }
-    const current = step.value;
-    if (onPath.has(current)) {
-      out.push('"[Circular]"');
-      continue;
-    }
-    onPath.add(current);
-    steps.push(new Leave(current));
-    // Pushed in reverse: the last step pushed is written first.
-    if (Array.isArray(current)) {
-      steps.push(']');
-      for (let index = current.length - 1; index >= 0; index--) {
-        steps.push(memberStep(toJsonValue(current[index])));
-        if (index > 0) steps.push(',');
-      }
-      steps.push('[');
+  const write = (member: unknown): void => {
+    if (member === null || typeof member !== 'object') {
+      out += scalarJson(member);
+    } else if (onPath.has(member)) {
+      out += '"[Circular]"';
     } else {
-      const record = current as Record<string, unknown>;
-      const members: [string, unknown][] = [];
-      for (const key of Object.keys(record).sort()) {
-        const member = toJsonValue(record[key]);
-        if (isWritten(member)) members.push([key, member]);
-      }
-      steps.push('}');
-      for (let index = members.length - 1; index >= 0; index--) {
-        const [key, member] = members[index]!;
-        steps.push(memberStep(member), `${JSON.stringify(key)}:`);
-        if (index > 0) steps.push(',');
-      }
-      steps.push('{');
+      onPath.add(member);
+      const keys = Array.isArray(member) ? undefined : Object.keys(member).sort();
+      out += keys ? '{' : '[';
+      frames.push({ node: member, keys, next: 0, written: 0 });
     }
+  };
+  write(toJsonValue(value));
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    const { node, keys } = frame;
+    if (frame.next === (keys ?? (node as unknown[])).length) {
+      out += keys ? '}' : ']';
+      onPath.delete(node);
+      frames.pop();
+      continue;
+    }
+    const index = frame.next++;
+    const key = keys?.[index];
+    const member = toJsonValue(key === undefined ? (node as unknown[])[index] : (node as Record<string, unknown>)[key]);
+    if (key !== undefined && !isWritten(member)) continue;
+    if (frame.written++ > 0) out += ',';
+    if (key !== undefined) out += `${JSON.stringify(key)}:`;
+    write(member);
   }
-  return out.join('');
+  return out;
 }
 
 /** Longer call texts are hashed, so a signature never holds more than this in memory. */
@@ -78,11 +72,6 @@ export function signatureOfCanonical(name: string, canonicalInput: string): stri
   // Most calls are short: they are their own key, and hashing them would cost more than the rest of the line.
   // A hash starts with "#", a plain call with a quote: the two never meet.
   return call.length <= MAX_PLAIN_SIGNATURE ? call : `#${createHash('sha256').update(call).digest('hex').slice(0, 16)}`;
-}
-
-/** Scalars are written at once; objects and arrays wait on the stack. */
-function memberStep(value: unknown): Step {
-  return value !== null && typeof value === 'object' ? { value } : scalarJson(value);
 }
 
 /** What JSON.stringify would look at: the result of `toJSON` (Dates) or the value itself. */
