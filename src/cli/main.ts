@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { RalphError, SETUP_EXIT_CODE } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
-import { addRunOptions, givenRunFlags } from './run-flags.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -16,14 +15,14 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
 
-  addRunOptions(
-    program.command('run').description('run the loop: one fresh agent per iteration until every story passes'),
-  )
+  const run = program
+    .command('run')
+    .description('run the loop: one fresh agent per iteration until every story passes')
     .option('--dry-run', 'check everything, print the resolved configuration and the agent command, call no agent')
     .option('--no-gates', 'skip the quality gates of ralph/config.json for this run')
     .option('--reset-resumes', 'clear the count of unproductive resumes (after fixing their cause)')
     .action(async (options: Record<string, unknown>) => {
-      const { runCommand } = await import('../commands/run.js');
+      const [{ runCommand }, { givenRunFlags }] = await Promise.all([import('../commands/run.js'), import('./run-flags.js')]);
       setExitCode(
         await runCommand({
           cwd: process.cwd(),
@@ -34,7 +33,17 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
         }),
       );
     });
-
+  // zod checks the run options' values and takes longer to load than the rest of the CLI: the options
+  // are declared only when `run` is about to be parsed or its help shown, so every other command starts fast.
+  let runOptionsDeclared = false;
+  const declareRunOptions = async () => {
+    if (runOptionsDeclared) return;
+    runOptionsDeclared = true;
+    (await import('./run-flags.js')).addRunOptions(run);
+  };
+  program.hook('preSubcommand', async (_program, command) => {
+    if (command === run) await declareRunOptions();
+  });
   program
     .command('init')
     .description('scaffold ralph/ in this repository: prompt, PRD guide, task list, progress notes')
@@ -80,6 +89,18 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .action(async () => {
       const { hookStopCommand } = await import('../commands/hook-stop.js');
       setExitCode(await hookStopCommand({ stdin: process.stdin, stdout: process.stdout, env: process.env, cwd: process.cwd() }));
+    });
+
+  // Commander's own help command would show `run` before its options exist.
+  program
+    .helpCommand(false)
+    .command('help [command]')
+    .description('display help for command')
+    .action(async (name?: string) => {
+      const command = name === undefined ? program : program.commands.find((candidate) => candidate.name() === name);
+      if (!command) program.error(`error: unknown command '${name}'`, { exitCode: SETUP_EXIT_CODE, code: 'commander.unknownCommand' });
+      if (command === run) await declareRunOptions();
+      command!.help();
     });
 
   return program;

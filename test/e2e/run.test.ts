@@ -227,6 +227,24 @@ describe('ralph run: logs, CSV and state', () => {
   });
 });
 
+describe('ralph run: help', () => {
+  it.each([[['run', '--help']], [['help', 'run']]])('%j lists every run option and exits 0', async (args) => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, args);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: ralph run [options]');
+    expect(result.stdout).toMatch(/--max-iterations <n> +iterations this run may start \(default: 10;/);
+    expect(result.stdout).toContain('--dry-run');
+  });
+
+  it('refuses help for a command that does not exist', async () => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['help', 'nope']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain("unknown command 'nope'");
+  });
+});
+
 describe('ralph run: refused starts and bad input (exit 64, no agent call)', () => {
   it.each([
     [['--max-iterations', 'abc'], /--max-iterations.*expected a whole number ≥ 1, got 'abc'/],

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../../src');
+// Each of these takes 20–120 ms to load: only the commands that use them may pull them in.
+const HEAVY = ['zod', 'execa', 'simple-git', 'luxon', 'csv-stringify'];
+
+/** What a module loads before it runs: its static imports, followed through src/ (type-only ones are erased). */
+function staticImports(entry: string): { packages: Set<string>; modules: Set<string> } {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const [, specifier] of text.matchAll(/^(?:import|export)\s+(?!type\b)(?:[^;]*?from\s+)?'([^']+)'/gm)) {
+      if (specifier!.startsWith('.')) visit(resolve(dirname(file), specifier!.replace(/\.js$/, '.ts')));
+      else if (!specifier!.startsWith('node:')) packages.add(specifier!.split('/')[0]!);
+    }
+  };
+  visit(entry);
+  return { packages, modules: new Set([...seen].map((file) => file.slice(SRC.length + 1))) };
+}
+
+describe('start-up', () => {
+  it('the CLI entry loads none of the heavy packages before a command runs', () => {
+    const { packages } = staticImports(join(SRC, 'cli/main.ts'));
+    expect(packages).toContain('commander');
+    expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it('a run loads the gate runner and luxon only when it needs them', () => {
+    const { packages, modules } = staticImports(join(SRC, 'commands/run.ts'));
+    expect(packages).toContain('execa');
+    expect(packages).not.toContain('luxon');
+    expect([...modules].filter((module) => module.startsWith('gates/run-') || module === 'ui/github-actions.ts')).toEqual([]);
+  });
+});
