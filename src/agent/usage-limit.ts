@@ -2,9 +2,9 @@ import { createRequire } from 'node:module';
 import type { DateTime } from 'luxon';
 
 // luxon is needed only when a limit message names a wall-clock time: loaded then, not at start-up.
-const require = createRequire(import.meta.url);
+const requireFromHere = createRequire(import.meta.url);
 let luxon: typeof import('luxon') | undefined;
-const loadLuxon = (): typeof import('luxon') => (luxon ??= require('luxon') as typeof import('luxon'));
+const loadLuxon = (): typeof import('luxon') => (luxon ??= requireFromHere('luxon') as typeof import('luxon'));
 
 /** A usage or rate limit the agent ran into, and when it lifts if the agent said so. */
 export interface UsageLimit {
