@@ -44,6 +44,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
   program.hook('preSubcommand', async (_program, command) => {
     if (command === run) await declareRunOptions();
   });
+
   program
     .command('init')
     .description('scaffold ralph/ in this repository: prompt, PRD guide, task list, progress notes')
