@@ -33,7 +33,8 @@ const PREVIEW_LENGTH = 200;
 
 /**
  * Watches one agent process's tool calls for repetition. Memory is bounded by the window: it keeps
- * the last `window` signatures and their counts, never the calls themselves.
+ * the last `window` signatures, never the calls themselves. The window is small, so counting in
+ * it is a scan (cheaper, per call, than keeping a map of counts in step).
  */
 export class RepetitionDetector {
   private readonly maxRepeats: number;
@@ -43,8 +44,6 @@ export class RepetitionDetector {
   private runLength = 0;
   /** The signatures of the last `window` calls, oldest first; null where a detection cleared one. */
   private readonly recent: (string | null)[] = [];
-  /** How often each signature appears in `recent`. */
-  private readonly inWindow = new Map<string, number>();
   private calls = 0;
   private detections = 0;
   private readonly byTool = new Map<string, number>();
@@ -66,15 +65,16 @@ export class RepetitionDetector {
       this.runSignature = signature;
       this.runLength = 1;
     }
-    this.remember(signature);
+    this.recent.push(signature);
+    if (this.recent.length > this.window) this.recent.shift();
 
     let found: Pick<Repetition, 'count' | 'kind'> | undefined;
-    const shared = this.inWindow.get(signature) ?? 0;
     if (this.runLength >= this.maxRepeats) {
       found = { kind: 'consecutive', count: this.runLength };
-    } else if (this.calls >= this.window && shared >= this.windowShare) {
+    } else if (this.calls >= this.window) {
       // Counted only once the window is full: early calls say nothing about thrash.
-      found = { kind: 'window', count: shared };
+      const shared = this.recent.reduce((count, recent) => (recent === signature ? count + 1 : count), 0);
+      if (shared >= this.windowShare) found = { kind: 'window', count: shared };
     }
     if (!found) return { signature };
 
@@ -89,17 +89,6 @@ export class RepetitionDetector {
     return { calls: this.calls, detections: this.detections, detectionsByTool: Object.fromEntries(this.byTool) };
   }
 
-  private remember(signature: string): void {
-    this.recent.push(signature);
-    this.inWindow.set(signature, (this.inWindow.get(signature) ?? 0) + 1);
-    if (this.recent.length <= this.window) return;
-    const dropped = this.recent.shift();
-    if (dropped == null) return;
-    const left = (this.inWindow.get(dropped) ?? 1) - 1;
-    if (left > 0) this.inWindow.set(dropped, left);
-    else this.inWindow.delete(dropped);
-  }
-
   /** Clears one signature after a detection, so it must repeat afresh; other calls keep counting. */
   private forget(signature: string): void {
     if (this.runSignature === signature) {
@@ -110,7 +99,6 @@ export class RepetitionDetector {
     for (let index = 0; index < this.recent.length; index++) {
       if (this.recent[index] === signature) this.recent[index] = null;
     }
-    this.inWindow.delete(signature);
   }
 }
 
