@@ -95,8 +95,9 @@ function unfinishedTag(buffer: Buffer, position: number): Buffer {
   const open = buffer.indexOf(OPEN, position);
   if (open !== -1) {
     const start = lastBefore(buffer, OPEN, open, buffer.length);
+    // Room for a whole body and all of its closer but the last byte, which would have ended the tag.
     // A copy: the stream may reuse the chunk's memory once we return.
-    if (buffer.length - start <= OPEN.length + MAX_TAG_BODY) return Buffer.from(buffer.subarray(start));
+    if (buffer.length - start <= OPEN.length + MAX_TAG_BODY + CLOSE.length - 1) return Buffer.from(buffer.subarray(start));
   }
   // Only a "<" among the last few bytes can start an opener that the next piece completes.
   const tail = Math.max(position, buffer.length - (OPEN.length - 1));

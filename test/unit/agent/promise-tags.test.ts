@@ -67,6 +67,14 @@ describe('PromiseTagScanner', () => {
     });
   });
 
+  it('finds a tag whose body is as long as allowed even when its closer is cut between pieces', () => {
+    const body = `BLOCKED:${'x'.repeat(16 * 1024 - 'BLOCKED:'.length)}`;
+    for (const cut of [1, 4, '</promise>'.length - 1]) {
+      const closer = '</promise>';
+      expect(scan(`<promise>${body}${closer.slice(0, cut)}`, closer.slice(cut)).blocked).toBe('x'.repeat(16 * 1024 - 'BLOCKED:'.length));
+    }
+  });
+
   it('does not buffer runaway text after an opener without end', () => {
     const scanner = new PromiseTagScanner();
     scanner.push('<promise>');

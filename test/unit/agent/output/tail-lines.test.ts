@@ -39,6 +39,11 @@ describe('TailLines', () => {
     expect(lines.result()).toEqual(['0123456789…', 'short', '0123456789…']);
   });
 
+  it('skips blank lines longer than the limit instead of keeping their cut start', () => {
+    const spaces = (count: number) => ' '.repeat(count);
+    expect(tail([`error: real cause\n${spaces(600)}\n${spaces(800)}\r\n`, spaces(501)], 3, 500)).toEqual(['error: real cause']);
+  });
+
   it('decodes characters split between chunks', () => {
     const bytes = Buffer.from('grüße\n');
     const split = bytes.indexOf(0xbc); // inside "ü"
