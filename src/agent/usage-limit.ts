@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import type { DateTime } from 'luxon';
 
 // luxon is needed only when a limit message names a wall-clock time: loaded then, not at start-up.
+// Required, not imported, because the reading of a limit is synchronous. This is ralph's only use
+// of luxon, so its CommonJS copy is the only one loaded.
 const requireFromHere = createRequire(import.meta.url);
 let luxon: typeof import('luxon') | undefined;
 const loadLuxon = (): typeof import('luxon') => (luxon ??= requireFromHere('luxon') as typeof import('luxon'));

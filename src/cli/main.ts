@@ -95,13 +95,17 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
   // Commander's own help command would show `run` before its options exist.
   program
     .helpCommand(false)
-    .command('help [command]')
-    .description('display help for command')
-    .action(async (name?: string) => {
-      const command = name === undefined ? program : program.commands.find((candidate) => candidate.name() === name);
-      if (!command) program.error(`error: unknown command '${name}'`, { exitCode: SETUP_EXIT_CODE, code: 'commander.unknownCommand' });
+    .command('help [command...]')
+    .description('display help for a command, or a subcommand: ralph help hook stop')
+    .action(async (names: string[]) => {
+      let command: Command = program;
+      for (const name of names) {
+        const next = command.commands.find((candidate) => candidate.name() === name || candidate.aliases().includes(name));
+        if (!next) return program.error(`error: unknown command '${names.join(' ')}'`, { exitCode: SETUP_EXIT_CODE, code: 'commander.unknownCommand' });
+        command = next;
+      }
       if (command === run) await declareRunOptions();
-      command!.help();
+      command.help();
     });
 
   return program;

@@ -234,14 +234,23 @@ describe('ralph run: help', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: ralph run [options]');
     expect(result.stdout).toMatch(/--max-iterations <n> +iterations this run may start \(default: 10;/);
-    expect(result.stdout).toContain('--dry-run');
+    // The run's own switches first, then the options that also have a variable and a config key.
+    const flags = [...result.stdout.matchAll(/^ {2}(--[a-z-]+)/gm)].map(([, flag]) => flag);
+    expect(flags.slice(0, 5)).toEqual(['--dry-run', '--no-gates', '--reset-resumes', '--max-iterations', '--max-stuck']);
   });
 
-  it('refuses help for a command that does not exist', async () => {
+  it('shows the help of a subcommand of a subcommand', async () => {
     const repo = await makeRepo();
-    const result = await runRalph(repo, ['help', 'nope']);
+    const result = await runRalph(repo, ['help', 'hook', 'stop']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: ralph hook stop');
+  });
+
+  it.each([[['nope']], [['hook', 'nope']]])('refuses help for %j, which does not exist', async (names) => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['help', ...names]);
     expect(result.code).toBe(64);
-    expect(result.stderr).toContain("unknown command 'nope'");
+    expect(result.stderr).toContain(`unknown command '${names.join(' ')}'`);
   });
 });
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ensureIgnored } from '../../../src/git/repository.js';
 
 const cleanup: string[] = [];
@@ -11,14 +11,25 @@ const PATHS = ['ralph/logs/', 'ralph/blocked.txt', 'ralph/state.json'];
 async function repo(gitignore?: string) {
   const root = await mkdtemp(join(tmpdir(), 'ralph-ignore-'));
   cleanup.push(root);
-  execFileSync('git', ['init', '-q'], { cwd: root });
+  execFileSync('git', ['init', '-q'], { cwd: root, env: process.env });
   if (gitignore !== undefined) await writeFile(join(root, '.gitignore'), gitignore);
   return root;
 }
 
 const excluded = async (root: string) => (await readFile(join(root, '.git/info/exclude'), 'utf8')).split('\n').filter((line) => line.startsWith('/'));
 
+// The machine's own ignore rules (~/.config/git/ignore, core.excludesFile) must not decide the outcome.
+beforeEach(async () => {
+  const home = await mkdtemp(join(tmpdir(), 'ralph-ignore-home-'));
+  cleanup.push(home);
+  vi.stubEnv('HOME', home);
+  vi.stubEnv('XDG_CONFIG_HOME', join(home, '.config'));
+  vi.stubEnv('GIT_CONFIG_GLOBAL', join(home, '.gitconfig'));
+  vi.stubEnv('GIT_CONFIG_NOSYSTEM', '1');
+});
+
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await Promise.all(cleanup.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
