@@ -14,6 +14,7 @@ import { createTextOutput } from './output/text-output.js';
 import { signalGroup, terminateGroup } from './process-group.js';
 import { RepetitionDetector } from './repetition.js';
 import { Stopper } from './stopper.js';
+import { ToolOutcomes } from './tool-outcomes.js';
 
 /** How ralph's interrupt handling reaches a running agent. */
 export interface AgentInterrupts {
@@ -145,31 +146,24 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
 function createOutput(options: SpawnAgentOptions, targets: OutputTargets, stopper: Stopper): AgentOutput {
   if (options.output === 'text') return createTextOutput(targets);
   const detector = new RepetitionDetector({ maxRepeats: options.maxRepeats });
-  const pending = new Map<string, string>();
-  const lastOutcome = new Map<string, { isError: boolean; preview: string }>();
+  const outcomes = new ToolOutcomes();
   return createStreamJsonOutput(targets, {
     onToolUse: (use) => {
       options.onToolCall?.();
       const { signature, repetition } = detector.record(use);
-      if (pending.size > 1000) pending.clear();
-      pending.set(use.id, signature);
+      outcomes.called(use.id, signature);
       if (!repetition) return;
+      const lastOutcome = outcomes.lastOutcome(signature);
       const report: RepetitionReport = {
         tool: repetition.tool,
         count: repetition.count,
         kind: repetition.kind,
         inputPreview: repetition.inputPreview,
-        ...(lastOutcome.has(signature) ? { lastOutcome: lastOutcome.get(signature)! } : {}),
+        ...(lastOutcome ? { lastOutcome } : {}),
       };
       stopper.stop({ cause: 'repetition', repetition: report });
     },
-    onToolResult: (result) => {
-      const signature = pending.get(result.toolUseId);
-      if (signature === undefined) return;
-      pending.delete(result.toolUseId);
-      if (lastOutcome.size > 100) lastOutcome.clear();
-      lastOutcome.set(signature, { isError: result.isError, preview: result.preview });
-    },
+    onToolResult: (result) => outcomes.returned(result),
   });
 }
 
