@@ -74,8 +74,35 @@ const BACKOFF_CAP_MS = 60 * 60_000;
  * is the loop's).
  */
 export function judgeIteration(facts: IterationFacts, previous: Counters, settings: JudgeSettings): Verdict {
+  const outcome = outcomeOf(facts.run);
+  const findings = findIssues(facts, settings);
+  const verdict: Verdict = {
+    outcome,
+    counters: nextCounters(facts, previous, outcome, findings),
+    feedback: findings.feedback,
+    ...(findings.rejectedComplete ? { rejectedComplete: findings.rejectedComplete } : {}),
+  };
+  return decideEnding(facts, settings, verdict, findings);
+}
+
+/** What an iteration claimed and what it got wrong. */
+interface Findings {
+  feedback: FeedbackItem[];
+  /** Broken rules, each of which makes the iteration a validation failure. */
+  problems: string[];
+  /** COMPLETE was claimed, tasks.json agrees, and the gates, if they ran on the claim, passed. */
+  complete: boolean;
+  /** The agent said COMPLETE, but these stories still fail. */
+  rejectedComplete?: UnfinishedStory[];
+  /** The gates judged a COMPLETE claim (an interrupt stopping them judged nothing). */
+  claimChecked: boolean;
+  /** What blocked the gates, when they failed. */
+  gateEvent?: string;
+}
+
+/** The problems and the feedback for the next prompt, and whether a COMPLETE claim holds. */
+function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
   const { run } = facts;
-  const outcome = outcomeOf(run);
   const feedback: FeedbackItem[] = [];
   const problems: string[] = [];
   const tasks = facts.tasks.ok ? facts.tasks.tasks : undefined;
@@ -94,7 +121,7 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
     feedback.push({ kind: 'invalid_tags', tags: run.signals.invalid });
   }
   let complete = false;
-  let rejectedComplete: Verdict['rejectedComplete'];
+  let rejectedComplete: UnfinishedStory[] | undefined;
   if (run.signals.complete) {
     const remaining: UnfinishedStory[] = tasks
       ? openStories(tasks, settings).map(({ id, title, passes }) => ({ id, title, why: passes ? 'unreviewed' : 'failing' }))
@@ -122,23 +149,39 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
   const claimChecked = facts.gates?.trigger === 'complete' && (gateVerdict?.passed === true || gateEvent !== undefined);
   if (facts.gates?.trigger === 'complete' && gateVerdict?.passed !== true) complete = false;
 
+  return {
+    feedback,
+    problems,
+    complete,
+    ...(rejectedComplete ? { rejectedComplete } : {}),
+    claimChecked,
+    ...(gateEvent === undefined ? {} : { gateEvent }),
+  };
+}
+
+/** The counters after this iteration. */
+function nextCounters(facts: IterationFacts, previous: Counters, outcome: Outcome, { problems, claimChecked, gateEvent }: Findings): Counters {
   const limited = outcome === 'usage_limit';
-  const stoppedByRalph = wasStoppedByRalph(outcome);
-  const counters: Counters = {
+  return {
     // A usage-limited iteration is no strike; a commit is progress however the iteration ended.
     stuck: facts.committed ? 0 : limited ? previous.stuck : previous.stuck + 1,
     agentFailures: outcome === 'agent_error' ? previous.agentFailures + 1 : outcome === 'ok' ? 0 : previous.agentFailures,
-    validationFailures: stoppedByRalph || limited ? previous.validationFailures : problems.length > 0 ? previous.validationFailures + 1 : 0,
+    validationFailures: wasStoppedByRalph(outcome) || limited ? previous.validationFailures : problems.length > 0 ? previous.validationFailures + 1 : 0,
     usageLimits: limited ? previous.usageLimits + 1 : 0,
     gateFailures: claimChecked ? (gateEvent !== undefined ? previous.gateFailures + 1 : 0) : previous.gateFailures,
-    costUsd: previous.costUsd + (run.stats.costUsd ?? 0),
+    costUsd: previous.costUsd + (facts.run.stats.costUsd ?? 0),
   };
+}
 
-  const verdict: Verdict = { outcome, counters, feedback, ...(rejectedComplete ? { rejectedComplete } : {}) };
-  const end = (termination: Termination): Verdict => ({ ...verdict, termination });
+/** The verdict with the run's ending, if this iteration brings one (the first in the documented order). */
+function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: Verdict, findings: Findings): Verdict {
+  const { run } = facts;
+  const { counters } = verdict;
+  let ruling = verdict;
+  const end = (termination: Termination): Verdict => ({ ...ruling, termination });
 
   if (run.stoppedBy?.cause === 'interrupt') return end({ reason: 'interrupted', signal: run.stoppedBy.signal });
-  if (complete) return end({ reason: 'complete' });
+  if (findings.complete) return end({ reason: 'complete' });
   if (run.signals.blocked !== undefined) return end({ reason: 'blocked', message: run.signals.blocked });
   if (facts.reviewCap) {
     const { id, count, feedback } = facts.reviewCap;
@@ -154,23 +197,23 @@ export function judgeIteration(facts: IterationFacts, previous: Counters, settin
     if (settings.onUsageLimit === 'stop' || until > facts.deadline) {
       return end({ reason: 'usage_limit', message, ...(resetsAt === undefined ? {} : { resetsAt }) });
     }
-    verdict.wait = { until, message, ...(resetsAt === undefined ? {} : { resetsAt }) };
+    ruling = { ...verdict, wait: { until, message, ...(resetsAt === undefined ? {} : { resetsAt }) } };
   }
   if (settings.maxCostUsd !== undefined && counters.costUsd >= settings.maxCostUsd) {
     return end({ reason: 'max_cost', costUsd: counters.costUsd, limitUsd: settings.maxCostUsd });
   }
-  if (outcome === 'max_runtime' || facts.now >= facts.deadline) return end({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
+  if (verdict.outcome === 'max_runtime' || facts.now >= facts.deadline) return end({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
   if (counters.agentFailures >= settings.maxAgentFailures) {
     return end({ reason: 'agent_failures', count: counters.agentFailures, lastError: run.failure?.kind === 'error' ? run.failure.lines : [] });
   }
   if (counters.validationFailures >= settings.maxValidationFailures) {
-    return end({ reason: 'validation_failures', count: counters.validationFailures, last: problems.join('; ') });
+    return end({ reason: 'validation_failures', count: counters.validationFailures, last: findings.problems.join('; ') });
   }
-  if (claimChecked && gateEvent !== undefined && counters.gateFailures >= settings.maxGateFailures) {
-    return end({ reason: 'quality_gate_exhausted', count: counters.gateFailures, event: gateEvent });
+  if (findings.claimChecked && findings.gateEvent !== undefined && counters.gateFailures >= settings.maxGateFailures) {
+    return end({ reason: 'quality_gate_exhausted', count: counters.gateFailures, event: findings.gateEvent });
   }
   if (counters.stuck >= settings.maxStuck) return end({ reason: 'stuck', stuckCount: counters.stuck });
-  return verdict;
+  return ruling;
 }
 
 /**
