@@ -1,3 +1,5 @@
+import { truncate } from './output/summary-text.js';
+
 /**
  * A failure no further iteration can fix: the agent is not logged in (`auth`), or the client
  * refuses to start in this environment (`setup`).
@@ -30,9 +32,9 @@ const AUTH_PHRASES: readonly RegExp[] = [
 export function classifyAgentFailure(text: string): AgentFailure | undefined {
   const lines = text.split(/\r?\n/).map((line) => line.trim());
   const setup = lines.find((line) => SETUP_PHRASES.some((phrase) => phrase.test(line)));
-  if (setup !== undefined) return { kind: 'setup', message: clip(setup) };
+  if (setup !== undefined) return { kind: 'setup', message: truncate(setup, MAX_MESSAGE) };
   const auth = lines.find((line) => AUTH_PHRASES.some((phrase) => phrase.test(line)));
-  if (auth !== undefined) return { kind: 'auth', message: clip(auth) };
+  if (auth !== undefined) return { kind: 'auth', message: truncate(auth, MAX_MESSAGE) };
   return undefined;
 }
 
@@ -42,8 +44,4 @@ export function setupFixHint(): string {
     'Claude Code refuses --dangerously-skip-permissions as root. Run ralph as a normal (non-root) user, ' +
     'or, inside a container or CI runner you trust, set IS_SANDBOX=1 in the environment to lift the refusal.'
   );
-}
-
-function clip(line: string): string {
-  return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
 }

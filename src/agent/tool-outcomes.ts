@@ -1,10 +1,5 @@
+import type { ToolOutcome } from '../loop/ports.js';
 import type { ToolResult } from './output/stream-events.js';
-
-/** What one tool call returned, in short. */
-export interface ToolOutcome {
-  isError: boolean;
-  preview: string;
-}
 
 /**
  * What the agent's tool calls last returned, by call signature, so a repetition report can say

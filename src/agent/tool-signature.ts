@@ -58,14 +58,9 @@ export function canonicalJson(value: unknown): string {
 const MAX_PLAIN_SIGNATURE = 256;
 
 /**
- * A short stable key for a tool call (its name and canonical input): equal calls, equal
- * signatures, whatever their key order.
+ * A short stable key for a tool call, from its name and its input as written by `canonicalJson`
+ * (which the caller keeps for the report): equal calls, equal signatures, whatever their key order.
  */
-export function toolSignature(name: string, input: unknown): string {
-  return signatureOfCanonical(name, canonicalJson(input));
-}
-
-/** The signature from an input already written by `canonicalJson`, to avoid writing it twice. */
 export function signatureOfCanonical(name: string, canonicalInput: string): string {
   // The quoted name cannot run into the input, so ("ab", "c") and ("a", "bc") stay apart.
   const call = `${JSON.stringify(name)}${canonicalInput}`;

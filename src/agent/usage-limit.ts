@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { DateTime } from 'luxon';
+import { truncate } from './output/summary-text.js';
 
 // luxon is needed only when a limit message names a wall-clock time: loaded then, not at start-up.
 // Required, not imported, because the reading of a limit is synchronous. This is ralph's only use
@@ -57,7 +58,7 @@ export function detectUsageLimit(text: string, now: number, localZone?: string):
     const line = rawLine.trim();
     if (!LIMIT_PHRASES.some((phrase) => phrase.test(line))) continue;
     const resetsAt = resetFromLine(line, now, localZone);
-    const message = line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
+    const message = truncate(line, MAX_MESSAGE);
     return resetsAt === undefined ? { message } : { message, resetsAt };
   }
   return undefined;

@@ -49,13 +49,19 @@ export type StopCause =
   | { cause: 'max_runtime' }
   | { cause: 'repetition'; repetition: RepetitionReport };
 
+/** What one tool call returned, in short. */
+export interface ToolOutcome {
+  isError: boolean;
+  preview: string;
+}
+
 /** A tool call the agent kept repeating, and what it last returned. */
 export interface RepetitionReport {
   tool: string;
   count: number;
   kind: 'consecutive' | 'window';
   inputPreview: string;
-  lastOutcome?: { isError: boolean; preview: string };
+  lastOutcome?: ToolOutcome;
 }
 
 /** How an agent that failed on its own failed, read from its own error output only. */

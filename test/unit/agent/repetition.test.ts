@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RepetitionDetector, type Repetition } from '../../../src/agent/repetition.js';
-import { toolSignature } from '../../../src/agent/tool-signature.js';
+import { canonicalJson, signatureOfCanonical } from '../../../src/agent/tool-signature.js';
 
 type Call = { name: string; input: unknown };
 const A: Call = { name: 'Bash', input: { command: 'npm test' } };
@@ -23,7 +23,7 @@ const alternate = (count: number, ...calls: Call[]): Call[] => Array.from({ leng
 describe('RepetitionDetector: the same call in a row', () => {
   it('reports the call that makes maxRepeats in a row, with tool, signature, count and input', () => {
     expect(feed(new RepetitionDetector({ maxRepeats: 5 }), times(A, 5))).toEqual([
-      [5, { tool: 'Bash', signature: toolSignature('Bash', A.input), count: 5, kind: 'consecutive', inputPreview: '{"command":"npm test"}' }],
+      [5, { tool: 'Bash', signature: signatureOfCanonical('Bash', canonicalJson(A.input)), count: 5, kind: 'consecutive', inputPreview: '{"command":"npm test"}' }],
     ]);
   });
 
