@@ -17,7 +17,7 @@ export async function loadConfig(path: string, shownPath: string): Promise<Confi
   const result = configSchema.safeParse(json);
   if (result.success) return result.data as ConfigFile;
   const issue = result.error.issues[0]!;
-  throw new RalphError(`${shownPath}: ${describeConfigIssue(issue, json)}`, 64, 'see ralph/config.schema.json (written by `ralph init`) or the README for the keys and their forms');
+  throw new RalphError(`${shownPath}: ${describeConfigIssue(issue, json)}`, 64, 'see ralph/config.schema.json (written by `ralph init`) or docs/configuration.md for the keys and their forms');
 }
 
 /** `maxIterations: expected a whole number ≥ 1, got "ten"`, or `unknown key "maxIteration" (did you mean "maxIterations"?)`. */
