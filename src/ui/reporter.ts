@@ -18,6 +18,7 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
   max_runtime: 'max runtime reached',
   repetition: 'stopped: repeating a tool call',
   interrupted: 'interrupted',
+  history_rewritten: 'history rewritten',
 };
 
 export interface ReporterOptions {
