@@ -51,6 +51,7 @@ export async function observeIteration(
     const id = story?.id;
     const check = { before: storyRecords(baseline.tasks.stories), after: storyRecords(tasks.tasks.stories), mode, review, source: GIT_SOURCE };
     ruleBroken = checkTransitions(id === undefined ? check : { ...check, story: id });
+    if (ruleBroken !== undefined) report.warning(`the iteration broke a rule of the task list: ${ruleBroken}`);
     if (review) unconfirmed = await rememberUnconfirmed(baseline.unconfirmed, nextUnconfirmed(baseline.unconfirmed, { before: baseline.tasks, after: tasks.tasks, mode, ...(id === undefined ? {} : { story: id }) }), files);
   }
   return {
