@@ -80,7 +80,7 @@ const BACKOFF_CAP_MS = 60 * 60_000;
  * is the loop's).
  */
 export function judgeIteration(facts: IterationFacts, previous: Counters, settings: JudgeSettings): Verdict {
-  const outcome = facts.rewrite && ['ok', 'truncated', 'agent_error'].includes(outcomeOf(facts.run)) ? 'history_rewritten' : outcomeOf(facts.run);
+  const outcome = iterationOutcome(facts);
   const findings = findIssues(facts, settings);
   const verdict: Verdict = {
     outcome,
@@ -183,19 +183,30 @@ function nextCounters(facts: IterationFacts, previous: Counters, outcome: Outcom
     // A usage-limited iteration is no strike; a commit is progress however the iteration ended.
     stuck: facts.committed ? 0 : limited ? previous.stuck : previous.stuck + 1,
     agentFailures: outcome === 'agent_error' ? previous.agentFailures + 1 : outcome === 'ok' ? 0 : previous.agentFailures,
-    // Rewriting history is a strike however the iteration ended: the commits are gone either way.
-    validationFailures:
-      facts.rewrite && outcome !== 'interrupted'
-        ? previous.validationFailures + 1
-        : wasStoppedByRalph(outcome) || limited
-          ? previous.validationFailures
-          : problems.length > 0
-            ? previous.validationFailures + 1
-            : 0,
+    validationFailures: validationFailures(facts, previous.validationFailures, outcome, problems),
     usageLimits: limited ? previous.usageLimits + 1 : 0,
     gateFailures: claimChecked ? (gateEvent !== undefined ? previous.gateFailures + 1 : 0) : previous.gateFailures,
     costUsd: previous.costUsd + (facts.run.stats.costUsd ?? 0),
   };
+}
+
+/**
+ * The CSV outcome: how the agent's run ended — but history_rewritten when the agent ended on its
+ * own and commits left the branch (ralph stopping it, or the account failing, says more).
+ */
+function iterationOutcome({ run, rewrite }: IterationFacts): Outcome {
+  const outcome = outcomeOf(run);
+  return rewrite && (outcome === 'ok' || outcome === 'truncated' || outcome === 'agent_error') ? 'history_rewritten' : outcome;
+}
+
+/**
+ * Consecutive iterations that broke a rule. An iteration ralph stopped, or a usage-limited one, is
+ * not judged on its rules — except rewritten history: the commits are gone however it ended.
+ */
+function validationFailures(facts: IterationFacts, previous: number, outcome: Outcome, problems: readonly string[]): number {
+  if (facts.rewrite && outcome !== 'interrupted') return previous + 1;
+  if (wasStoppedByRalph(outcome) || outcome === 'usage_limit') return previous;
+  return problems.length > 0 ? previous + 1 : 0;
 }
 
 /** The verdict with the run's ending, if this iteration brings one (the first in the documented order). */
@@ -243,9 +254,8 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
 
 /**
  * Whether the agent said COMPLETE and the repository agrees: no commit left the branch, and
- * tasks.json is valid, changed by the rules, with every story
- * passing (and, with reviews, approved by a review ralph saw). Only such a claim is worth running
- * the quality gates for.
+ * tasks.json is valid, changed by the rules, with every story passing (and, with reviews, approved
+ * by a review ralph saw). Only such a claim is worth running the quality gates for.
  */
 export function isVerifiedComplete(facts: Pick<IterationFacts, 'run' | 'tasks' | 'ruleBroken' | 'rewrite' | 'unconfirmed'>, { review }: ReviewPolicy): boolean {
   if (!facts.run.signals.complete || !facts.tasks.ok || facts.ruleBroken !== undefined || facts.rewrite) return false;

@@ -20,7 +20,9 @@ export interface Baseline {
 
 /** What an iteration did to the repository and the task list. */
 export interface Observation {
-  /** HEAD moved forward on the branch: its new commit. */
+  /** HEAD moved forward on the branch: progress. */
+  committed: boolean;
+  /** The new commit, when it did. */
   commit?: string;
   rewrite?: HistoryRewrite;
   /** The new position to accept (the old one when HEAD did not move forward). */
@@ -55,6 +57,7 @@ export async function observeIteration(
     if (review) unconfirmed = await rememberUnconfirmed(baseline.unconfirmed, nextUnconfirmed(baseline.unconfirmed, { before: baseline.tasks, after: tasks.tasks, mode, ...(id === undefined ? {} : { story: id }) }), files);
   }
   return {
+    committed: movement.kind === 'forward',
     ...(movement.kind === 'forward' ? { commit: movement.head } : {}),
     ...(movement.kind === 'rewritten' ? { rewrite: movement.rewrite } : {}),
     accepted: movement.kind === 'forward' ? position : baseline.accepted,

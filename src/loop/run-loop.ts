@@ -51,17 +51,8 @@ interface LoopState extends Baseline {
  */
 export async function runLoop(settings: LoopSettings, ports: LoopPorts, tasks: TaskList, unconfirmed: readonly string[] = []): Promise<LoopResult> {
   const deadline = ports.clock.now() + settings.maxRuntimeMs;
-  const state: LoopState = {
-    tasks,
-    accepted: await readPosition(ports.git),
-    unconfirmed: startingUnconfirmed(unconfirmed, tasks),
-    counters: INITIAL_COUNTERS,
-    stuckIterations: 0,
-    feedback: [],
-    repetitions: {},
-    started: 0,
-    decideDelivered: false,
-  };
+  const baseline = { tasks, accepted: await readPosition(ports.git), unconfirmed: startingUnconfirmed(unconfirmed, tasks) };
+  const state: LoopState = { ...baseline, counters: INITIAL_COUNTERS, stuckIterations: 0, feedback: [], repetitions: {}, started: 0, decideDelivered: false };
   const result = (termination: Termination): LoopResult => ({
     termination,
     iterations: state.started,
@@ -126,15 +117,14 @@ async function runIteration(
   const startedAt = clock.now();
   const run = await agent.run({ iteration, prompt, deadline });
   const endedAt = clock.now();
-  const { commit, rewrite, accepted, tasks, ruleBroken, unconfirmed } = await observeIteration(state, choice, settings.review, ports);
-  Object.assign(state, { accepted, unconfirmed }, tasks.ok ? { tasks: tasks.tasks } : {});
-  const committed = commit !== undefined;
-  const claim = { run, tasks, unconfirmed, ...(rewrite ? { rewrite } : {}), ...(ruleBroken === undefined ? {} : { ruleBroken }) };
-  const gates = await checkGates(iteration, claim, committed, settings, ports);
+  const { accepted, commit, ...observed } = await observeIteration(state, choice, settings.review, ports);
+  Object.assign(state, { accepted, unconfirmed: observed.unconfirmed }, observed.tasks.ok ? { tasks: observed.tasks.tasks } : {});
+  const claim = { run, ...observed };
+  const gates = await checkGates(iteration, claim, observed.committed, settings, ports);
   const reviewCap = mode === 'review' && story ? await countReview(story.id, state.tasks, settings, ports) : undefined;
 
   const verdict = judgeIteration(
-    { ...claim, committed, now: endedAt, deadline, ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) },
+    { ...claim, now: endedAt, deadline, ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) },
     state.counters,
     settings,
   );
@@ -165,7 +155,7 @@ async function runIteration(
     stats: run.stats,
   };
   await files.appendRow(row);
-  report.iterationFinished({ row, committed, ...(run.failure ? { failure: run.failure } : {}), ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}) });
+  report.iterationFinished({ row, committed: observed.committed, ...(run.failure ? { failure: run.failure } : {}), ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}) });
   return verdict;
 }
 
