@@ -71,6 +71,7 @@ describe('ralph run: the task list rules are the loop’s own', () => {
     expect(result.stdout).toContain('2 stories were marked passes: true in one implement iteration (US-1, US-2)');
     expect(JSON.parse(repo.read('ralph/state.json'))).toMatchObject({ unconfirmedApprovals: ['US-1', 'US-2'] });
     expect(repo.lastRun()).toMatchObject({ reason: 'validation_failures', stories: { complete: 0, total: 2 } });
+    expect((await runRalph(repo, ['status'], { env: REVIEW_ON })).stdout).toContain('] 0/2 complete');
 
     // The next run does not take the approvals for granted: review iterations confirm them.
     await repo.steps([{ auto: true, completeWhenDone: true }]);
