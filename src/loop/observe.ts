@@ -35,27 +35,19 @@ export interface Observation {
 
 /**
  * Reads what the iteration left — HEAD against the accepted position, tasks.json against the last
- * valid list under the mode's rules — warns about rewritten history, and remembers approvals no
- * review made.
+ * valid list under the mode's rules — warns about rewritten history and broken rules, and
+ * remembers approvals no review made.
  */
 export async function observeIteration(
   baseline: Baseline,
-  { mode, story }: ModeChoice,
+  choice: ModeChoice,
   review: boolean,
-  { git, files, report }: Pick<LoopPorts, 'git' | 'files' | 'report'>,
+  ports: Pick<LoopPorts, 'git' | 'files' | 'report'>,
 ): Promise<Observation> {
-  const { position, movement } = await observeMovement(git, baseline.accepted);
-  if (movement.kind === 'rewritten') report.warning(describeRewrite(movement.rewrite));
-  const tasks = await files.readTasks();
-  let ruleBroken: string | undefined;
-  let unconfirmed = baseline.unconfirmed;
-  if (tasks.ok) {
-    const id = story?.id;
-    const check = { before: storyRecords(baseline.tasks.stories), after: storyRecords(tasks.tasks.stories), mode, review, source: GIT_SOURCE };
-    ruleBroken = checkTransitions(id === undefined ? check : { ...check, story: id });
-    if (ruleBroken !== undefined) report.warning(`the iteration broke a rule of the task list: ${ruleBroken}`);
-    if (review) unconfirmed = await rememberUnconfirmed(baseline.unconfirmed, nextUnconfirmed(baseline.unconfirmed, { before: baseline.tasks, after: tasks.tasks, mode, ...(id === undefined ? {} : { story: id }) }), files);
-  }
+  const { position, movement } = await observeMovement(ports.git, baseline.accepted);
+  if (movement.kind === 'rewritten') ports.report.warning(describeRewrite(movement.rewrite));
+  const tasks = await ports.files.readTasks();
+  const { ruleBroken, unconfirmed } = tasks.ok ? await judgeTasks(baseline, tasks.tasks, choice, review, ports) : { unconfirmed: baseline.unconfirmed };
   return {
     committed: movement.kind === 'forward',
     ...(movement.kind === 'forward' ? { commit: movement.head } : {}),
@@ -67,9 +59,20 @@ export async function observeIteration(
   };
 }
 
-/** Saves the unconfirmed approvals when they changed. */
-async function rememberUnconfirmed(before: ReadonlySet<string>, after: Set<string>, files: LoopPorts['files']): Promise<Set<string>> {
-  const same = before.size === after.size && [...after].every((id) => before.has(id));
-  if (!same) await files.saveUnconfirmedApprovals([...after]);
-  return after;
+/** The rule a valid new task list broke, if any, and the approvals no review made (saved when they changed). */
+async function judgeTasks(
+  baseline: Baseline,
+  after: TaskList,
+  { mode, story }: ModeChoice,
+  review: boolean,
+  { files, report }: Pick<LoopPorts, 'files' | 'report'>,
+): Promise<{ ruleBroken?: string; unconfirmed: ReadonlySet<string> }> {
+  const about = story ? { story: story.id } : {};
+  const ruleBroken = checkTransitions({ before: storyRecords(baseline.tasks.stories), after: storyRecords(after.stories), mode, review, source: GIT_SOURCE, ...about });
+  if (ruleBroken !== undefined) report.warning(`the iteration broke a rule of the task list: ${ruleBroken}`);
+  if (!review) return { ...(ruleBroken === undefined ? {} : { ruleBroken }), unconfirmed: baseline.unconfirmed };
+  const before = baseline.unconfirmed;
+  const unconfirmed = nextUnconfirmed(before, { before: baseline.tasks, after, mode, ...about });
+  if (unconfirmed.size !== before.size || [...unconfirmed].some((id) => !before.has(id))) await files.saveUnconfirmedApprovals([...unconfirmed]);
+  return { ...(ruleBroken === undefined ? {} : { ruleBroken }), unconfirmed };
 }
