@@ -43,9 +43,12 @@ export async function observeMovement(git: Git, accepted: Position): Promise<{ p
       return { position, movement: { kind: 'forward', head } };
     }
   }
-  const how = position.branch !== accepted.branch ? 'branch_switch' : head !== null && (await git.isAncestor(head, accepted.head!)) ? 'rewind' : 'rewrite';
-  const left = accepted.head === null ? 0 : await git.countLeft(accepted.head, head);
-  const reflog = accepted.head === null ? undefined : await git.reflogEntry(accepted.head);
+  const from = accepted.head;
+  // On the same branch `from` is a commit here: from an unborn HEAD every commit is progress.
+  const rewound = head === null || (from !== null && (await git.isAncestor(head, from)));
+  const how = position.branch !== accepted.branch ? 'branch_switch' : rewound ? 'rewind' : 'rewrite';
+  const left = from === null ? 0 : await git.countLeft(from, head);
+  const reflog = from === null ? undefined : await git.reflogEntry(from);
   return { position, movement: { kind: 'rewritten', rewrite: { how, from: accepted, to: position, left, ...(reflog ? { reflog } : {}) } } };
 }
 
