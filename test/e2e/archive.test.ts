@@ -58,7 +58,8 @@ describe('ralph archive: a finished task list', () => {
     const repo = await finishedRepo();
     await runRalph(repo, ['archive']);
     await repo.steps([{ implement: true, completeWhenDone: true }]);
-    const next = await runRalph(repo, ['run']);
+    // The fresh list is the example: --yes runs it anyway.
+    const next = await runRalph(repo, ['run', '--yes']);
     expect(next.code).toBe(0);
     expect(await repo.logs()).toContain('iteration-003.log');
   });
