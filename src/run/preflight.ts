@@ -47,9 +47,10 @@ export async function runChecks(options: PreflightOptions): Promise<{ checks: Ch
   const checks: Check[] = [];
   const add = (check: Check) => checks.push(check);
 
-  add(await checkPrompt(options.promptPath, paths, shown));
+  // The task list first: a ralph.sh layout without ralph/ is told how to import it before anything else.
   const tasks = await readTaskList(paths, shown);
   add(tasks.check);
+  add(await checkPrompt(options.promptPath, paths, shown));
   if (tasks.list) add(exampleCheck(tasks.list, shown(paths.tasks), options.yes));
   add(await checkPendingHuman(paths, shown));
   const nothingLeft = tasks.list !== undefined && openStories(tasks.list, { review: options.review }).length === 0;
