@@ -94,8 +94,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     out.line(count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`),
   );
   try {
-    // Checked under the lock, so two simultaneous starts cannot both count as one resume.
+    // Under the lock: two runs never switch branches under each other.
     const { tasks, branch } = await enterTaskBranch({ root, tasks: ready.tasks, tasksPath: paths.tasks, enabled: settings.branch, say: (text) => out.line(text) });
+    // Checked under the lock, so two simultaneous starts cannot both count as one resume.
     const taskList = taskListId(tasks);
     const state = await readRunState(paths.state, taskList);
     const attempts = checkResume(state, settings.maxResumes, options.resetResumes === true);
