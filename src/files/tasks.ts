@@ -20,6 +20,8 @@ const taskListSchema = z
     project: z.string().optional(),
     branchName: z.string().optional(),
     description: z.string().optional(),
+    // `ralph init` and `ralph archive` write an example list: `ralph run` refuses it until it is replaced.
+    example: z.boolean().optional(),
     stories: z.array(storySchema).optional(),
     // The prd.json shape users already have names the same list `userStories`.
     userStories: z.array(storySchema).optional(),
@@ -46,6 +48,8 @@ export interface TaskList {
   project?: string;
   branchName?: string;
   description?: string;
+  /** The task list is still the example `ralph init` wrote. */
+  example?: boolean;
   stories: Story[];
 }
 
@@ -65,8 +69,8 @@ export function parseTasks(text: string): TasksParse {
     const first = result.error.issues[0];
     return { ok: false, error: first ? describeIssue(first) : 'not a task list' };
   }
-  const { project, branchName, description, stories, userStories } = result.data;
-  return { ok: true, tasks: { project, branchName, description, stories: stories ?? userStories ?? [] } };
+  const { project, branchName, description, example, stories, userStories } = result.data;
+  return { ok: true, tasks: { project, branchName, description, ...(example ? { example } : {}), stories: stories ?? userStories ?? [] } };
 }
 
 /**

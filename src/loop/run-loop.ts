@@ -19,6 +19,8 @@ export interface LoopSettings extends JudgeSettings {
   maxFeedbackBytes: number;
   /** Run the quality gates on a COMPLETE claim only, or also after every iteration that committed. */
   gatesWhen: 'complete' | 'commit';
+  /** The branch the run switched to: every prompt names it. */
+  branch?: string;
 }
 
 /** What a run did, for the summary block and last-run.json. */
@@ -206,5 +208,11 @@ async function promptFor(iteration: number, choice: ModeChoice, settings: LoopSe
   const guide = choice.mode === 'implement' && !choice.story ? 'finish' : choice.mode;
   const policy = settings.review ? await files.readModeGuide('review-policy') : '';
   const modeSection = renderModeSection(await files.readModeGuide(guide), choice, policy);
-  return buildPrompt(await files.readPrompt(), modeSection, section);
+  const branch = settings.branch ? `${branchLine(settings.branch)}\n\n` : '';
+  return buildPrompt(await files.readPrompt(), `${branch}${modeSection}`, section);
+}
+
+/** Where the work goes: ralph put the work tree on the task list's branch, and it must stay there. */
+export function branchLine(branch: string): string {
+  return `**Branch:** you are on \`${branch}\`, the task list's branch. Commit there; do not switch, create or reset branches.`;
 }

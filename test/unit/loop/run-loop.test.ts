@@ -29,6 +29,14 @@ async function loop(calls: FakeCall[], overrides: Partial<LoopSettings> = {}, in
 }
 
 describe('runLoop', () => {
+  it("names the run's branch in every prompt, and no branch when it has none", async () => {
+    const onBranch = await loop([{ commit: true, pass: ['US-1'] }, { commit: true, pass: ['US-2'], signals: { complete: true } }], { branch: 'ralph/feature' });
+    expect(onBranch.prompts).toHaveLength(2);
+    for (const prompt of onBranch.prompts) expect(prompt).toContain('you are on `ralph/feature`');
+    const without = await loop([{ commit: true, pass: ['US-1'] }, { commit: true, pass: ['US-2'], signals: { complete: true } }]);
+    for (const prompt of without.prompts) expect(prompt).not.toContain('**Branch:**');
+  });
+
   it('ends complete when the agent says COMPLETE and every story passes', async () => {
     const { result, rows } = await loop([
       { commit: true, pass: ['US-1'] },
