@@ -82,8 +82,8 @@ export function killMarkedNow(match: MarkerMatch): void {
   for (const target of findMarked(match)) signal(target, 'SIGKILL');
 }
 
-/** `ended 2 processes that left the agent's group: 123 sleep, 456 node`. */
-export function describeEnded(ended: readonly MarkedProcess[], whose: string): string {
+/** `ended 2 processes that left the agent's group: 123 sleep, 456 node` (`which` is "that left the agent's group"). */
+export function describeEnded(ended: readonly MarkedProcess[], which: string): string {
   const list = ended.map((process) => `${process.pid} ${process.comm}`).join(', ');
-  return `ended ${ended.length} process${ended.length === 1 ? '' : 'es'} that left ${whose}: ${list}`;
+  return `ended ${ended.length} process${ended.length === 1 ? '' : 'es'} ${which}: ${list}`;
 }

@@ -146,7 +146,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   await options.onGroup?.(undefined);
   await drain([child.stdout, child.stderr], [output.stdout, output.stderr]);
   if (strays.length > 0) {
-    const line = describeEnded(strays, "the agent's group");
+    const line = describeEnded(strays, "that left the agent's group");
     options.warn(line);
     logs[0]!.write(`[ralph] ${line}\n`);
   }

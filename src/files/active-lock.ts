@@ -72,7 +72,7 @@ export async function acquireActiveLock(path: string, initial: ActiveFile): Prom
   await setAsideStale(path, existing);
   if (!(await createExclusive(path, initial))) throw lockHeld(parseActive((await readOptional(path)) ?? '') ?? { ...initial, pid: 0 });
   const ended = existing && existing.host === hostname() ? await endRunRemains(existing) : [];
-  const remains = ended.length > 0 ? `; ${describeEnded(ended, 'behind from that run')}` : '';
+  const remains = ended.length > 0 ? `; ${describeEnded(ended, 'that its run left running')}` : '';
   return { warning: `took over a stale ralph/.ralph-active left by ${staleOwner(existing)}${remains}` };
 }
 

@@ -88,7 +88,7 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
     const strays = await options.containment.run.endStrays(marker, options.force ? { force: options.force } : {});
     contained?.();
     if (strays.length > 0) {
-      const line = describeEnded(strays, "the gate's group");
+      const line = describeEnded(strays, "that left the gate's group");
       options.containment.warn(line);
       await appendFile(options.logPath, `[ralph] ${line}\n`).catch(() => undefined);
     }
