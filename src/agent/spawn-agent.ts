@@ -102,19 +102,12 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   const command = options.command(prompt);
   const marker = options.containment.mark(`agent-${iteration}`);
   const started = await startAgent(command, marker.env(options.env), options.cwd);
-  if ('cause' in started) {
-    // No process, so no exit event will ever come: the iteration ends here, as a failed one.
-    output.stdout.end();
-    output.stderr.end();
-    await drain([], [output.stdout, output.stderr]);
-    logs[0]!.write(`[ralph] ${started.cause}\n`);
-    await closeLogs(logs);
-    return { exitCode: null, signals: output.summary().signals, failure: { kind: 'error', lines: [started.cause] }, truncated: false, stats: { toolCalls: 0, invalidLines: 0 } };
-  }
+  if ('cause' in started) return notStarted(started.cause, output, logs);
   const { child } = started;
-  pgid = child.pid;
+  const group = child.pid!;
+  pgid = group;
   // Whatever way ralph itself ends (an uncaught error, process.exit), the agent's group goes with it.
-  const killOnExit = () => pgid !== undefined && signalGroup(pgid, 'SIGKILL');
+  const killOnExit = () => signalGroup(group, 'SIGKILL');
   process.once('exit', killOnExit);
   const contained = options.containment.started(marker);
   child.stdout.pipe(output.stdout);
@@ -130,7 +123,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   const onInterrupt = () => stopper.stop({ cause: 'interrupt', signal: interrupts.received() ?? 'SIGINT' });
   interrupts.graceful.addEventListener('abort', onInterrupt, { once: true });
   if (interrupts.graceful.aborted) onInterrupt();
-  await options.onGroup?.(pgid);
+  await options.onGroup?.(group);
 
   const exitCode = await exited;
   process.off('exit', killOnExit);
@@ -139,7 +132,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   await stopping;
   if (stopper.cause) await options.onForcedStop?.();
   // Also after a normal exit: dev servers and watchers the agent left behind die with the iteration.
-  if (pgid !== undefined) await terminateGroup(pgid, { force: interrupts.force });
+  await terminateGroup(group, { force: interrupts.force });
   // And those that left the group (setsid, double fork, daemon()) are found by their marker.
   const strays = await options.containment.endStrays(marker, { force: interrupts.force });
   contained();
@@ -210,6 +203,17 @@ function startTimers(options: SpawnAgentOptions, stopper: Stopper, deadline: num
     clearTimeout(idle);
     for (const stream of streams) stream.off('data', onActivity);
   };
+}
+
+/** The iteration of an agent that never started: no process, so no exit event will ever come. */
+async function notStarted(cause: string, output: AgentOutput, logs: WriteStream[]): Promise<AgentRun> {
+  output.stdout.end();
+  output.stderr.end();
+  await drain([], [output.stdout, output.stderr]);
+  logs[0]!.write(`[ralph] ${cause}\n`);
+  await closeLogs(logs);
+  const stats = { toolCalls: 0, invalidLines: 0 };
+  return { exitCode: null, signals: output.summary().signals, failure: { kind: 'error', lines: [cause] }, truncated: false, stats };
 }
 
 /**
