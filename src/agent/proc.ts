@@ -109,3 +109,29 @@ export function processStartTime(pid: number): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * Whether the process that had this pid and start time still runs. Seen from outside a pid
+ * namespace (a container sharing the host name, `unshare -p`), its pid here is another one:
+ * then it is the process whose innermost pid (the last of `NSpid` in /proc/PID/status) matches.
+ */
+export function isProcessRunning(pid: number, startTime: string): boolean {
+  if (processStartTime(pid) === startTime) return true;
+  if (!hasProc()) return false;
+  const [ticks, boot] = startTime.split('@');
+  if (boot !== currentBootId()) return false;
+  return listPids().some((candidate) => {
+    const stat = candidate === pid ? undefined : readProcStat(candidate);
+    return stat !== undefined && stat.startTicks === ticks && stat.state !== 'Z' && innermostPid(candidate) === pid;
+  });
+}
+
+/** A process's pid in its own (innermost) pid namespace. */
+function innermostPid(pid: number): number | undefined {
+  try {
+    const line = /^NSpid:\s*(.+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return line === undefined ? undefined : Number(line.trim().split(/\s+/).at(-1));
+  } catch {
+    return undefined;
+  }
+}

@@ -176,10 +176,22 @@ async function leaveDaemons(pidFile: string): Promise<void> {
   // The outer shell backgrounds a new session and exits; that session backgrounds sleep and exits too.
   const daemon = `setsid sh -c 'nohup sleep 301 >/dev/null 2>&1 & echo $! >> "$1"' daemon "$0" &`;
   execFileSync('sh', ['-c', daemon, pidFile], { stdio: 'ignore' });
-  // Both pids written before the agent exits: the test must know what to look for.
+  // Both pids written, and both out of this group, before the agent goes on: only the marker can find them then.
+  const own = groupOf(process.pid);
   for (let waited = 0; waited < 10_000; waited += 20) {
-    if (readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).length >= before + 2) return;
+    const pids = readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).slice(before).map(Number);
+    if (pids.length >= 2 && pids.every((pid) => groupOf(pid) !== own)) return;
     await sleep(20);
+  }
+}
+
+/** A process's group, from /proc/PID/stat (fields counted after the name's closing parenthesis). */
+function groupOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2];
+  } catch {
+    return undefined;
   }
 }
 

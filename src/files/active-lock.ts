@@ -1,7 +1,7 @@
 import { link, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { describeEnded } from '../agent/marked-processes.js';
-import { processStartTime } from '../agent/proc.js';
+import { isProcessRunning, processStartTime } from '../agent/proc.js';
 import { endRunRemains } from '../agent/run-remains.js';
 import { RalphError, isErrno } from '../errors.js';
 import type { ActiveState } from '../loop/ports.js';
@@ -37,7 +37,7 @@ export function currentOwner(marker: string): LockOwner {
  * host or container, or one from an older ralph that wrote no start time, is stale.
  */
 export function isLockLive(active: ActiveFile): boolean {
-  return active.host === hostname() && active.startTime !== undefined && processStartTime(active.pid) === active.startTime;
+  return active.host === hostname() && active.startTime !== undefined && isProcessRunning(active.pid, active.startTime);
 }
 
 /** The running loop described by `.ralph-active`, if its owner is alive. */

@@ -32,7 +32,9 @@ describe('ralph run: processes that leave the group', () => {
   it("ends what a quality gate leaves running outside its group", async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const pidFile = join(repo.root, 'gate.pid');
-    await configure(repo, { gates: [{ name: 'server', command: `setsid sleep 300 >/dev/null 2>&1 & echo $! > ${pidFile}; echo started` }] });
+    // The gate waits until the daemon has left its group: then only the marker can find it.
+    const leftGroup = 'while [ "$(cut -d" " -f5 /proc/$pid/stat)" = "$(cut -d" " -f5 /proc/$$/stat)" ]; do :; done';
+    await configure(repo, { gates: [{ name: 'server', command: `setsid sleep 300 >/dev/null 2>&1 & pid=$!; ${leftGroup}; echo $pid > ${pidFile}; echo started` }] });
     await repo.steps([{ implement: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(0);

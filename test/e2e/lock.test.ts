@@ -70,13 +70,22 @@ describe('ralph/.ralph-active knows its owner', () => {
     await repo.steps([{ say: 'working\n', tickMs: 200, hang: true }, { implement: true, completeWhenDone: true }]);
     // --kill-child: killing unshare kills its child, pid 1 of the namespace, and with it the whole namespace.
     const namespace = ['unshare', '--pid', '--mount-proc', '--kill-child'];
-    const crashed = await runRalph(repo, ['run'], {
+    let agentStarted: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (agentStarted = resolve));
+    let ralph: ChildProcess | undefined;
+    const crashing = runRalph(repo, ['run'], {
       wrapper: namespace,
-      onStdout: (_text, child) => {
-        if (repo.calls() >= 1) child.kill('SIGKILL');
-      },
+      onStart: (child) => (ralph = child),
+      onStdout: () => (repo.calls() >= 1 ? agentStarted() : undefined),
     });
+    await running;
+    // Seen from outside the namespace, pid 1 is another process, but the run is there and alive.
+    const outside = await runRalph(repo, ['status', '--json']);
+    expect(JSON.parse(outside.stdout).loop).toMatchObject({ running: true, pid: 1 });
+    ralph?.kill('SIGKILL');
+    const crashed = await crashing;
     expect(crashed.code).toBe(null);
+    expect(JSON.parse((await runRalph(repo, ['status', '--json'])).stdout).loop).toEqual({ running: false });
     const lock = JSON.parse(repo.read('ralph/.ralph-active')) as Record<string, unknown>;
     expect(lock).toMatchObject({ pid: 1, startTime: expect.stringMatching(/^\d+@/) });
 
