@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hasProc, listPids, readProcStat } from './proc.js';
 
 /** How long a process group gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 5000;
@@ -22,29 +22,17 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
  */
 export function isGroupAlive(pgid: number): boolean {
   if (!signalGroup(pgid, 0 as unknown as NodeJS.Signals)) return false;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return true; // No /proc (not Linux): the signal test is all we have.
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readProcStat(entry);
-    if (stat && stat.pgrp === pgid && stat.state !== 'Z') return true;
-  }
-  return false;
+  // No /proc (not Linux): the signal test is all we have.
+  if (!hasProc()) return true;
+  return groupMembers(pgid).length > 0;
 }
 
-/** State and process group from /proc/PID/stat (the name in parentheses may hold anything). */
-function readProcStat(pid: string): { state: string; pgrp: number } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
-  } catch {
-    return undefined;
-  }
+/** The live (not zombie) processes of a group, from /proc; empty where there is no /proc. */
+export function groupMembers(pgid: number): number[] {
+  return listPids().filter((pid) => {
+    const stat = readProcStat(pid);
+    return stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z';
+  });
 }
 
 /**

@@ -3,16 +3,19 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execa } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import type { AgentRequest, AgentRun, AgentRunner, RepetitionReport } from '../loop/ports.js';
 import type { InterruptSignal } from '../loop/termination.js';
 import type { AgentCommand } from './agent-command.js';
+import type { Containment } from './containment.js';
 import { diagnoseFailure } from './diagnose-failure.js';
 import type { AgentOutput, OutputTargets } from './output/agent-output.js';
 import { createStreamJsonOutput } from './output/stream-json-output.js';
 import { createTextOutput } from './output/text-output.js';
+import { describeEnded } from './marked-processes.js';
 import { signalGroup, terminateGroup } from './process-group.js';
 import { RepetitionDetector } from './repetition.js';
+import { describeSpawnError, findNulByte } from './spawn-failure.js';
 import { Stopper } from './stopper.js';
 import { ToolOutcomes } from './tool-outcomes.js';
 
@@ -44,7 +47,22 @@ export interface SpawnAgentOptions {
   onToolCall?: () => void;
   /** Extra clean-up when ralph stops the agent itself (a sandbox must stop the agent inside it too). */
   onForcedStop?: () => Promise<void>;
+  /** Marks each agent's processes and ends those that leave its group. */
+  containment: Containment;
+  /** The agent started in this process group (undefined: it ended), for `.ralph-active`. Never rejects. */
+  onGroup?: (pgid: number | undefined) => Promise<void>;
 }
+
+/** How each agent is spawned (the prompt on stdin, or no stdin at all). */
+type AgentSpawnOptions = {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  extendEnv: false;
+  detached: true;
+  cleanup: false;
+  buffer: false;
+  reject: false;
+} & ({ stdin: 'ignore' } | { input: string });
 
 /** How long output may keep flowing after the agent's process group is gone. */
 const DRAIN_LIMIT_MS = 2000;
@@ -82,21 +100,16 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   const output = createOutput(options, targets, stopper);
 
   const command = options.command(prompt);
-  const child = execa(command.file, command.args, {
-    cwd: options.cwd,
-    env: options.env,
-    extendEnv: false,
-    // Its own process group, so one signal reaches the agent and everything it started.
-    detached: true,
-    cleanup: false,
-    ...(command.input === undefined ? { stdin: 'ignore' as const } : { input: command.input }),
-    buffer: false,
-    reject: false,
-  });
-  pgid = child.pid;
+  const marker = options.containment.mark(`agent-${iteration}`);
+  const started = await startAgent(command, marker.env(options.env), options.cwd);
+  if ('cause' in started) return notStarted(started.cause, output, logs);
+  const { child } = started;
+  const group = child.pid!;
+  pgid = group;
   // Whatever way ralph itself ends (an uncaught error, process.exit), the agent's group goes with it.
-  const killOnExit = () => pgid !== undefined && signalGroup(pgid, 'SIGKILL');
+  const killOnExit = () => signalGroup(group, 'SIGKILL');
   process.once('exit', killOnExit);
+  const contained = options.containment.started(marker);
   child.stdout.pipe(output.stdout);
   child.stderr.pipe(output.stderr);
   // The exit event, not the execa promise: a grandchild holding the pipes open must not keep us waiting.
@@ -110,6 +123,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   const onInterrupt = () => stopper.stop({ cause: 'interrupt', signal: interrupts.received() ?? 'SIGINT' });
   interrupts.graceful.addEventListener('abort', onInterrupt, { once: true });
   if (interrupts.graceful.aborted) onInterrupt();
+  await options.onGroup?.(group);
 
   const exitCode = await exited;
   process.off('exit', killOnExit);
@@ -118,9 +132,18 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   await stopping;
   if (stopper.cause) await options.onForcedStop?.();
   // Also after a normal exit: dev servers and watchers the agent left behind die with the iteration.
-  if (pgid !== undefined) await terminateGroup(pgid, { force: interrupts.force });
+  await terminateGroup(group, { force: interrupts.force });
+  // And those that left the group (setsid, double fork, daemon()) are found by their marker.
+  const strays = await options.containment.endStrays(marker, { force: interrupts.force });
+  contained();
+  await options.onGroup?.(undefined);
   await drain([child.stdout, child.stderr], [output.stdout, output.stderr]);
-  await Promise.all(logs.map(async (log) => (log.end(), await finished(log).catch(() => undefined))));
+  if (strays.length > 0) {
+    const line = describeEnded(strays, "that left the agent's group");
+    options.warn(line);
+    logs[0]!.write(`[ralph] ${line}\n`);
+  }
+  await closeLogs(logs);
 
   const summary = output.summary();
   const stoppedBy = stopper.cause;
@@ -180,6 +203,50 @@ function startTimers(options: SpawnAgentOptions, stopper: Stopper, deadline: num
     clearTimeout(idle);
     for (const stream of streams) stream.off('data', onActivity);
   };
+}
+
+/** The iteration of an agent that never started: no process, so no exit event will ever come. */
+async function notStarted(cause: string, output: AgentOutput, logs: WriteStream[]): Promise<AgentRun> {
+  output.stdout.end();
+  output.stderr.end();
+  await drain([], [output.stdout, output.stderr]);
+  logs[0]!.write(`[ralph] ${cause}\n`);
+  await closeLogs(logs);
+  const stats = { toolCalls: 0, invalidLines: 0 };
+  return { exitCode: null, signals: output.summary().signals, failure: { kind: 'error', lines: [cause] }, truncated: false, stats };
+}
+
+/**
+ * Starts the agent in its own process group, or says in one line why it could not be started:
+ * a NUL byte, E2BIG, ENOENT, EACCES. Such a spawn has no pid and will never emit `exit`.
+ */
+async function startAgent(command: AgentCommand, env: NodeJS.ProcessEnv, cwd: string): Promise<{ child: ResultPromise<AgentSpawnOptions> } | { cause: string }> {
+  const nul = findNulByte(command, env);
+  if (nul !== undefined) return { cause: `the agent could not be started: ${nul}` };
+  const spawnOptions: AgentSpawnOptions = {
+    cwd,
+    env,
+    extendEnv: false,
+    // Its own process group, so one signal reaches the agent and everything it started.
+    detached: true,
+    cleanup: false,
+    ...(command.input === undefined ? { stdin: 'ignore' as const } : { input: command.input }),
+    buffer: false,
+    reject: false,
+  };
+  let child: ResultPromise<AgentSpawnOptions>;
+  try {
+    child = execa(command.file, command.args, spawnOptions);
+  } catch (error) {
+    return { cause: describeSpawnError(error, command, env) };
+  }
+  if (child.pid !== undefined) return { child };
+  const result = await child;
+  return { cause: describeSpawnError(result.cause ?? result, command, env) };
+}
+
+async function closeLogs(logs: WriteStream[]): Promise<void> {
+  await Promise.all(logs.map(async (log) => (log.end(), await finished(log).catch(() => undefined))));
 }
 
 async function openLog(path: string, onError: (error: Error) => void): Promise<WriteStream> {

@@ -7,7 +7,8 @@ import { createAgentRunner } from '../agent/spawn-agent.js';
 import { loadConfig } from '../config/load-config.js';
 import { resolveSettings } from '../config/resolve-settings.js';
 import type { RunOptionKey } from '../config/run-options.js';
-import { acquireActiveLock, releaseActiveLock } from '../files/active-lock.js';
+import { Containment } from '../agent/containment.js';
+import { ActiveLock, currentOwner, releaseActiveLock } from '../files/active-lock.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { createLoopFiles } from '../files/loop-files.js';
 import { iterationFileName, LOOP_OWNED_PATHS, ralphPaths } from '../files/paths.js';
@@ -81,11 +82,16 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   await ensureIgnored(root, LOOP_OWNED_PATHS);
   if ((await readOptional(paths.progress)) === undefined) await writeFile(paths.progress, await readTemplate('progress.txt'));
   const startedAt = Date.now();
-  const lock = { pid: process.pid, startedAt: new Date(startedAt).toISOString() };
+  const containment = new Containment();
+  const lock = new ActiveLock(paths.active, {
+    ...currentOwner(containment.runId),
+    startedAt: new Date(startedAt).toISOString(),
+    ...{ iteration: 0, maxIterations: settings.maxIterations, stuckCount: 0, mode: 'implement' },
+  });
   const rows: IterationRow[] = [];
   const terminal = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: startedAt, github });
   const reporter: typeof terminal = { ...terminal, iterationFinished: (event) => (rows.push(event.row), terminal.iterationFinished(event)) };
-  const { warning } = await acquireActiveLock(paths.active, { ...lock, iteration: 0, maxIterations: settings.maxIterations, stuckCount: 0, mode: 'implement' });
+  const { warning } = await lock.acquire();
   if (warning) reporter.warning(warning);
   // Numbered under the lock: no other run can be writing logs now.
   const firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
@@ -121,6 +127,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       interrupts,
       warn: reporter.warning,
       onToolCall: reporter.toolCall,
+      containment,
+      onGroup: (agentGroup) => lock.update({ agentGroup }).catch((error: Error) => reporter.warning(`could not record the agent in ralph/.ralph-active: ${error.message}`)),
     });
     const invocationFor = (agentPath: string | undefined) => prepareInvocation(resolved, root, options.cwd, agentPath);
     const agent = ready.nothingLeft
@@ -129,7 +137,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     // The gate runner and the GitHub reporting are loaded only by the runs that use them: start-up stays short.
     const gates =
       resolved.gates.length > 0 && !options.noGates
-        ? (await import('../run/quality-gates.js')).createQualityGates({ specs: resolved.gates, root, logsDir: paths.logs, env: inherited, interrupts, out })
+        ? (await import('../run/quality-gates.js')).createQualityGates({ specs: resolved.gates, root, logsDir: paths.logs, env: inherited, interrupts, out, containment })
         : undefined;
     const result = await runLoop(
       loopSettings(settings, firstIteration, branch),
@@ -146,7 +154,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       state.unconfirmedApprovals,
     );
 
-    const report = buildRunReport(result, { startedAt, endedAt: Date.now(), firstIteration, maxIterations: settings.maxIterations });
+    const report = buildRunReport(result, { startedAt, endedAt: Date.now(), firstIteration, maxIterations: settings.maxIterations, strayProcessesEnded: containment.ended });
     await writeLastRun(paths.lastRun, report);
     // Re-read: review counts may have changed during the run.
     const latest = await readRunState(paths.state, taskList);

@@ -37,6 +37,11 @@ export interface Step {
   completeWhenDone?: boolean;
   /** Start `sleep` in the background (same process group) and write its pid to this file. */
   grandchild?: string;
+  /**
+   * Leave two sleeping daemons outside the process group — one through `setsid`, one the way
+   * daemon() does it (a fork, `setsid`, another fork, `nohup`) — and append their pids to this file.
+   */
+  daemons?: string;
   ignoreSigterm?: boolean;
   sleepMs?: number;
   /** Never exit on its own. */
@@ -60,6 +65,7 @@ async function main(argv: string[]): Promise<void> {
     child.unref();
     writeFileSync(step.grandchild, String(child.pid));
   }
+  if (step.daemons) await leaveDaemons(step.daemons);
   await out.init();
   if (step.stderr) process.stderr.write(step.stderr);
   if (step.say !== undefined) await out.say(step.say);
@@ -163,9 +169,36 @@ function loadStep(argv: string[], prompt: string): Step {
   const counter = `${script}.calls`;
   const call = existsSync(counter) ? Number(readFileSync(counter, 'utf8')) + 1 : 1;
   writeFileSync(counter, String(call));
-  const record = { call, argv, prompt, cwd: process.cwd(), claudecode: process.env.CLAUDECODE ?? null };
+  const record = { call, argv, prompt, cwd: process.cwd(), claudecode: process.env.CLAUDECODE ?? null, marker: process.env.RALPH_RUN_MARKER ?? null };
   writeFileSync(`${script}.call-${call}.json`, JSON.stringify(record, null, 2));
   return steps[Math.min(call, steps.length) - 1] ?? {};
+}
+
+async function leaveDaemons(pidFile: string): Promise<void> {
+  const before = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).length : 0;
+  const session = spawn('setsid', ['sleep', '300'], { stdio: 'ignore' });
+  session.unref();
+  appendFileSync(pidFile, `${session.pid}\n`);
+  // The outer shell backgrounds a new session and exits; that session backgrounds sleep and exits too.
+  const daemon = `setsid sh -c 'nohup sleep 301 >/dev/null 2>&1 & echo $! >> "$1"' daemon "$0" &`;
+  execFileSync('sh', ['-c', daemon, pidFile], { stdio: 'ignore' });
+  // Both pids written, and both out of this group, before the agent goes on: only the marker can find them then.
+  const own = groupOf(process.pid);
+  for (let waited = 0; waited < 10_000; waited += 20) {
+    const pids = readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).slice(before).map(Number);
+    if (pids.length >= 2 && pids.every((pid) => groupOf(pid) !== own)) return;
+    await sleep(20);
+  }
+}
+
+/** A process's group, from /proc/PID/stat (fields counted after the name's closing parenthesis). */
+function groupOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2];
+  } catch {
+    return undefined;
+  }
 }
 
 function write(text: string): Promise<void> {

@@ -1,30 +1,51 @@
-import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { isErrno, RalphError } from '../errors.js';
+import { link, rename, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { describeEnded } from '../agent/marked-processes.js';
+import { isProcessRunning, processStartTime } from '../agent/proc.js';
+import { endRunRemains } from '../agent/run-remains.js';
+import { RalphError, isErrno } from '../errors.js';
 import type { ActiveState } from '../loop/ports.js';
 import { readOptional } from './signal-files.js';
 
-/** The contents of ralph/.ralph-active. */
-export interface ActiveFile extends ActiveState {
+/** Who holds the lock: enough to tell that very process apart from any other, and to find what it started. */
+export interface LockOwner {
+  pid: number;
+  /** The process's start (see processStartTime): with the pid, it names one process, never a later one with the same pid. */
+  startTime: string;
+  /** The host it runs on: a pid means nothing on another machine. */
+  host: string;
+  /** The run id in RALPH_RUN_MARKER of every process the run started. */
+  marker: string;
+}
+
+/** The contents of ralph/.ralph-active. Owner fields are optional: an older ralph did not write them. */
+export interface ActiveFile extends ActiveState, Partial<Omit<LockOwner, 'pid'>> {
   pid: number;
   startedAt: string;
+  /** The process group of the agent running right now, if one is. */
+  agentGroup?: number;
 }
 
-/** Whether a process with this pid exists (EPERM: it does, but is not ours). */
-export function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return isErrno(error, 'EPERM');
-  }
+/** This process as a lock owner, for the run `marker`. */
+export function currentOwner(marker: string): LockOwner {
+  return { pid: process.pid, startTime: processStartTime(process.pid) ?? 'unknown', host: hostname(), marker };
 }
 
-/** The running loop described by `.ralph-active`, if its process is alive. */
+/**
+ * The one liveness rule (run, status, the Stop hook, archive): a lock is live only when a
+ * process with its pid AND its start time runs on this host. A reused pid, a lock from another
+ * host or container, or one from an older ralph that wrote no start time, is stale.
+ */
+export function isLockLive(active: ActiveFile): boolean {
+  return active.host === hostname() && active.startTime !== undefined && isProcessRunning(active.pid, active.startTime);
+}
+
+/** The running loop described by `.ralph-active`, if its owner is alive. */
 export async function readLiveActive(path: string): Promise<ActiveFile | undefined> {
   const text = await readOptional(path);
   if (text === undefined) return undefined;
   const active = parseActive(text);
-  return active && isPidAlive(active.pid) ? active : undefined;
+  return active && isLockLive(active) ? active : undefined;
 }
 
 function parseActive(text: string): ActiveFile | undefined {
@@ -38,7 +59,8 @@ function parseActive(text: string): ActiveFile | undefined {
 
 /**
  * Takes the run lock: creates `.ralph-active` exclusively, so of two simultaneous starts only
- * one proceeds. A file left by a dead process is taken over; the warning says so.
+ * one proceeds. A stale lock is taken over, and whatever its run left running (its agent, its
+ * gates) is ended first; the warning says so.
  */
 export async function acquireActiveLock(path: string, initial: ActiveFile): Promise<{ warning?: string }> {
   if (await createExclusive(path, initial)) return {};
@@ -46,12 +68,20 @@ export async function acquireActiveLock(path: string, initial: ActiveFile): Prom
   // Released between our attempt and this read: simply try again.
   if (text === undefined) return createExclusive(path, initial).then((created) => (created ? {} : acquireActiveLock(path, initial)));
   const existing = parseActive(text);
-  if (existing && isPidAlive(existing.pid)) throw lockHeld(existing);
+  if (existing && isLockLive(existing)) throw lockHeld(existing);
   await setAsideStale(path, existing);
-  if (await createExclusive(path, initial)) {
-    return { warning: `took over a stale ralph/.ralph-active left by pid ${existing?.pid ?? 'unknown'}, which is no longer running` };
-  }
-  throw lockHeld(parseActive((await readOptional(path)) ?? '') ?? { ...initial, pid: 0 });
+  if (!(await createExclusive(path, initial))) throw lockHeld(parseActive((await readOptional(path)) ?? '') ?? { ...initial, pid: 0 });
+  const ended = existing && existing.host === hostname() ? await endRunRemains(existing) : [];
+  const remains = ended.length > 0 ? `; ${describeEnded(ended, 'that its run left running')}` : '';
+  return { warning: `took over a stale ralph/.ralph-active left by ${staleOwner(existing)}${remains}` };
+}
+
+/** Who wrote a stale lock, and why it no longer counts. */
+function staleOwner(stale: ActiveFile | undefined): string {
+  if (!stale) return 'an unreadable lock file';
+  if (stale.startTime === undefined) return `an older ralph (pid ${stale.pid}), which recorded no start time`;
+  if (stale.host !== hostname()) return `pid ${stale.pid} on host ${stale.host ?? 'unknown'}, whose processes cannot be seen from here`;
+  return `pid ${stale.pid}, which is no longer running`;
 }
 
 /**
@@ -67,7 +97,8 @@ async function setAsideStale(path: string, stale: ActiveFile | undefined): Promi
     throw error;
   }
   const moved = parseActive((await readOptional(aside)) ?? '');
-  if (moved && moved.pid !== stale?.pid && isPidAlive(moved.pid)) {
+  const same = moved?.pid === stale?.pid && moved?.startTime === stale?.startTime;
+  if (moved && !same && isLockLive(moved)) {
     await link(aside, path).catch(() => undefined);
     await unlink(aside).catch(() => undefined);
     throw lockHeld(moved);
@@ -102,8 +133,34 @@ function lockHeld(active: ActiveFile): RalphError {
   );
 }
 
+/**
+ * The run's own `.ralph-active` while it holds the lock: the loop's state and the agent's
+ * process group arrive separately, and each write is the whole file, one after another.
+ */
+export class ActiveLock {
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    private content: ActiveFile,
+  ) {}
+
+  /** Takes the lock (see acquireActiveLock). */
+  acquire(): Promise<{ warning?: string }> {
+    return acquireActiveLock(this.path, this.content);
+  }
+
+  /** Changes some fields and rewrites the file atomically, after any write still in flight. */
+  update(change: Partial<ActiveFile>): Promise<void> {
+    this.content = { ...this.content, ...change };
+    const content = this.content;
+    this.writing = this.writing.catch(() => undefined).then(() => writeActive(this.path, content));
+    return this.writing;
+  }
+}
+
 /** Rewrites `.ralph-active` atomically, so readers never see half a file. */
-export async function updateActive(path: string, active: ActiveFile): Promise<void> {
+async function writeActive(path: string, active: ActiveFile): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, JSON.stringify(active, null, 2) + '\n');
   await rename(temporary, path);

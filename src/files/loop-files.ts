@@ -1,7 +1,6 @@
 import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ActiveFile } from './active-lock.js';
-import { updateActive } from './active-lock.js';
+import type { ActiveLock } from './active-lock.js';
 import type { LoopFiles } from '../loop/ports.js';
 import type { RalphPaths } from './paths.js';
 import { readDecideState, writeBlocked, writeDecide } from './signal-files.js';
@@ -14,7 +13,7 @@ import { readTemplate } from '../templates.js';
 export function createLoopFiles(
   paths: RalphPaths,
   promptPath: string,
-  lock: Pick<ActiveFile, 'pid' | 'startedAt'>,
+  lock: ActiveLock,
   taskList: string,
 ): LoopFiles {
   return {
@@ -45,7 +44,8 @@ export function createLoopFiles(
       await writeFile(join(paths.logs, name), text);
       return `ralph/logs/${name}`;
     },
-    writeActive: (state) => updateActive(paths.active, { ...lock, ...state }),
+    // A new iteration: no agent is running until it starts (its group is recorded then).
+    writeActive: (state) => lock.update({ story: undefined, ...state, agentGroup: undefined }),
     saveUnconfirmedApprovals: async (ids) => {
       await updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({ ...current, ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}) }));
     },

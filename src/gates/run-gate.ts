@@ -1,5 +1,7 @@
-import { open } from 'node:fs/promises';
+import { appendFile, open } from 'node:fs/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Containment } from '../agent/containment.js';
+import { describeEnded } from '../agent/marked-processes.js';
 import { terminateGroup } from '../agent/process-group.js';
 
 export interface GateProcessOptions {
@@ -12,6 +14,8 @@ export interface GateProcessOptions {
   signal?: AbortSignal;
   /** Skips the grace period of a stop in progress (a second Ctrl-C). */
   force?: AbortSignal;
+  /** Marks the gate's processes (scope `scope`) and ends those that leave its group. */
+  containment?: { run: Containment; scope: string; warn: (message: string) => void };
 }
 
 /** How a gate's process ended; exactly one cause is recorded when ralph stopped it. */
@@ -32,31 +36,38 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
   const shell = options.env.SHELL || process.env.SHELL || '/bin/sh';
   const startedAt = Date.now();
   const log = await open(options.logPath, 'wx');
-  let child: ChildProcess;
+  const marker = options.containment?.run.mark(options.containment.scope);
+  const env = marker ? marker.env(options.env) : options.env;
+  let child: ChildProcess | undefined;
   let exited: Promise<{ exitCode: number | null; startError?: string }>;
   try {
     // node's spawn rather than execa: execa cannot hand a file descriptor to the child (it copies
     // file output through streams), and only a shared descriptor keeps stdout and stderr in the order
     // they were written. The child writes to the file itself, so nothing passes through ralph.
-    child = spawn(shell, ['-c', options.command], {
+    const started = spawn(shell, ['-c', options.command], {
       cwd: options.cwd,
-      env: options.env,
+      env,
       // Its own process group, so a timeout reaches the command and everything it started.
       detached: true,
       stdio: ['ignore', log.fd, log.fd],
     });
+    child = started;
     // Listen before anything awaits: a command that fails to start or ends at once must not be missed.
     exited = new Promise((resolve) => {
-      child.once('exit', (code) => resolve({ exitCode: code }));
-      child.once('error', (error) => resolve({ exitCode: null, startError: `could not start ${shell}: ${error.message}` }));
+      started.once('exit', (code) => resolve({ exitCode: code }));
+      started.once('error', (error) => resolve({ exitCode: null, startError: `could not start ${shell}: ${error.message}` }));
     });
+  } catch (error) {
+    // Thrown, not emitted: a NUL byte in the command or E2BIG. No exit event will ever come.
+    exited = Promise.resolve({ exitCode: null, startError: `could not start ${shell}: ${(error as Error).message.split('\n')[0]}` });
   } finally {
     await log.close();
   }
 
   let stoppedBy: GateProcessResult['stoppedBy'];
   let stopping: Promise<void> | undefined;
-  const pgid = child.pid;
+  const pgid = child?.pid;
+  const contained = marker ? options.containment?.run.started(marker) : undefined;
   const stop = (cause?: GateProcessResult['stoppedBy']) => {
     stoppedBy ??= cause;
     stopping ??= pgid === undefined ? Promise.resolve() : terminateGroup(pgid, { force: options.force });
@@ -72,5 +83,15 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
   options.signal?.removeEventListener('abort', onAbort);
   // Also after a normal exit: servers and watchers the command left behind must not outlive it.
   await stop();
+  if (marker && options.containment) {
+    // And those that left the group (setsid, double fork, daemon()), found by their marker.
+    const strays = await options.containment.run.endStrays(marker, options.force ? { force: options.force } : {});
+    contained?.();
+    if (strays.length > 0) {
+      const line = describeEnded(strays, "that left the gate's group");
+      options.containment.warn(line);
+      await appendFile(options.logPath, `[ralph] ${line}\n`).catch(() => undefined);
+    }
+  }
   return { exitCode, durationMs: Date.now() - startedAt, ...(stoppedBy ? { stoppedBy } : {}), ...(startError ? { startError } : {}) };
 }

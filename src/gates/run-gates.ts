@@ -3,6 +3,7 @@ import { cascadeSkipReason } from './cascade.js';
 import { compactDuration } from './compact-duration.js';
 import { extractDetailsFromFile } from './extract-details.js';
 import { gateFiles } from './gate-files.js';
+import type { Containment } from '../agent/containment.js';
 import { runGateProcess, type GateProcessResult } from './run-gate.js';
 import { MAX_DETAILS, type GateOutcome, type GateReport, type GateSpec } from './types.js';
 
@@ -22,6 +23,8 @@ export interface RunGatesOptions {
   signal?: AbortSignal;
   /** ralph was interrupted again: kill the running gate's process group without the grace period. */
   force?: AbortSignal;
+  /** Marks each gate's processes and ends those that leave its group, saying so through `warn`. */
+  containment?: { run: Containment; warn: (message: string) => void };
 }
 
 const INTERRUPTED = 'ralph was interrupted';
@@ -65,6 +68,7 @@ async function runGate(spec: GateSpec, logPath: string, options: RunGatesOptions
     logPath,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.force ? { force: options.force } : {}),
+    ...(options.containment ? { containment: { ...options.containment, scope: `gate-${options.iteration}-${spec.name}` } } : {}),
   });
   const { exitCode, durationMs, stoppedBy } = result;
   if (exitCode === 0 && stoppedBy === undefined) return { name: spec.name, status: 'passed', exitCode: 0, durationMs, logPath };

@@ -7,6 +7,7 @@ import type { GateOutcome, GateSpec } from '../gates/types.js';
 import type { GateTrigger, QualityGates } from '../loop/ports.js';
 import type { Console } from '../ui/reporter.js';
 import type { AgentInterrupts } from '../agent/spawn-agent.js';
+import type { Containment } from '../agent/containment.js';
 
 export interface QualityGateOptions {
   specs: GateSpec[];
@@ -15,6 +16,7 @@ export interface QualityGateOptions {
   env: NodeJS.ProcessEnv;
   interrupts: AgentInterrupts;
   out: Console;
+  containment: Containment;
 }
 
 const REQUEST: Record<GateTrigger, (iteration: number) => string> = {
@@ -39,6 +41,7 @@ export function createQualityGates(options: QualityGateOptions): QualityGates {
         onGateEnd: (outcome) => out.line(gateLine(outcome, options.root)),
         signal: options.interrupts.graceful,
         force: options.interrupts.force,
+        containment: { run: options.containment, warn: (message) => out.line(pc.yellow(`  warning: ${message}`)) },
       });
       if (report.passed) return { passed: true };
       if (report.interrupted || !report.event) return { passed: false, interrupted: true };

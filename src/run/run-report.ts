@@ -25,12 +25,14 @@ export interface RunReport {
   repetitions: Record<string, number>;
   /** When a usage limit resets (usage_limit endings). */
   resetsAt?: string;
+  /** Processes ralph ended after they left the agent's or a gate's process group (Linux; 0 elsewhere). */
+  strayProcessesEnded: number;
 }
 
 /** Builds the report of a run from the loop's result and the wall clock. */
 export function buildRunReport(
   result: LoopResult,
-  run: { startedAt: number; endedAt: number; firstIteration: number; maxIterations: number },
+  run: { startedAt: number; endedAt: number; firstIteration: number; maxIterations: number; strayProcessesEnded: number },
 ): RunReport {
   const durationMs = run.endedAt - run.startedAt;
   const detail = detailOf(result.termination);
@@ -50,6 +52,7 @@ export function buildRunReport(
     stuckIterations: result.stuckIterations,
     costUsd: Math.round(result.costUsd * 1e6) / 1e6,
     repetitions: result.repetitions,
+    strayProcessesEnded: run.strayProcessesEnded,
     ...(result.termination.reason === 'usage_limit' && result.termination.resetsAt !== undefined
       ? { resetsAt: new Date(result.termination.resetsAt).toISOString() }
       : {}),

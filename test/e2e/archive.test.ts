@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localDate } from '../../src/files/archive-name.js';
-import { makeProject, makeRepo, PACKAGE_ROOT, runRalph, type Repo } from '../helpers/e2e.js';
+import { liveLock, makeProject, makeRepo, PACKAGE_ROOT, runRalph, type Repo } from '../helpers/e2e.js';
 
 const template = (name: string) => readFile(join(PACKAGE_ROOT, 'templates', name), 'utf8');
 
@@ -137,7 +137,7 @@ describe('ralph archive: the name', () => {
 describe('ralph archive: refusals', () => {
   it('refuses with exit 64 while a loop is running', async () => {
     const repo = await makeRepo({ stories: [{ id: 'A', passes: true }] });
-    const active = { pid: process.pid, startedAt: new Date().toISOString(), iteration: 4, maxIterations: 10, stuckCount: 0, mode: 'implement' };
+    const active = liveLock({ iteration: 4 });
     await writeFile(join(repo.root, 'ralph/.ralph-active'), JSON.stringify(active));
     const result = await runRalph(repo, ['archive', '--yes']);
     expect(result.code).toBe(64);

@@ -1,7 +1,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph, type RalphResult, type Repo, type StoryInput } from '../helpers/e2e.js';
+import { liveLock, makeRepo, runRalph, type RalphResult, type Repo, type StoryInput } from '../helpers/e2e.js';
 
 const STARTED = '2026-06-15T14:30:00.000Z';
 
@@ -17,9 +17,10 @@ function stopInput(cwd: string, stopHookActive = false): string {
 }
 
 /** Simulates `ralph run` at the start of an iteration: the snapshot, and a live `.ralph-active` (this test's own pid). */
-async function startIteration(repo: Repo, loop: { iteration: number; mode?: string; story?: string; pid?: number }): Promise<void> {
+async function startIteration(repo: Repo, loop: { iteration: number; mode?: string; story?: string; pid?: number; startTime?: string }): Promise<void> {
   await repo.write('ralph/.tasks-snapshot.json', repo.read('ralph/tasks.json'));
-  const active = { pid: loop.pid ?? process.pid, startedAt: STARTED, iteration: loop.iteration, maxIterations: 10, stuckCount: 0, mode: loop.mode ?? 'implement', story: loop.story };
+  const owner = { ...(loop.pid ? { pid: loop.pid } : {}), ...(loop.startTime ? { startTime: loop.startTime } : {}) };
+  const active = liveLock({ ...owner, startedAt: STARTED, iteration: loop.iteration, mode: loop.mode ?? 'implement', story: loop.story });
   await repo.write('ralph/.ralph-active', JSON.stringify(active, null, 2));
 }
 
@@ -72,6 +73,15 @@ describe('ralph hook stop: outside a loop', () => {
   it('allows when .ralph-active was left by a process that is gone', async () => {
     const repo = await makeRepo();
     await startIteration(repo, { iteration: 1, pid: 2 ** 22 + 1 });
+    await repo.write('untracked.txt', 'work\n');
+    expectAllowed(await stop(repo));
+    expect(hookLog(repo)).toEqual([]);
+  });
+
+  it('allows when the pid in .ralph-active now belongs to another process (a reused pid)', async () => {
+    const repo = await makeRepo();
+    // This test's own pid is alive, but it did not start at this time: the loop that wrote the lock is gone.
+    await startIteration(repo, { iteration: 1, startTime: '1@another-boot' });
     await repo.write('untracked.txt', 'work\n');
     expectAllowed(await stop(repo));
     expect(hookLog(repo)).toEqual([]);

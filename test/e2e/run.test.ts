@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAlive, makeRepo, runRalph, waitFor } from '../helpers/e2e.js';
+import { isAlive, liveLock, makeRepo, runRalph, waitFor } from '../helpers/e2e.js';
 
 /** The user's prompt, then the mode section ralph adds. */
 const PROMPT_WITH_MODE = expect.stringMatching(/^Implement the next story\.\n\n## This iteration: implement US-1\n/);
@@ -314,7 +314,7 @@ describe('ralph run: refused starts and bad input (exit 64, no agent call)', () 
   it('refuses while another run is alive, and takes over a stale lock with a warning', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const active = join(repo.root, 'ralph/.ralph-active');
-    await writeFile(active, JSON.stringify({ pid: process.pid, iteration: 4 }));
+    await writeFile(active, JSON.stringify(liveLock({ iteration: 4 })));
     const refused = await runRalph(repo, ['run']);
     expect(refused.code).toBe(64);
     expect(refused.stderr).toContain(`another ralph run is active in this repository (pid ${process.pid}`);

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeProject, makeRepo, runRalph } from '../helpers/e2e.js';
+import { liveLock, makeProject, makeRepo, runRalph } from '../helpers/e2e.js';
 
 /** `ralph status --json`, parsed. */
 async function statusJson(repo: Awaited<ReturnType<typeof makeProject>>): Promise<Record<string, any>> {
@@ -92,7 +92,7 @@ describe('ralph status: what needs attention', () => {
   it('shows a running loop, a blocked reason and a pending question', async () => {
     const repo = await makeRepo();
     const startedAt = new Date(Date.now() - 125_000).toISOString();
-    const active = { pid: process.pid, startedAt, iteration: 4, maxIterations: 10, stuckCount: 1, mode: 'implement' };
+    const active = liveLock({ startedAt, iteration: 4, maxIterations: 10, stuckCount: 1 });
     await writeFile(join(repo.root, 'ralph/.ralph-active'), JSON.stringify(active));
     await repo.write('ralph/blocked.txt', '## Blocked (from iteration 3, 2026-01-01T00:00:00Z)\nthe staging API key is missing\n');
     await repo.write('ralph/decide.txt', '## Question (from iteration 2, 2026-01-01T00:00:00Z)\nWebSockets or polling?\n\n---\n## Answer\n');
@@ -111,6 +111,15 @@ describe('ralph status: what needs attention', () => {
   it('says not running when .ralph-active was left by a process that is gone', async () => {
     const repo = await makeRepo();
     await repo.write('ralph/.ralph-active', JSON.stringify({ pid: 2 ** 22 + 1, startedAt: new Date().toISOString(), iteration: 1, maxIterations: 1, stuckCount: 0, mode: 'implement' }));
+    expect((await statusJson(repo)).loop).toEqual({ running: false });
+  });
+
+  it('says not running when the pid in .ralph-active is alive but is another process, or the lock is from an older ralph', async () => {
+    const repo = await makeRepo();
+    await repo.write('ralph/.ralph-active', JSON.stringify(liveLock({ startTime: '1@another-boot' })));
+    expect((await statusJson(repo)).loop).toEqual({ running: false });
+    const { startTime: _omitted, host: _host, marker: _marker, ...older } = liveLock();
+    await repo.write('ralph/.ralph-active', JSON.stringify(older));
     expect((await statusJson(repo)).loop).toEqual({ running: false });
   });
 

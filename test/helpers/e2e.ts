@@ -1,9 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import type { Step } from '../../src/demo/scripted-agent.js';
+import { processStartTime } from '../../src/agent/proc.js';
 
 export const PACKAGE_ROOT = resolve(import.meta.dirname, '../..');
 export const RALPH_BIN = join(PACKAGE_ROOT, 'bin/ralph.js');
@@ -59,7 +61,8 @@ export async function makeProject(options: { git: 'committed' | 'unborn' | 'none
     /** Scripts the fake agent: one step per call, the last repeating. */
     steps: (steps: Step[]) => writeFile(script, JSON.stringify(steps)),
     /** What the fake agent received on its Nth call (argv, prompt, …). */
-    call: (n: number) => JSON.parse(readFileSync(`${script}.call-${n}.json`, 'utf8')) as { argv: string[]; prompt: string; claudecode: string | null },
+    call: (n: number) =>
+      JSON.parse(readFileSync(`${script}.call-${n}.json`, 'utf8')) as { argv: string[]; prompt: string; claudecode: string | null; marker: string | null },
     calls: () => (existsSync(`${script}.calls`) ? Number(readFileSync(`${script}.calls`, 'utf8')) : 0),
     read: (path: string) => readFileSync(join(root, path), 'utf8'),
     exists: (path: string) => existsSync(join(root, path)),
@@ -103,6 +106,10 @@ export function runRalph(
     timeoutMs?: number;
     /** Written to ralph's stdin, which is then closed (default: no stdin). */
     input?: string;
+    /** A command ralph is run under, e.g. `['unshare', '-pf', '--mount-proc']`; ralph's argv follows it. */
+    wrapper?: string[];
+    /** Called once ralph has started. */
+    onStart?: (child: ReturnType<typeof spawn>) => void;
   } = {},
 ): Promise<RalphResult> {
   const env: NodeJS.ProcessEnv = {
@@ -121,12 +128,13 @@ export function runRalph(
   // A variable set to undefined means: not set at all.
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return new Promise((resolvePromise, reject) => {
-    const argv = [RALPH_BIN, ...args];
+    const [file, ...argv] = [...(options.wrapper ?? []), process.execPath, RALPH_BIN, ...args] as [string, ...string[]];
     const cwd = join(repo.root, options.cwd ?? '');
     const child =
       options.input === undefined
-        ? spawn(process.execPath, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
-        : spawn(process.execPath, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+        ? spawn(file, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(file, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    options.onStart?.(child);
     // ralph may exit without reading it all; that is not the test's failure.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(options.input);
@@ -169,4 +177,43 @@ export async function waitFor(condition: () => boolean, limitMs = 10_000): Promi
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * The processes, other than this one, whose environment carries RALPH_RUN_MARKER starting with
+ * `prefix` — read straight from /proc, as a person would check with `grep -z`.
+ */
+export function processesMarked(prefix: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
+      if (environ.some((variable) => variable.startsWith(`RALPH_RUN_MARKER=${prefix}`)) && isAlive(Number(entry))) found.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return found;
+}
+
+/** The run id of a marker (`<run id>:agent-3` → `<run id>:`), for finding every process of that run. */
+export function runPrefix(marker: string | null): string {
+  if (!marker?.includes(':')) throw new Error(`not a run marker: ${marker}`);
+  return `${marker.slice(0, marker.indexOf(':'))}:`;
+}
+
+/** A `.ralph-active` naming a live process (this test's, by default) as its owner. */
+export function liveLock(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    pid: process.pid,
+    startTime: processStartTime(process.pid),
+    host: hostname(),
+    marker: 'test0000',
+    startedAt: new Date().toISOString(),
+    iteration: 1,
+    maxIterations: 10,
+    stuckCount: 0,
+    mode: 'implement',
+    ...fields,
+  };
 }

@@ -157,6 +157,16 @@ describe('runGates', () => {
     expect(outcome?.status === 'failed' && outcome.details[0]).toMatch(/^could not start .*no-such-shell: /);
   });
 
+  it.each([
+    ['a NUL byte', 'echo a\0b'],
+    ['E2BIG', `echo ${'x'.repeat(200 * 1024)}`],
+  ])('fails a gate whose command cannot even be passed to the shell (%s), instead of throwing', async (_cause, command) => {
+    const report = await runGates([gate('tests', command)], options());
+    const outcome = report.outcomes[0];
+    expect(outcome).toMatchObject({ status: 'failed', exitCode: null });
+    expect(outcome?.status === 'failed' && outcome.details[0]).toMatch(/^could not start \/bin\/bash: /);
+  });
+
   it('never overwrites the files of an earlier run with the same iteration number', async () => {
     await runGates([gate('tests', 'echo first; exit 1')], options({ request: 'start-of-run check' }));
     const second = await runGates([gate('tests', 'echo second; exit 1')], options());

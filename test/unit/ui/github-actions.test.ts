@@ -19,6 +19,7 @@ const report: RunReport = {
   stuckIterations: 1,
   costUsd: 1.5,
   repetitions: {},
+  strayProcessesEnded: 0,
 };
 
 const row: IterationRow = {

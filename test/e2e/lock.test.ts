@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive, liveLock, makeRepo, processesMarked, runPrefix, runRalph, waitFor } from '../helpers/e2e.js';
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+});
+
+const pidsIn = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map(Number);
+
+describe('ralph/.ralph-active knows its owner', () => {
+  it('takes over a lock whose pid now belongs to an unrelated process, and leaves that process alone', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    // A live process with the lock's pid, leading its own group, as a reused pid would be.
+    const unrelated = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
+    started.push(unrelated);
+    const pid = unrelated.pid!;
+    await repo.write('ralph/.ralph-active', JSON.stringify(liveLock({ pid, startTime: '12345@an-earlier-boot', agentGroup: pid })));
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`warning: took over a stale ralph/.ralph-active left by pid ${pid}, which is no longer running`);
+    expect(isAlive(pid)).toBe(true);
+  });
+
+  it('treats a lock from an older ralph (no start time) as stale, even when its pid is alive', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.write('ralph/.ralph-active', JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), iteration: 3 }));
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`took over a stale ralph/.ralph-active left by an older ralph (pid ${process.pid}), which recorded no start time`);
+    expect(isAlive(process.pid)).toBe(true);
+  });
+
+  it('after kill -9 of ralph, the next run ends the orphaned agent and its daemons before its first iteration', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const daemons = join(repo.root, 'daemons.pid');
+    const grandchild = join(repo.root, 'grandchild.pid');
+    // Silent after its first line: an agent that writes on dies of EPIPE once ralph is gone, this one would not.
+    await repo.steps([{ daemons, grandchild, say: 'working\n', hang: true }, { implement: true, completeWhenDone: true }]);
+    const crashed = await runRalph(repo, ['run'], {
+      onStdout: (_text, child) => {
+        if (repo.calls() >= 1 && repo.exists('daemons.pid') && pidsIn(daemons).length >= 2 && repo.exists('grandchild.pid')) child.kill('SIGKILL');
+      },
+    });
+    expect(crashed.code).toBe(null);
+    const marker = repo.call(1).marker;
+    const orphans = [...pidsIn(daemons), Number(repo.read('grandchild.pid'))];
+    expect(orphans.filter(isAlive)).toHaveLength(3);
+    expect(processesMarked(runPrefix(marker)).length).toBeGreaterThanOrEqual(4);
+
+    const result = await runRalph(repo, ['run']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    const tookOver = lines.findIndex((line) => /warning: took over a stale ralph\/\.ralph-active left by pid \d+, which is no longer running; ended \d+ processes that its run left running: /.test(line));
+    const firstIteration = lines.findIndex((line) => line.includes('Iteration 2'));
+    expect(tookOver).toBeGreaterThan(-1);
+    expect(tookOver).toBeLessThan(firstIteration);
+    expect(lines[tookOver]).toMatch(/\d+ node.*\d+ sleep/);
+    expect(orphans.filter(isAlive)).toEqual([]);
+    expect(processesMarked(runPrefix(marker))).toEqual([]);
+  });
+
+  it('takes over the lock of a ralph that was pid 1 in a pid namespace, from a new ralph that is pid 1 again (a container restart)', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([{ say: 'working\n', tickMs: 200, hang: true }, { implement: true, completeWhenDone: true }]);
+    // --kill-child: killing unshare kills its child, pid 1 of the namespace, and with it the whole namespace.
+    const namespace = ['unshare', '--pid', '--mount-proc', '--kill-child'];
+    let agentStarted: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (agentStarted = resolve));
+    let ralph: ChildProcess | undefined;
+    const crashing = runRalph(repo, ['run'], {
+      wrapper: namespace,
+      onStart: (child) => (ralph = child),
+      onStdout: () => (repo.calls() >= 1 ? agentStarted() : undefined),
+    });
+    await running;
+    // Seen from outside the namespace, pid 1 is another process, but the run is there and alive.
+    const outside = await runRalph(repo, ['status', '--json']);
+    expect(JSON.parse(outside.stdout).loop).toMatchObject({ running: true, pid: 1 });
+    ralph?.kill('SIGKILL');
+    const crashed = await crashing;
+    expect(crashed.code).toBe(null);
+    expect(JSON.parse((await runRalph(repo, ['status', '--json'])).stdout).loop).toEqual({ running: false });
+    const lock = JSON.parse(repo.read('ralph/.ralph-active')) as Record<string, unknown>;
+    expect(lock).toMatchObject({ pid: 1, startTime: expect.stringMatching(/^\d+@/) });
+
+    const result = await runRalph(repo, ['run'], { wrapper: namespace });
+    expect(result.stderr).not.toContain('another ralph run is active');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('warning: took over a stale ralph/.ralph-active left by pid 1, which is no longer running');
+    expect(repo.exists('ralph/.ralph-active')).toBe(false);
+  });
+});
+
+describe('ralph/.ralph-active contents', () => {
+  it('records the owner, its start, the host, the run marker and the running agent\'s group', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([{ say: 'working\n', tickMs: 200, hang: true }]);
+    let seen: Record<string, unknown> | undefined;
+    const result = await runRalph(repo, ['run', '--max-iterations', '1'], {
+      onStdout: (_text, child) => {
+        if (seen || repo.calls() < 1) return;
+        const lock = JSON.parse(repo.read('ralph/.ralph-active')) as Record<string, unknown>;
+        if (lock.agentGroup === undefined) return;
+        seen = lock;
+        child.kill('SIGINT');
+      },
+    });
+    expect(result.code).toBe(130);
+    const marker = repo.call(1).marker;
+    expect(seen).toMatchObject({
+      pid: expect.any(Number),
+      startTime: expect.stringMatching(/^\d+@[0-9a-f-]+$/),
+      host: expect.any(String),
+      marker: runPrefix(marker).slice(0, -1),
+      agentGroup: expect.any(Number),
+      iteration: 1,
+    });
+    await waitFor(() => !repo.exists('ralph/.ralph-active'));
+  });
+});
