@@ -1,17 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { RalphError, SETUP_EXIT_CODE } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
-
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+import { PACKAGE_VERSION } from '../package-info.js';
 
 /** Declares the commands; each loads its module only when it runs, so start-up stays fast. */
 export function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('ralph')
     .description('Run an AI coding agent in a loop until the task list is done.')
-    .version(version, '-V, --version')
+    .version(PACKAGE_VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
 

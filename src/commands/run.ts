@@ -49,7 +49,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const env = options.env ?? process.env;
   const { ci, github } = detectCi(env);
   const tty = (stdout as { isTTY?: boolean }).isTTY === true && !ci;
-  const out = new Screen(stdout, { tty, timestamps: ci });
+  // The Actions runner stamps every line itself; elsewhere in CI ralph stamps its own.
+  const out = new Screen(stdout, { tty, timestamps: ci && !github, github });
 
   const root = await findRepoRoot(options.cwd);
   const paths = ralphPaths(root);
@@ -67,6 +68,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const invocation = await prepareInvocation(resolved, root, options.cwd, ready.agentPath);
   if (options.dryRun) {
     out.line(renderDryRun(resolved, invocation.command(PROMPT_MARK), shown(ready.promptPath)));
+    out.close();
     return 0;
   }
 
@@ -78,7 +80,6 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const terminal = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: startedAt, github });
   const reporter: typeof terminal = { ...terminal, iterationFinished: (event) => (rows.push(event.row), terminal.iterationFinished(event)) };
   const { warning } = await acquireActiveLock(paths.active, { ...lock, iteration: 0, maxIterations: settings.maxIterations, stuckCount: 0, mode: 'implement' });
-  if (warning) reporter.warning(warning);
   // Numbered under the lock: no other run can be writing logs now.
   const firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
 
@@ -86,6 +87,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     out.line(count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`),
   );
   try {
+    // Printed inside the try: the finally below must close the screen once it printed anything.
+    if (warning) reporter.warning(warning);
     // Checked under the lock, so two simultaneous starts cannot both count as one resume.
     const taskList = taskListId(ready.tasks);
     const state = await readRunState(paths.state, taskList);
@@ -103,7 +106,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         log: join(paths.logs, iterationFileName(iteration, 'log')),
         jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
       }),
-      ...(settings.quiet ? {} : { terminal: tty ? { stdout: out.agentStream(stdout), stderr: out.agentStream(stderr) } : { stdout, stderr } }),
+      // On Actions the agent's stderr joins stdout: the runner handles a batch's stderr lines before its
+      // stdout lines, so only one stream keeps them inside ralph's ::stop-commands:: window.
+      ...(settings.quiet ? {} : { terminal: { stdout: out.agentStream(stdout), stderr: out.agentStream(github ? stdout : stderr) } }),
       color: pc.isColorSupported,
       verbose: settings.verbose,
       iterationTimeoutMs: settings.iterationTimeout,
@@ -143,11 +148,13 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (github) {
       const { annotationFor, publishToGitHub } = await import('../ui/github-actions.js');
       const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
-      if (annotation) out.line(annotation);
+      if (annotation) out.command(annotation);
       await publishToGitHub(env, report, rows);
     }
     return report.exitCode;
   } finally {
+    // Later steps of the job must find the runner obeying commands again, however the run ended.
+    out.close();
     interrupts.dispose();
     await rm(paths.tasksSnapshot, { force: true });
     await releaseActiveLock(paths.active, process.pid);
