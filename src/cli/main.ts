@@ -46,7 +46,8 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .description('scaffold ralph/ in this repository: prompt, PRD guide, task list, progress notes')
     .option('--force', 'replace ralph\'s template files you already have', false)
     .addOption(new Option('--ci <provider>', 'also write a CI workflow').choices(CI_PROVIDERS))
-    .action(async (options: { force: boolean; ci?: CiProvider }) => {
+    .option('--install <spec>', 'with --ci: what the workflow installs instead of this version of ralph (git URL, tarball, path)')
+    .action(async (options: { force: boolean; ci?: CiProvider; install?: string }) => {
       const { initCommand } = await import('../commands/init.js');
       setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
     });

@@ -4,6 +4,7 @@ import { findRepoRoot } from '../git/repository.js';
 import { applyPlan, type ItemOutcome } from '../init/apply-plan.js';
 import type { CiProvider } from '../init/ci-providers.js';
 import { planInit } from '../init/init-plan.js';
+import { checkInstallSpec } from '../init/install-spec.js';
 
 export interface InitOptions {
   cwd: string;
@@ -11,15 +12,19 @@ export interface InitOptions {
   force?: boolean;
   /** Also write a CI workflow. */
   ci?: CiProvider;
+  /** What the workflow installs instead of this package at this version (a git URL, a tarball, a path). */
+  install?: string;
   stdout?: NodeJS.WritableStream;
 }
 
 /** `ralph init`: scaffolds ralph/ at the repository root and says what to do next. */
 export async function initCommand(options: InitOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
+  // Checked first: a bad flag writes nothing.
+  const install = checkInstallSpec(options.install, options.ci);
   const root = await findRepoRoot(options.cwd);
   const gates = await detectGates(root);
-  const outcomes = await applyPlan(root, planInit({ ci: options.ci, gates }), { force: options.force ?? false });
+  const outcomes = await applyPlan(root, planInit({ ci: options.ci, gates, ...(install === undefined ? {} : { install }) }), { force: options.force ?? false });
   stdout.write(renderInit(root, outcomes, options.force ?? false, gates));
   return 0;
 }
