@@ -24,7 +24,8 @@ import { preflight } from '../run/preflight.js';
 import { checkResume, stateAfterRun } from '../run/resume-guard.js';
 import { buildRunReport, renderSummary, writeLastRun } from '../run/run-report.js';
 import { readTemplate } from '../templates.js';
-import type { IterationRow } from '../loop/ports.js';
+import type { AgentFailure, IterationRow } from '../loop/ports.js';
+import { withLastFailure } from '../run/last-failure.js';
 import { createReporter } from '../ui/reporter.js';
 import { detectCi, Screen } from '../ui/screen.js';
 
@@ -78,7 +79,15 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const lock = { pid: process.pid, startedAt: new Date(startedAt).toISOString() };
   const rows: IterationRow[] = [];
   const terminal = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: startedAt, github });
-  const reporter: typeof terminal = { ...terminal, iterationFinished: (event) => (rows.push(event.row), terminal.iterationFinished(event)) };
+  let lastFailure: AgentFailure | undefined;
+  const reporter: typeof terminal = {
+    ...terminal,
+    iterationFinished: (event) => {
+      rows.push(event.row);
+      lastFailure = event.failure;
+      terminal.iterationFinished(event);
+    },
+  };
   const { warning } = await acquireActiveLock(paths.active, { ...lock, iteration: 0, maxIterations: settings.maxIterations, stuckCount: 0, mode: 'implement' });
   // Numbered under the lock: no other run can be writing logs now.
   const firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
@@ -138,7 +147,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       ready.tasks,
     );
 
-    const report = buildRunReport(result, { startedAt, endedAt: Date.now(), firstIteration, maxIterations: settings.maxIterations });
+    const report = withLastFailure(buildRunReport(result, { startedAt, endedAt: Date.now(), firstIteration, maxIterations: settings.maxIterations }), lastFailure);
     await writeLastRun(paths.lastRun, report);
     // Re-read: review counts may have changed during the run.
     const latest = await readRunState(paths.state, taskList);

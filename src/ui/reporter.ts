@@ -9,7 +9,7 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
   ok: '',
   agent_error: 'agent failed',
   agent_auth: 'agent not logged in',
-  agent_setup: 'agent refused to start',
+  agent_setup: 'agent cannot run here',
   usage_limit: 'usage limit',
   truncated: 'output cut off',
   timeout: 'iteration timeout',

@@ -118,10 +118,10 @@ describe('the generated workflow\'s steps, run as the runner runs them', () => {
 
   it('checks out (or creates) branchName, and pushes it only when the run made commits', async () => {
     const { workflow, repo } = await generatedWorkflow();
-    const remote = await bareRemote(repo.root);
     await writeFile(join(repo.root, 'ralph/tasks.json'), JSON.stringify({ project: 'App', branchName: 'ralph/feature', stories: [] }));
     repo.git('add', '-A');
     repo.git('commit', '-qm', 'ralph init');
+    const remote = await bareRemote(repo.root);
     const files = await actionsFiles();
     const env = { ...files.env, ...remote.env };
 
@@ -141,7 +141,7 @@ describe('the generated workflow\'s steps, run as the runner runs them', () => {
 
     // The next run continues the pushed branch.
     const clone = await mkdtemp(join(tmpdir(), 'ralph-clone-'));
-    execFileSync('git', ['clone', '-q', remote.path, clone]);
+    execFileSync('git', ['clone', '-q', '--branch', 'main', remote.path, clone]);
     expect(runStep(stepScript(workflow, "Check out the task list's branch"), { cwd: clone, env }).code).toBe(0);
     expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: clone, encoding: 'utf8' }).trim()).toBe(repo.git('rev-parse', 'HEAD'));
   });
