@@ -31,8 +31,8 @@ const CLEAR_LINE = '\r\u001b[2K';
  */
 export class Screen implements Console {
   private shown: string | undefined;
-  /** Streams whose last byte written was not a newline. */
-  private readonly midLine = new Set<NodeJS.WritableStream>();
+  /** Streams whose last byte written was not a newline, and which agent stream wrote it. */
+  private readonly midLine = new Map<NodeJS.WritableStream, Writable>();
   /** While the runner's commands are stopped (GitHub Actions): the token that resumes them. */
   private stopToken: string | undefined;
 
@@ -67,17 +67,21 @@ export class Screen implements Console {
 
   /** A stream for the agent's output that keeps the status line below it and commands stopped. */
   agentStream(target: NodeJS.WritableStream): Writable {
-    return new Writable({
+    const source: Writable = new Writable({
       write: (chunk: Buffer, _encoding, callback) => {
         this.around(() => {
-          if (chunk.length > 0) this.stopCommands();
+          if (chunk.length === 0) return callback();
+          this.stopCommands();
+          // Two agent streams joined on one target (stderr on stdout, on Actions) never share a line.
+          const open = this.midLine.get(target);
+          if (open !== undefined && open !== source) target.write('\n');
           target.write(chunk, () => callback());
-          if (chunk.length === 0) return;
           if (chunk[chunk.length - 1] === 10) this.midLine.delete(target);
-          else this.midLine.add(target);
+          else this.midLine.set(target, source);
         });
       },
     });
+    return source;
   }
 
   /** Ends any unfinished line and lets the runner obey commands again; call once, when ralph is done printing. */
@@ -91,7 +95,7 @@ export class Screen implements Console {
     if (this.midLine.size === 0) return;
     // On a TTY both streams reach one terminal: one newline ends the line. Pipes are read line by line each.
     if (this.options.tty) this.stdout.write('\n');
-    else for (const target of this.midLine) target.write('\n');
+    else for (const target of this.midLine.keys()) target.write('\n');
     this.midLine.clear();
   }
 

@@ -77,6 +77,19 @@ describe('Screen on GitHub Actions', () => {
     expect(out.text()).not.toMatch(/\u001b\[/);
   });
 
+  it('never lets two agent streams joined on one target share a line', async () => {
+    const out = terminal();
+    const screen = new Screen(out.stream, { tty: false, timestamps: false });
+    const agentOut = screen.agentStream(out.stream);
+    const agentErr = screen.agentStream(out.stream);
+    agentErr.write('::warning::unfinished');
+    agentOut.write('::add-mask::next');
+    agentOut.end(' more\n');
+    agentErr.end();
+    await Promise.all([finished(agentOut), finished(agentErr)]);
+    expect(out.text()).toBe('::warning::unfinished\n::add-mask::next more\n');
+  });
+
   it('prints no timestamp or stop when it is not on Actions', () => {
     const out = terminal();
     const screen = new Screen(out.stream, { tty: false, timestamps: false });
