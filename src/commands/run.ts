@@ -102,7 +102,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     const taskList = taskListId(ready.tasks);
     const state = await readRunState(paths.state, taskList);
     const attempts = checkResume(state, settings.maxResumes, options.resetResumes === true);
-    const policy = { review: !settings.skipReview };
+    const policy = { review: !settings.skipReview, unconfirmed: new Set(state.unconfirmedApprovals) };
     const completeBefore = countStories(ready.tasks, policy).complete;
 
     const { CLAUDECODE: _nested, ...inherited } = env;
@@ -145,6 +145,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         ...(gates ? { gates } : {}),
       },
       ready.tasks,
+      state.unconfirmedApprovals,
     );
 
     const report = withLastFailure(buildRunReport(result, { startedAt, endedAt: Date.now(), firstIteration, maxIterations: settings.maxIterations }), lastFailure);

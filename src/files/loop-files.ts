@@ -46,5 +46,8 @@ export function createLoopFiles(
       return `ralph/logs/${name}`;
     },
     writeActive: (state) => updateActive(paths.active, { ...lock, ...state }),
+    saveUnconfirmedApprovals: async (ids) => {
+      await updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({ ...current, ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}) }));
+    },
   };
 }

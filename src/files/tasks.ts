@@ -69,8 +69,11 @@ export function parseTasks(text: string): TasksParse {
   return { ok: true, tasks: { project, branchName, description, stories: stories ?? userStories ?? [] } };
 }
 
-/** Whether stories must also be approved by a review iteration to count as complete. */
-export type ReviewPolicy = { review: boolean };
+/**
+ * Whether stories must also be approved by a review iteration to count as complete, and the
+ * approvals no review iteration made (they count only once a review confirms them).
+ */
+export type ReviewPolicy = { review: boolean; unconfirmed?: ReadonlySet<string> };
 
 /** Stories done and in all. */
 export function countStories(tasks: TaskList, policy: ReviewPolicy): { complete: number; total: number } {
@@ -78,8 +81,8 @@ export function countStories(tasks: TaskList, policy: ReviewPolicy): { complete:
 }
 
 /** A story is complete when it passes — and, with the review cycle on, a review approved it. */
-export function isStoryComplete(story: Story, { review }: ReviewPolicy): boolean {
-  return story.passes && (!review || story.reviewStatus === 'approved');
+export function isStoryComplete(story: Story, { review, unconfirmed }: ReviewPolicy): boolean {
+  return story.passes && (!review || (story.reviewStatus === 'approved' && !unconfirmed?.has(story.id)));
 }
 
 /** Stories not complete yet, highest priority (lowest number) first. */

@@ -3,6 +3,7 @@ import { readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
 import type { RalphPaths } from '../files/paths.js';
 import { blockedReason, decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
+import { readRunState, taskListId } from '../files/run-state.js';
 import { countStories, openStories, parseTasks, type ReviewPolicy } from '../files/tasks.js';
 
 /** Everything `ralph status` knows, read from ralph's files; the same object is the `--json` output. */
@@ -57,7 +58,7 @@ export interface IterationStatus {
 /** Reads the status from the files alone; a missing file is a fresh project, not an error. */
 export async function readStatus(paths: RalphPaths, options: { now: number; rows: number; policy: ReviewPolicy }): Promise<StatusReport> {
   const [tasks, loop, blocked, decide, lastRun, recentIterations] = await Promise.all([
-    readTasksStatus(paths.tasks, options.policy),
+    readTasksStatus(paths, options.policy),
     readLoopStatus(paths.active, options.now),
     readOptional(paths.blocked),
     readOptional(paths.decide),
@@ -75,11 +76,14 @@ export async function readStatus(paths: RalphPaths, options: { now: number; rows
   };
 }
 
-async function readTasksStatus(path: string, policy: ReviewPolicy): Promise<TasksStatus> {
-  const text = await readOptional(path);
+async function readTasksStatus(paths: RalphPaths, reviewPolicy: ReviewPolicy): Promise<TasksStatus> {
+  const text = await readOptional(paths.tasks);
   if (text === undefined) return { state: 'missing' };
   const parsed = parseTasks(text);
   if (!parsed.ok) return { state: 'invalid', error: parsed.error };
+  // Approvals no review made do not count, as in the run (docs/review-cycle.md).
+  const { unconfirmedApprovals = [] } = await readRunState(paths.state, taskListId(parsed.tasks));
+  const policy = { ...reviewPolicy, unconfirmed: new Set(unconfirmedApprovals) };
   const next = openStories(parsed.tasks, policy)[0];
   return {
     state: 'ok',
