@@ -14,7 +14,7 @@ export function diagnoseFailure(summary: OutputSummary, exitCode: number | null,
   if (!failed) return undefined;
   const text = summary.errorText.join('\n');
   const classified = classifyAgentFailure(text);
-  if (classified) return { kind: classified.kind, message: classified.message };
+  if (classified) return classified;
   const limit = detectUsageLimit(text, now);
   const status = summary.result?.apiErrorStatus;
   if (limit || summary.rateLimitRejected || isLimitStatus(status)) {

@@ -1,17 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { RalphError, SETUP_EXIT_CODE } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
-
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+import { PACKAGE_VERSION } from '../package-info.js';
 
 /** Declares the commands; each loads its module only when it runs, so start-up stays fast. */
 export function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('ralph')
     .description('Run an AI coding agent in a loop until the task list is done.')
-    .version(version, '-V, --version')
+    .version(PACKAGE_VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     // A mistyped option gets "(Did you mean --max-iterations?)"; subcommands inherit this.
     .showSuggestionAfterError(true)
@@ -58,7 +54,8 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .option('--force', 'replace ralph\'s template files you already have', false)
     .addOption(new Option('--ci <provider>', 'also write a CI workflow').choices(CI_PROVIDERS))
     .option('--from <dir>', 'import a ralph.sh setup from this folder: prd.json, progress.txt, prompt.md or CLAUDE.md (nothing there is changed)')
-    .action(async (options: { force: boolean; ci?: CiProvider; from?: string }) => {
+    .option('--install <spec>', 'with --ci: what the workflow installs instead of this version of ralph (git URL, tarball, path)')
+    .action(async (options: { force: boolean; ci?: CiProvider; from?: string; install?: string }) => {
       const { initCommand } = await import('../commands/init.js');
       setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
     });

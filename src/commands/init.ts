@@ -8,6 +8,7 @@ import type { CiProvider } from '../init/ci-providers.js';
 import { legacyPromptNotes, readRalphSh } from '../init/import-ralph-sh.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
+import { checkInstallSpec } from '../init/install-spec.js';
 
 export interface InitOptions {
   cwd: string;
@@ -17,16 +18,20 @@ export interface InitOptions {
   ci?: CiProvider;
   /** A ralph.sh folder to import (prd.json, progress.txt, prompt.md or CLAUDE.md). */
   from?: string;
+  /** What the workflow installs instead of this package at this version (a git URL, a tarball, a path). */
+  install?: string;
   stdout?: NodeJS.WritableStream;
 }
 
 /** `ralph init`: scaffolds ralph/ at the repository root and says what to do next. */
 export async function initCommand(options: InitOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
+  // Checked first: a bad flag writes nothing.
+  const install = checkInstallSpec(options.install, options.ci);
   const root = await findRepoRoot(options.cwd);
   const from = options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
   const gates = await detectGates(root);
-  const outcomes = await applyPlan(root, planInit({ ci: options.ci, gates, ...(from ? { from } : {}) }), { force: options.force ?? false });
+  const outcomes = await applyPlan(root, planInit({ ci: options.ci, gates, ...(from ? { from } : {}), ...(install === undefined ? {} : { install }) }), { force: options.force ?? false });
   const where: Whereabouts = { claudeFound: (await findExecutable('claude', options.cwd)) !== undefined, root: process.getuid?.() === 0, imported: from !== undefined };
   const notes = from ? ['', `Imported from ${from.shown} (nothing there was changed):`, ...legacyPromptNotes(from).map((note) => `  ${note}`)] : [];
   stdout.write(renderInit(root, outcomes, options.force ?? false, gates, where, notes));

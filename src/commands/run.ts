@@ -28,7 +28,8 @@ import { checkResume, stateAfterRun } from '../run/resume-guard.js';
 import { buildRunReport, renderSummary, writeLastRun } from '../run/run-report.js';
 import { enterTaskBranch } from '../run/task-branch.js';
 import { readTemplate } from '../templates.js';
-import type { IterationRow } from '../loop/ports.js';
+import type { AgentFailure, IterationRow } from '../loop/ports.js';
+import { withLastFailure } from '../run/last-failure.js';
 import { createReporter } from '../ui/reporter.js';
 import { detectCi, Screen } from '../ui/screen.js';
 
@@ -55,7 +56,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const env = options.env ?? process.env;
   const { ci, github } = detectCi(env);
   const tty = (stdout as { isTTY?: boolean }).isTTY === true && !ci;
-  const out = new Screen(stdout, { tty, timestamps: ci });
+  // The Actions runner stamps every line itself; elsewhere in CI ralph stamps its own.
+  const out = new Screen(stdout, { tty, timestamps: ci && !github, github });
 
   const root = await findRepoRoot(options.cwd);
   const paths = ralphPaths(root);
@@ -76,7 +78,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     agentEnv: { ...inherited, ...resolved.agent.env },
     uid: process.getuid?.(),
   };
-  if (options.dryRun) return dryRun(resolved, checks, out);
+  if (options.dryRun) {
+    const code = await dryRun(resolved, checks, out);
+    out.close();
+    return code;
+  }
   const ready = await preflight(checks);
 
   await ensureIgnored(root, LOOP_OWNED_PATHS);
@@ -90,9 +96,16 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   });
   const rows: IterationRow[] = [];
   const terminal = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: startedAt, github });
-  const reporter: typeof terminal = { ...terminal, iterationFinished: (event) => (rows.push(event.row), terminal.iterationFinished(event)) };
+  let lastFailure: AgentFailure | undefined;
+  const reporter: typeof terminal = {
+    ...terminal,
+    iterationFinished: (event) => {
+      rows.push(event.row);
+      lastFailure = event.failure;
+      terminal.iterationFinished(event);
+    },
+  };
   const { warning } = await lock.acquire();
-  if (warning) reporter.warning(warning);
   // Numbered under the lock: no other run can be writing logs now.
   const firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
 
@@ -100,6 +113,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     out.line(count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`),
   );
   try {
+    // Printed inside the try: the finally below must close the screen once it printed anything.
+    if (warning) reporter.warning(warning);
     // Under the lock: two runs never switch branches under each other.
     const { tasks, branch } = await enterTaskBranch({ root, tasks: ready.tasks, tasksPath: paths.tasks, enabled: settings.branch, say: (text) => out.line(text) });
     // Checked under the lock, so two simultaneous starts cannot both count as one resume.
@@ -118,7 +133,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         log: join(paths.logs, iterationFileName(iteration, 'log')),
         jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
       }),
-      ...(settings.quiet ? {} : { terminal: tty ? { stdout: out.agentStream(stdout), stderr: out.agentStream(stderr) } : { stdout, stderr } }),
+      // On Actions the agent's stderr joins stdout: the runner handles a batch's stderr lines before its
+      // stdout lines, so only one stream keeps them inside ralph's ::stop-commands:: window.
+      ...(settings.quiet ? {} : { terminal: { stdout: out.agentStream(stdout), stderr: out.agentStream(github ? stdout : stderr) } }),
       color: pc.isColorSupported,
       verbose: settings.verbose,
       iterationTimeoutMs: settings.iterationTimeout,
@@ -154,7 +171,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       state.unconfirmedApprovals,
     );
 
-    const report = buildRunReport(result, { startedAt, endedAt: Date.now(), firstIteration, maxIterations: settings.maxIterations, strayProcessesEnded: containment.ended });
+    const report = withLastFailure(
+      buildRunReport(result, { startedAt, endedAt: Date.now(), firstIteration, maxIterations: settings.maxIterations, strayProcessesEnded: containment.ended }),
+      lastFailure,
+    );
     await writeLastRun(paths.lastRun, report);
     // Re-read: review counts may have changed during the run.
     const latest = await readRunState(paths.state, taskList);
@@ -164,11 +184,13 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (github) {
       const { annotationFor, publishToGitHub } = await import('../ui/github-actions.js');
       const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
-      if (annotation) out.line(annotation);
+      if (annotation) out.command(annotation);
       await publishToGitHub(env, report, rows);
     }
     return report.exitCode;
   } finally {
+    // Later steps of the job must find the runner obeying commands again, however the run ended.
+    out.close();
     interrupts.dispose();
     await rm(paths.tasksSnapshot, { force: true });
     await releaseActiveLock(paths.active, process.pid);

@@ -15,6 +15,8 @@ export interface Step {
   say?: string | string[];
   pauseMs?: number;
   stderr?: string;
+  /** Written to stderr after everything else, just before exiting (a last line may lack its newline). */
+  stderrAtEnd?: string;
   /** Tool calls (stream-json), each followed by its result. */
   tools?: { name: string; input: unknown; result?: string; isError?: boolean }[];
   /** Raw stdout lines: objects are written as JSON, strings as they are. */
@@ -92,6 +94,8 @@ async function main(argv: string[]): Promise<void> {
   if (step.hang) await new Promise(() => setInterval(() => undefined, 1 << 30));
   const exit = step.exit ?? 0;
   if (step.result !== false) await out.result(exit !== 0, step.result ?? {});
+  const tail = step.stderrAtEnd;
+  if (tail) await new Promise<void>((resolve) => process.stderr.write(tail, () => resolve()));
   process.exitCode = exit;
 }
 

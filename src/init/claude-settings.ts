@@ -1,3 +1,4 @@
+import { PACKAGE_NAME } from '../package-info.js';
 import type { Merged } from './init-plan.js';
 
 /** The command Claude Code runs when the agent wants to stop. */
@@ -9,8 +10,16 @@ export const STOP_HOOK = { type: 'command', command: STOP_HOOK_COMMAND, timeout:
 const ADDED = `Stop hook "${STOP_HOOK_COMMAND}"`;
 const SNIPPET = JSON.stringify({ hooks: { Stop: [{ hooks: [STOP_HOOK] }] } });
 
-/** `ralph hook stop` however it is spelled: on PATH, by path, through npx. */
-const REGISTERED = /(?:^|[\s/])ralph(?:-loop)?(?:\.js)?\s+hook\s+stop\s*$/;
+/** The same hook through npx, which runs ralph without a global install. */
+export const NPX_STOP_HOOK_COMMAND = `npx ${PACKAGE_NAME} hook stop`;
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `ralph hook stop` however it is spelled: on PATH, by path, or through npx with this package's
+ * name (optionally @version). Another package's name is not ralph, even if it says `hook stop`.
+ */
+const REGISTERED = new RegExp(`(?:(?:^|[\\s/])ralph(?:\\.js)?|^npx\\s+(?:--yes\\s+|-y\\s+)?${escaped(PACKAGE_NAME)}(?:@\\S+)?)\\s+hook\\s+stop\\s*$`);
 
 /**
  * Adds ralph's Stop hook to the text of `.claude/settings.json`, keeping every other key and

@@ -5,6 +5,7 @@ import { mergeClaudeSettings } from './claude-settings.js';
 import type { DetectedGate } from '../gates/detect-gates.js';
 import type { CiProvider } from './ci-providers.js';
 import type { RalphShSetup } from './import-ralph-sh.js';
+import { defaultInstallSpec, shellWord } from './install-spec.js';
 
 
 /** What a merge made of a file: its new text, and the entries it added (none: unchanged). */
@@ -25,7 +26,7 @@ export type PlannedItem =
   | { kind: 'merge'; path: string; merge: (existing: string | undefined) => Merged };
 
 /** Everything `ralph init` sets up, in the order it is done and reported. */
-export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGate[]; from?: RalphShSetup }): PlannedItem[] {
+export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGate[]; from?: RalphShSetup; install?: string }): PlannedItem[] {
   const { from } = options;
   const items: PlannedItem[] = [
     fromTemplate('ralph/prompt.md', 'prompt.md'),
@@ -43,7 +44,10 @@ export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGat
     // Claude Code runs `ralph hook stop` whenever the agent wants to stop; the user's settings are kept.
     { kind: 'merge', path: '.claude/settings.json', merge: mergeClaudeSettings },
   ];
-  if (options.ci === 'github') items.push(fromTemplate('.github/workflows/ralph.yml', 'github-workflow.yml'));
+  if (options.ci === 'github') {
+    const install = shellWord(options.install ?? defaultInstallSpec());
+    items.push({ kind: 'file', path: '.github/workflows/ralph.yml', content: async () => (await readTemplate('github-workflow.yml')).replace('__RALPH_INSTALL__', () => install) });
+  }
   return items;
 }
 

@@ -226,7 +226,7 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
   }
   if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });
   if (run.failure?.kind === 'auth') return end({ reason: 'agent_auth', message: run.failure.message });
-  if (run.failure?.kind === 'setup') return end({ reason: 'agent_setup', message: run.failure.message });
+  if (run.failure?.kind === 'setup') return end({ reason: 'agent_setup', message: run.failure.message, ...(run.failure.cause ? { cause: run.failure.cause } : {}) });
   if (run.failure?.kind === 'usage_limit') {
     const { message, resetsAt } = run.failure;
     const until = resetsAt !== undefined ? resetsAt + RESET_MARGIN_MS : facts.now + backoff(counters.usageLimits);

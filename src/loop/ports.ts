@@ -67,7 +67,8 @@ export interface RepetitionReport {
 /** How an agent that failed on its own failed, read from its own error output only. */
 export type AgentFailure =
   | { kind: 'auth'; message: string }
-  | { kind: 'setup'; message: string }
+  /** The client cannot work here: it refuses to start, or (`network`) cannot reach the API. */
+  | { kind: 'setup'; message: string; cause?: 'network' }
   | { kind: 'usage_limit'; message: string; resetsAt?: number }
   | { kind: 'error'; lines: string[] };
 

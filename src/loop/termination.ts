@@ -1,4 +1,4 @@
-import { setupFixHint } from '../agent/agent-failure.js';
+import { networkFixHint, setupFixHint } from '../agent/agent-failure.js';
 import { formatDurationSpec } from '../config/duration.js';
 
 /** Why a run ended: one value per way a run can end; every report is derived from it. */
@@ -21,8 +21,8 @@ export type Termination =
   | { reason: 'agent_failures'; count: number; lastError: string[] }
   /** The agent is not logged in (or its key is invalid): no iteration can succeed. */
   | { reason: 'agent_auth'; message: string }
-  /** The agent refuses to run as configured (as root with --dangerously-skip-permissions). */
-  | { reason: 'agent_setup'; message: string }
+  /** The agent refuses to run as configured (as root with --dangerously-skip-permissions), or cannot reach the API (`network`). */
+  | { reason: 'agent_setup'; message: string; cause?: 'network' }
   /** A usage limit that ralph may not (or cannot, within --max-runtime) wait out. */
   | { reason: 'usage_limit'; message: string; resetsAt?: number }
   /** `--max-validation-failures` consecutive iterations broke the loop's rules. */
@@ -87,7 +87,7 @@ export function detailOf(termination: Termination): string | undefined {
     case 'agent_auth':
       return `${termination.message} — log the agent in (run \`claude\` once, or set ANTHROPIC_API_KEY), then run again`;
     case 'agent_setup':
-      return `${termination.message} — ${setupFixHint()}`;
+      return `${termination.message} — ${termination.cause === 'network' ? networkFixHint() : setupFixHint()}`;
     case 'usage_limit':
       return termination.resetsAt === undefined
         ? termination.message

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import type { IterationRow } from '../loop/ports.js';
 import { summaryFacts, type RunReport } from '../run/run-report.js';
@@ -35,15 +36,29 @@ export function stepSummary(report: RunReport, rows: readonly IterationRow[]): s
   return `${lines.join('\n')}\n`;
 }
 
-/** Appends the job summary and writes `reason` and `exit-code` to the step's outputs. */
+/** Appends the job summary and writes `reason`, `exit-code` and `detail` to the step's outputs. */
 export async function publishToGitHub(env: NodeJS.ProcessEnv, report: RunReport, rows: readonly IterationRow[]): Promise<void> {
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, stepSummary(report, rows));
-  await writeOutputs(env, report.reason, report.exitCode);
+  await writeOutputs(env, report.reason, report.exitCode, report.detail);
 }
 
-/** A start ralph refused: the outputs, so the workflow can branch on the reason. */
-export async function writeOutputs(env: NodeJS.ProcessEnv, reason: string, exitCode: number): Promise<void> {
-  if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, `reason=${reason}\nexit-code=${exitCode}\n`);
+/** The step's outputs, so the workflow can branch on the reason; also for a start ralph refused. */
+export async function writeOutputs(env: NodeJS.ProcessEnv, reason: string, exitCode: number, detail?: string): Promise<void> {
+  if (!env.GITHUB_OUTPUT) return;
+  const entries = [outputEntry('reason', reason), outputEntry('exit-code', String(exitCode)), ...(detail ? [outputEntry('detail', detail)] : [])];
+  await appendFile(env.GITHUB_OUTPUT, entries.join(''));
+}
+
+/**
+ * One `$GITHUB_OUTPUT` entry by the runner's file-command rules: `name=value` when the value is
+ * one line; otherwise `name<<DELIMITER`, the value, `DELIMITER` — the delimiter random and absent
+ * from the value, so text the agent wrote can neither end the value early nor set another output.
+ */
+export function outputEntry(name: string, value: string): string {
+  if (!/[\r\n]/.test(value)) return `${name}=${value}\n`;
+  let delimiter = `ghadelimiter_${randomUUID()}`;
+  while (value.includes(delimiter)) delimiter = `ghadelimiter_${randomUUID()}`;
+  return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
 }
 
 function cell(text: string): string {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import pc from 'picocolors';
 import type { LoopReporter, Mode, Outcome } from '../loop/ports.js';
 import { formatDuration } from './format.js';
@@ -10,7 +9,7 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
   ok: '',
   agent_error: 'agent failed',
   agent_auth: 'agent not logged in',
-  agent_setup: 'agent refused to start',
+  agent_setup: 'agent cannot run here',
   usage_limit: 'usage limit',
   truncated: 'output cut off',
   timeout: 'iteration timeout',
@@ -39,7 +38,6 @@ export interface TerminalReporter extends LoopReporter {
 /** Renders the loop's events as terminal lines. */
 export function createReporter(out: Console, options: ReporterOptions): TerminalReporter {
   const now = options.now ?? Date.now;
-  const stopToken = `ralph-${randomBytes(8).toString('hex')}`;
   let live: { iteration: number; mode: Mode; startedAt: number; toolCalls: number; timer: NodeJS.Timeout } | undefined;
   let costUsd = 0;
   const drawStatus = () => {
@@ -64,11 +62,8 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
         `${formatDuration(now() - options.runStartedAt)} elapsed`,
       ];
       out.line(pc.bold(pc.cyan(`── ${parts.join(' · ')} ──`)));
-      if (options.github) {
-        out.line(`::group::Iteration ${iteration} (${mode})`);
-        // Agent and tool output must not issue workflow commands (::add-mask::, ::error::, …).
-        out.line(`::stop-commands::${stopToken}`);
-      }
+      // The screen keeps the runner's commands stopped around the agent's output.
+      if (options.github) out.command(`::group::Iteration ${iteration} (${mode})`);
       live = { iteration, mode, startedAt: now(), toolCalls: 0, timer: setInterval(drawStatus, 1000) };
       live.timer.unref();
       drawStatus();
@@ -78,7 +73,7 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
     },
     iterationFinished({ row, committed, failure }) {
       endLive();
-      if (options.github) out.line(`::${stopToken}::\n::endgroup::`);
+      if (options.github) out.command('::endgroup::');
       costUsd += row.stats.costUsd ?? 0;
       const facts = [
         formatDuration(row.durationSeconds * 1000),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pc from 'picocolors';
 import { displayWidth, fitToWidth } from './display-width.js';
@@ -5,8 +6,24 @@ import { displayWidth, fitToWidth } from './display-width.js';
 /** Where ralph's own lines go; on a TTY also one status line kept below everything else. */
 export interface Console {
   line(text: string): void;
+  /** A GitHub Actions workflow command (`::group::…`): column 0, its own line, never coloured or stamped. */
+  command(text: string): void;
   /** Shows (or with undefined, clears) the live status line; a no-op off a TTY. */
   status(text: string | undefined): void;
+}
+
+export interface ScreenOptions {
+  tty: boolean;
+  /** Prefix ralph's lines with the time (CI other than GitHub Actions, whose runner stamps every line itself). */
+  timestamps: boolean;
+  /**
+   * GitHub Actions: the runner obeys `::commands::` in anything printed. Everything but ralph's
+   * own commands is printed between `::stop-commands::<token>` and `::<token>::`, so neither the
+   * agent nor text it wrote (story titles, a blocked reason) can issue one.
+   */
+  github?: boolean;
+  /** The terminal's width now (tests pass their own); read from the stream by default. */
+  columns?: () => number | undefined;
 }
 
 const CLEAR_LINE = '\r\u001b[2K';
@@ -19,14 +36,17 @@ const CLEAR_BELOW = '\u001b[J';
  */
 export class Screen implements Console {
   private shown: string | undefined;
+  /** Streams whose last byte written was not a newline, and which agent stream wrote it. */
+  private readonly midLine = new Map<NodeJS.WritableStream, Writable>();
+  /** While the runner's commands are stopped (GitHub Actions): the token that resumes them. */
+  private stopToken: string | undefined;
   /** The columns of the status line on the screen now; 0 when none is drawn. */
   private drawnWidth = 0;
-  private atLineStart = true;
   private readonly columns: () => number | undefined;
 
   constructor(
     private readonly stdout: NodeJS.WritableStream,
-    private readonly options: { tty: boolean; timestamps: boolean; columns?: () => number | undefined },
+    private readonly options: ScreenOptions,
   ) {
     this.columns = options.columns ?? (() => (stdout as { columns?: number }).columns);
     // Node emits 'resize' on a TTY stream at SIGWINCH, with `columns` already updated.
@@ -36,9 +56,17 @@ export class Screen implements Console {
   line(text: string): void {
     const stamp = this.options.timestamps ? `${pc.dim(new Date().toISOString().slice(11, 19))} ` : '';
     this.around(() => {
-      const lines = text.split('\n').map((line) => `${stamp}${line}`).join('\n');
-      this.stdout.write(`${this.atLineStart ? '' : '\n'}${lines}\n`);
-      this.atLineStart = true;
+      this.endLines();
+      this.stopCommands();
+      this.stdout.write(`${text.split('\n').map((line) => `${stamp}${line}`).join('\n')}\n`);
+    });
+  }
+
+  command(text: string): void {
+    this.around(() => {
+      this.endLines();
+      this.resumeCommands();
+      this.stdout.write(`${text}\n`);
     });
   }
 
@@ -49,17 +77,51 @@ export class Screen implements Console {
     });
   }
 
-  /** A stream for the agent's output that keeps the status line below it. */
+  /** A stream for the agent's output that keeps the status line below it and commands stopped. */
   agentStream(target: NodeJS.WritableStream): Writable {
-    return new Writable({
+    const source: Writable = new Writable({
       write: (chunk: Buffer, _encoding, callback) => {
         this.around(() => {
+          if (chunk.length === 0) return callback();
+          this.stopCommands();
+          // Two agent streams joined on one target (stderr on stdout, on Actions) never share a line.
+          const open = this.midLine.get(target);
+          if (open !== undefined && open !== source) target.write('\n');
           target.write(chunk, () => callback());
-          // Both streams reach the same terminal: either one leaves the cursor mid-line or not.
-          if (chunk.length > 0) this.atLineStart = chunk[chunk.length - 1] === 10;
+          if (chunk[chunk.length - 1] === 10) this.midLine.delete(target);
+          else this.midLine.set(target, source);
         });
       },
     });
+    return source;
+  }
+
+  /** Ends any unfinished line and lets the runner obey commands again; call once, when ralph is done printing. */
+  close(): void {
+    this.endLines();
+    this.resumeCommands();
+  }
+
+  /** Ends the lines the agent left unfinished, so what comes next starts at column 0. */
+  private endLines(): void {
+    if (this.midLine.size === 0) return;
+    // On a TTY both streams reach one terminal: one newline ends the line. Pipes are read line by line each.
+    if (this.options.tty) this.stdout.write('\n');
+    else for (const target of this.midLine.keys()) target.write('\n');
+    this.midLine.clear();
+  }
+
+  private stopCommands(): void {
+    if (!this.options.github || this.stopToken !== undefined) return;
+    // Fresh each time, and printed nowhere else: nothing the agent sees can resume the runner's commands.
+    this.stopToken = `ralph-${randomBytes(16).toString('hex')}`;
+    this.stdout.write(`::stop-commands::${this.stopToken}\n`);
+  }
+
+  private resumeCommands(): void {
+    if (this.stopToken === undefined) return;
+    this.stdout.write(`::${this.stopToken}::\n`);
+    this.stopToken = undefined;
   }
 
   /**
@@ -86,7 +148,7 @@ export class Screen implements Console {
 
   /** Draws the status line, cut to the terminal's width (one column kept free so it never wraps). */
   private draw(): void {
-    if (!this.options.tty || this.shown === undefined || !this.atLineStart) return;
+    if (!this.options.tty || this.shown === undefined || this.midLine.size > 0) return;
     const columns = this.columns();
     const text = columns === undefined ? this.shown : fitToWidth(this.shown, columns - 1);
     if (text === '') return;

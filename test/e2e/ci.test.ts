@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph } from '../helpers/e2e.js';
+import { makeRepo, runRalph, type RalphResult, type Step } from '../helpers/e2e.js';
+import { readAsRunner, readOutputFile, STEP_SUMMARY_LIMIT_BYTES, type ObeyedCommand } from '../helpers/workflow-commands.js';
 
 const ANSI = /\u001b\[\d+m/;
 
@@ -11,25 +12,107 @@ async function githubFiles() {
   const files = { GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), GITHUB_OUTPUT: join(dir, 'output') };
   await writeFile(files.GITHUB_STEP_SUMMARY, '');
   await writeFile(files.GITHUB_OUTPUT, '');
-  return { env: { GITHUB_ACTIONS: 'true', CI: 'true', ...files }, read: (name: keyof typeof files) => readFile(files[name], 'utf8') };
+  return {
+    env: { GITHUB_ACTIONS: 'true', CI: 'true', ...files },
+    read: (name: keyof typeof files) => readFile(files[name], 'utf8'),
+    /** $GITHUB_OUTPUT as the runner reads it (throws where the runner would fail the step). */
+    outputs: async () => Object.fromEntries(readOutputFile(await readFile(files.GITHUB_OUTPUT, 'utf8'))),
+    summaryBytes: async () => (await stat(files.GITHUB_STEP_SUMMARY)).size,
+  };
+}
+
+/** What the runner obeyed in ralph's output, checked for what must hold in every run. */
+function obeyedByRunner(result: RalphResult): ObeyedCommand[] {
+  // On Actions ralph writes the agent's stderr to stdout; its own stderr must hold no command even
+  // if the runner handles it first (it handles a batch's stderr lines before its stdout lines).
+  expect(readAsRunner(result.stderr).obeyed).toEqual([]);
+  const runner = readAsRunner(result.stdout);
+  expect(runner.stopped).toBe(false);
+  expect(runner.echo).toBe(false);
+  // Each stop has a fresh token, printed only to stop and to resume.
+  const tokens = runner.obeyed.filter((command) => command.name === 'stop-commands').map((command) => command.data);
+  expect(new Set(tokens).size).toBe(tokens.length);
+  for (const token of tokens) {
+    expect(token).toMatch(/^ralph-[0-9a-f]{32}$/);
+    expect(result.stdout.split(token)).toHaveLength(3);
+  }
+  for (const command of runner.obeyed) expect(command.line).not.toMatch(ANSI);
+  return runner.obeyed.filter((command) => command.name !== 'stop-commands' && command.name !== 'resume');
+}
+
+/** Text an agent prints to take over the job, every way the runner might obey it. */
+const HOSTILE_LINES = [
+  '::add-mask::HOSTILE-mask',
+  '::set-output name=reason::HOSTILE-output',
+  '::set-env name=NODE_OPTIONS::HOSTILE-env',
+  '::error::HOSTILE error',
+  '::group::HOSTILE group',
+  '::stop-commands::other',
+  '::other::',
+  '::echo::on',
+  '    ::warning::HOSTILE indented',
+  'a line with ##[error]HOSTILE legacy',
+  '::notice::HOSTILE crlf\r',
+  'carriage\r::error::HOSTILE after a lone CR',
+].join('\n');
+
+/** A hostile step: the lines above, a command split across two writes, and last lines with no newline. */
+function hostileStep(say: string): Step {
+  return {
+    say: [`${HOSTILE_LINES}\n::add-`, 'mask::HOSTILE-split\n', say],
+    stderr: '::error::HOSTILE on stderr\n',
+    stderrAtEnd: '::warning::HOSTILE stderr last line',
+    pauseMs: 20,
+  };
 }
 
 describe('ralph run on GitHub Actions', () => {
-  it('groups each iteration, annotates the ending, and writes the step summary and outputs', async () => {
+  it('groups each iteration, annotates the ending, and writes the step summary and outputs, as the runner reads them', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }] });
     await repo.steps([{ implement: true }, { say: 'thinking\n' }, { say: '<promise>BLOCKED:the staging API key is missing</promise>' }]);
     const gha = await githubFiles();
-    const result = await runRalph(repo, ['run'], { env: gha.env });
+    const result = await runRalph(repo, ['run'], { env: { ...gha.env, NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(result.code).toBe(2);
-    expect(result.stdout).toContain('::group::Iteration 1 (implement)');
-    expect(result.stdout.match(/::endgroup::/g)).toHaveLength(3);
-    expect(result.stdout).toContain('::error title=ralph stopped::ralph: BLOCKED (exit 2): the staging API key is missing');
+    const obeyed = obeyedByRunner(result);
+    expect(obeyed.map(({ name, data, properties }) => ({ name, data, properties }))).toEqual([
+      { name: 'group', data: 'Iteration 1 (implement)', properties: {} },
+      { name: 'endgroup', data: '', properties: {} },
+      { name: 'group', data: 'Iteration 2 (implement)', properties: {} },
+      { name: 'endgroup', data: '', properties: {} },
+      { name: 'group', data: 'Iteration 3 (implement)', properties: {} },
+      { name: 'endgroup', data: '', properties: {} },
+      { name: 'error', data: 'ralph: BLOCKED (exit 2): the staging API key is missing', properties: { title: 'ralph stopped' } },
+    ]);
+    // The runner stamps every line itself: ralph adds no timestamps of its own there.
+    expect(result.stdout).not.toMatch(/^\S*\d\d:\d\d:\d\d /m);
     const summary = await gha.read('GITHUB_STEP_SUMMARY');
     expect(summary).toContain('## Ralph Loop Summary');
     expect(summary).toContain('| Exit | BLOCKED (code 2) |');
     expect(summary).toContain('### Blocked\n\n> the staging API key is missing');
     expect(summary).toMatch(/\| 1 \| implement \| .* \| [0-9a-f]{7} \| 1\/2 \| ok \|/);
-    expect(await gha.read('GITHUB_OUTPUT')).toBe('reason=blocked\nexit-code=2\n');
+    expect(await gha.summaryBytes()).toBeLessThan(STEP_SUMMARY_LIMIT_BYTES);
+    expect(await gha.outputs()).toEqual({ reason: 'blocked', 'exit-code': '2', detail: 'the staging API key is missing' });
+  });
+
+  it.each(['text', 'stream-json'])('obeys none of a hostile agent\'s commands (--output %s)', async (output) => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1', title: '##[error]HOSTILE title' }] });
+    await repo.steps([hostileStep('<promise>BLOCKED:##[error]HOSTILE reason %0A ::add-mask::x</promise>\n::error::HOSTILE last line')]);
+    const gha = await githubFiles();
+    const result = await runRalph(repo, ['run', '--output', output], { env: { ...gha.env, NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(result.code).toBe(2);
+    // The agent's lines did reach the log (in text mode as they were written)…
+    expect(result.stdout).toContain('HOSTILE-split');
+    // Both unfinished last lines (stdout's in text mode, and stderr's, which joins stdout on Actions) are ended before ralph's next line.
+    if (output === 'text') expect(result.stdout).toContain('::error::HOSTILE last line');
+    expect(result.stdout).toContain('::warning::HOSTILE stderr last line\n');
+    // …and the runner obeyed only ralph.
+    expect(obeyedByRunner(result).map(({ name, data, properties }) => ({ name, data, properties }))).toEqual([
+      { name: 'group', data: 'Iteration 1 (implement)', properties: {} },
+      { name: 'endgroup', data: '', properties: {} },
+      { name: 'error', data: 'ralph: BLOCKED (exit 2): ##[error]HOSTILE reason %0A ::add-mask::x', properties: { title: 'ralph stopped' } },
+    ]);
+    const outputs = await gha.outputs();
+    expect(outputs).toEqual({ reason: 'blocked', 'exit-code': '2', detail: '##[error]HOSTILE reason %0A ::add-mask::x' });
   });
 
   it('gives DECIDE a notice, not an error', async () => {
@@ -38,8 +121,8 @@ describe('ralph run on GitHub Actions', () => {
     const gha = await githubFiles();
     const result = await runRalph(repo, ['run'], { env: gha.env });
     expect(result.code).toBe(3);
-    expect(result.stdout).toContain('::notice title=ralph needs a decision::ralph: DECIDE (exit 3): REST or GraphQL?');
-    expect(result.stdout).not.toContain('::error');
+    const annotations = obeyedByRunner(result).filter((command) => ['error', 'warning', 'notice'].includes(command.name));
+    expect(annotations).toMatchObject([{ name: 'notice', properties: { title: 'ralph needs a decision' }, data: 'ralph: DECIDE (exit 3): REST or GraphQL?' }]);
     expect(await gha.read('GITHUB_STEP_SUMMARY')).toContain('### Decision needed');
   });
 
@@ -49,8 +132,8 @@ describe('ralph run on GitHub Actions', () => {
     const gha = await githubFiles();
     const result = await runRalph(repo, ['run'], { env: gha.env });
     expect(result.code).toBe(0);
-    expect(result.stdout).not.toMatch(/::(error|notice)/);
-    expect(await gha.read('GITHUB_OUTPUT')).toBe('reason=complete\nexit-code=0\n');
+    expect(obeyedByRunner(result).map((command) => command.name)).toEqual(['group', 'endgroup']);
+    expect(await gha.outputs()).toEqual({ reason: 'complete', 'exit-code': '0' });
   });
 
   it('annotates a refused start and writes its reason to the outputs', async () => {
@@ -59,13 +142,14 @@ describe('ralph run on GitHub Actions', () => {
     const gha = await githubFiles();
     const result = await runRalph(repo, ['run'], { env: gha.env });
     expect(result.code).toBe(2);
-    expect(result.stdout).toContain('::error title=ralph stopped::ralph: BLOCKED (exit 2)');
-    expect(await gha.read('GITHUB_OUTPUT')).toBe('reason=blocked\nexit-code=2\n');
+    expect(obeyedByRunner(result)).toMatchObject([{ name: 'error', properties: { title: 'ralph stopped' } }]);
+    expect(obeyedByRunner(result)[0]?.data).toMatch(/^ralph: BLOCKED \(exit 2\)/);
+    expect(await gha.outputs()).toEqual({ reason: 'blocked', 'exit-code': '2' });
   });
 });
 
 describe('ralph run in CI and colour', () => {
-  it("timestamps ralph's own lines in CI", async () => {
+  it("timestamps ralph's own lines in CI other than GitHub Actions", async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([{ implement: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run'], { env: { CI: 'true' } });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOOP_OWNED_PATHS } from '../../src/files/paths.js';
 import { parseTasks } from '../../src/files/tasks.js';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../../src/package-info.js';
 import { makeProject, PACKAGE_ROOT, runRalph } from '../helpers/e2e.js';
 
 const template = (name: string) => readFile(join(PACKAGE_ROOT, 'templates', name), 'utf8');
@@ -151,14 +152,14 @@ describe('ralph init --ci github', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/created +\.github\/workflows\/ralph\.yml/);
     const workflow = repo.read('.github/workflows/ralph.yml');
-    expect(workflow).toBe(await template('github-workflow.yml'));
+    expect(workflow).toBe((await template('github-workflow.yml')).replace('__RALPH_INSTALL__', `${PACKAGE_NAME}@${PACKAGE_VERSION}`));
     expect(workflow).toContain('workflow_dispatch');
     expect(workflow).toContain('npm install -g @anthropic-ai/claude-code');
-    expect(workflow).toContain('npm install -g ralph-loop');
-    expect(workflow).toMatch(/run: ralph run --max-iterations \d+ --max-stuck \d+/);
+    expect(workflow).toContain(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`);
+    expect(workflow).toMatch(/ralph run --max-iterations \d+ --max-stuck \d+/);
     expect(workflow).toContain('ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}');
-    expect(workflow).toMatch(/if: always\(\)\n\s+uses: actions\/upload-artifact@v4\n\s+with:\n\s+name: ralph-logs\n\s+path: ralph\/logs\//);
-    // The run step must not swallow ralph's exit code, or the job would pass on a failed loop.
+    expect(workflow).toMatch(/if: always\(\)\n\s+uses: actions\/upload-artifact@v4\n\s+with:\n\s+name: ralph-logs\n\s+path: \|\n\s+ralph\/logs\//);
+    // The run step must not swallow ralph's exit code, or the job would pass on a failed loop (ci-workflow.test.ts runs it).
     expect(workflow).not.toMatch(/ralph run[^\n]*(\|\| true|; *exit 0)/);
     expect(workflow).not.toContain('continue-on-error');
   });
@@ -184,7 +185,7 @@ describe('ralph init --ci github', () => {
   it('runs ralph as a step whose outputs and summary the workflow relies on', async () => {
     const workflow = await template('github-workflow.yml');
     expect(workflow).toMatch(/- name: Run ralph\n\s+id: ralph\n/);
-    expect(workflow).toMatch(/run: ralph run --max-iterations \d+ --max-stuck \d+ --max-runtime \w+ --max-cost \d+\n/);
+    expect(workflow).toMatch(/ralph run --max-iterations \d+ --max-stuck \d+ --max-runtime \w+ --max-cost \d+ \|\| code=\$\?\n/);
     expect(workflow).toContain("if: failure() && steps.ralph.outputs.reason == ''");
   });
 });

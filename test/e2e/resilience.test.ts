@@ -155,6 +155,34 @@ describe('ralph run: money and failures', () => {
     expect(result.stdout).toContain('IS_SANDBOX=1');
   });
 
+  it('stops after one call, exit 64, when the agent cannot reach the API, and says how to check the network', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ events: fixture('no-network-ending.stream.jsonl').trim().split('\n'), exit: 1, result: false }]);
+    const result = await runRalph(repo, ['run', '--max-agent-failures', '3']);
+    expect(result.code).toBe(64);
+    expect(repo.calls()).toBe(1);
+    expect(repo.lastRun()).toMatchObject({ reason: 'agent_setup', exitCode: 64 });
+    expect(repo.lastRun().detail).toMatch(/^API Error: Unable to connect to API \(FailedToOpenSocket\) — .*network.*HTTPS_PROXY.*NODE_EXTRA_CA_CERTS.*curl -sI https:\/\/api\.anthropic\.com/);
+  });
+
+  it('stops after one call in text mode too (the client prints its error on stdout)', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ say: 'API Error: Unable to connect to API (FailedToOpenSocket)\n', exit: 1 }]);
+    const result = await runRalph(repo, ['run', '--output', 'text']);
+    expect(result.code).toBe(64);
+    expect(repo.calls()).toBe(1);
+    expect(result.stdout).toMatch(/Exit: +AGENT SETUP/i);
+  });
+
+  it('names the last iteration\'s failure in the summary whatever the ending', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ stderr: 'Error: the model backend returned garbage\n', exit: 1, result: false }]);
+    const result = await runRalph(repo, ['run', '--max-iterations', '1']);
+    expect(result.code).toBe(1);
+    expect(repo.lastRun()).toMatchObject({ reason: 'max_iterations', detail: "the last iteration's agent failed: Error: the model backend returned garbage" });
+    expect(result.stdout).toMatch(/Exit: +MAX ITERATIONS \(code 1\)\nReason: +the last iteration's agent failed: Error: the model backend returned garbage/);
+  });
+
   it('waits out a usage limit and goes on; the limited iteration keeps its row but does not count', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const resetsAt = Math.floor(Date.now() / 1000) - 59;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { classifyAgentFailure, setupFixHint } from '../../../src/agent/agent-failure.js';
+import { classifyAgentFailure, networkFixHint, setupFixHint } from '../../../src/agent/agent-failure.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/claude/${name}`, import.meta.url), 'utf8');
 
@@ -92,6 +92,42 @@ describe('classifyAgentFailure on what the real client printed (2.1.197)', () =>
 
   it('finds no login or set-up failure in a stream that only retried without network', () => {
     expect(classifyAgentFailure(fixture('no-network.stream.jsonl'))).toBeUndefined();
+  });
+});
+
+describe('classifyAgentFailure: an unreachable API', () => {
+  it('recognises the real client\'s no-network ending (fixture: no-network-ending.stream.jsonl)', () => {
+    const lines = fixture('no-network-ending.stream.jsonl').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const result = lines.at(-1) as { is_error: boolean; result: string };
+    expect(result.is_error).toBe(true);
+    expect(classifyAgentFailure(result.result)).toEqual({ kind: 'setup', cause: 'network', message: 'API Error: Unable to connect to API (FailedToOpenSocket)' });
+  });
+
+  it.each([
+    'Unable to connect to API (ConnectionRefused)',
+    'API Error: Connection error. (ECONNREFUSED)',
+    'request to https://api.anthropic.com/v1/messages failed, reason: getaddrinfo ENOTFOUND api.anthropic.com',
+    'API Error: getaddrinfo EAI_AGAIN api.anthropic.com',
+    'API Error: connect ETIMEDOUT 160.79.104.10:443',
+    'API Error: self signed certificate in certificate chain',
+    'API Error: request failed: UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  ])('%j is a network failure', (line) => {
+    expect(classifyAgentFailure(line)).toMatchObject({ kind: 'setup', cause: 'network' });
+  });
+
+  it('does not take a project\'s own error codes, without a word about connecting, for the network', () => {
+    expect(classifyAgentFailure('AssertionError: expected ETIMEDOUT to equal ok')).toBeUndefined();
+  });
+
+  it('puts the root refusal first, and the network before a login message', () => {
+    expect(classifyAgentFailure(`Invalid API key\nAPI Error: Unable to connect to API (FailedToOpenSocket)`)).toMatchObject({ cause: 'network' });
+    expect(classifyAgentFailure(`${fixture('root-refusal.stderr')}\nUnable to connect to API`)).not.toHaveProperty('cause');
+  });
+});
+
+describe('networkFixHint', () => {
+  it('names the network, the proxy and CA variables, and a reachability test', () => {
+    expect(networkFixHint()).toMatch(/network.*HTTPS_PROXY.*NODE_EXTRA_CA_CERTS.*curl -sI https:\/\/api\.anthropic\.com/);
   });
 });
 

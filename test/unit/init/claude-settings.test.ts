@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeClaudeSettings, STOP_HOOK } from '../../../src/init/claude-settings.js';
+import { mergeClaudeSettings, NPX_STOP_HOOK_COMMAND, STOP_HOOK } from '../../../src/init/claude-settings.js';
+import { PACKAGE_NAME } from '../../../src/package-info.js';
 
 const RALPH_ENTRY = { hooks: [{ type: 'command', command: 'ralph hook stop', timeout: 60 }] };
 
@@ -44,12 +45,18 @@ describe('mergeClaudeSettings', () => {
   it.each([
     'ralph hook stop',
     '  ralph hook stop ',
-    'npx ralph-loop hook stop',
+    NPX_STOP_HOOK_COMMAND,
+    `npx ${PACKAGE_NAME}@0.1.0 hook stop`,
     '/usr/local/bin/ralph hook stop',
     'node bin/ralph.js hook stop',
   ])('changes nothing when an entry already runs %j', (command) => {
     const text = JSON.stringify({ hooks: { Stop: [{ matcher: '', hooks: [{ type: 'command', command }] }] } });
     expect(mergeClaudeSettings(text)).toEqual({ text, added: [] });
+  });
+
+  it.each(['npx ralph-loop hook stop', 'npx some-other-ralph hook stop'])('adds its own hook beside %j: another package is not ralph', (command) => {
+    const text = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } });
+    expect(JSON.parse(mergeClaudeSettings(text).text).hooks.Stop).toHaveLength(2);
   });
 
   it('is idempotent: merging its own output changes nothing', () => {

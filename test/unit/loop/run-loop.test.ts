@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runLoop, type LoopSettings } from '../../../src/loop/run-loop.js';
 import type { GateVerdict } from '../../../src/loop/ports.js';
-import { exitCodeFor } from '../../../src/loop/termination.js';
+import { detailOf, exitCodeFor } from '../../../src/loop/termination.js';
 import { fakePorts, taskList, type FakeCall } from './fakes.js';
 
 const settings: LoopSettings = {
@@ -208,6 +208,17 @@ describe('runLoop: budgets and failures', () => {
     expect(exitCodeFor(auth.result.termination)).toBe(64);
     const setup = await loop([{ failure: { kind: 'setup', message: 'cannot be used with root' }, exitCode: 1 }]);
     expect(setup.result.termination.reason).toBe('agent_setup');
+  });
+
+  it('stops after one call when the agent cannot reach the API, with the network hint (exit 64)', async () => {
+    const message = 'API Error: Unable to connect to API (FailedToOpenSocket)';
+    const { result, rows } = await loop([{ failure: { kind: 'setup', message, cause: 'network' }, exitCode: 1 }, { commit: true }]);
+    expect(rows).toHaveLength(1);
+    expect(result.termination).toEqual({ reason: 'agent_setup', message, cause: 'network' });
+    expect(exitCodeFor(result.termination)).toBe(64);
+    expect(detailOf(result.termination)).toMatch(/HTTPS_PROXY.*NODE_EXTRA_CA_CERTS.*curl -sI/);
+    const root = await loop([{ failure: { kind: 'setup', message: 'cannot be used with root' }, exitCode: 1 }]);
+    expect(detailOf(root.result.termination)).toContain('IS_SANDBOX=1');
   });
 
   it('waits out a usage limit until its reset plus a minute; the limited iteration counts neither as an iteration nor as a strike', async () => {

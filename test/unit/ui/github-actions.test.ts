@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { IterationRow } from '../../../src/loop/ports.js';
 import type { RunReport } from '../../../src/run/run-report.js';
-import { annotationFor, escapeData, stepSummary } from '../../../src/ui/github-actions.js';
+import { annotationFor, escapeData, outputEntry, stepSummary } from '../../../src/ui/github-actions.js';
+import { readOutputFile } from '../../helpers/workflow-commands.js';
 
 const report: RunReport = {
   reason: 'blocked',
@@ -54,5 +55,15 @@ describe('GitHub Actions', () => {
     expect(summary).toContain('| Cost | $1.50 |');
     expect(summary).toContain('### Blocked\n\n> no API key | staging');
     expect(summary).toContain('| 2 | review | 5m 0s | abcdef1 | 1/3 | ok | $0.75 |');
+  });
+});
+
+describe('outputEntry', () => {
+  it('writes one line as name=value and anything else as a heredoc the runner reads back exactly', () => {
+    expect(outputEntry('reason', 'blocked')).toBe('reason=blocked\n');
+    const hostile = 'line one\nEOF\nreason=forged\n\r\nghadelimiter_x\n';
+    const text = outputEntry('detail', hostile) + outputEntry('reason', 'blocked');
+    expect(text).toMatch(/^detail<<ghadelimiter_[0-9a-f-]{36}\n/);
+    expect(Object.fromEntries(readOutputFile(text))).toEqual({ detail: hostile, reason: 'blocked' });
   });
 });

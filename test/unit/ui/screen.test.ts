@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { detectCi, Screen } from '../../../src/ui/screen.js';
+import { readAsRunner } from '../../helpers/workflow-commands.js';
 
 function terminal() {
   const stream = new PassThrough();
@@ -67,6 +68,57 @@ describe('Screen', () => {
     await finished(agent);
     screen.line('ralph');
     expect(out.text()).toBe('no newline\nralph\n');
+  });
+});
+
+describe('Screen on GitHub Actions', () => {
+  it('keeps commands stopped around everything but its own commands, and resumes them on its own line', async () => {
+    const out = terminal();
+    const errors = terminal();
+    const screen = new Screen(out.stream, { tty: false, timestamps: false, github: true });
+    screen.line('── Iteration 1 · US-1 ::error::from a title');
+    screen.command('::group::Iteration 1 (implement)');
+    const agent = screen.agentStream(out.stream);
+    const agentErrors = screen.agentStream(errors.stream);
+    agent.write('::add-mask::secret\n   ::error::indented\n');
+    agentErrors.write('::warning::on stderr, no newline');
+    agent.end('::error::last line, no newline');
+    agentErrors.end();
+    await Promise.all([finished(agent), finished(agentErrors)]);
+    screen.command('::endgroup::');
+    screen.line('summary\n    ::set-output name=x::y');
+    screen.close();
+    const runner = readAsRunner(out.text());
+    expect(runner.obeyed.map((command) => command.name)).toEqual(['stop-commands', 'resume', 'group', 'stop-commands', 'resume', 'endgroup', 'stop-commands', 'resume']);
+    expect(runner.stopped).toBe(false);
+    // Each stop has a fresh token, and the agent's unfinished lines were ended before ralph's.
+    const tokens = runner.obeyed.filter((command) => command.name === 'stop-commands').map((command) => command.data);
+    expect(new Set(tokens).size).toBe(3);
+    expect(out.text()).toContain('::error::last line, no newline\n::');
+    expect(errors.text()).toBe('::warning::on stderr, no newline\n');
+    expect(out.text()).not.toMatch(/\u001b\[/);
+  });
+
+  it('never lets two agent streams joined on one target share a line', async () => {
+    const out = terminal();
+    const screen = new Screen(out.stream, { tty: false, timestamps: false });
+    const agentOut = screen.agentStream(out.stream);
+    const agentErr = screen.agentStream(out.stream);
+    agentErr.write('::warning::unfinished');
+    agentOut.write('::add-mask::next');
+    agentOut.end(' more\n');
+    agentErr.end();
+    await Promise.all([finished(agentOut), finished(agentErr)]);
+    expect(out.text()).toBe('::warning::unfinished\n::add-mask::next more\n');
+  });
+
+  it('prints no timestamp or stop when it is not on Actions', () => {
+    const out = terminal();
+    const screen = new Screen(out.stream, { tty: false, timestamps: false });
+    screen.line('a');
+    screen.command('::group::x');
+    screen.close();
+    expect(out.text()).toBe('a\n::group::x\n');
   });
 });
 

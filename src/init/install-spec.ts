@@ -1,0 +1,26 @@
+import { RalphError } from '../errors.js';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.js';
+import type { CiProvider } from './ci-providers.js';
+
+/** What the generated workflow installs by default: this package, at the version that wrote it. */
+export function defaultInstallSpec(): string {
+  return `${PACKAGE_NAME}@${PACKAGE_VERSION}`;
+}
+
+/**
+ * The `--install` spec, checked before anything is written: it goes into the workflow's
+ * `npm install -g` line, so it must be one non-empty line, and it only means something with `--ci`.
+ */
+export function checkInstallSpec(spec: string | undefined, ci: CiProvider | undefined): string | undefined {
+  if (spec === undefined) return undefined;
+  const fix = 'give one npm install spec, e.g. --install github:you/ralph#v1.2.0 or --install ./ralph.tgz';
+  if (ci === undefined) throw new RalphError('--install needs --ci: it sets what the CI workflow installs', 64, `add --ci github, or drop --install`);
+  if (spec.trim() === '') throw new RalphError('--install is empty', 64, fix);
+  if (/[\r\n]/.test(spec)) throw new RalphError('--install contains a line break', 64, fix);
+  return spec.trim();
+}
+
+/** The spec as one shell word for the workflow's `run:` script: quoted unless it is plainly safe. */
+export function shellWord(spec: string): string {
+  return /^[\w@./:+#~=^-]+$/.test(spec) ? spec : `'${spec.replace(/'/g, `'\\''`)}'`;
+}
