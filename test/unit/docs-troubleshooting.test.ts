@@ -49,13 +49,13 @@ const messages = readFileSync(join(ROOT, 'docs/troubleshooting.md'), 'utf8')
 describe('docs/troubleshooting.md', () => {
   it('lists the set-up failures the issue names', () => {
     const all = messages.join('\n');
-    for (const needle of ['running as root', 'Not logged in', 'API retry', "agent executable 'claude' not found", 'another ralph run is active', 'is still the example', 'cannot switch to branch']) {
+    for (const needle of ['running as root', 'Not logged in', 'Unable to connect to API', "agent executable 'claude' not found", 'another ralph run is active', 'is still the example', 'cannot switch to branch']) {
       expect(all).toContain(needle);
     }
   });
 
   it.each(messages)('%s is a message ralph (or claude) really prints', (message) => {
-    // A line of several messages (`⟳ API retry …` lines, then `idle timeout`) lists each in its own span.
+    // A line of several messages (for example several of claude's own lines) lists each in its own span.
     const known = fromSource(message) || agentWords.includes(message);
     expect(known, `no string in src/ or test/fixtures/claude/ produces: ${message}`).toBe(true);
   });
