@@ -1,30 +1,27 @@
-import { rm, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { access, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
 import { createAgentRunner } from '../agent/spawn-agent.js';
-import { loadConfig } from '../config/load-config.js';
-import { resolveSettings } from '../config/resolve-settings.js';
 import type { RunOptionKey } from '../config/run-options.js';
+import { RalphError } from '../errors.js';
 import { acquireActiveLock, releaseActiveLock } from '../files/active-lock.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { createLoopFiles } from '../files/loop-files.js';
-import { iterationFileName, LOOP_OWNED_PATHS, ralphPaths } from '../files/paths.js';
-import { readRunState, taskListId, writeRunState } from '../files/run-state.js';
-import { readOptional } from '../files/signal-files.js';
+import { iterationFileName, ralphPaths, type RalphPaths } from '../files/paths.js';
+import { readRunState, taskListId } from '../files/run-state.js';
 import { countStories } from '../files/tasks.js';
-import { createGit, ensureIgnored, findRepoRoot } from '../git/repository.js';
+import { createGit, findRepoRoot } from '../git/repository.js';
+import type { IterationRow } from '../loop/ports.js';
 import { runLoop } from '../loop/run-loop.js';
-import { prepareInvocation } from '../run/agent-invocation.js';
 import { PROMPT_MARK, renderDryRun } from '../run/dry-run.js';
+import { endingOfError, finishRun, type RunEnd } from '../run/finish-run.js';
 import { installInterrupts } from '../run/interrupts.js';
 import { loopSettings } from '../run/loop-settings.js';
-import { preflight } from '../run/preflight.js';
-import { checkResume, stateAfterRun } from '../run/resume-guard.js';
-import { buildRunReport, renderSummary, writeLastRun } from '../run/run-report.js';
-import { readTemplate } from '../templates.js';
-import type { IterationRow } from '../loop/ports.js';
+import { checkStart, setUpRun, type PreparedRun } from '../run/prepare-run.js';
+import { checkResume } from '../run/resume-guard.js';
+import { noProgress } from '../run/run-report.js';
 import { createReporter } from '../ui/reporter.js';
 import { detectCi, Screen } from '../ui/screen.js';
 
@@ -42,114 +39,148 @@ export interface RunCommandOptions {
   stderr?: Writable;
 }
 
-/** `ralph run`: configuration, checks, then the loop, then the summary. Resolves to the exit code. */
+/** Where a run shows itself: the terminal (or CI log) and whether GitHub Actions is listening. */
+interface Terminal {
+  stdout: Writable;
+  stderr: Writable;
+  env: NodeJS.ProcessEnv;
+  out: Screen;
+  tty: boolean;
+  github: boolean;
+}
+
+/**
+ * `ralph run`: find the repository and take the lock at once — so every later refusal is recorded in
+ * last-run.json — then check the start, run the loop, and finish with one ending. Resolves to the exit code.
+ */
 export async function runCommand(options: RunCommandOptions): Promise<number> {
+  const terminal = terminalFor(options);
+  const root = await findRepoRoot(options.cwd);
+  const paths = ralphPaths(root);
+  const start = { cwd: options.cwd, root, paths, flags: options.flags, env: terminal.env };
+  if (options.dryRun) {
+    const { resolved, ready, invocation } = await checkStart(start);
+    terminal.out.line(renderDryRun(resolved, invocation.command(PROMPT_MARK), relative(options.cwd, ready.promptPath) || ready.promptPath));
+    return 0;
+  }
+  await requireRalphFolder(paths, options.cwd);
+  const startedAt = Date.now();
+  const lock = { pid: process.pid, startedAt: new Date(startedAt).toISOString() };
+  // Before it, a refusal writes nothing: it must never overwrite the record of a live run.
+  const { warning } = await acquireActiveLock(paths.active, { ...lock, iteration: 0, maxIterations: 0, stuckCount: 0, mode: 'implement' });
+  if (warning) terminal.out.line(pc.yellow(`warning: ${warning}`));
+  const interrupts = installInterrupts((signal, count) =>
+    terminal.out.line(count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`),
+  );
+  const rows: IterationRow[] = [];
+  let end: RunEnd = { ending: { reason: 'complete' }, progress: noProgress(), rows };
+  let firstIteration = 1;
+  let maxIterations = 0;
+  try {
+    try {
+      const prepared = await checkStart(start);
+      maxIterations = prepared.resolved.settings.maxIterations;
+      await setUpRun(paths);
+      // Numbered under the lock: no other run can be writing logs now.
+      firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
+      end = await runTheLoop(prepared, { options, terminal, paths, lock, firstIteration, interrupts, rows, startedAt });
+    } catch (error) {
+      end = { ...end, ...endingOfError(error) };
+    }
+    return await finishRun(end, { paths, out: terminal.out, stderr: terminal.stderr, env: terminal.env, github: terminal.github, startedAt, firstIteration, maxIterations });
+  } finally {
+    interrupts.dispose();
+    await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
+    await releaseActiveLock(paths.active, process.pid).catch((error: Error) => terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`));
+  }
+}
+
+/** Checks the task list's resume count under the lock, wires the ports, and runs the loop. */
+async function runTheLoop(
+  { resolved, ready, invocation }: PreparedRun,
+  run: {
+    options: RunCommandOptions;
+    terminal: Terminal;
+    paths: RalphPaths;
+    lock: { pid: number; startedAt: string };
+    firstIteration: number;
+    interrupts: ReturnType<typeof installInterrupts>;
+    rows: IterationRow[];
+    startedAt: number;
+  },
+): Promise<RunEnd> {
+  const { settings } = resolved;
+  const { terminal, paths, interrupts, rows } = run;
+  const { out, stdout, stderr, tty } = terminal;
+  // Checked under the lock, so two simultaneous starts cannot both count as one resume.
+  const taskList = taskListId(ready.tasks);
+  const attempts = checkResume(await readRunState(paths.state, taskList), settings.maxResumes, run.options.resetResumes === true);
+  const completeBefore = countStories(ready.tasks, { review: !settings.skipReview }).complete;
+
+  const shown = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: run.startedAt, github: terminal.github });
+  const reporter: typeof shown = { ...shown, iterationFinished: (event) => (rows.push(event.row), shown.iterationFinished(event)) };
+  const { CLAUDECODE: _nested, ...inherited } = terminal.env;
+  const agent = createAgentRunner({
+    command: invocation.command,
+    cwd: paths.root,
+    env: { ...inherited, ...resolved.agent.env },
+    output: settings.output,
+    logPaths: (iteration) => ({
+      log: join(paths.logs, iterationFileName(iteration, 'log')),
+      jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
+    }),
+    ...(settings.quiet ? {} : { terminal: tty ? { stdout: out.agentStream(stdout), stderr: out.agentStream(stderr) } : { stdout, stderr } }),
+    color: pc.isColorSupported,
+    verbose: settings.verbose,
+    iterationTimeoutMs: settings.iterationTimeout,
+    idleTimeoutMs: settings.idleTimeout,
+    maxRepeats: settings.maxRepeats,
+    interrupts,
+    warn: reporter.warning,
+    onToolCall: reporter.toolCall,
+    ...(invocation.onForcedStop ? { onForcedStop: invocation.onForcedStop } : {}),
+  });
+  // The gate runner is loaded only by the runs that use it: start-up stays short.
+  const gates =
+    resolved.gates.length > 0 && !run.options.noGates
+      ? (await import('../run/quality-gates.js')).createQualityGates({ specs: resolved.gates, root: paths.root, logsDir: paths.logs, env: inherited, interrupts, out })
+      : undefined;
+  const loopRan = { taskList, attempts, completeBefore };
+  const ports = {
+    agent,
+    git: createGit(paths.root),
+    clock: { now: Date.now, sleep: (ms: number, signal?: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => undefined) },
+    files: createLoopFiles(paths, ready.promptPath, run.lock, taskList),
+    interrupts,
+    report: reporter,
+    ...(gates ? { gates } : {}),
+  };
+  try {
+    const { termination, ...progress } = await runLoop(loopSettings(settings, run.firstIteration), ports, ready.tasks);
+    return { ending: termination, progress, loopRan, rows };
+  } catch (error) {
+    // A fault mid-run (a full disk): the iterations it finished still count in the record.
+    const iterations = rows.length;
+    const last = rows.at(-1);
+    const stories = last ? { complete: last.storiesComplete, total: last.storiesTotal } : countStories(ready.tasks, { review: !settings.skipReview });
+    const costUsd = rows.reduce((sum, row) => sum + (row.stats.costUsd ?? 0), 0);
+    return { ...endingOfError(error), progress: { ...noProgress(stories), iterations, costUsd }, loopRan, rows };
+  }
+}
+
+/** ralph/ must exist before the lock can be written in it: without it, there is nothing to record in either. */
+async function requireRalphFolder(paths: RalphPaths, cwd: string): Promise<void> {
+  try {
+    await access(paths.dir);
+  } catch {
+    throw new RalphError('setup', `${relative(cwd, paths.dir) || paths.dir} not found`, 'run `ralph init` to create it');
+  }
+}
+
+function terminalFor(options: RunCommandOptions): Terminal {
   const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
   const env = options.env ?? process.env;
   const { ci, github } = detectCi(env);
   const tty = (stdout as { isTTY?: boolean }).isTTY === true && !ci;
-  const out = new Screen(stdout, { tty, timestamps: ci });
-
-  const root = await findRepoRoot(options.cwd);
-  const paths = ralphPaths(root);
-  const shown = (path: string) => relative(options.cwd, path) || path;
-  const resolved = resolveSettings(options.flags, env, await loadConfig(paths.config, shown(paths.config)));
-  const { settings } = resolved;
-  // A prompt named on the command line or in the environment is relative to where ralph was started.
-  const promptBase = ['flag', 'env'].includes(resolved.sources.prompt) ? options.cwd : root;
-  const ready = await preflight({
-    cwd: options.cwd,
-    root,
-    promptPath: resolve(promptBase, settings.prompt),
-    ...(settings.sandbox === false ? { agentBin: settings.agentBin } : {}),
-  });
-  const invocation = await prepareInvocation(resolved, root, options.cwd, ready.agentPath);
-  if (options.dryRun) {
-    out.line(renderDryRun(resolved, invocation.command(PROMPT_MARK), shown(ready.promptPath)));
-    return 0;
-  }
-
-  await ensureIgnored(root, LOOP_OWNED_PATHS);
-  if ((await readOptional(paths.progress)) === undefined) await writeFile(paths.progress, await readTemplate('progress.txt'));
-  const startedAt = Date.now();
-  const lock = { pid: process.pid, startedAt: new Date(startedAt).toISOString() };
-  const rows: IterationRow[] = [];
-  const terminal = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: startedAt, github });
-  const reporter: typeof terminal = { ...terminal, iterationFinished: (event) => (rows.push(event.row), terminal.iterationFinished(event)) };
-  const { warning } = await acquireActiveLock(paths.active, { ...lock, iteration: 0, maxIterations: settings.maxIterations, stuckCount: 0, mode: 'implement' });
-  if (warning) reporter.warning(warning);
-  // Numbered under the lock: no other run can be writing logs now.
-  const firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
-
-  const interrupts = installInterrupts((signal, count) =>
-    out.line(count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`),
-  );
-  try {
-    // Checked under the lock, so two simultaneous starts cannot both count as one resume.
-    const taskList = taskListId(ready.tasks);
-    const state = await readRunState(paths.state, taskList);
-    const attempts = checkResume(state, settings.maxResumes, options.resetResumes === true);
-    const policy = { review: !settings.skipReview };
-    const completeBefore = countStories(ready.tasks, policy).complete;
-
-    const { CLAUDECODE: _nested, ...inherited } = env;
-    const agent = createAgentRunner({
-      command: invocation.command,
-      cwd: root,
-      env: { ...inherited, ...resolved.agent.env },
-      output: settings.output,
-      logPaths: (iteration) => ({
-        log: join(paths.logs, iterationFileName(iteration, 'log')),
-        jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
-      }),
-      ...(settings.quiet ? {} : { terminal: tty ? { stdout: out.agentStream(stdout), stderr: out.agentStream(stderr) } : { stdout, stderr } }),
-      color: pc.isColorSupported,
-      verbose: settings.verbose,
-      iterationTimeoutMs: settings.iterationTimeout,
-      idleTimeoutMs: settings.idleTimeout,
-      maxRepeats: settings.maxRepeats,
-      interrupts,
-      warn: reporter.warning,
-      onToolCall: reporter.toolCall,
-      ...(invocation.onForcedStop ? { onForcedStop: invocation.onForcedStop } : {}),
-    });
-    // The gate runner and the GitHub reporting are loaded only by the runs that use them: start-up stays short.
-    const gates =
-      resolved.gates.length > 0 && !options.noGates
-        ? (await import('../run/quality-gates.js')).createQualityGates({ specs: resolved.gates, root, logsDir: paths.logs, env: inherited, interrupts, out })
-        : undefined;
-    const result = await runLoop(
-      loopSettings(settings, firstIteration),
-      {
-        agent,
-        git: createGit(root),
-        clock: { now: Date.now, sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined) },
-        files: createLoopFiles(paths, ready.promptPath, lock, taskList),
-        interrupts,
-        report: reporter,
-        ...(gates ? { gates } : {}),
-      },
-      ready.tasks,
-    );
-
-    const report = buildRunReport(result, { startedAt, endedAt: Date.now(), firstIteration, maxIterations: settings.maxIterations });
-    await writeLastRun(paths.lastRun, report);
-    // Re-read: review counts may have changed during the run.
-    const latest = await readRunState(paths.state, taskList);
-    await writeRunState(paths.state, stateAfterRun(latest, { reason: report.reason, attempts, completeBefore, completeAfter: report.stories.complete }));
-    out.line('');
-    out.line(renderSummary(report));
-    if (github) {
-      const { annotationFor, publishToGitHub } = await import('../ui/github-actions.js');
-      const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
-      if (annotation) out.line(annotation);
-      await publishToGitHub(env, report, rows);
-    }
-    return report.exitCode;
-  } finally {
-    interrupts.dispose();
-    await rm(paths.tasksSnapshot, { force: true });
-    await releaseActiveLock(paths.active, process.pid);
-  }
+  return { stdout, stderr: options.stderr ?? process.stderr, env, out: new Screen(stdout, { tty, timestamps: ci }), tty, github };
 }

@@ -2,6 +2,7 @@ import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { isErrno, RalphError } from '../errors.js';
 import type { ActiveState } from '../loop/ports.js';
 import { readOptional } from './signal-files.js';
+import { parseJson } from './json-text.js';
 
 /** The contents of ralph/.ralph-active. */
 export interface ActiveFile extends ActiveState {
@@ -28,12 +29,9 @@ export async function readLiveActive(path: string): Promise<ActiveFile | undefin
 }
 
 function parseActive(text: string): ActiveFile | undefined {
-  try {
-    const value = JSON.parse(text) as ActiveFile;
-    return Number.isInteger(value.pid) && value.pid > 0 ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJson(text);
+  const value = parsed.ok ? (parsed.value as Partial<ActiveFile> | null) : undefined;
+  return value && Number.isInteger(value.pid) && value.pid! > 0 ? (value as ActiveFile) : undefined;
 }
 
 /**
@@ -96,8 +94,8 @@ async function createExclusive(path: string, active: ActiveFile): Promise<boolea
 
 function lockHeld(active: ActiveFile): RalphError {
   return new RalphError(
+    'setup',
     `another ralph run is active in this repository (pid ${active.pid}, iteration ${active.iteration})`,
-    64,
     `wait for it to finish or stop it (kill ${active.pid}); ralph/.ralph-active is removed when it ends`,
   );
 }

@@ -1,6 +1,8 @@
 import { rename, writeFile } from 'node:fs/promises';
+import type { WorkTreeChanges } from '../git/work-tree.js';
 import type { Reason } from '../loop/termination.js';
 import { readOptional } from './signal-files.js';
+import { parseJson } from './json-text.js';
 
 /** ralph's memory of one task list across runs (ralph/state.json). */
 export interface RunState {
@@ -15,20 +17,22 @@ export interface RunState {
   lastRunCompleted?: number;
   /** Per story, the reviews that sent it back (ralph's own count; the agent's reviewCount is informational). */
   reviewRejections: Record<string, number>;
+  /**
+   * The uncommitted changes outside ralph/ as the last run ended (whatever its task list): a start
+   * accepts these without --allow-dirty, and catches anything a person changed since.
+   */
+  leftBehind?: WorkTreeChanges;
 }
 
 /** The state for a task list: what state.json holds when it is about that list, else a fresh start. */
 export async function readRunState(path: string, taskList: string): Promise<RunState> {
-  const fresh: RunState = { taskList, runs: 0, resumeAttempts: 0, reviewRejections: {} };
   const text = await readOptional(path);
-  if (text === undefined) return fresh;
-  try {
-    const state = JSON.parse(text) as Partial<RunState>;
-    if (state.taskList !== taskList) return fresh;
-    return { ...fresh, ...state, reviewRejections: { ...state.reviewRejections } };
-  } catch {
-    return fresh; // A damaged state file must not stop the loop; it only holds counters.
-  }
+  const parsed = text === undefined ? undefined : parseJson(text);
+  // A damaged state file must not stop the loop; it only holds counters.
+  const state = parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Partial<RunState>) : {};
+  const fresh: RunState = { taskList, runs: 0, resumeAttempts: 0, reviewRejections: {}, ...(state.leftBehind ? { leftBehind: state.leftBehind } : {}) };
+  if (state.taskList !== taskList) return fresh;
+  return { ...fresh, ...state, reviewRejections: { ...state.reviewRejections } };
 }
 
 /** Writes state.json atomically. */

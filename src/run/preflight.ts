@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { findExecutable } from '../agent/find-executable.js';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
+import { readPromptFile } from '../files/prompt-file.js';
 import { decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
 import { parseTasks, type TaskList } from '../files/tasks.js';
 
@@ -24,21 +25,15 @@ export async function preflight(options: { cwd: string; root: string; promptPath
   const shown = (path: string) => relative(options.cwd, path) || path;
 
   const { promptPath } = options;
-  if ((await readOptional(promptPath)) === undefined) {
-    throw new RalphError(
-      `prompt file ${shown(promptPath)} not found`,
-      64,
-      promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path',
-    );
-  }
+  await readPromptFile(promptPath, shown(promptPath), promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path');
   const tasks = await readTaskList(paths.tasks, shown(paths.tasks));
   await refusePendingHuman(paths, shown);
 
   const agentPath = options.agentBin === undefined ? undefined : await findExecutable(options.agentBin, options.cwd);
   if (options.agentBin !== undefined && !agentPath) {
     throw new RalphError(
+      'setup',
       `agent executable '${options.agentBin}' not found${options.agentBin.includes('/') ? '' : ' on PATH'}`,
-      64,
       'install Claude Code (npm install -g @anthropic-ai/claude-code) or pass --agent-bin PATH',
     );
   }
@@ -48,9 +43,9 @@ export async function preflight(options: { cwd: string; root: string; promptPath
 
 async function readTaskList(path: string, shown: string): Promise<TaskList> {
   const text = await readOptional(path);
-  if (text === undefined) throw new RalphError(`${shown} not found`, 64, 'run `ralph init` to create it');
+  if (text === undefined) throw new RalphError('setup', `${shown} not found`, 'run `ralph init` to create it');
   const parsed = parseTasks(text);
-  if (!parsed.ok) throw new RalphError(`${shown} is not a valid task list: ${parsed.error}`, 64, 'fix the file and run again');
+  if (!parsed.ok) throw new RalphError('setup', `${shown} is not a valid task list: ${parsed.error}`, 'fix the file and run again');
   return parsed.tasks;
 }
 
@@ -60,19 +55,17 @@ async function refusePendingHuman(paths: RalphPaths, shown: (path: string) => st
   if (blocked !== undefined) {
     const reason = blocked.split('\n').slice(1).join(' ').trim() || blocked.trim();
     throw new RalphError(
-      `the loop is blocked: ${reason}`,
-      2,
-      `resolve it, then delete ${shown(paths.blocked)} and run again`,
       'blocked',
+      `the loop is blocked: ${reason}`,
+      `resolve it, then delete ${shown(paths.blocked)} and run again`,
     );
   }
   const decide = await readOptional(paths.decide);
   if (decide !== undefined && !decideAnswer(decide)) {
     throw new RalphError(
-      `a decision is pending: ${decideQuestion(decide)}`,
-      3,
-      `write your answer below the --- line in ${shown(paths.decide)} and run again`,
       'decide',
+      `a decision is pending: ${decideQuestion(decide)}`,
+      `write your answer below the --- line in ${shown(paths.decide)} and run again`,
     );
   }
 }
@@ -83,7 +76,7 @@ async function ensureWritableDir(dir: string, shown: string): Promise<void> {
     await access(dir, constants.W_OK);
   } catch (error) {
     const why = isErrno(error, 'EACCES') ? 'permission denied' : (error as Error).message;
-    throw new RalphError(`cannot write the log directory ${shown}: ${why}`, 64, 'fix its permissions or free the path');
+    throw new RalphError('setup', `cannot write the log directory ${shown}: ${why}`, 'fix its permissions or free the path');
   }
 }
 

@@ -219,6 +219,8 @@ describe('ralph run: logs, CSV and state', () => {
     const wrapper = join(repo.root, 'my-agent.sh');
     await writeFile(wrapper, `#!/bin/sh\necho wrapped >&2\nexec claude "$@"\n`);
     await chmod(wrapper, 0o755);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'the prompt and the agent wrapper');
     await repo.steps([{ implement: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run', '--prompt', 'other-prompt.md', '--agent-bin', './my-agent.sh']);
     expect(result.code).toBe(0);
@@ -388,9 +390,11 @@ describe('ralph run: git hygiene', () => {
   it('adds the loop\'s files to .git/info/exclude only where .gitignore does not cover them', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await writeFile(join(repo.root, '.gitignore'), 'ralph/logs/\n');
+    repo.git('add', '.gitignore');
+    repo.git('commit', '-q', '-m', 'ignore the logs');
     await mkdir(join(repo.root, 'ralph/logs'), { recursive: true });
     await repo.steps([{ implement: true, completeWhenDone: true }]);
-    await runRalph(repo, ['run']);
+    expect((await runRalph(repo, ['run'])).code).toBe(0);
     const exclude = repo.read('.git/info/exclude');
     expect(exclude).toContain('/ralph/blocked.txt');
     expect(exclude).not.toContain('/ralph/logs/');

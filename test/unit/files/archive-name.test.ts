@@ -51,7 +51,7 @@ describe('archiveName', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(RalphError);
-    expect((error as RalphError).exitCode).toBe(64);
+    expect((error as RalphError).kind).toBe('usage');
   });
 });
 
