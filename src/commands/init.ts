@@ -1,5 +1,7 @@
 import pc from 'picocolors';
 import { detectGates, type DetectedGate } from '../gates/detect-gates.js';
+import { ralphPaths } from '../files/paths.js';
+import { acceptAsLeftBehind } from '../files/run-state.js';
 import { findRepoRoot } from '../git/repository.js';
 import { applyPlan, type ItemOutcome } from '../init/apply-plan.js';
 import type { CiProvider } from '../init/ci-providers.js';
@@ -20,6 +22,8 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const root = await findRepoRoot(options.cwd);
   const gates = await detectGates(root);
   const outcomes = await applyPlan(root, planInit({ ci: options.ci, gates }), { force: options.force ?? false });
+  const written = outcomes.filter((outcome) => ['created', 'replaced', 'updated'].includes(outcome.result)).map((outcome) => outcome.path);
+  await acceptAsLeftBehind(root, ralphPaths(root).state, written);
   stdout.write(renderInit(root, outcomes, options.force ?? false, gates));
   return 0;
 }

@@ -87,7 +87,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     } catch (error) {
       end = { ...end, ...endingOfError(error) };
     }
-    return await finishRun(end, { paths, out: terminal.out, stderr: terminal.stderr, env: terminal.env, github: terminal.github, startedAt, firstIteration, maxIterations });
+    return await finishRun(end, { paths, out: terminal.out, stdout: terminal.stdout, stderr: terminal.stderr, env: terminal.env, github: terminal.github, startedAt, firstIteration, maxIterations });
   } finally {
     interrupts.dispose();
     await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
@@ -118,7 +118,12 @@ async function runTheLoop(
   const completeBefore = countStories(ready.tasks, { review: !settings.skipReview }).complete;
 
   const shown = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: run.startedAt, github: terminal.github });
-  const reporter: typeof shown = { ...shown, iterationFinished: (event) => (rows.push(event.row), shown.iterationFinished(event)) };
+  let started = 0;
+  const reporter: typeof shown = {
+    ...shown,
+    iterationStarted: (event) => (started++, shown.iterationStarted(event)),
+    iterationFinished: (event) => (rows.push(event.row), shown.iterationFinished(event)),
+  };
   const { CLAUDECODE: _nested, ...inherited } = terminal.env;
   const agent = createAgentRunner({
     command: invocation.command,
@@ -159,8 +164,8 @@ async function runTheLoop(
     const { termination, ...progress } = await runLoop(loopSettings(settings, run.firstIteration), ports, ready.tasks);
     return { ending: termination, progress, loopRan, rows };
   } catch (error) {
-    // A fault mid-run (a full disk): the iterations it finished still count in the record.
-    const iterations = rows.length;
+    // A fault mid-run (a full disk): the iterations it started still count in the record.
+    const iterations = started;
     const last = rows.at(-1);
     const stories = last ? { complete: last.storiesComplete, total: last.storiesTotal } : countStories(ready.tasks, { review: !settings.skipReview });
     const costUsd = rows.reduce((sum, row) => sum + (row.stats.costUsd ?? 0), 0);

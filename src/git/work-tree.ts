@@ -9,8 +9,8 @@ import { isErrno } from '../errors.js';
 /** Uncommitted paths (relative to the root) and a hash of each one's content; `deleted` when it is gone. */
 export type WorkTreeChanges = Record<string, string>;
 
-/** ralph's own folder: its files change during every run and never count as the user's changes. */
-const RALPH_DIR = 'ralph/';
+/** ralph's own folder (or a link to it): its files change during every run and never count as the user's changes. */
+const isRalphs = (path: string) => path === 'ralph' || path.startsWith('ralph/');
 
 /**
  * Every uncommitted path outside ralph/ — modified, staged, deleted or untracked (ignored files
@@ -22,7 +22,7 @@ export async function uncommittedChanges(root: string): Promise<WorkTreeChanges>
     .split('\0')
     .filter((entry) => entry.length > 3)
     .map((entry) => entry.slice(3))
-    .filter((path) => !path.startsWith(RALPH_DIR));
+    .filter((path) => !isRalphs(path));
   const changes: WorkTreeChanges = {};
   for (const path of paths.sort()) changes[path] = await contentHash(join(root, path));
   return changes;

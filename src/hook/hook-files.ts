@@ -30,7 +30,9 @@ export async function readBlocks(path: string, at: { run: string; iteration: num
     throw error;
   }
   const parsed = parseJson(text);
-  const state = (parsed.ok && parsed.value !== null && typeof parsed.value === 'object' ? parsed.value : {}) as Partial<HookState>;
+  // The caller logs it and allows the stop: a corrupt count must not trap the agent.
+  if (!parsed.ok) throw new SyntaxError(`${path} is not valid JSON (${parsed.error})`);
+  const state = (parsed.value !== null && typeof parsed.value === 'object' ? parsed.value : {}) as Partial<HookState>;
   const isCurrent = state.run === at.run && state.iteration === at.iteration;
   return isCurrent && Number.isInteger(state.blocks) ? state.blocks! : 0;
 }

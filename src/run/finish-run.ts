@@ -44,7 +44,7 @@ export interface RunEnd {
  */
 export async function finishRun(
   end: RunEnd,
-  context: { paths: RalphPaths; out: Screen; stderr: Writable; env: NodeJS.ProcessEnv; github: boolean; startedAt: number; firstIteration: number; maxIterations: number },
+  context: { paths: RalphPaths; out: Screen; stdout: Writable; stderr: Writable; env: NodeJS.ProcessEnv; github: boolean; startedAt: number; firstIteration: number; maxIterations: number },
 ): Promise<number> {
   let { ending, error } = end;
   if (end.loopRan) {
@@ -66,7 +66,8 @@ export async function finishRun(
   if (context.github) {
     const { annotationFor, publishToGitHub } = await import('../ui/github-actions.js');
     const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
-    if (annotation) context.out.line(annotation);
+    // Straight to stdout: the runner reads a workflow command only at the very start of a line, so no timestamp.
+    if (annotation) context.stdout.write(`${annotation}\n`);
     await publishToGitHub(context.env, report, end.rows).catch((failure: Error) => context.stderr.write(`ralph: could not write the GitHub step outputs: ${failure.message}\n`));
   }
   return report.exitCode;

@@ -335,6 +335,7 @@ describe('ralph run: interrupts and the agent\'s processes', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
+    ['SIGHUP', 129],
   ] as const)('on %s stops the agent and its grandchild, writes the row, prints the summary, exits %i', async (signal, code) => {
     const repo = await makeRepo();
     const pidFile = join(repo.root, 'grandchild.pid');
