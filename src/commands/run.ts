@@ -13,7 +13,7 @@ import { iterationFileName, ralphPaths, type RalphPaths } from '../files/paths.j
 import { readRunState, taskListId } from '../files/run-state.js';
 import { countStories } from '../files/tasks.js';
 import { createGit, findRepoRoot } from '../git/repository.js';
-import type { IterationRow } from '../loop/ports.js';
+import type { IterationRow, LoopPorts } from '../loop/ports.js';
 import { runLoop } from '../loop/run-loop.js';
 import { PROMPT_MARK, renderDryRun } from '../run/dry-run.js';
 import { endingOfError, finishRun, type RunEnd } from '../run/finish-run.js';
@@ -95,28 +95,46 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   }
 }
 
+/** What the loop needs from the command around it. */
+interface LoopRun {
+  options: RunCommandOptions;
+  terminal: Terminal;
+  paths: RalphPaths;
+  lock: { pid: number; startedAt: string };
+  firstIteration: number;
+  interrupts: ReturnType<typeof installInterrupts>;
+  rows: IterationRow[];
+  startedAt: number;
+}
+
 /** Checks the task list's resume count under the lock, wires the ports, and runs the loop. */
-async function runTheLoop(
-  { resolved, ready, invocation }: PreparedRun,
-  run: {
-    options: RunCommandOptions;
-    terminal: Terminal;
-    paths: RalphPaths;
-    lock: { pid: number; startedAt: string };
-    firstIteration: number;
-    interrupts: ReturnType<typeof installInterrupts>;
-    rows: IterationRow[];
-    startedAt: number;
-  },
-): Promise<RunEnd> {
+async function runTheLoop(prepared: PreparedRun, run: LoopRun): Promise<RunEnd> {
+  const { resolved, ready } = prepared;
   const { settings } = resolved;
-  const { terminal, paths, interrupts, rows } = run;
-  const { out, stdout, stderr, tty } = terminal;
+  const { paths, rows } = run;
   // Checked under the lock, so two simultaneous starts cannot both count as one resume.
   const taskList = taskListId(ready.tasks);
   const attempts = checkResume(await readRunState(paths.state, taskList), settings.maxResumes, run.options.resetResumes === true);
-  const completeBefore = countStories(ready.tasks, { review: !settings.skipReview }).complete;
+  const policy = { review: !settings.skipReview };
+  const loopRan = { taskList, attempts, completeBefore: countStories(ready.tasks, policy).complete };
+  const { ports, started } = await wirePorts(prepared, run, taskList);
+  try {
+    const { termination, ...progress } = await runLoop(loopSettings(settings, run.firstIteration), ports, ready.tasks);
+    return { ending: termination, progress, loopRan, rows };
+  } catch (error) {
+    // A fault mid-run (a full disk): the iterations it started still count in the record.
+    const last = rows.at(-1);
+    const stories = last ? { complete: last.storiesComplete, total: last.storiesTotal } : countStories(ready.tasks, policy);
+    const costUsd = rows.reduce((sum, row) => sum + (row.stats.costUsd ?? 0), 0);
+    return { ...endingOfError(error), progress: { ...noProgress(stories), iterations: started(), costUsd }, loopRan, rows };
+  }
+}
 
+/** The loop's ports over the real world: the agent, git, the clock, ralph's files, the terminal, the gates. */
+async function wirePorts({ resolved, ready, invocation }: PreparedRun, run: LoopRun, taskList: string): Promise<{ ports: LoopPorts; started: () => number }> {
+  const { settings } = resolved;
+  const { terminal, paths, interrupts, rows } = run;
+  const { out, stdout, stderr, tty } = terminal;
   const shown = createReporter(out, { maxStuck: settings.maxStuck, runStartedAt: run.startedAt, github: terminal.github });
   let started = 0;
   const reporter: typeof shown = {
@@ -150,27 +168,16 @@ async function runTheLoop(
     resolved.gates.length > 0 && !run.options.noGates
       ? (await import('../run/quality-gates.js')).createQualityGates({ specs: resolved.gates, root: paths.root, logsDir: paths.logs, env: inherited, interrupts, out })
       : undefined;
-  const loopRan = { taskList, attempts, completeBefore };
-  const ports = {
+  const ports: LoopPorts = {
     agent,
     git: createGit(paths.root),
-    clock: { now: Date.now, sleep: (ms: number, signal?: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => undefined) },
+    clock: { now: Date.now, sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined) },
     files: createLoopFiles(paths, ready.promptPath, run.lock, taskList),
     interrupts,
     report: reporter,
     ...(gates ? { gates } : {}),
   };
-  try {
-    const { termination, ...progress } = await runLoop(loopSettings(settings, run.firstIteration), ports, ready.tasks);
-    return { ending: termination, progress, loopRan, rows };
-  } catch (error) {
-    // A fault mid-run (a full disk): the iterations it started still count in the record.
-    const iterations = started;
-    const last = rows.at(-1);
-    const stories = last ? { complete: last.storiesComplete, total: last.storiesTotal } : countStories(ready.tasks, { review: !settings.skipReview });
-    const costUsd = rows.reduce((sum, row) => sum + (row.stats.costUsd ?? 0), 0);
-    return { ...endingOfError(error), progress: { ...noProgress(stories), iterations, costUsd }, loopRan, rows };
-  }
+  return { ports, started: () => started };
 }
 
 /** ralph/ must exist before the lock can be written in it: without it, there is nothing to record in either. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { simpleGit } from 'simple-git';
 import { isErrno } from '../errors.js';
+import { findGitDirs } from './head-file.js';
 
 /** Uncommitted paths (relative to the root) and a hash of each one's content; `deleted` when it is gone. */
 export type WorkTreeChanges = Record<string, string>;
@@ -68,7 +69,10 @@ const OPERATIONS: readonly (PendingOperation & { marker: string })[] = [
 
 /** The merge, rebase, cherry-pick, revert or bisect this work tree is in the middle of, if any. */
 export async function pendingOperation(root: string): Promise<PendingOperation | undefined> {
-  const gitDir = (await simpleGit(root).raw(['rev-parse', '--absolute-git-dir'])).trim();
+  // From the files when they settle it (no process started); GIT_DIR moves the repository where only git knows.
+  const overridden = process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined;
+  const found = overridden ? undefined : await findGitDirs(root).catch(() => undefined);
+  const gitDir = found?.gitDir ?? (await simpleGit(root).raw(['rev-parse', '--absolute-git-dir'])).trim();
   for (const { marker, what, howToEnd } of OPERATIONS) {
     if (await exists(join(gitDir, marker))) return { what, howToEnd };
   }
