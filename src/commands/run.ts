@@ -15,11 +15,15 @@ import { countStories } from '../files/tasks.js';
 import { createGit, findRepoRoot } from '../git/repository.js';
 import type { IterationRow, LoopPorts } from '../loop/ports.js';
 import { runLoop } from '../loop/run-loop.js';
-import { PROMPT_MARK, renderDryRun } from '../run/dry-run.js';
+import { requireAgent } from '../run/agent-check.js';
+import { prepareInvocation, type AgentInvocation } from '../run/agent-invocation.js';
+import { deferredAgent } from '../run/deferred-agent.js';
+import { dryRun } from '../run/dry-run.js';
 import { endingOfError, finishRun, type RunEnd } from '../run/finish-run.js';
 import { installInterrupts } from '../run/interrupts.js';
 import { loopSettings } from '../run/loop-settings.js';
-import { checkStart, setUpRun, type PreparedRun } from '../run/prepare-run.js';
+import { checkStart, checkStartTree, planStart, setUpRun, type PreparedRun } from '../run/prepare-run.js';
+import { enterTaskBranch } from '../run/task-branch.js';
 import { checkResume } from '../run/resume-guard.js';
 import { noProgress } from '../run/run-report.js';
 import { createReporter } from '../ui/reporter.js';
@@ -34,6 +38,8 @@ export interface RunCommandOptions {
   noGates?: boolean;
   /** --reset-resumes: clear the resume counter (a human fixed the cause). */
   resetResumes?: boolean;
+  /** --yes: run even the example task list. */
+  yes?: boolean;
   env?: NodeJS.ProcessEnv;
   stdout?: Writable;
   stderr?: Writable;
@@ -57,11 +63,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const terminal = terminalFor(options);
   const root = await findRepoRoot(options.cwd);
   const paths = ralphPaths(root);
-  const start = { cwd: options.cwd, root, paths, flags: options.flags, env: terminal.env };
+  const start = { cwd: options.cwd, root, paths, flags: options.flags, env: terminal.env, yes: options.yes === true };
   if (options.dryRun) {
-    const { resolved, ready, invocation } = await checkStart(start);
-    terminal.out.line(renderDryRun(resolved, invocation.command(PROMPT_MARK), relative(options.cwd, ready.promptPath) || ready.promptPath));
-    return 0;
+    const plan = await planStart(start);
+    await checkStartTree(plan, paths);
+    return dryRun(plan.resolved, plan.checks, terminal.out);
   }
   await requireRalphFolder(paths, options.cwd);
   const startedAt = Date.now();
@@ -111,27 +117,30 @@ interface LoopRun {
 async function runTheLoop(prepared: PreparedRun, run: LoopRun): Promise<RunEnd> {
   const { resolved, ready } = prepared;
   const { settings } = resolved;
-  const { paths, rows } = run;
+  const { paths, rows, terminal } = run;
+  // Under the lock: two runs never switch branches under each other.
+  const { tasks, branch } = await enterTaskBranch({ root: paths.root, tasks: ready.tasks, tasksPath: paths.tasks, enabled: settings.branch, say: (text) => terminal.out.line(text) });
   // Checked under the lock, so two simultaneous starts cannot both count as one resume.
-  const taskList = taskListId(ready.tasks);
-  const attempts = checkResume(await readRunState(paths.state, taskList), settings.maxResumes, run.options.resetResumes === true);
-  const policy = { review: !settings.skipReview };
-  const loopRan = { taskList, attempts, completeBefore: countStories(ready.tasks, policy).complete };
+  const taskList = taskListId(tasks);
+  const state = await readRunState(paths.state, taskList);
+  const attempts = checkResume(state, settings.maxResumes, run.options.resetResumes === true);
+  const policy = { review: !settings.skipReview, unconfirmed: new Set(state.unconfirmedApprovals) };
+  const loopRan = { taskList, attempts, completeBefore: countStories(tasks, policy).complete };
   const { ports, started } = await wirePorts(prepared, run, taskList);
   try {
-    const { termination, ...progress } = await runLoop(loopSettings(settings, run.firstIteration), ports, ready.tasks);
+    const { termination, ...progress } = await runLoop(loopSettings(settings, run.firstIteration, branch), ports, tasks, state.unconfirmedApprovals);
     return { ending: termination, progress, loopRan, rows };
   } catch (error) {
     // A fault mid-run (a full disk): the iterations it started still count in the record.
     const last = rows.at(-1);
-    const stories = last ? { complete: last.storiesComplete, total: last.storiesTotal } : countStories(ready.tasks, policy);
+    const stories = last ? { complete: last.storiesComplete, total: last.storiesTotal } : countStories(tasks, policy);
     const costUsd = rows.reduce((sum, row) => sum + (row.stats.costUsd ?? 0), 0);
     return { ...endingOfError(error), progress: { ...noProgress(stories), iterations: started(), costUsd }, loopRan, rows };
   }
 }
 
 /** The loop's ports over the real world: the agent, git, the clock, ralph's files, the terminal, the gates. */
-async function wirePorts({ resolved, ready, invocation }: PreparedRun, run: LoopRun, taskList: string): Promise<{ ports: LoopPorts; started: () => number }> {
+async function wirePorts({ resolved, ready, checks }: PreparedRun, run: LoopRun, taskList: string): Promise<{ ports: LoopPorts; started: () => number }> {
   const { settings } = resolved;
   const { terminal, paths, interrupts, rows } = run;
   const { out, stdout, stderr, tty } = terminal;
@@ -143,26 +152,31 @@ async function wirePorts({ resolved, ready, invocation }: PreparedRun, run: Loop
     iterationFinished: (event) => (rows.push(event.row), shown.iterationFinished(event)),
   };
   const { CLAUDECODE: _nested, ...inherited } = terminal.env;
-  const agent = createAgentRunner({
-    command: invocation.command,
-    cwd: paths.root,
-    env: { ...inherited, ...resolved.agent.env },
-    output: settings.output,
-    logPaths: (iteration) => ({
-      log: join(paths.logs, iterationFileName(iteration, 'log')),
-      jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
-    }),
-    ...(settings.quiet ? {} : { terminal: tty ? { stdout: out.agentStream(stdout), stderr: out.agentStream(stderr) } : { stdout, stderr } }),
-    color: pc.isColorSupported,
-    verbose: settings.verbose,
-    iterationTimeoutMs: settings.iterationTimeout,
-    idleTimeoutMs: settings.idleTimeout,
-    maxRepeats: settings.maxRepeats,
-    interrupts,
-    warn: reporter.warning,
-    onToolCall: reporter.toolCall,
-    ...(invocation.onForcedStop ? { onForcedStop: invocation.onForcedStop } : {}),
-  });
+  const makeAgent = (invocation: AgentInvocation) =>
+    createAgentRunner({
+      ...invocation,
+      cwd: paths.root,
+      env: checks.agentEnv,
+      output: settings.output,
+      logPaths: (iteration) => ({
+        log: join(paths.logs, iterationFileName(iteration, 'log')),
+        jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
+      }),
+      ...(settings.quiet ? {} : { terminal: tty ? { stdout: out.agentStream(stdout), stderr: out.agentStream(stderr) } : { stdout, stderr } }),
+      color: pc.isColorSupported,
+      verbose: settings.verbose,
+      iterationTimeoutMs: settings.iterationTimeout,
+      idleTimeoutMs: settings.idleTimeout,
+      maxRepeats: settings.maxRepeats,
+      interrupts,
+      warn: reporter.warning,
+      onToolCall: reporter.toolCall,
+    });
+  const invocationFor = (agentPath: string | undefined) => prepareInvocation(resolved, paths.root, run.options.cwd, agentPath);
+  // Nothing left to do: the agent is found only if the gates send the loop back to work.
+  const agent = ready.nothingLeft
+    ? deferredAgent(async () => makeAgent(await invocationFor(await requireAgent(checks))))
+    : makeAgent(await invocationFor(ready.agentPath));
   // The gate runner is loaded only by the runs that use it: start-up stays short.
   const gates =
     resolved.gates.length > 0 && !run.options.noGates

@@ -55,5 +55,10 @@ export function createLoopFiles(
       return `ralph/logs/${name}`;
     },
     writeActive: (state) => ownFile(paths.active, 'write', () => updateActive(paths.active, { ...lock, ...state })),
+    saveUnconfirmedApprovals: async (ids) => {
+      await ownFile(paths.state, 'write', () =>
+        updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({ ...current, ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}) })),
+      );
+    },
   };
 }

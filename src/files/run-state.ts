@@ -17,6 +17,8 @@ export interface RunState {
   lastRunCompleted?: number;
   /** Per story, the reviews that sent it back (ralph's own count; the agent's reviewCount is informational). */
   reviewRejections: Record<string, number>;
+  /** Stories marked approved outside a review iteration: not complete until a review approves them (absent: none). */
+  unconfirmedApprovals?: string[];
   /**
    * The uncommitted changes outside ralph/ as the last run ended (whatever its task list): a start
    * accepts these without --allow-dirty, and catches anything a person changed since.

@@ -94,9 +94,18 @@ export interface AgentStats {
   invalidLines: number;
 }
 
-/** The one git fact the loop needs: the commit HEAD points at (null while unborn). */
+/** What the loop asks git: where HEAD is, and whether it moved forward. */
 export interface Git {
+  /** The commit HEAD points at (null while unborn). */
   head(): Promise<string | null>;
+  /** The branch HEAD is on, short (`main`); null when HEAD is detached. */
+  branch(): Promise<string | null>;
+  /** Whether `ancestor` is `descendant` or one of its ancestors (`git merge-base --is-ancestor`). */
+  isAncestor(ancestor: string, descendant: string): Promise<boolean>;
+  /** How many commits reachable from `from` are not reachable from `to` (null: unborn), i.e. left the branch. */
+  countLeft(from: string, to: string | null): Promise<number>;
+  /** The newest HEAD reflog entry that points at `hash` (`HEAD@{2}`), while the reflog still has it. */
+  reflogEntry(hash: string): Promise<string | undefined>;
 }
 
 /** Milliseconds since the epoch; tests move it by hand. */
@@ -126,6 +135,8 @@ export interface LoopFiles {
   /** Saves a feedback section too large for the prompt; returns its path for the prompt to name. */
   writeFeedback(iteration: number, text: string): Promise<string>;
   writeActive(state: ActiveState): Promise<void>;
+  /** Remembers (ralph/state.json) the stories whose approval no review iteration made, so a later run still doubts them. */
+  saveUnconfirmedApprovals(ids: readonly string[]): Promise<void>;
 }
 
 /** What `.ralph-active` says about the running loop (the adapter adds pid and start time). */
@@ -136,6 +147,8 @@ export interface ActiveState {
   mode: Mode;
   /** The story under review or fix (and the one to implement). */
   story?: string;
+  /** False under --skip-review: the Stop hook then leaves review statuses alone. */
+  review?: boolean;
 }
 
 export type { Mode } from './mode.js';
@@ -146,7 +159,7 @@ export interface IterationRow {
   iteration: number;
   mode: Mode;
   durationSeconds: number;
-  /** HEAD after the iteration when it moved; empty when no commit was made. */
+  /** HEAD after the iteration when it moved forward on the branch; empty otherwise. */
   commitHash: string;
   storiesComplete: number;
   storiesTotal: number;
@@ -170,7 +183,9 @@ export type Outcome =
   | 'idle_timeout'
   | 'max_runtime'
   | 'repetition'
-  | 'interrupted';
+  | 'interrupted'
+  /** The agent reset, rebased or switched the branch: commits left it. */
+  | 'history_rewritten';
 
 /** Whether ralph has been asked to stop, and by which signal. */
 export interface Interrupts {

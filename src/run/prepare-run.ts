@@ -9,44 +9,68 @@ import { readRunState } from '../files/run-state.js';
 import { readOptional } from '../files/signal-files.js';
 import { ensureIgnored } from '../git/repository.js';
 import { readTemplate } from '../templates.js';
-import { prepareInvocation, type AgentInvocation } from './agent-invocation.js';
-import { preflight, type ReadyRun } from './preflight.js';
+import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
 import { checkWorkTree } from './work-tree-guard.js';
 
-/** Everything a run starts with once every start check passed. */
-export interface PreparedRun {
+/** The resolved settings and the options of the start checks (dry run and real run alike). */
+export interface StartPlan {
   resolved: ResolvedSettings;
-  ready: ReadyRun;
-  invocation: AgentInvocation;
+  checks: PreflightOptions;
 }
 
-/**
- * The start checks, in order: configuration, prompt, task list, pending human, agent, log folder,
- * work tree, sandbox. Each failure is a RalphError; nothing here calls the agent or changes a file.
- */
-export async function checkStart(options: {
-  cwd: string;
-  root: string;
-  paths: RalphPaths;
-  flags: Partial<Record<RunOptionKey, unknown>>;
-  env: NodeJS.ProcessEnv;
-}): Promise<PreparedRun> {
+/** Everything a run starts with once every start check passed. */
+export interface PreparedRun extends StartPlan {
+  ready: ReadyRun;
+}
+
+/** The configuration (flag > environment > config > default) and what the start checks look at. */
+export async function planStart(options: StartOptions): Promise<StartPlan> {
   const { cwd, root, paths, env } = options;
   const shown = (path: string) => relative(cwd, path) || path;
   const resolved = resolveSettings(options.flags, env, await loadConfig(paths.config, shown(paths.config)));
   const { settings } = resolved;
   // A prompt named on the command line or in the environment is relative to where ralph was started.
   const promptBase = ['flag', 'env'].includes(resolved.sources.prompt) ? cwd : root;
-  const ready = await preflight({
+  const { CLAUDECODE: _nested, ...inherited } = env;
+  const checks: PreflightOptions = {
     cwd,
     root,
     promptPath: resolve(promptBase, settings.prompt),
+    review: !settings.skipReview,
+    yes: options.yes,
     ...(settings.sandbox === false ? { agentBin: settings.agentBin } : {}),
-  });
+    skipPermissions: resolved.agent.skipPermissions,
+    agentEnv: { ...inherited, ...resolved.agent.env },
+    uid: process.getuid?.(),
+  };
+  return { resolved, checks };
+}
+
+/** What the start checks need to know. */
+export interface StartOptions {
+  cwd: string;
+  root: string;
+  paths: RalphPaths;
+  flags: Partial<Record<RunOptionKey, unknown>>;
+  env: NodeJS.ProcessEnv;
+  yes: boolean;
+}
+
+/** The work tree check of a start: no git operation half done, no foreign uncommitted change unless allowed. */
+export async function checkStartTree(plan: StartPlan, paths: RalphPaths): Promise<void> {
   const { leftBehind } = await readRunState(paths.state, '');
-  await checkWorkTree(root, { allowDirty: settings.allowDirty, leftBehind: leftBehind ?? {} });
-  const invocation = await prepareInvocation(resolved, root, cwd, ready.agentPath);
-  return { resolved, ready, invocation };
+  await checkWorkTree(paths.root, { allowDirty: plan.resolved.settings.allowDirty, leftBehind: leftBehind ?? {} });
+}
+
+/**
+ * The start checks of a real run, in order: configuration, task list, prompt, pending human, agent,
+ * log folder, then the work tree. Each failure is a RalphError; nothing here calls the agent.
+ */
+export async function checkStart(options: StartOptions): Promise<PreparedRun> {
+  const plan = await planStart(options);
+  const ready = await preflight(plan.checks);
+  await checkStartTree(plan, options.paths);
+  return { ...plan, ready };
 }
 
 /** What a real run (not a dry run) sets up before its first iteration: git ignores ralph's files, progress.txt exists. */
