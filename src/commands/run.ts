@@ -69,7 +69,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     await checkStartTree(plan, paths);
     return dryRun(plan.resolved, plan.checks, terminal.out);
   }
-  await requireRalphFolder(paths, options.cwd);
+  await requireRalphFolder(paths, options.cwd, () => checkStart(start));
   const startedAt = Date.now();
   const lock = { pid: process.pid, startedAt: new Date(startedAt).toISOString() };
   // Before it, a refusal writes nothing: it must never overwrite the record of a live run.
@@ -194,13 +194,14 @@ async function wirePorts({ resolved, ready, checks }: PreparedRun, run: LoopRun,
   return { ports, started: () => started };
 }
 
-/** ralph/ must exist before the lock can be written in it: without it, there is nothing to record in either. */
-async function requireRalphFolder(paths: RalphPaths, cwd: string): Promise<void> {
-  try {
-    await access(paths.dir);
-  } catch {
-    throw new RalphError('setup', `${relative(cwd, paths.dir) || paths.dir} not found`, 'run `ralph init` to create it');
-  }
+/**
+ * ralph/ must exist before the lock can be written in it: without it there is nothing to record
+ * in either. The start checks then say what is missing (and how a ralph.sh layout is imported).
+ */
+async function requireRalphFolder(paths: RalphPaths, cwd: string, checks: () => Promise<unknown>): Promise<void> {
+  if (await access(paths.dir).then(() => true, () => false)) return;
+  await checks();
+  throw new RalphError('setup', `${relative(cwd, paths.dir) || paths.dir} not found`, 'run `ralph init` to create it');
 }
 
 function terminalFor(options: RunCommandOptions): Terminal {
