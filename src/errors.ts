@@ -1,5 +1,20 @@
-/** Exit code for set-up errors: ralph or the agent cannot run as configured (BSD EX_USAGE). */
-export const SETUP_EXIT_CODE = 64;
+/**
+ * What kind of problem a RalphError is. The kind alone decides the ending's reason and so its exit
+ * code (src/loop/termination.ts, `endingOf` and `exitCodeFor`): no call site writes an exit code.
+ */
+export type ErrorKind =
+  /** A bad flag, variable or argument on the command line. */
+  | 'usage'
+  /** ralph or the agent cannot run as configured: a file, the repository, the agent, the work tree. */
+  | 'setup'
+  /** A read or write of ralph's own files failed after start-up (full disk, read-only, permissions). */
+  | 'io'
+  /** ralph/blocked.txt waits for a human. */
+  | 'blocked'
+  /** ralph/decide.txt has a question without an answer. */
+  | 'decide'
+  /** The task list was resumed too often without progress. */
+  | 'max_resumes';
 
 /**
  * A problem the user can fix: rendered once by the CLI as a one-line message (plus an
@@ -7,18 +22,57 @@ export const SETUP_EXIT_CODE = 64;
  */
 export class RalphError extends Error {
   constructor(
+    readonly kind: ErrorKind,
     message: string,
-    readonly exitCode: number = SETUP_EXIT_CODE,
     readonly hint?: string,
-    /** The reason a refused start reports (CI outputs): `setup` unless a human must act first. */
-    readonly reason: 'setup' | 'blocked' | 'decide' | 'max_resumes' = 'setup',
   ) {
     super(message);
     this.name = 'RalphError';
   }
 }
 
+/** The one line a RalphError is shown as: what is wrong, then how to fix it. */
+export function errorLine(error: RalphError): string {
+  return `ralph: ${error.message}${error.hint ? ` — ${error.hint}` : ''}`;
+}
+
 /** Whether an unknown error is a Node system error with the given code (ENOENT, EEXIST, …). */
 export function isErrno(error: unknown, code: string): boolean {
-  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
+  return errnoCode(error) === code;
+}
+
+/** The OS error code of a Node system error (ENOSPC, EACCES, …), if it is one. */
+export function errnoCode(error: unknown): string | undefined {
+  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
+}
+
+/**
+ * A failed read or write of one of ralph's own files, as an `io` RalphError naming the path and
+ * the OS error: `cannot write /repo/ralph/logs/summary.csv: ENOSPC (no space left on device)`.
+ */
+export function ioError(error: unknown, path: string, action: 'read' | 'write'): RalphError {
+  if (error instanceof RalphError) return error;
+  const code = errnoCode(error) ?? 'EIO';
+  // Node's message is "ENOSPC: no space left on device, write": keep the human part.
+  const said = /^[A-Z0-9]+: ([^,]+)/.exec((error as Error)?.message ?? '')?.[1];
+  return new RalphError('io', `cannot ${action} ${path}: ${code}${said ? ` (${said})` : ''}`, IO_HINTS[code] ?? 'check the path, its disk and its permissions');
+}
+
+const IO_HINTS: Record<string, string> = {
+  ENOSPC: 'free space on that disk, then run again',
+  EDQUOT: 'free space in your disk quota, then run again',
+  EACCES: 'fix its permissions, then run again',
+  EPERM: 'fix its permissions or attributes (lsattr), then run again',
+  EROFS: 'the file system is read-only: remount it writable or move the repository',
+  ENOENT: 'a folder on the path was removed: restore it, then run again',
+};
+
+/** Runs a read or write of one of ralph's own files; a failure becomes an `io` RalphError naming the path. */
+export async function ownFile<T>(path: string, action: 'read' | 'write', work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw ioError(error, path, action);
+  }
 }

@@ -5,10 +5,17 @@ import { readFileSync } from 'node:fs';
  * ralph on the npm registry. Everything else (the CI workflow's install step, the Stop hook's
  * npx form, --version) takes them from here, so a rename is a one-line change.
  */
-const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  name: string;
+  version: string;
+  bugs?: { url?: string };
+};
 
 /** The npm package name (`npm install -g <PACKAGE_NAME>`); the command it installs is `ralph`. */
 export const PACKAGE_NAME: string = manifest.name;
 
 /** The version of this build. */
 export const PACKAGE_VERSION: string = manifest.version;
+
+/** Where bugs are reported, when package.json names it. */
+export const PACKAGE_BUGS_URL: string | undefined = manifest.bugs?.url;

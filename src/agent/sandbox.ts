@@ -25,12 +25,12 @@ export function sandboxCommand(docker: string, name: string, root: string, inner
 export async function checkSandbox(cwd: string): Promise<string> {
   const docker = await findExecutable('docker', cwd);
   if (!docker) {
-    throw new RalphError('--sandbox needs docker, which is not on PATH', 64, 'install Docker Desktop 4.50+ (docker sandbox), or run without --sandbox');
+    throw new RalphError('setup', '--sandbox needs docker, which is not on PATH', 'install Docker Desktop 4.50+ (docker sandbox), or run without --sandbox');
   }
   const probe = await execa(docker, ['sandbox', 'ls'], { cwd, reject: false, stdin: 'ignore', timeout: 30_000 });
   if (probe.exitCode !== 0) {
     const said = `${probe.stderr}\n${probe.stdout}`.split('\n').map((line) => line.trim()).find(Boolean) ?? `exit ${probe.exitCode}`;
-    throw new RalphError(`--sandbox: \`docker sandbox ls\` failed: ${said}`, 64, 'start Docker Desktop and make sure `docker sandbox` works, or run without --sandbox');
+    throw new RalphError('setup', `--sandbox: \`docker sandbox ls\` failed: ${said}`, 'start Docker Desktop and make sure `docker sandbox` works, or run without --sandbox');
   }
   return docker;
 }

@@ -1,9 +1,12 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
+import { ioError, ownFile, type RalphError } from '../errors.js';
 import type { AgentRequest, AgentRun, AgentRunner, RepetitionReport } from '../loop/ports.js';
 import type { InterruptSignal } from '../loop/termination.js';
 import type { AgentCommand } from './agent-command.js';
@@ -82,7 +85,13 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
     if (!reported) options.warn(`output of iteration ${iteration} could not be written: ${error.message}`);
     reported = true;
   };
-  const logs = [await openLog(paths.log, onError), ...(options.output === 'stream-json' ? [await openLog(paths.jsonl, onError)] : [])];
+  // A log that cannot be written ends the run once this iteration is over (io_error): no line is lost silently.
+  let logFault: RalphError | undefined;
+  const onLogError = (path: string) => (error: Error) => (logFault ??= ioError(error, path, 'write'));
+  const logs = [
+    await openLog(paths.log, onError, onLogError(paths.log)),
+    ...(options.output === 'stream-json' ? [await openLog(paths.jsonl, onError, onLogError(paths.jsonl))] : []),
+  ];
   const targets: OutputTargets = {
     log: logs[0]!,
     ...(logs[1] ? { jsonl: logs[1] } : {}),
@@ -144,6 +153,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
     logs[0]!.write(`[ralph] ${line}\n`);
   }
   await closeLogs(logs);
+  if (logFault) throw logFault;
 
   const summary = output.summary();
   const stoppedBy = stopper.cause;
@@ -249,12 +259,17 @@ async function closeLogs(logs: WriteStream[]): Promise<void> {
   await Promise.all(logs.map(async (log) => (log.end(), await finished(log).catch(() => undefined))));
 }
 
-async function openLog(path: string, onError: (error: Error) => void): Promise<WriteStream> {
-  // A generous buffer lets writes coalesce (writev) while one is in flight, instead of a round trip per chunk.
-  const log = createWriteStream(path, { flags: 'wx', highWaterMark: LOG_BUFFER_BYTES });
-  await once(log, 'open');
-  log.on('error', onError);
-  return log;
+/** Opens an iteration's log; ralph/logs removed during the run is made again. */
+async function openLog(path: string, onError: (error: Error) => void, onLogError: (error: Error) => void): Promise<WriteStream> {
+  return ownFile(path, 'write', async () => {
+    await mkdir(dirname(path), { recursive: true });
+    // A generous buffer lets writes coalesce (writev) while one is in flight, instead of a round trip per chunk.
+    const log = createWriteStream(path, { flags: 'wx', highWaterMark: LOG_BUFFER_BYTES });
+    await once(log, 'open');
+    log.on('error', onError);
+    log.on('error', onLogError);
+    return log;
+  });
 }
 
 /** Waits for the output to be fully written; gives up on sources still open after the limit. */

@@ -1,7 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
-import { RalphError, SETUP_EXIT_CODE } from '../errors.js';
+import { errorLine, RalphError } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
-import { PACKAGE_VERSION } from '../package-info.js';
+import { endingOf, exitCodeFor } from '../loop/termination.js';
+import { PACKAGE_BUGS_URL, PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.js';
+
+/** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
+const USAGE_EXIT_CODE = exitCodeFor(endingOf(new RalphError('usage', 'bad command line')));
 
 /** Declares the commands; each loads its module only when it runs, so start-up stays fast. */
 export function buildProgram(setExitCode: (code: number) => void): Command {
@@ -106,7 +110,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       let command: Command = program;
       for (const name of names) {
         const next = command.commands.find((candidate) => candidate.name() === name || candidate.aliases().includes(name));
-        if (!next) return program.error(`error: unknown command '${names.join(' ')}'`, { exitCode: SETUP_EXIT_CODE, code: 'commander.unknownCommand' });
+        if (!next) return program.error(`error: unknown command '${names.join(' ')}'`, { exitCode: USAGE_EXIT_CODE, code: 'commander.unknownCommand' });
         command = next;
       }
       if (command === run) await declareRunOptions();
@@ -121,7 +125,7 @@ function refuseArguments(args: readonly string[]): void {
   const [first] = args;
   if (first === undefined) return;
   const hint = /^\d+$/.test(first) ? `did you mean --max-iterations ${first}?` : 'ralph run takes no arguments: see ralph run --help';
-  throw new RalphError(`unexpected argument '${first}' for 'run'`, SETUP_EXIT_CODE, hint);
+  throw new RalphError('usage', `unexpected argument '${first}' for 'run'`, hint);
 }
 
 /** Runs the CLI: one place maps errors to messages and exit codes. */
@@ -145,22 +149,27 @@ export async function main(argv: string[]): Promise<number> {
 
 /** On GitHub Actions a refused start is annotated and its reason written to the step outputs too. */
 async function reportToGitHub(error: RalphError): Promise<void> {
-  const { annotationFor, writeOutputs } = await import('../ui/github-actions.js');
-  const annotation = annotationFor(error.reason, error.exitCode, error.message);
+  const [{ annotationFor, writeOutputs }, { recordOf }] = await Promise.all([import('../ui/github-actions.js'), import('../run/run-report.js')]);
+  const record = recordOf(endingOf(error));
+  const annotation = annotationFor(record.reason, record.exitCode, error.message);
   if (annotation) process.stdout.write(`${annotation}\n`);
-  await writeOutputs(process.env, error.reason, error.exitCode);
+  await writeOutputs(process.env, record.reason, record.exitCode);
 }
 
 function reportError(error: unknown): number {
   if (error instanceof CommanderError) {
     // Help and version are not errors; everything else commander rejects is a usage error.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
-    return SETUP_EXIT_CODE;
+    return USAGE_EXIT_CODE;
   }
   if (error instanceof RalphError) {
-    process.stderr.write(`ralph: ${error.message}${error.hint ? ` — ${error.hint}` : ''}\n`);
-    return error.exitCode;
+    process.stderr.write(`${errorLine(error)}\n`);
+    return exitCodeFor(endingOf(error));
   }
-  process.stderr.write(`ralph: internal error (a bug — please report it with this trace):\n${(error as Error)?.stack ?? String(error)}\n`);
+  const where = PACKAGE_BUGS_URL ? `at ${PACKAGE_BUGS_URL}` : `to the maintainers of ${PACKAGE_NAME} (the issue tracker of its repository)`;
+  process.stderr.write(
+    `ralph: internal error — this is a bug in ralph, not in your project. Please report it ${where}, ` +
+      `with this trace and: ralph ${PACKAGE_VERSION}, node ${process.version}, ${process.platform}.\n${(error as Error)?.stack ?? String(error)}\n`,
+  );
   return 70;
 }

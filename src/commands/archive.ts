@@ -43,7 +43,7 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
   if (open > 0 && !options.yes) {
     const unfinished = `${open} of ${tasks.stories.length} stories in ralph/tasks.json still fail`;
     const confirm = options.confirm === undefined ? terminalConfirm() : (options.confirm ?? undefined);
-    if (!confirm) throw new RalphError(`${unfinished}; not archiving an unfinished task list`, 64, 'finish it, or pass --yes to archive it anyway');
+    if (!confirm) throw new RalphError('setup', `${unfinished}; not archiving an unfinished task list`, 'finish it, or pass --yes to archive it anyway');
     if (!(await confirm(`${unfinished}. Archive anyway?`))) {
       stdout.write('Nothing archived.\n');
       return DECLINED_EXIT_CODE;
@@ -63,8 +63,8 @@ async function refuseWhileRunning(paths: RalphPaths): Promise<void> {
   const active = await readLiveActive(paths.active);
   if (active) {
     throw new RalphError(
+      'setup',
       `a ralph run is active in this repository (pid ${active.pid}, iteration ${active.iteration})`,
-      64,
       `archive once it has ended (or stop it: kill ${active.pid})`,
     );
   }
@@ -72,9 +72,9 @@ async function refuseWhileRunning(paths: RalphPaths): Promise<void> {
 
 async function readTaskList(paths: RalphPaths): Promise<TaskList> {
   const text = await readOptional(paths.tasks);
-  if (text === undefined) throw new RalphError('ralph/tasks.json not found: there is no task list to archive', 64, 'run `ralph init` to start one');
+  if (text === undefined) throw new RalphError('setup', 'ralph/tasks.json not found: there is no task list to archive', 'run `ralph init` to start one');
   const parsed = parseTasks(text);
-  if (!parsed.ok) throw new RalphError(`ralph/tasks.json is not a valid task list: ${parsed.error}`, 64, 'fix it, then archive');
+  if (!parsed.ok) throw new RalphError('setup', `ralph/tasks.json is not a valid task list: ${parsed.error}`, 'fix it, then archive');
   return parsed.tasks;
 }
 

@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import pc from 'picocolors';
 import { findExecutable } from '../agent/find-executable.js';
 import { detectGates, type DetectedGate } from '../gates/detect-gates.js';
+import { ralphPaths } from '../files/paths.js';
+import { acceptAsLeftBehind } from '../files/run-state.js';
 import { findRepoRoot } from '../git/repository.js';
 import { applyPlan, type ItemOutcome } from '../init/apply-plan.js';
 import type { CiProvider } from '../init/ci-providers.js';
@@ -32,6 +34,8 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const from = options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
   const gates = await detectGates(root);
   const outcomes = await applyPlan(root, planInit({ ci: options.ci, gates, ...(from ? { from } : {}), ...(install === undefined ? {} : { install }) }), { force: options.force ?? false });
+  const written = outcomes.filter((outcome) => ['created', 'replaced', 'updated'].includes(outcome.result)).map((outcome) => outcome.path);
+  await acceptAsLeftBehind(root, ralphPaths(root).state, written);
   const where: Whereabouts = { claudeFound: (await findExecutable('claude', options.cwd)) !== undefined, root: process.getuid?.() === 0, imported: from !== undefined };
   const notes = from ? ['', `Imported from ${from.shown} (nothing there was changed):`, ...legacyPromptNotes(from).map((note) => `  ${note}`)] : [];
   stdout.write(renderInit(root, outcomes, options.force ?? false, gates, where, notes));

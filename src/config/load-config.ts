@@ -3,21 +3,19 @@ import { RalphError } from '../errors.js';
 import { readOptional } from '../files/signal-files.js';
 import { formatPath } from '../files/schema-errors.js';
 import { configSchema, type ConfigFile } from './config-schema.js';
+import { parseJson } from '../files/json-text.js';
 
 /** Reads and validates ralph/config.json; an absent file is an empty config. */
 export async function loadConfig(path: string, shownPath: string): Promise<ConfigFile> {
   const text = await readOptional(path);
   if (text === undefined) return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new RalphError(`${shownPath} is not valid JSON: ${(error as Error).message}`, 64, 'fix the file (keys are camelCase, durations are strings like "90m")');
-  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new RalphError('setup', `${shownPath} is not valid JSON: ${parsed.error}`, 'fix the file (keys are camelCase, durations are strings like "90m")');
+  const json = parsed.value;
   const result = configSchema.safeParse(json);
   if (result.success) return result.data as ConfigFile;
   const issue = result.error.issues[0]!;
-  throw new RalphError(`${shownPath}: ${describeConfigIssue(issue, json)}`, 64, 'see ralph/config.schema.json (written by `ralph init`) or docs/configuration.md for the keys and their forms');
+  throw new RalphError('setup', `${shownPath}: ${describeConfigIssue(issue, json)}`, 'see ralph/config.schema.json (written by `ralph init`) or docs/configuration.md for the keys and their forms');
 }
 
 /** `maxIterations: expected a whole number ≥ 1, got "ten"`, or `unknown key "maxIteration" (did you mean "maxIterations"?)`. */

@@ -42,7 +42,7 @@ export function resolveSettings(flags: Partial<Record<RunOptionKey, unknown>>, e
       sources[key] = 'flag';
     } else if (env[variable] !== undefined) {
       const parsed = parseText(def.kind as never, env[variable]);
-      if (!parsed.ok) throw new RalphError(`environment variable ${variable}: ${parsed.error}`, 64, `fix or unset ${variable}`);
+      if (!parsed.ok) throw new RalphError('usage', `environment variable ${variable}: ${parsed.error}`, `fix or unset ${variable}`);
       settings[key] = parsed.value;
       sources[key] = 'env';
     } else if (fromConfig !== undefined) {

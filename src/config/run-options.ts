@@ -81,6 +81,12 @@ export const RUN_OPTIONS = {
   skipReview: option({ flag: '--skip-review', kind: boolean(), default: false, description: 'turn the review cycle off: every iteration implements, and COMPLETE needs only passes' }),
   maxReviews: option({ flag: '--max-reviews <n>', kind: wholeNumber(1), default: 3, description: 'reviews that send one story back before the run stops for a human (exit 2)' }),
   maxResumes: option({ flag: '--max-resumes <n>', kind: wholeNumber(0), default: 3, description: 'runs in a row that may resume after a run that completed no story (0: none)' }),
+  allowDirty: option({
+    flag: '--allow-dirty',
+    kind: boolean(),
+    default: false,
+    description: "start even with uncommitted changes outside ralph/ that the last run did not leave (the agent's commits may sweep them in)",
+  }),
   quiet: option({ flag: '--quiet', kind: boolean(), default: false, description: "show only ralph's own lines and the summary (agent output still goes to the logs)" }),
   branch: option({
     flag: '--no-branch',

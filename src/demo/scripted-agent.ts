@@ -258,7 +258,7 @@ async function fix(out: Emitter, id: string): Promise<void> {
 }
 
 function readTaskFile(): { data: Record<string, unknown>; stories: DemoStory[] } {
-  const data = JSON.parse(readFileSync('ralph/tasks.json', 'utf8')) as Record<string, unknown>;
+  const data = JSON.parse(readFileSync('ralph/tasks.json', 'utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;
   const stories = (data.stories ?? data.userStories ?? []) as DemoStory[];
   return { data, stories };
 }

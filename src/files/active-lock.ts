@@ -6,6 +6,7 @@ import { endRunRemains } from '../agent/run-remains.js';
 import { RalphError, isErrno } from '../errors.js';
 import type { ActiveState } from '../loop/ports.js';
 import { readOptional } from './signal-files.js';
+import { parseJson } from './json-text.js';
 
 /** Who holds the lock: enough to tell that very process apart from any other, and to find what it started. */
 export interface LockOwner {
@@ -49,12 +50,9 @@ export async function readLiveActive(path: string): Promise<ActiveFile | undefin
 }
 
 function parseActive(text: string): ActiveFile | undefined {
-  try {
-    const value = JSON.parse(text) as ActiveFile;
-    return Number.isInteger(value.pid) && value.pid > 0 ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJson(text);
+  const value = parsed.ok ? (parsed.value as Partial<ActiveFile> | null) : undefined;
+  return value && Number.isInteger(value.pid) && value.pid! > 0 ? (value as ActiveFile) : undefined;
 }
 
 /**
@@ -127,8 +125,8 @@ async function createExclusive(path: string, active: ActiveFile): Promise<boolea
 
 function lockHeld(active: ActiveFile): RalphError {
   return new RalphError(
+    'setup',
     `another ralph run is active in this repository (pid ${active.pid}, iteration ${active.iteration})`,
-    64,
     `wait for it to finish or stop it (kill ${active.pid}); ralph/.ralph-active is removed when it ends`,
   );
 }

@@ -1,23 +1,29 @@
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { ownFile } from '../errors.js';
 import type { ActiveLock } from './active-lock.js';
 import type { LoopFiles } from '../loop/ports.js';
 import type { RalphPaths } from './paths.js';
+import { readPromptFile } from './prompt-file.js';
 import { readDecideState, writeBlocked, writeDecide } from './signal-files.js';
 import { appendSummaryRow } from './summary-csv.js';
 import { parseTasks } from './tasks.js';
 import { updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
 
-/** The loop's file port over the real ralph/ folder. */
+/**
+ * The loop's file port over the real ralph/ folder. A failed read or write of one of these files
+ * is an `io` RalphError naming it (the run ends with io_error); a removed ralph/logs is recreated.
+ */
 export function createLoopFiles(
   paths: RalphPaths,
   promptPath: string,
   lock: ActiveLock,
   taskList: string,
 ): LoopFiles {
+  const inLogs = async <T>(path: string, work: () => Promise<T>) => ownFile(path, 'write', async () => (await mkdir(dirname(path), { recursive: true }), work()));
   return {
-    readPrompt: () => readFile(promptPath, 'utf8'),
+    readPrompt: () => readPromptFile(promptPath, promptPath, 'restore it: the run reads it every iteration'),
     readTasks: async () => {
       try {
         return parseTasks(await readFile(paths.tasks, 'utf8'));
@@ -26,28 +32,33 @@ export function createLoopFiles(
       }
     },
     decideState: () => readDecideState(paths.decide),
-    writeBlocked: (entry) => writeBlocked(paths.blocked, entry),
-    writeDecide: (entry) => writeDecide(paths.decide, entry),
-    appendRow: (row) => appendSummaryRow(paths.summaryCsv, row),
+    writeBlocked: (entry) => ownFile(paths.blocked, 'write', () => writeBlocked(paths.blocked, entry)),
+    writeDecide: (entry) => ownFile(paths.decide, 'write', () => writeDecide(paths.decide, entry)),
+    appendRow: (row) => inLogs(paths.summaryCsv, () => appendSummaryRow(paths.summaryCsv, row)),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
     // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than comparing against an old one.
-    snapshotTasks: () => copyFile(paths.tasks, paths.tasksSnapshot).catch(() => rm(paths.tasksSnapshot, { force: true })),
+    snapshotTasks: () =>
+      copyFile(paths.tasks, paths.tasksSnapshot).catch(() => ownFile(paths.tasksSnapshot, 'write', () => rm(paths.tasksSnapshot, { force: true }))),
     recordReviewRejection: async (storyId) => {
-      const state = await updateRunState(paths.state, taskList, (current) => ({
-        ...current,
-        reviewRejections: { ...current.reviewRejections, [storyId]: (current.reviewRejections[storyId] ?? 0) + 1 },
-      }));
+      const state = await ownFile(paths.state, 'write', () =>
+        updateRunState(paths.state, taskList, (current) => ({
+          ...current,
+          reviewRejections: { ...current.reviewRejections, [storyId]: (current.reviewRejections[storyId] ?? 0) + 1 },
+        })),
+      );
       return state.reviewRejections[storyId] ?? 0;
     },
     writeFeedback: async (iteration, text) => {
       const name = `feedback-${String(iteration).padStart(3, '0')}.md`;
-      await writeFile(join(paths.logs, name), text);
+      await inLogs(join(paths.logs, name), () => writeFile(join(paths.logs, name), text));
       return `ralph/logs/${name}`;
     },
     // A new iteration: no agent is running until it starts (its group is recorded then).
-    writeActive: (state) => lock.update({ story: undefined, ...state, agentGroup: undefined }),
+    writeActive: (state) => ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
     saveUnconfirmedApprovals: async (ids) => {
-      await updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({ ...current, ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}) }));
+      await ownFile(paths.state, 'write', () =>
+        updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({ ...current, ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}) })),
+      );
     },
   };
 }

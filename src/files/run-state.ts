@@ -1,6 +1,8 @@
 import { rename, writeFile } from 'node:fs/promises';
+import { uncommittedChanges, type WorkTreeChanges } from '../git/work-tree.js';
 import type { Reason } from '../loop/termination.js';
 import { readOptional } from './signal-files.js';
+import { parseJson } from './json-text.js';
 
 /** ralph's memory of one task list across runs (ralph/state.json). */
 export interface RunState {
@@ -17,20 +19,19 @@ export interface RunState {
   reviewRejections: Record<string, number>;
   /** Stories marked approved outside a review iteration: not complete until a review approves them (absent: none). */
   unconfirmedApprovals?: string[];
+  /**
+   * The uncommitted changes outside ralph/ as the last run ended (whatever its task list): a start
+   * accepts these without --allow-dirty, and catches anything a person changed since.
+   */
+  leftBehind?: WorkTreeChanges;
 }
 
 /** The state for a task list: what state.json holds when it is about that list, else a fresh start. */
 export async function readRunState(path: string, taskList: string): Promise<RunState> {
-  const fresh: RunState = { taskList, runs: 0, resumeAttempts: 0, reviewRejections: {} };
-  const text = await readOptional(path);
-  if (text === undefined) return fresh;
-  try {
-    const state = JSON.parse(text) as Partial<RunState>;
-    if (state.taskList !== taskList) return fresh;
-    return { ...fresh, ...state, reviewRejections: { ...state.reviewRejections } };
-  } catch {
-    return fresh; // A damaged state file must not stop the loop; it only holds counters.
-  }
+  const state = await readStored(path);
+  const fresh: RunState = { taskList, runs: 0, resumeAttempts: 0, reviewRejections: {}, ...(state.leftBehind ? { leftBehind: state.leftBehind } : {}) };
+  if (state.taskList !== taskList) return fresh;
+  return { ...fresh, ...state, reviewRejections: { ...state.reviewRejections } };
 }
 
 /** Writes state.json atomically. */
@@ -50,4 +51,23 @@ export async function updateRunState(path: string, taskList: string, change: (st
 /** The identity of a task list, for state.json: its branchName, else its project. */
 export function taskListId(tasks: { branchName?: string; project?: string }): string {
   return tasks.branchName ?? tasks.project ?? '';
+}
+
+/**
+ * Counts what ralph itself just wrote outside ralph/ (`ralph init`: .gitignore, .claude/settings.json,
+ * a CI workflow) as left behind by ralph, so the first `ralph run` does not refuse over it.
+ */
+export async function acceptAsLeftBehind(root: string, path: string, written: readonly string[]): Promise<void> {
+  const now = await uncommittedChanges(root);
+  const ours = Object.entries(now).filter(([changed]) => written.includes(changed));
+  if (ours.length === 0) return;
+  const stored = await readStored(path);
+  await writeRunState(path, { ...stored, leftBehind: { ...stored.leftBehind, ...Object.fromEntries(ours) } } as RunState);
+}
+
+/** What state.json holds; a damaged file must not stop the loop (it only holds counters), so it reads as empty. */
+async function readStored(path: string): Promise<Partial<RunState>> {
+  const text = await readOptional(path);
+  const parsed = text === undefined ? undefined : parseJson(text);
+  return parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Partial<RunState>) : {};
 }

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { isErrno, RalphError } from '../errors.js';
+import { ioError, isErrno, RalphError } from '../errors.js';
 import type { DecideState } from '../loop/ports.js';
 import { isoSeconds } from '../loop/time.js';
 
@@ -52,15 +52,16 @@ export async function readDecideState(path: string): Promise<DecideState> {
   return decideAnswer(text) ? 'answered' : 'pending';
 }
 
-/** A file's text, or undefined when it does not exist; a path that cannot be read is a set-up error. */
+/**
+ * A file's text, or undefined when it does not exist. A folder in its place is a set-up error;
+ * any other failure to read it is an I/O error naming the path and the OS error.
+ */
 export async function readOptional(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR') throw new RalphError(`${path} is a folder, but ralph needs a file there`, 64, 'move the folder away');
-    if (code === 'EACCES' || code === 'EPERM') throw new RalphError(`cannot read ${path}: permission denied`, 64, 'fix its permissions');
-    throw error;
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return undefined;
+    if (isErrno(error, 'EISDIR')) throw new RalphError('setup', `${path} is a folder, but ralph needs a file there`, 'move the folder away');
+    throw ioError(error, path, 'read');
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeIssue } from './schema-errors.js';
+import { parseJson } from './json-text.js';
 
 const storySchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),
@@ -58,13 +59,9 @@ export type TasksParse = { ok: true; tasks: TaskList } | { ok: false; error: str
 
 /** Parses the text of tasks.json without throwing. */
 export function parseTasks(text: string): TasksParse {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: `not valid JSON (${(error as Error).message})` };
-  }
-  const result = taskListSchema.safeParse(json);
+  const json = parseJson(text);
+  if (!json.ok) return { ok: false, error: `not valid JSON (${json.error})` };
+  const result = taskListSchema.safeParse(json.value);
   if (!result.success) {
     const first = result.error.issues[0];
     return { ok: false, error: first ? describeIssue(first) : 'not a task list' };

@@ -1,6 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno, RalphError } from '../errors.js';
+import { parseJson } from '../files/json-text.js';
 
 /** A gate as `ralph init` writes it into the config. */
 export interface DetectedGate {
@@ -58,12 +59,9 @@ async function packageScripts(root: string): Promise<Set<string> | undefined> {
     if (isErrno(error, 'ENOENT')) return undefined;
     throw error;
   }
-  let scripts: unknown;
-  try {
-    scripts = (JSON.parse(text) as { scripts?: unknown } | null)?.scripts;
-  } catch (error) {
-    throw new RalphError(`${path} is not valid JSON (${(error as Error).message}); fix it, then run ralph init again.`);
-  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new RalphError('setup', `${path} is not valid JSON (${parsed.error})`, 'fix it, then run ralph init again');
+  const scripts = (parsed.value as { scripts?: unknown } | null)?.scripts;
   if (typeof scripts !== 'object' || scripts === null || Array.isArray(scripts)) return new Set();
   return new Set(
     Object.entries(scripts)

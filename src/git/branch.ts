@@ -20,13 +20,13 @@ export async function switchToBranch(root: string, branch: string, source: strin
   try {
     await git.raw(['check-ref-format', '--branch', branch]);
   } catch {
-    throw new RalphError(`${source}: branchName "${branch}" is not a valid git branch name`, 64, 'fix branchName, or run with --no-branch');
+    throw new RalphError('setup', `${source}: branchName "${branch}" is not a valid git branch name`, 'fix branchName, or run with --no-branch');
   }
   const exists = (await git.raw(['branch', '--list', branch])).trim() !== '';
   try {
     await git.raw(exists ? ['switch', '--no-guess', branch] : ['switch', '--create', branch]);
   } catch (error) {
-    throw new RalphError(`cannot switch to branch ${branch}: ${gitReason(error)}`, 64, 'commit or stash your changes, then run again (or run with --no-branch)');
+    throw new RalphError('setup', `cannot switch to branch ${branch}: ${gitReason(error)}`, 'commit or stash your changes, then run again (or run with --no-branch)');
   }
   return { kind: exists ? 'switched' : 'created', branch, from: current };
 }

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { execa } from 'execa';
 import { simpleGit, type SimpleGit } from 'simple-git';
@@ -14,7 +14,7 @@ export async function findRepoRoot(cwd: string): Promise<string> {
   try {
     return (await simpleGit(cwd).revparse(['--show-toplevel'])).trim();
   } catch {
-    throw new RalphError(`${cwd} is not inside a git repository`, 64, 'run `git init` first (ralph measures progress by commits)');
+    throw new RalphError('setup', `${cwd} is not inside a git repository`, 'run `git init` first (ralph measures progress by commits)');
   }
 }
 
@@ -65,7 +65,7 @@ export function createGit(root: string): Git {
 /** A git command that failed in a way the loop cannot read as an answer. */
 function gitFailed(result: { command: string; stderr: string; exitCode?: number }): never {
   const cause = result.stderr.split('\n')[0] || `exit ${result.exitCode ?? 'unknown'}`;
-  throw new RalphError(`${result.command} failed: ${cause}`, 64, 'check the repository with `git status`');
+  throw new RalphError('setup', `${result.command} failed: ${cause}`, 'check the repository with `git status`');
 }
 
 /**
@@ -77,7 +77,7 @@ export async function readHead(git: SimpleGit): Promise<string | null> {
   try {
     head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).trim();
   } catch (error) {
-    throw new RalphError(`git rev-parse HEAD failed: ${(error as Error).message.split('\n')[0]}`, 64, 'check the repository with `git status`');
+    throw new RalphError('setup', `git rev-parse HEAD failed: ${(error as Error).message.split('\n')[0]}`, 'check the repository with `git status`');
   }
   return head || null;
 }
@@ -86,8 +86,9 @@ export async function readHead(git: SimpleGit): Promise<string | null> {
  * Makes sure git ignores each path: those that `.gitignore` does not already cover are added
  * to `.git/info/exclude`, a local file, so the run never edits a tracked one. Returns what it added.
  */
-export async function ensureIgnored(root: string, paths: readonly string[]): Promise<string[]> {
+export async function ensureIgnored(root: string, wanted: readonly string[]): Promise<string[]> {
   const git = simpleGit(root);
+  const paths = [...new Set(await Promise.all(wanted.map((path) => asGitSeesIt(root, path))))];
   // --non-matching prints a line for every path: simple-git waits 50 ms more for a command that prints nothing.
   const report = await git.raw(['check-ignore', '--no-index', '--verbose', '--non-matching', ...paths]);
   const ignored = new Set(report.split('\n').flatMap(ignoredPath));
@@ -100,6 +101,24 @@ export async function ensureIgnored(root: string, paths: readonly string[]): Pro
   const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
   await appendFile(exclude, `${separator}# ralph: the loop's own files\n${missing.map((path) => `/${path}`).join('\n')}\n`);
   return missing;
+}
+
+/**
+ * The path as git sees it. git does not follow symbolic links: a symlinked `ralph/logs` (logs on a
+ * bigger disk) is one file to git, `ralph/logs`, which a directory pattern (`ralph/logs/`) does
+ * not ignore, and a path beyond it makes `git check-ignore` fail. So the link itself is the path.
+ */
+async function asGitSeesIt(root: string, path: string): Promise<string> {
+  const parts = path.split('/').filter(Boolean);
+  for (let depth = 1; depth <= parts.length; depth++) {
+    const prefix = parts.slice(0, depth).join('/');
+    const isLink = await lstat(join(root, prefix)).then(
+      (stats) => stats.isSymbolicLink(),
+      () => false,
+    );
+    if (isLink) return prefix;
+  }
+  return path;
 }
 
 /**

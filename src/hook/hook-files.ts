@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno } from '../errors.js';
+import { parseJson } from '../files/json-text.js';
 
 /**
  * How many times the hook has blocked the current iteration. Kept in ralph/logs/hook-state.json,
@@ -28,7 +29,10 @@ export async function readBlocks(path: string, at: { run: string; iteration: num
     if (isErrno(error, 'ENOENT')) return 0;
     throw error;
   }
-  const state = JSON.parse(text) as Partial<HookState>;
+  const parsed = parseJson(text);
+  // The caller logs it and allows the stop: a corrupt count must not trap the agent.
+  if (!parsed.ok) throw new SyntaxError(`${path} is not valid JSON (${parsed.error})`);
+  const state = (parsed.value !== null && typeof parsed.value === 'object' ? parsed.value : {}) as Partial<HookState>;
   const isCurrent = state.run === at.run && state.iteration === at.iteration;
   return isCurrent && Number.isInteger(state.blocks) ? state.blocks! : 0;
 }

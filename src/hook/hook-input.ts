@@ -1,3 +1,5 @@
+import { parseJson } from '../files/json-text.js';
+
 /** What ralph uses of the JSON Claude Code sends a Stop hook on stdin. */
 export interface StopHookInput {
   /** The session's working directory. */
@@ -43,12 +45,9 @@ export function readHookStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean }
  */
 export function parseHookInput(text: string): HookInputParse {
   if (text.trim() === '') return { ok: false, problem: 'no hook input on stdin (expected Claude Code\'s Stop hook JSON)' };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, problem: `stdin is not JSON (${(error as Error).message})` };
-  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { ok: false, problem: `stdin is not JSON (${parsed.error})` };
+  const json = parsed.value;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, problem: 'stdin is not a JSON object' };
   const { cwd } = json as Record<string, unknown>;
   return { ok: true, input: { cwd: typeof cwd === 'string' && cwd !== '' ? cwd : undefined } };

@@ -1,3 +1,4 @@
+import { parseJson } from '../files/json-text.js';
 import type { StoryRecord } from '../loop/transitions.js';
 
 export type { StoryRecord };
@@ -10,12 +11,9 @@ export type StoriesParse = { ok: true; stories: StoryRecord[] } | { ok: false; p
  * raw fields, and must keep working while the schema grows.
  */
 export function parseStories(text: string): StoriesParse {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, problem: `is not valid JSON (${(error as Error).message})` };
-  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { ok: false, problem: `is not valid JSON (${parsed.error})` };
+  const json = parsed.value;
   if (!isObject(json)) return { ok: false, problem: 'is not a JSON object with a "stories" array' };
   const key = Array.isArray(json.stories) ? 'stories' : Array.isArray(json.userStories) ? 'userStories' : undefined;
   if (key === undefined) return { ok: false, problem: 'has no "stories" array' };

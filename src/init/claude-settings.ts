@@ -1,5 +1,6 @@
 import { PACKAGE_NAME } from '../package-info.js';
 import type { Merged } from './init-plan.js';
+import { parseJson } from '../files/json-text.js';
 
 /** The command Claude Code runs when the agent wants to stop. */
 export const STOP_HOOK_COMMAND = 'ralph hook stop';
@@ -30,12 +31,9 @@ export function mergeClaudeSettings(existing: string | undefined): Merged {
   if (existing === undefined || existing.trim() === '') {
     return { text: `${JSON.stringify({ hooks: { Stop: [{ hooks: [STOP_HOOK] }] } }, null, 2)}\n`, added: [ADDED] };
   }
-  let settings: unknown;
-  try {
-    settings = JSON.parse(existing);
-  } catch (error) {
-    return leftAlone(existing, `is not valid JSON (${(error as Error).message})`);
-  }
+  const parsed = parseJson(existing);
+  if (!parsed.ok) return leftAlone(existing, `is not valid JSON (${parsed.error})`);
+  const settings = parsed.value;
   if (!isObject(settings)) return leftAlone(existing, 'is not a JSON object');
   const hooks = settings.hooks ?? {};
   if (!isObject(hooks)) return leftAlone(existing, 'has a "hooks" that is not an object');

@@ -21,10 +21,10 @@ export async function readRalphSh(dir: string, cwd: string): Promise<RalphShSetu
   const shown = relative(cwd, dir) || '.';
   const tasks = await readOptional(join(dir, 'prd.json'));
   if (tasks === undefined) {
-    throw new RalphError(`${shown}/prd.json not found`, 64, 'name the folder that holds the ralph.sh files (prd.json, progress.txt, prompt.md or CLAUDE.md), e.g. --from scripts/ralph');
+    throw new RalphError('setup', `${shown}/prd.json not found`, 'name the folder that holds the ralph.sh files (prd.json, progress.txt, prompt.md or CLAUDE.md), e.g. --from scripts/ralph');
   }
   const parsed = parseTasks(tasks);
-  if (!parsed.ok) throw new RalphError(`${shown}/prd.json is not a valid task list: ${parsed.error}`, 64, 'fix it, then run `ralph init --from` again');
+  if (!parsed.ok) throw new RalphError('setup', `${shown}/prd.json is not a valid task list: ${parsed.error}`, 'fix it, then run `ralph init --from` again');
   const progress = await readOptional(join(dir, 'progress.txt'));
   let prompt: RalphShSetup['prompt'];
   for (const name of LEGACY_PROMPTS) {

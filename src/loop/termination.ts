@@ -1,7 +1,22 @@
 import { networkFixHint, setupFixHint } from '../agent/agent-failure.js';
 import { formatDurationSpec } from '../config/duration.js';
+import type { RalphError } from '../errors.js';
 
-/** Why a run ended: one value per way a run can end; every report is derived from it. */
+/**
+ * Why a run ended — the loop's endings, refused starts and faults in ralph's own files alike. The
+ * one record every report is derived from (src/run/ending-record.ts): exit code, summary,
+ * last-run.json, the CI outputs. A new way to end is a new member here; the compiler finds the rest.
+ */
+export type Ending =
+  | Termination
+  /** ralph cannot run as configured (a bad flag, config, task list, prompt, agent or work tree): no agent call. */
+  | { reason: 'setup'; message: string }
+  /** The task list was resumed `--max-resumes` times without completing a story: no agent call. */
+  | { reason: 'max_resumes'; message: string }
+  /** A read or write of ralph's own files failed after start-up; the message names the path and the OS error. */
+  | { reason: 'io_error'; message: string };
+
+/** How the loop itself can end a run (the subset of endings runLoop returns). */
 export type Termination =
   /** Every story passes and the agent said COMPLETE (or there was nothing left to do). */
   | { reason: 'complete' }
@@ -37,11 +52,30 @@ export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 /** 128 + the signal number, as shells report a process ended by it. */
 const SIGNAL_EXIT_CODES: Record<InterruptSignal, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
-/** Every reason `last-run.json` can carry: the loop's endings plus ralph's own set-up errors. */
-export type Reason = Termination['reason'] | 'setup';
+/** Every reason `last-run.json` can carry. */
+export type Reason = Ending['reason'];
 
-/** The documented exit code of each ending (README, "Exit codes"). */
-export function exitCodeFor(termination: Termination): number {
+/** The ending a RalphError stands for: its kind decides the reason, and so the exit code. */
+export function endingOf(error: RalphError): Ending {
+  switch (error.kind) {
+    case 'usage':
+    case 'setup':
+      return { reason: 'setup', message: error.message };
+    case 'io':
+      return { reason: 'io_error', message: error.message };
+    case 'blocked':
+      return { reason: 'blocked', message: error.message };
+    case 'decide':
+      return { reason: 'decide', question: error.message };
+    case 'max_resumes':
+      return { reason: 'max_resumes', message: error.message };
+    default:
+      return unreachable(error.kind);
+  }
+}
+
+/** The documented exit code of each ending (README, "Exit codes"): the one place exit codes are chosen. */
+export function exitCodeFor(termination: Ending): number {
   switch (termination.reason) {
     case 'complete':
       return 0;
@@ -58,10 +92,14 @@ export function exitCodeFor(termination: Termination): number {
     case 'agent_failures':
     case 'validation_failures':
     case 'quality_gate_exhausted':
+    case 'max_resumes':
       return 4;
     case 'agent_auth':
     case 'agent_setup':
+    case 'setup':
       return 64;
+    case 'io_error':
+      return 74;
     case 'interrupted':
       return SIGNAL_EXIT_CODES[termination.signal];
     default:
@@ -70,8 +108,11 @@ export function exitCodeFor(termination: Termination): number {
 }
 
 /** The human detail of an ending, for the summary block and last-run.json. */
-export function detailOf(termination: Termination): string | undefined {
+export function detailOf(termination: Ending): string | undefined {
   switch (termination.reason) {
+    case 'setup':
+    case 'max_resumes':
+    case 'io_error':
     case 'blocked':
       return termination.message;
     case 'decide':

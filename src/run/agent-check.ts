@@ -51,8 +51,8 @@ export async function requireAgent(options: Omit<AgentCheckOptions, 'needed'>): 
 /** The error of an agent that is not installed (or not where --agent-bin says). */
 export function agentNotFound(agentBin: string): RalphError {
   return new RalphError(
+    'setup',
     `agent executable '${agentBin}' not found${agentBin.includes('/') ? '' : ' on PATH'}`,
-    64,
     'install Claude Code (npm install -g @anthropic-ai/claude-code) or pass --agent-bin PATH',
   );
 }
@@ -74,7 +74,7 @@ export function isSandboxSet(env: NodeJS.ProcessEnv): boolean {
 /** The refusal Claude Code would give, said before any call — with the same fix. */
 function rootRefusal({ agentBin, skipPermissions, agentEnv, uid }: AgentCheckOptions): RalphError | undefined {
   if (agentBin === undefined || uid !== 0 || !isClaudeCodeSkippingPermissions(agentBin, skipPermissions) || isSandboxSet(agentEnv)) return undefined;
-  return new RalphError('running as root without IS_SANDBOX: Claude Code would refuse --dangerously-skip-permissions', 64, setupFixHint());
+  return new RalphError('setup', 'running as root without IS_SANDBOX: Claude Code would refuse --dangerously-skip-permissions', setupFixHint());
 }
 
 function rootOk({ agentBin = '', skipPermissions, uid, agentEnv }: AgentCheckOptions): string {

@@ -6,8 +6,8 @@ import { RalphError } from '../errors.js';
  */
 export function exampleRefusal(shown: string): RalphError {
   return new RalphError(
+    'setup',
     `${shown} is still the example: write your stories (see ralph/prd.md), then remove "example"`,
-    64,
     'or pass --yes to run the example anyway',
   );
 }

@@ -2,6 +2,7 @@ import { access, constants, mkdir } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
+import { readPromptFile } from '../files/prompt-file.js';
 import { decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
 import { openStories, parseTasks, type TaskList } from '../files/tasks.js';
 import { checkAgent, type AgentCheckOptions } from './agent-check.js';
@@ -79,9 +80,14 @@ export function failed(name: string, error: RalphError): Check {
 }
 
 async function checkPrompt(promptPath: string, paths: RalphPaths, shown: (path: string) => string): Promise<Check> {
-  if ((await readOptional(promptPath)) !== undefined) return { name: 'prompt', status: 'ok', detail: shown(promptPath) };
   const hint = promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path';
-  return failed('prompt', new RalphError(`prompt file ${shown(promptPath)} not found`, 64, hint));
+  try {
+    await readPromptFile(promptPath, shown(promptPath), hint);
+    return { name: 'prompt', status: 'ok', detail: shown(promptPath) };
+  } catch (error) {
+    if (error instanceof RalphError) return failed('prompt', error);
+    throw error;
+  }
 }
 
 async function readTaskList(paths: RalphPaths, shown: (path: string) => string): Promise<{ check: Check; list?: TaskList }> {
@@ -91,10 +97,10 @@ async function readTaskList(paths: RalphPaths, shown: (path: string) => string):
     // The ralph.sh layout keeps its task list in scripts/ralph/prd.json: the way in is an import.
     const legacy = await readOptional(`${paths.root}/scripts/ralph/prd.json`);
     const hint = legacy === undefined ? 'run `ralph init` to create it' : 'import the ralph.sh files with `ralph init --from scripts/ralph`';
-    return { check: failed('task list', new RalphError(`${name} not found`, 64, hint)) };
+    return { check: failed('task list', new RalphError('setup', `${name} not found`, hint)) };
   }
   const parsed = parseTasks(text);
-  if (!parsed.ok) return { check: failed('task list', new RalphError(`${name} is not a valid task list: ${parsed.error}`, 64, 'fix the file and run again')) };
+  if (!parsed.ok) return { check: failed('task list', new RalphError('setup', `${name} is not a valid task list: ${parsed.error}`, 'fix the file and run again')) };
   const { stories } = parsed.tasks;
   return { check: { name: 'task list', status: 'ok', detail: `${name}: ${stories.length} ${stories.length === 1 ? 'story' : 'stories'}` }, list: parsed.tasks };
 }
@@ -110,13 +116,13 @@ async function checkPendingHuman(paths: RalphPaths, shown: (path: string) => str
   const blocked = await readOptional(paths.blocked);
   if (blocked !== undefined) {
     const reason = blocked.split('\n').slice(1).join(' ').trim() || blocked.trim();
-    return failed('signals', new RalphError(`the loop is blocked: ${reason}`, 2, `resolve it, then delete ${shown(paths.blocked)} and run again`, 'blocked'));
+    return failed('signals', new RalphError('blocked', `the loop is blocked: ${reason}`, `resolve it, then delete ${shown(paths.blocked)} and run again`));
   }
   const decide = await readOptional(paths.decide);
   if (decide !== undefined && !decideAnswer(decide)) {
     return failed(
       'signals',
-      new RalphError(`a decision is pending: ${decideQuestion(decide)}`, 3, `write your answer below the --- line in ${shown(paths.decide)} and run again`, 'decide'),
+      new RalphError('decide', `a decision is pending: ${decideQuestion(decide)}`, `write your answer below the --- line in ${shown(paths.decide)} and run again`),
     );
   }
   return { name: 'signals', status: 'ok', detail: decide === undefined ? 'no BLOCKED, no DECIDE' : 'the decision is answered' };
@@ -129,6 +135,6 @@ async function checkLogDir(dir: string, shown: string): Promise<Check> {
     return { name: 'logs', status: 'ok', detail: `${shown} is writable` };
   } catch (error) {
     const why = isErrno(error, 'EACCES') ? 'permission denied' : (error as Error).message;
-    return failed('logs', new RalphError(`cannot write the log directory ${shown}: ${why}`, 64, 'fix its permissions or free the path'));
+    return failed('logs', new RalphError('setup', `cannot write the log directory ${shown}: ${why}`, 'fix its permissions or free the path'));
   }
 }

@@ -12,11 +12,10 @@ export function checkResume(state: RunState, maxResumes: number, reset: boolean)
   const attempts = reset ? 0 : !isResume ? 0 : productive ? 0 : state.resumeAttempts + 1;
   if (attempts > maxResumes) {
     throw new RalphError(
+      'max_resumes',
       `Maximum resume attempts exceeded (${attempts}/${maxResumes}). This task list has been resumed ${attempts} times without completing a story. ` +
         'Consider: (1) splitting the stories smaller, (2) raising --max-resumes, (3) reading ralph/logs/summary.csv and the last iteration logs for the cause.',
-      4,
       'after fixing the cause, run again with --reset-resumes',
-      'max_resumes',
     );
   }
   return attempts;
@@ -24,9 +23,9 @@ export function checkResume(state: RunState, maxResumes: number, reset: boolean)
 
 /**
  * Endings that say nothing about the task list: a login or set-up problem, a usage limit, a human's
- * interrupt. A run that ends so is not counted, so fixing the login does not cost a resume.
+ * interrupt, a full disk. A run that ends so is not counted, so fixing the login does not cost a resume.
  */
-const NOT_THE_TASK_LISTS_DOING = new Set<RunState['lastReason']>(['agent_auth', 'agent_setup', 'usage_limit', 'interrupted']);
+const NOT_THE_TASK_LISTS_DOING = new Set<RunState['lastReason']>(['agent_auth', 'agent_setup', 'usage_limit', 'interrupted', 'setup', 'max_resumes', 'io_error']);
 
 /** The state after a run: its ending, and the resume count reset by any completed story or a COMPLETE. */
 export function stateAfterRun(state: RunState, run: { reason: RunState['lastReason']; attempts: number; completeBefore: number; completeAfter: number }): RunState {

@@ -1,14 +1,44 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { errnoCode } from '../errors.js';
 import type { LoopResult } from '../loop/run-loop.js';
-import { detailOf, exitCodeFor, type Reason } from '../loop/termination.js';
+import { detailOf, exitCodeFor, type Ending, type Reason } from '../loop/termination.js';
 import { formatDuration, reasonLabel } from '../ui/format.js';
 
-/** The facts of a finished run: the summary block and last-run.json say the same things. */
-export interface RunReport {
+/**
+ * What every report of an ending says — the exit code, the summary block, last-run.json, the CI
+ * outputs and annotation all read it, so they cannot disagree.
+ */
+export interface EndingRecord {
   reason: Reason;
   exitCode: number;
   /** The blocked reason, the decide question, or what stopped the run. */
   detail?: string;
+  /** When a usage limit resets (usage_limit endings). */
+  resetsAt?: string;
+}
+
+/** The one mapping from an ending to its record. */
+export function recordOf(ending: Ending): EndingRecord {
+  const detail = detailOf(ending);
+  return {
+    reason: ending.reason,
+    exitCode: exitCodeFor(ending),
+    ...(detail === undefined ? {} : { detail }),
+    ...(ending.reason === 'usage_limit' && ending.resetsAt !== undefined ? { resetsAt: new Date(ending.resetsAt).toISOString() } : {}),
+  };
+}
+
+/** What a run did before it ended: nothing yet for a start refused under the lock. */
+export type RunProgress = Omit<LoopResult, 'termination'>;
+
+/** The progress of a run that ended before its loop started. */
+export function noProgress(stories: { complete: number; total: number } = { complete: 0, total: 0 }): RunProgress {
+  return { iterations: 0, stuckIterations: 0, stories, costUsd: 0, repetitions: {} };
+}
+
+/** The facts of a finished run: the summary block and last-run.json say the same things. */
+export interface RunReport extends EndingRecord {
   iterations: number;
   maxIterations: number;
   firstIteration: number | null;
@@ -23,23 +53,20 @@ export interface RunReport {
   costUsd: number;
   /** Repetition detections per tool. */
   repetitions: Record<string, number>;
-  /** When a usage limit resets (usage_limit endings). */
-  resetsAt?: string;
   /** Processes ralph ended after they left the agent's or a gate's process group (Linux; 0 elsewhere). */
   strayProcessesEnded: number;
 }
 
-/** Builds the report of a run from the loop's result and the wall clock. */
+/** Builds the report of a run from its ending, what it did, and the wall clock. */
 export function buildRunReport(
-  result: LoopResult,
+  ending: Ending,
+  result: RunProgress,
   run: { startedAt: number; endedAt: number; firstIteration: number; maxIterations: number; strayProcessesEnded: number },
 ): RunReport {
   const durationMs = run.endedAt - run.startedAt;
-  const detail = detailOf(result.termination);
+  const { resetsAt, ...record } = recordOf(ending);
   return {
-    reason: result.termination.reason,
-    exitCode: exitCodeFor(result.termination),
-    ...(detail === undefined ? {} : { detail }),
+    ...record,
     iterations: result.iterations,
     maxIterations: run.maxIterations,
     firstIteration: result.iterations > 0 ? run.firstIteration : null,
@@ -53,9 +80,7 @@ export function buildRunReport(
     costUsd: Math.round(result.costUsd * 1e6) / 1e6,
     repetitions: result.repetitions,
     strayProcessesEnded: run.strayProcessesEnded,
-    ...(result.termination.reason === 'usage_limit' && result.termination.resetsAt !== undefined
-      ? { resetsAt: new Date(result.termination.resetsAt).toISOString() }
-      : {}),
+    ...(resetsAt === undefined ? {} : { resetsAt }),
   };
 }
 
@@ -88,7 +113,19 @@ export function renderSummary(report: RunReport, csvPath = 'ralph/logs/summary.c
   return [title, '─'.repeat(title.length), ...lines].join('\n');
 }
 
-/** Writes ralph/logs/last-run.json, for scripts and CI that should not parse text. */
-export async function writeLastRun(path: string, report: RunReport): Promise<void> {
-  await writeFile(path, JSON.stringify(report, null, 2) + '\n');
+/**
+ * Writes ralph/logs/last-run.json, for scripts and CI that should not parse text: whole or not at
+ * all (a full disk must not leave half a record). Resolves to why it could not, if it could not.
+ */
+export async function writeLastRun(path: string, report: RunReport): Promise<string | undefined> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(temporary, JSON.stringify(report, null, 2) + '\n');
+    await rename(temporary, path);
+    return undefined;
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    return `${path} could not be written: ${errnoCode(error) ?? (error as Error).message}`;
+  }
 }

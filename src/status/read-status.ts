@@ -5,6 +5,7 @@ import type { RalphPaths } from '../files/paths.js';
 import { blockedReason, decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
 import { readRunState, taskListId } from '../files/run-state.js';
 import { countStories, openStories, parseTasks, type ReviewPolicy } from '../files/tasks.js';
+import { parseJson } from '../files/json-text.js';
 import { currentBranch } from '../git/branch.js';
 
 /** Everything `ralph status` knows, read from ralph's files; the same object is the `--json` output. */
@@ -118,13 +119,11 @@ async function readLoopStatus(path: string, now: number): Promise<LoopStatus> {
 async function readLastRun(path: string): Promise<LastRunStatus | null> {
   const text = await readOptional(path);
   if (text === undefined) return null;
-  try {
-    const result = lastRunSchema.safeParse(JSON.parse(text));
-    if (result.success) return { state: 'ok', ...result.data };
-    return { state: 'invalid', error: result.error.issues[0]?.message ?? 'not a run report' };
-  } catch (error) {
-    return { state: 'invalid', error: `not valid JSON (${(error as Error).message})` };
-  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { state: 'invalid', error: `not valid JSON (${parsed.error})` };
+  const result = lastRunSchema.safeParse(parsed.value);
+  if (result.success) return { state: 'ok', ...result.data };
+  return { state: 'invalid', error: result.error.issues[0]?.message ?? 'not a run report' };
 }
 
 async function readRecentIterations(path: string, count: number): Promise<IterationStatus[]> {

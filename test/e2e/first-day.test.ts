@@ -120,7 +120,8 @@ describe("the task list's branch", () => {
     repo.git('commit', '-q', '-am', 'notes on the branch');
     repo.git('switch', '-q', start);
     await repo.write('notes.txt', 'my uncommitted edit\n');
-    const result = await runRalph(repo, ['run']);
+    // Allowed dirty: the branch switch itself must refuse (without the flag, the work tree check refuses first).
+    const result = await runRalph(repo, ['run', '--allow-dirty']);
     expect(result.code).toBe(64);
     expect(result.stderr).toMatch(/^ralph: cannot switch to branch ralph\/feature: Your local changes to the following files would be overwritten by checkout — commit or stash your changes/);
     expect(repo.git('rev-parse', '--abbrev-ref', 'HEAD')).toBe(start);

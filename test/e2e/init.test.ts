@@ -194,6 +194,8 @@ describe('ralph init: the config file and its quality gates', () => {
   it('writes ralph/config.json with the gates it detects in package.json, and says which', async () => {
     const repo = await makeProject({ git: 'committed' });
     await writeFile(join(repo.root, 'package.json'), JSON.stringify({ scripts: { build: 'tsc', lint: 'eslint .', test: 'vitest run' } }));
+    repo.git('add', 'package.json');
+    repo.git('commit', '-q', '-m', 'package.json');
     const result = await runRalph(repo, ['init']);
     expect(result.code).toBe(0);
     const config = JSON.parse(repo.read('ralph/config.json'));

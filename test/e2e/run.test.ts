@@ -219,6 +219,8 @@ describe('ralph run: logs, CSV and state', () => {
     const wrapper = join(repo.root, 'my-agent.sh');
     await writeFile(wrapper, `#!/bin/sh\necho wrapped >&2\nexec claude "$@"\n`);
     await chmod(wrapper, 0o755);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'the prompt and the agent wrapper');
     await repo.steps([{ implement: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run', '--prompt', 'other-prompt.md', '--agent-bin', './my-agent.sh']);
     expect(result.code).toBe(0);
@@ -333,6 +335,7 @@ describe('ralph run: interrupts and the agent\'s processes', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
+    ['SIGHUP', 129],
   ] as const)('on %s stops the agent and its grandchild, writes the row, prints the summary, exits %i', async (signal, code) => {
     const repo = await makeRepo();
     const pidFile = join(repo.root, 'grandchild.pid');
@@ -388,9 +391,11 @@ describe('ralph run: git hygiene', () => {
   it('adds the loop\'s files to .git/info/exclude only where .gitignore does not cover them', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await writeFile(join(repo.root, '.gitignore'), 'ralph/logs/\n');
+    repo.git('add', '.gitignore');
+    repo.git('commit', '-q', '-m', 'ignore the logs');
     await mkdir(join(repo.root, 'ralph/logs'), { recursive: true });
     await repo.steps([{ implement: true, completeWhenDone: true }]);
-    await runRalph(repo, ['run']);
+    expect((await runRalph(repo, ['run'])).code).toBe(0);
     const exclude = repo.read('.git/info/exclude');
     expect(exclude).toContain('/ralph/blocked.txt');
     expect(exclude).not.toContain('/ralph/logs/');

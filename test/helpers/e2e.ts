@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import type { Step } from '../../src/demo/scripted-agent.js';
@@ -47,7 +47,11 @@ export async function makeRepo(options: { stories?: StoryInput[]; unborn?: boole
 export async function makeProject(options: { git: 'committed' | 'unborn' | 'none' }) {
   const root = await mkdtemp(join(tmpdir(), 'ralph-e2e-'));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env: gitEnv() }).trim();
-  if (options.git !== 'none') git('init', '-q');
+  if (options.git !== 'none') {
+    git('init', '-q');
+    // The fake agent's script and call records live in the work tree, but are no change of the user's.
+    await appendFile(join(root, '.git/info/exclude'), '/.agent-script.json*\n');
+  }
   if (options.git === 'committed') {
     await writeFile(join(root, 'README.md'), '# project\n');
     git('add', '-A');

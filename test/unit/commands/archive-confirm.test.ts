@@ -50,7 +50,7 @@ describe('archiveCommand: confirming an unfinished task list', () => {
 
   it('refuses when nobody can be asked', async () => {
     const repo = await makeRepo({ stories: [{ id: 'A' }] });
-    await expect(archiveCommand({ cwd: repo.root, confirm: null })).rejects.toMatchObject({ exitCode: 64 });
+    await expect(archiveCommand({ cwd: repo.root, confirm: null })).rejects.toMatchObject({ kind: 'setup' });
     expect(repo.exists('ralph/archive')).toBe(false);
   });
 });

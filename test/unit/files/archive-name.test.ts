@@ -51,7 +51,7 @@ describe('archiveName', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(RalphError);
-    expect((error as RalphError).exitCode).toBe(64);
+    expect((error as RalphError).kind).toBe('usage');
   });
 });
 
@@ -78,6 +78,6 @@ describe('createUniqueDir when the parent is not a folder', () => {
   it('is a set-up error naming the path', async () => {
     const root = await mkdtemp(join(tmpdir(), 'ralph-unique-'));
     await writeFile(join(root, 'archive'), 'a file');
-    await expect(createUniqueDir(join(root, 'archive'), 'x')).rejects.toMatchObject({ exitCode: 64, message: expect.stringContaining('archive') });
+    await expect(createUniqueDir(join(root, 'archive'), 'x')).rejects.toMatchObject({ kind: 'setup', message: expect.stringContaining('archive') });
   });
 });

@@ -58,7 +58,7 @@ describe('detectGates', () => {
     await writeFile(join(root, 'package.json'), '{ "scripts": ');
     const error = await detectGates(root).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RalphError);
-    expect((error as RalphError).exitCode).toBe(64);
+    expect((error as RalphError).kind).toBe('setup');
     expect((error as RalphError).message).toContain(join(root, 'package.json'));
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -49,5 +49,24 @@ describe('ensureIgnored', () => {
   it('counts a path that a "!" pattern un-ignores as not ignored', async () => {
     const root = await repo('ralph/*\n!ralph/blocked.txt\n');
     expect(await ensureIgnored(root, PATHS)).toEqual(['ralph/blocked.txt']);
+  });
+
+  it('ignores a symlinked ralph/logs as the link git sees, instead of failing on a path beyond it', async () => {
+    const root = await repo();
+    const elsewhere = await mkdtemp(join(tmpdir(), 'ralph-ignore-logs-'));
+    cleanup.push(elsewhere);
+    await mkdir(join(root, 'ralph'));
+    await symlink(elsewhere, join(root, 'ralph/logs'));
+    expect(await ensureIgnored(root, PATHS)).toEqual(['ralph/logs', 'ralph/blocked.txt', 'ralph/state.json']);
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+    expect(status).not.toContain('ralph/logs');
+  });
+
+  it('ignores the whole of a symlinked ralph/ as one link', async () => {
+    const root = await repo();
+    const elsewhere = await mkdtemp(join(tmpdir(), 'ralph-ignore-dir-'));
+    cleanup.push(elsewhere);
+    await symlink(elsewhere, join(root, 'ralph'));
+    expect(await ensureIgnored(root, PATHS)).toEqual(['ralph']);
   });
 });

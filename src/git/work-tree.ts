@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { simpleGit } from 'simple-git';
+import { isErrno } from '../errors.js';
+import { findGitDirs } from './head-file.js';
+
+/** Uncommitted paths (relative to the root) and a hash of each one's content; `deleted` when it is gone. */
+export type WorkTreeChanges = Record<string, string>;
+
+/** ralph's own folder (or a link to it): its files change during every run and never count as the user's changes. */
+const isRalphs = (path: string) => path === 'ralph' || path.startsWith('ralph/');
+
+/**
+ * Every uncommitted path outside ralph/ — modified, staged, deleted or untracked (ignored files
+ * are not changes) — with a hash of its content, so a later start can tell whether it changed since.
+ */
+export async function uncommittedChanges(root: string): Promise<WorkTreeChanges> {
+  const status = await simpleGit(root).raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+  const paths = status
+    .split('\0')
+    .filter((entry) => entry.length > 3)
+    .map((entry) => entry.slice(3))
+    .filter((path) => !isRalphs(path));
+  const changes: WorkTreeChanges = {};
+  for (const path of paths.sort()) changes[path] = await contentHash(join(root, path));
+  return changes;
+}
+
+/** The paths changed now that were not left exactly so by the previous run. */
+export function foreignChanges(now: WorkTreeChanges, leftBehind: WorkTreeChanges): string[] {
+  return Object.keys(now).filter((path) => leftBehind[path] !== now[path]);
+}
+
+/** sha256 of a file's bytes (streamed), of a link's target, or `deleted`. */
+async function contentHash(path: string): Promise<string> {
+  try {
+    const stats = await lstat(path);
+    const hash = createHash('sha256');
+    if (stats.isSymbolicLink()) hash.update(`link:${await readlink(path)}`);
+    else if (stats.isFile()) await pipeline(createReadStream(path), hash);
+    else hash.update(`${stats.mode}`);
+    return hash.digest('hex');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return 'deleted';
+    throw error;
+  }
+}
+
+/** A git operation that stopped halfway and waits for a human: what it is, and how to end it. */
+export interface PendingOperation {
+  what: string;
+  /** The commands that finish or abort it. */
+  howToEnd: string;
+}
+
+/** Each half-finished operation by the file git keeps for it in the git directory, most specific first. */
+const OPERATIONS: readonly (PendingOperation & { marker: string })[] = [
+  { marker: 'rebase-apply/applying', what: 'a `git am` is in progress', howToEnd: 'finish it with `git am --continue` or abort it with `git am --abort`' },
+  { marker: 'rebase-merge', what: 'a rebase is in progress', howToEnd: 'finish it with `git rebase --continue` or abort it with `git rebase --abort`' },
+  { marker: 'rebase-apply', what: 'a rebase is in progress', howToEnd: 'finish it with `git rebase --continue` or abort it with `git rebase --abort`' },
+  { marker: 'MERGE_HEAD', what: 'a merge is in progress', howToEnd: 'finish it with `git commit` or abort it with `git merge --abort`' },
+  { marker: 'CHERRY_PICK_HEAD', what: 'a cherry-pick is in progress', howToEnd: 'finish it with `git cherry-pick --continue` or abort it with `git cherry-pick --abort`' },
+  { marker: 'REVERT_HEAD', what: 'a revert is in progress', howToEnd: 'finish it with `git revert --continue` or abort it with `git revert --abort`' },
+  { marker: 'BISECT_LOG', what: 'a bisect is in progress', howToEnd: 'end it with `git bisect reset`' },
+];
+
+/** The merge, rebase, cherry-pick, revert or bisect this work tree is in the middle of, if any. */
+export async function pendingOperation(root: string): Promise<PendingOperation | undefined> {
+  // From the files when they settle it (no process started); GIT_DIR moves the repository where only git knows.
+  const overridden = process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined;
+  const found = overridden ? undefined : await findGitDirs(root).catch(() => undefined);
+  const gitDir = found?.gitDir ?? (await simpleGit(root).raw(['rev-parse', '--absolute-git-dir'])).trim();
+  for (const { marker, what, howToEnd } of OPERATIONS) {
+    if (await exists(join(gitDir, marker))) return { what, howToEnd };
+  }
+  return undefined;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,99 @@
+import type { Writable } from 'node:stream';
+import { errorLine, errnoCode, ioError, ownFile, RalphError } from '../errors.js';
+import type { RalphPaths } from '../files/paths.js';
+import { readRunState, writeRunState } from '../files/run-state.js';
+import { uncommittedChanges } from '../git/work-tree.js';
+import type { AgentFailure, IterationRow } from '../loop/ports.js';
+import { withLastFailure } from './last-failure.js';
+import { endingOf, type Ending } from '../loop/termination.js';
+import type { Screen } from '../ui/screen.js';
+import { stateAfterRun } from './resume-guard.js';
+import { buildRunReport, renderSummary, writeLastRun, type RunProgress } from './run-report.js';
+
+/**
+ * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on
+ * a file (ENOSPC, EROFS…) as io_error. Anything else is a bug, and is thrown on.
+ */
+export function endingOfError(error: unknown): { ending: Ending; error: RalphError } {
+  const known = error instanceof RalphError ? error : errnoCode(error) ? ioError(error, pathOf(error), 'write') : undefined;
+  if (!known) throw error;
+  return { ending: endingOf(known), error: known };
+}
+
+function pathOf(error: unknown): string {
+  const { path, dest } = error as NodeJS.ErrnoException & { dest?: string };
+  return dest ?? path ?? "one of ralph's files";
+}
+
+/** What the run knew when it ended. */
+export interface RunEnd {
+  ending: Ending;
+  /** The RalphError that ended it (a refused start, an I/O fault), shown as its one line. */
+  error?: RalphError;
+  progress: RunProgress;
+  /**
+   * Set when the loop ran: the task list's identity, its resume attempts and the stories complete at
+   * the start. Then the summary block is shown and state.json moves on; a refused start changes neither.
+   */
+  loopRan?: { taskList: string; attempts: number; completeBefore: number };
+  rows: readonly IterationRow[];
+  /** How the last iteration's agent failed, when it did: the record names it whatever the ending. */
+  lastFailure?: AgentFailure;
+}
+
+/**
+ * Ends a run that held the lock: one ending → state.json, last-run.json, the error line, the summary
+ * block and the GitHub outputs, all from the same record. Resolves to the exit code.
+ */
+export async function finishRun(
+  end: RunEnd,
+  context: {
+    paths: RalphPaths;
+    out: Screen;
+    stderr: Writable;
+    env: NodeJS.ProcessEnv;
+    github: boolean;
+    startedAt: number;
+    firstIteration: number;
+    maxIterations: number;
+    strayProcessesEnded: number;
+  },
+): Promise<number> {
+  let { ending, error } = end;
+  if (end.loopRan) {
+    try {
+      await recordState(end.loopRan, end, context.paths);
+    } catch (stateError) {
+      // The ending of a run that could not record its state is that fault (unless it already was one).
+      if (ending.reason !== 'io_error') ({ ending, error } = endingOfError(stateError));
+    }
+  }
+  const { startedAt, firstIteration, maxIterations, strayProcessesEnded } = context;
+  const built = buildRunReport(ending, end.progress, { startedAt, endedAt: Date.now(), firstIteration, maxIterations, strayProcessesEnded });
+  const report = withLastFailure(built, end.lastFailure);
+  const unwritten = await writeLastRun(context.paths.lastRun, report);
+  if (error) context.stderr.write(`${errorLine(error)}\n`);
+  if (unwritten) context.stderr.write(`ralph: ${unwritten}; the previous run's record may still be there\n`);
+  if (end.loopRan) {
+    context.out.line('');
+    context.out.line(renderSummary(report));
+  }
+  if (context.github) {
+    const { annotationFor, publishToGitHub } = await import('../ui/github-actions.js');
+    const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
+    // A command of ralph's own: column 0, no timestamp, and the runner obeying commands again.
+    if (annotation) context.out.command(annotation);
+    await publishToGitHub(context.env, report, end.rows).catch((failure: Error) => context.stderr.write(`ralph: could not write the GitHub step outputs: ${failure.message}\n`));
+  }
+  return report.exitCode;
+}
+
+/** state.json after a run that reached its loop: the resume count, and the work tree as the run leaves it. */
+async function recordState(run: NonNullable<RunEnd['loopRan']>, end: RunEnd, paths: RalphPaths): Promise<void> {
+  // Re-read: review counts may have changed during the run.
+  const latest = await readRunState(paths.state, run.taskList);
+  const next = stateAfterRun(latest, { reason: end.ending.reason, attempts: run.attempts, completeBefore: run.completeBefore, completeAfter: end.progress.stories.complete });
+  // Should git fail now, the last record stands: a later start then asks about more, never less.
+  const leftBehind = await uncommittedChanges(paths.root).catch(() => latest.leftBehind);
+  await ownFile(paths.state, 'write', () => writeRunState(paths.state, { ...next, ...(leftBehind ? { leftBehind } : {}) }));
+}

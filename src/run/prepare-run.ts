@@ -1,0 +1,89 @@
+import { writeFile } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import { loadConfig } from '../config/load-config.js';
+import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
+import type { RunOptionKey } from '../config/run-options.js';
+import { ownFile, RalphError } from '../errors.js';
+import { LOOP_OWNED_PATHS, type RalphPaths } from '../files/paths.js';
+import { readRunState } from '../files/run-state.js';
+import { readOptional } from '../files/signal-files.js';
+import { ensureIgnored } from '../git/repository.js';
+import { readTemplate } from '../templates.js';
+import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
+import { checkWorkTree } from './work-tree-guard.js';
+
+/** The resolved settings and the options of the start checks (dry run and real run alike). */
+export interface StartPlan {
+  resolved: ResolvedSettings;
+  checks: PreflightOptions;
+}
+
+/** Everything a run starts with once every start check passed. */
+export interface PreparedRun extends StartPlan {
+  ready: ReadyRun;
+}
+
+/** The configuration (flag > environment > config > default) and what the start checks look at. */
+export async function planStart(options: StartOptions): Promise<StartPlan> {
+  const { cwd, root, paths, env } = options;
+  const shown = (path: string) => relative(cwd, path) || path;
+  const resolved = resolveSettings(options.flags, env, await loadConfig(paths.config, shown(paths.config)));
+  const { settings } = resolved;
+  // A prompt named on the command line or in the environment is relative to where ralph was started.
+  const promptBase = ['flag', 'env'].includes(resolved.sources.prompt) ? cwd : root;
+  const { CLAUDECODE: _nested, ...inherited } = env;
+  const checks: PreflightOptions = {
+    cwd,
+    root,
+    promptPath: resolve(promptBase, settings.prompt),
+    review: !settings.skipReview,
+    yes: options.yes,
+    ...(settings.sandbox === false ? { agentBin: settings.agentBin } : {}),
+    skipPermissions: resolved.agent.skipPermissions,
+    agentEnv: { ...inherited, ...resolved.agent.env },
+    uid: process.getuid?.(),
+  };
+  return { resolved, checks };
+}
+
+/** What the start checks need to know. */
+export interface StartOptions {
+  cwd: string;
+  root: string;
+  paths: RalphPaths;
+  flags: Partial<Record<RunOptionKey, unknown>>;
+  env: NodeJS.ProcessEnv;
+  yes: boolean;
+}
+
+/** The work tree check of a start: no git operation half done, no foreign uncommitted change unless allowed. */
+export async function checkStartTree(plan: StartPlan, paths: RalphPaths): Promise<void> {
+  const { leftBehind } = await readRunState(paths.state, '');
+  await checkWorkTree(paths.root, { allowDirty: plan.resolved.settings.allowDirty, leftBehind: leftBehind ?? {} });
+}
+
+/**
+ * The start checks of a real run, in order: configuration, task list, prompt, pending human, agent,
+ * log folder, then the work tree. Each failure is a RalphError; nothing here calls the agent.
+ */
+export async function checkStart(options: StartOptions): Promise<PreparedRun> {
+  const plan = await planStart(options);
+  const ready = await preflight(plan.checks);
+  await checkStartTree(plan, options.paths);
+  return { ...plan, ready };
+}
+
+/** What a real run (not a dry run) sets up before its first iteration: git ignores ralph's files, progress.txt exists. */
+export async function setUpRun(paths: RalphPaths): Promise<void> {
+  try {
+    await ensureIgnored(paths.root, LOOP_OWNED_PATHS);
+  } catch (error) {
+    if (error instanceof RalphError) throw error;
+    const said = (error as Error).message.split('\n')[0];
+    throw new RalphError('setup', `cannot make git ignore ralph's own files: ${said}`, 'check the repository with `git status`');
+  }
+  if ((await readOptional(paths.progress)) === undefined) {
+    const template = await readTemplate('progress.txt');
+    await ownFile(paths.progress, 'write', () => writeFile(paths.progress, template));
+  }
+}
