@@ -93,6 +93,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     const policy = { review: !settings.skipReview };
     const completeBefore = countStories(ready.tasks, policy).complete;
 
+    const files = createLoopFiles(paths, ready.promptPath, lock, taskList);
     const { CLAUDECODE: _nested, ...inherited } = env;
     const agent = createAgentRunner({
       command: invocation.command,
@@ -112,6 +113,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       interrupts,
       warn: reporter.warning,
       onToolCall: reporter.toolCall,
+      onUsage: (windows) => {
+        reporter.usage(windows);
+        void files.writeUsage(windows).catch(() => undefined);
+      },
       ...(invocation.onForcedStop ? { onForcedStop: invocation.onForcedStop } : {}),
     });
     // The gate runner and the GitHub reporting are loaded only by the runs that use them: start-up stays short.
@@ -125,7 +130,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         agent,
         git: createGit(root),
         clock: { now: Date.now, sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined) },
-        files: createLoopFiles(paths, ready.promptPath, lock, taskList),
+        files,
         interrupts,
         report: reporter,
         ...(gates ? { gates } : {}),

@@ -34,6 +34,16 @@ export function positiveNumber(): ValueKind<number> {
   };
 }
 
+/** A percentage above 0 and at most 100 (`90`, `92.5`). */
+export function percent(): ValueKind<number> {
+  const expected = 'a percentage above 0 and at most 100';
+  return {
+    schema: z.number({ error: `expected ${expected}` }).positive({ error: `expected ${expected}` }).max(100, { error: `expected ${expected}` }),
+    fromText: (text) => (/^\s*\d+(\.\d+)?\s*%?\s*$/.test(text) ? Number(text.replace('%', '')) : text),
+    expected,
+  };
+}
+
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
 const FALSE_WORDS = new Set(['0', 'false', 'no', 'off', '']);
 

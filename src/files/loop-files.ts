@@ -2,6 +2,7 @@ import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActiveFile } from './active-lock.js';
 import { updateActive } from './active-lock.js';
+import type { UsageWindow } from '../agent/usage-windows.js';
 import type { LoopFiles } from '../loop/ports.js';
 import type { RalphPaths } from './paths.js';
 import { readDecideState, writeBlocked, writeDecide } from './signal-files.js';
@@ -10,13 +11,21 @@ import { parseTasks } from './tasks.js';
 import { updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
 
-/** The loop's file port over the real ralph/ folder. */
+/** The loop's file port over the real ralph/ folder; `writeUsage` records the agent's usage windows in `.ralph-active` as they come. */
 export function createLoopFiles(
   paths: RalphPaths,
   promptPath: string,
   lock: Pick<ActiveFile, 'pid' | 'startedAt'>,
   taskList: string,
-): LoopFiles {
+): LoopFiles & { writeUsage(windows: UsageWindow[]): Promise<void> } {
+  let active: ActiveFile | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  // One write at a time: the loop's and the usage updates share the temporary file.
+  const writeActive = (next: ActiveFile) => {
+    active = next;
+    writing = writing.catch(() => undefined).then(() => updateActive(paths.active, next));
+    return writing;
+  };
   return {
     readPrompt: () => readFile(promptPath, 'utf8'),
     readTasks: async () => {
@@ -45,6 +54,10 @@ export function createLoopFiles(
       await writeFile(join(paths.logs, name), text);
       return `ralph/logs/${name}`;
     },
-    writeActive: (state) => updateActive(paths.active, { ...lock, ...state }),
+    // The usage windows stay from one iteration to the next: the agent reports them only now and then.
+    writeActive: (state) => writeActive({ ...lock, ...(active?.usage ? { usage: active.usage } : {}), ...state }),
+    writeUsage: async (windows) => {
+      if (active) await writeActive({ ...active, usage: windows });
+    },
   };
 }

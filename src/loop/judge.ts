@@ -1,8 +1,11 @@
 import { openStories, type ReviewPolicy, type TaskList, type TasksParse } from '../files/tasks.js';
 import type { FeedbackItem, UnfinishedStory } from './feedback.js';
 import { outcomeOf, wasStoppedByRalph } from './outcome.js';
-import type { AgentRun, GateTrigger, GateVerdict, Outcome } from './ports.js';
+import type { ResetSource } from '../agent/usage-limit.js';
+import { windowOverShare } from '../agent/usage-windows.js';
+import type { AgentRun, GateTrigger, GateVerdict, Outcome, Wait } from './ports.js';
 import type { Termination } from './termination.js';
+import type { UsageLimitStop } from './usage-limit-ending.js';
 
 /** The limits judged after every iteration. */
 export interface JudgeSettings {
@@ -12,6 +15,8 @@ export interface JudgeSettings {
   maxCostUsd?: number;
   maxRuntimeMs: number;
   onUsageLimit: 'wait' | 'stop';
+  /** --max-usage as a share (0.9): a usage window reported this full is waited out after the iteration. */
+  maxUsage?: number;
   maxGateFailures: number;
   /** Stories must also be approved by a review to count as complete. */
   review: boolean;
@@ -57,14 +62,17 @@ export interface Verdict {
   termination?: Termination;
   /** The agent said COMPLETE, but these stories still fail. */
   rejectedComplete?: UnfinishedStory[];
-  /** A usage limit to wait out before the next iteration (the limited one does not count). */
-  wait?: { until: number; message: string; resetsAt?: number };
+  /** A pause before the next iteration: a usage limit (the limited iteration does not count), --max-usage, a busy server. */
+  wait?: Wait;
 }
 
 /** One minute after the announced reset, so the first call after the wait is not refused again. */
 const RESET_MARGIN_MS = 60_000;
 const BACKOFF_BASE_MS = 5 * 60_000;
 const BACKOFF_CAP_MS = 60 * 60_000;
+/** A throttled or overloaded server: a short pause, doubling, before the next attempt. */
+const BUSY_BASE_MS = 30_000;
+const BUSY_CAP_MS = 10 * 60_000;
 
 /**
  * Rules on an iteration: updates the counters, gathers the feedback for the next prompt, and
@@ -191,20 +199,16 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
   if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });
   if (run.failure?.kind === 'auth') return end({ reason: 'agent_auth', message: run.failure.message });
   if (run.failure?.kind === 'setup') return end({ reason: 'agent_setup', message: run.failure.message });
-  if (run.failure?.kind === 'usage_limit') {
-    const { message, resetsAt } = run.failure;
-    const until = resetsAt !== undefined ? resetsAt + RESET_MARGIN_MS : facts.now + backoff(counters.usageLimits);
-    if (settings.onUsageLimit === 'stop' || until > facts.deadline) {
-      return end({ reason: 'usage_limit', message, ...(resetsAt === undefined ? {} : { resetsAt }) });
-    }
-    ruling = { ...verdict, wait: { until, message, ...(resetsAt === undefined ? {} : { resetsAt }) } };
-  }
+  const pause = usageLimitRuling(facts, settings, counters);
+  if (pause && 'termination' in pause) return end(pause.termination);
+  if (pause) ruling = { ...verdict, wait: pause.wait };
   if (settings.maxCostUsd !== undefined && counters.costUsd >= settings.maxCostUsd) {
     return end({ reason: 'max_cost', costUsd: counters.costUsd, limitUsd: settings.maxCostUsd });
   }
   if (verdict.outcome === 'max_runtime' || facts.now >= facts.deadline) return end({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
   if (counters.agentFailures >= settings.maxAgentFailures) {
-    return end({ reason: 'agent_failures', count: counters.agentFailures, lastError: run.failure?.kind === 'error' ? run.failure.lines : [] });
+    const busy = run.failure?.kind === 'error' ? run.failure.busy?.kind : undefined;
+    return end({ reason: 'agent_failures', count: counters.agentFailures, lastError: run.failure?.kind === 'error' ? run.failure.lines : [], ...(busy ? { busy } : {}) });
   }
   if (counters.validationFailures >= settings.maxValidationFailures) {
     return end({ reason: 'validation_failures', count: counters.validationFailures, last: findings.problems.join('; ') });
@@ -214,6 +218,37 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
   }
   if (counters.stuck >= settings.maxStuck) return end({ reason: 'stuck', stuckCount: counters.stuck });
   return ruling;
+}
+
+/**
+ * What a limit asks of the loop: a wait before the next iteration, or the end of the run. A usage
+ * limit waits for its reset (or the backoff) unless no wait lifts it, --on-usage-limit stop, or the
+ * reset lies past --max-runtime; so does a usage window at --max-usage; a busy server pauses briefly.
+ */
+function usageLimitRuling(facts: IterationFacts, settings: JudgeSettings, counters: Counters): { wait: Wait } | { termination: Termination } | undefined {
+  const { run, now, deadline } = facts;
+  const stopOr = (wait: Wait, resetSource: ResetSource, exhausted?: UsageLimitStop) => {
+    const why: UsageLimitStop | undefined = exhausted ?? (settings.onUsageLimit === 'stop' ? 'stop_requested' : wait.until > deadline ? 'beyond_max_runtime' : undefined);
+    if (why === undefined) return { wait };
+    const resetsAt = wait.resetsAt === undefined ? {} : { resetsAt: wait.resetsAt };
+    return { termination: { reason: 'usage_limit' as const, message: wait.message, ...resetsAt, resetSource, why } };
+  };
+  if (run.failure?.kind === 'usage_limit') {
+    const { message, reset, exhausted } = run.failure;
+    const until = reset ? reset.at + RESET_MARGIN_MS : now + backoff(counters.usageLimits);
+    return stopOr({ until, message, ...(reset ? { resetsAt: reset.at, resetSource: reset.source } : {}), why: 'usage_limit' }, reset?.source ?? 'backoff', exhausted);
+  }
+  if (run.failure?.kind === 'error' && run.failure.busy) {
+    const { kind, message, retryAt } = run.failure.busy;
+    const pause = Math.min(BUSY_CAP_MS, BUSY_BASE_MS * 2 ** Math.max(0, counters.agentFailures - 1));
+    return { wait: { until: Math.min(deadline, retryAt ?? now + pause), message, why: kind } };
+  }
+  const full = settings.maxUsage === undefined || !run.usage ? undefined : windowOverShare(run.usage, settings.maxUsage, now);
+  if (!full) return undefined;
+  const message = `${full.window} usage is at ${Math.round(full.utilization * 100)}% (--max-usage ${Math.round((settings.maxUsage ?? 0) * 100)})`;
+  const until = full.resetsAt === undefined ? now + BACKOFF_BASE_MS : full.resetsAt + RESET_MARGIN_MS;
+  const resetSource = full.resetsAt === undefined ? 'backoff' : 'event';
+  return stopOr({ until, message, ...(full.resetsAt === undefined ? {} : { resetsAt: full.resetsAt, resetSource }), why: 'max_usage' }, resetSource);
 }
 
 /**

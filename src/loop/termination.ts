@@ -1,5 +1,7 @@
 import { setupFixHint } from '../agent/agent-failure.js';
+import type { ServerBusy } from '../agent/usage-limit.js';
 import { formatDurationSpec } from '../config/duration.js';
+import { BUSY_LABEL, times, usageLimitDetail, type UsageLimitEnding } from './usage-limit-ending.js';
 
 /** Why a run ended: one value per way a run can end; every report is derived from it. */
 export type Termination =
@@ -18,13 +20,13 @@ export type Termination =
   /** The agents' summed cost reached `--max-cost`. */
   | { reason: 'max_cost'; costUsd: number; limitUsd: number }
   /** `--max-agent-failures` consecutive iterations in which the agent failed. */
-  | { reason: 'agent_failures'; count: number; lastError: string[] }
+  | { reason: 'agent_failures'; count: number; lastError: string[]; busy?: ServerBusy['kind'] }
   /** The agent is not logged in (or its key is invalid): no iteration can succeed. */
   | { reason: 'agent_auth'; message: string }
   /** The agent refuses to run as configured (as root with --dangerously-skip-permissions). */
   | { reason: 'agent_setup'; message: string }
-  /** A usage limit that ralph may not (or cannot, within --max-runtime) wait out. */
-  | { reason: 'usage_limit'; message: string; resetsAt?: number }
+  /** A usage limit that ralph may not (or cannot, within --max-runtime) wait out, or one no wait lifts. */
+  | ({ reason: 'usage_limit' } & UsageLimitEnding)
   /** `--max-validation-failures` consecutive iterations broke the loop's rules. */
   | { reason: 'validation_failures'; count: number; last: string }
   /** `--max-gate-failures` COMPLETE claims in a row were rejected by the quality gates. */
@@ -83,15 +85,16 @@ export function detailOf(termination: Termination): string | undefined {
     case 'max_cost':
       return `spent $${termination.costUsd.toFixed(2)} of the $${termination.limitUsd.toFixed(2)} --max-cost`;
     case 'agent_failures':
-      return [`the agent failed ${termination.count} times in a row; its last error output:`, ...termination.lastError].join('\n');
+      return [
+        `the agent failed ${times(termination.count)}${termination.count === 1 ? '' : ' in a row'}${termination.busy ? ` (${BUSY_LABEL[termination.busy]}: the server, not your usage limit)` : ''}; its last error output:`,
+        ...termination.lastError,
+      ].join('\n');
     case 'agent_auth':
       return `${termination.message} — log the agent in (run \`claude\` once, or set ANTHROPIC_API_KEY), then run again`;
     case 'agent_setup':
       return `${termination.message} — ${setupFixHint()}`;
     case 'usage_limit':
-      return termination.resetsAt === undefined
-        ? termination.message
-        : `${termination.message} (resets ${new Date(termination.resetsAt).toISOString()})`;
+      return usageLimitDetail(termination);
     case 'validation_failures':
       return `${termination.count} iterations in a row broke the loop's rules; the last: ${termination.last}`;
     case 'quality_gate_exhausted':

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import type { ResetSource } from '../agent/usage-limit.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import { detailOf, exitCodeFor, type Reason } from '../loop/termination.js';
 import { formatDuration, reasonLabel } from '../ui/format.js';
@@ -25,6 +26,8 @@ export interface RunReport {
   repetitions: Record<string, number>;
   /** When a usage limit resets (usage_limit endings). */
   resetsAt?: string;
+  /** Which evidence the reset came from (usage_limit endings): event, epoch, dated, retry_after, clock or backoff. */
+  resetSource?: ResetSource;
 }
 
 /** Builds the report of a run from the loop's result and the wall clock. */
@@ -53,6 +56,7 @@ export function buildRunReport(
     ...(result.termination.reason === 'usage_limit' && result.termination.resetsAt !== undefined
       ? { resetsAt: new Date(result.termination.resetsAt).toISOString() }
       : {}),
+    ...(result.termination.reason === 'usage_limit' ? { resetSource: result.termination.resetSource } : {}),
   };
 }
 
