@@ -13,19 +13,20 @@ export interface UsageLimitEnding {
   why: UsageLimitStop;
 }
 
-const EVIDENCE: Record<ResetSource, string> = {
+/** Where a reset instant was read from, in words. */
+export const EVIDENCE: Record<ResetSource, string> = {
   event: "the agent's rate_limit_event",
   epoch: 'the timestamp in the message',
   dated: 'the date in the message',
   retry_after: 'the retry-after in the message',
   clock: 'the clock time in the message',
-  backoff: "ralph's backoff; the agent named no reset time",
+  backoff: 'the agent named none',
 };
 
 /** What ended the run and what the user can do about it, in one paragraph. */
 export function usageLimitDetail({ message, resetsAt, resetSource, why }: UsageLimitEnding): string {
   const when = resetsAt === undefined ? undefined : new Date(resetsAt).toISOString();
-  const resets = when === undefined ? '' : ` (resets ${when}, read from ${EVIDENCE[resetSource]})`;
+  const resets = when === undefined ? ` (no reset time: ${EVIDENCE.backoff})` : ` (resets ${when}, read from ${EVIDENCE[resetSource]})`;
   switch (why) {
     case 'allocation_disabled':
       return `${message} — an admin has turned your usage allocation off, and no wait lifts that: ask your organisation's admin to re-enable it or raise your limit, then run ralph again`;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pc from 'picocolors';
 import { formatUsage, type UsageWindow } from '../agent/usage-windows.js';
 import type { LoopReporter, Mode, Outcome, Wait } from '../loop/ports.js';
-import { BUSY_LABEL } from '../loop/usage-limit-ending.js';
+import { BUSY_LABEL, EVIDENCE } from '../loop/usage-limit-ending.js';
 import { formatDuration } from './format.js';
 import type { Console } from './screen.js';
 
@@ -123,7 +123,7 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
     usageLimitWait({ message, until, why, resetSource }) {
       const left = () => formatDuration(until - now());
       const words = WAIT_WORDS[why];
-      const evidence = resetSource ? `, reset read from the ${resetSource === 'event' ? 'rate_limit_event' : resetSource.replace('_', '-')}` : '';
+      const evidence = resetSource ? `, reset read from ${EVIDENCE[resetSource]}` : '';
       out.line(pc.yellow(`${words.head}: ${message} — waiting until ${new Date(until).toISOString()} (${left()}${evidence})`));
       const timer = setInterval(() => out.status(`${words.countdown}: ${left()} left`), 1000);
       timer.unref();

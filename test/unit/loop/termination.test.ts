@@ -34,7 +34,7 @@ describe('detailOf: usage limits say why the run stopped and what to do', () => 
 
   it('says when the agent named no reset time', () => {
     expect(detailOf({ reason: 'usage_limit', message: 'limit', resetSource: 'backoff', why: 'stop_requested' })).toBe(
-      'limit — --on-usage-limit stop: run ralph again after the limit resets, or use --on-usage-limit wait',
+      'limit (no reset time: the agent named none) — --on-usage-limit stop: run ralph again after the limit resets, or use --on-usage-limit wait',
     );
   });
 });

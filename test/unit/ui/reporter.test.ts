@@ -43,7 +43,9 @@ describe('the terminal reporter and limits', () => {
     const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: false, now });
     reporter.usageLimitWait({ until: now() + 90_000, message: 'five_hour usage is at 92% (--max-usage 90)', resetsAt: now() + 30_000, resetSource: 'event', why: 'max_usage' })();
     reporter.usageLimitWait({ until: now() + 30_000, message: 'API Error: 529 Overloaded', why: 'overloaded' })();
-    expect(lines[0]).toBe('--max-usage reached: five_hour usage is at 92% (--max-usage 90) — waiting until 2025-06-15T15:08:10.000Z (1m 30s, reset read from the rate_limit_event)');
+    expect(lines[0]).toBe(
+      "--max-usage reached: five_hour usage is at 92% (--max-usage 90) — waiting until 2025-06-15T15:08:10.000Z (1m 30s, reset read from the agent's rate_limit_event)",
+    );
     expect(lines[1]).toMatch(/^overloaded \(the API, not your usage limit\): API Error: 529 Overloaded — waiting until /);
   });
 
