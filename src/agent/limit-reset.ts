@@ -26,13 +26,17 @@ const JUST_PASSED_MS = 5 * 60_000;
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 // Claude AI usage limit reached|1751234400 (epoch seconds after the bar)
-const EPOCH = /\|\s*(\d{9,13})\b/;
+const EPOCH = /(?<=\S)\|\s*(\d{9,13})\b/;
+// A date counts only where the text says the limit lifts then, not in a log line's timestamp.
+const WHEN = String.raw`\b(?:resets?|reset\s+(?:on|at)|on|until)\s+`;
 const ZONE = String.raw`(?:\s*\(([^()\s]{1,64})\)|\s+(UTC|GMT)\b)?`;
 const CLOCK = String.raw`(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?`;
 // resets Feb 22 at 9:30am · resets May 5 at 9pm (America/New_York) · resets Oct 6, 1pm (Europe/Paris) · Apr 23 at 4pm
-const DATED_NAME = new RegExp(String.raw`\b([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?${CLOCK}${ZONE}`, 'gi');
+const DATED_NAME = new RegExp(String.raw`${WHEN}([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?${CLOCK}${ZONE}`, 'gi');
 // You will regain access on 2026-04-01 at 00:00 UTC.
-const DATED_ISO = new RegExp(String.raw`\b(\d{4})-(\d{2})-(\d{2})(?:\s+at|T|\s)\s*${CLOCK}${ZONE}`, 'i');
+const DATED_ISO = new RegExp(String.raw`${WHEN}(\d{4})-(\d{2})-(\d{2})(?:\s+at)?\s+${CLOCK}${ZONE}`, 'i');
+/** A date further back than this is no reset to wait for (a misread, or a message long stale). */
+const STALE_MS = 24 * 3600_000;
 // retry-after: 120 · Retry in 156s · retry after 30 seconds
 const RETRY_AFTER = /\bretry(?:-after:?\s*|\s+(?:in|after)\s+)(\d{1,6})\s*(?:s|secs?|seconds?)?\b/i;
 // resets 5am · resets 2:30pm (America/New_York) · will reset at 3pm · resets tomorrow at 3pm · resets 14:00 (UTC)
@@ -50,7 +54,7 @@ export function resetFromText(text: string, now: number, localZone?: string): Li
     if (at !== undefined) return { at, source: 'epoch' };
   }
   const dated = datedReset(text, now, localZone);
-  if (dated !== undefined) return { at: dated, source: 'dated' };
+  if (dated !== undefined && dated > now - STALE_MS) return { at: dated, source: 'dated' };
   const retry = RETRY_AFTER.exec(text);
   if (retry?.[1]) return { at: now + Number(retry[1]) * 1000, source: 'retry_after' };
   const clock = clockReset(text, now, localZone);

@@ -51,6 +51,9 @@ const LIMIT_PHRASES: readonly RegExp[] = [
   /\brate[ -]limit(?:ed| exceeded| reached)\b/i,
 ];
 
+/** A model's limit the client already switched away from (`Claude Opus 4 limit reached, now using Sonnet 4`) stops nothing. */
+const FALLBACK_NOTICE = /\bnow using\b/i;
+
 /** Wordings (from the client's own messages) of limits that do not lift within a run. */
 const EXHAUSTED: readonly { cause: ExhaustedCause; phrase: RegExp }[] = [
   // Your usage allocation has been disabled by your admin · Your group's usage limit is set to $0 · Your seat type doesn't include usage credits
@@ -75,7 +78,9 @@ const SERVER_BUSY: readonly { kind: ServerBusy['kind']; phrase: RegExp }[] = [
  * lines joined first, with its reset instant when it names one and its cause when no wait fixes it.
  */
 export function detectUsageLimit(text: string, now: number, localZone?: string): UsageLimit | undefined {
-  const found = findMessage(text, (message) => EXHAUSTED.some(({ phrase }) => phrase.test(message)) || LIMIT_PHRASES.some((phrase) => phrase.test(message)));
+  const isLimit = (message: string) =>
+    !FALLBACK_NOTICE.test(message) && (EXHAUSTED.some(({ phrase }) => phrase.test(message)) || LIMIT_PHRASES.some((phrase) => phrase.test(message)));
+  const found = findMessage(text, isLimit);
   if (found === undefined) return undefined;
   const exhausted = EXHAUSTED.find(({ phrase }) => phrase.test(found.message))?.cause;
   const reset = resetFromText(found.withFollowing, now, localZone);

@@ -111,7 +111,16 @@ describe('detectUsageLimit: the order of evidence in the text', () => {
 
   it('joins a message wrapped across terminal lines', () => {
     const text = 'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"You\n    have reached your specified API usage limits. You will regain access on 2025-07-01 at\n    00:00 UTC."}}';
-    expect(detectUsageLimit(text, now)).toMatchObject({ exhausted: 'monthly_cap', reset: { at: at('2025-07-01T00:00:00Z'), source: 'dated' } });
+    expect(detectUsageLimit(text, at('2025-06-16T01:47:32Z'))).toMatchObject({ exhausted: 'monthly_cap', reset: { at: at('2025-07-01T00:00:00Z'), source: 'dated' } });
+  });
+
+  it('takes no date from a log line, and none that lies more than a day back', () => {
+    expect(detectUsageLimit("You've hit your limit\n[wrapper] exited at 2026-03-23T23:00:00Z\nMon Mar 23 23:00:00 UTC 2026", now)?.reset).toBeUndefined();
+    expect(detectUsageLimit('You have reached your specified API usage limits. You will regain access on 2026-03-01 at 00:00 UTC.', now)?.reset).toBeUndefined();
+  });
+
+  it('reads no limit in a notice that the client switched to another model', () => {
+    expect(detectUsageLimit('Claude Opus 4 limit reached, now using Sonnet 4', now)).toBeUndefined();
   });
 });
 
