@@ -1,7 +1,7 @@
 import { openStories, type ReviewPolicy, type TaskList, type TasksParse } from '../files/tasks.js';
 import type { FeedbackItem, UnfinishedStory } from './feedback.js';
 import { outcomeOf, wasStoppedByRalph } from './outcome.js';
-import type { ResetSource } from '../agent/usage-limit.js';
+import type { ExhaustedCause } from '../agent/usage-limit.js';
 import { windowOverShare } from '../agent/usage-windows.js';
 import type { AgentRun, GateTrigger, GateVerdict, Outcome, Wait } from './ports.js';
 import type { Termination } from './termination.js';
@@ -220,35 +220,43 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
   return ruling;
 }
 
+/** What a limit asks of the loop: a pause before the next iteration, or the end of the run. */
+type LimitRuling = { wait: Wait } | { termination: Termination } | undefined;
+
 /**
- * What a limit asks of the loop: a wait before the next iteration, or the end of the run. A usage
- * limit waits for its reset (or the backoff) unless no wait lifts it, --on-usage-limit stop, or the
- * reset lies past --max-runtime; so does a usage window at --max-usage; a busy server pauses briefly.
+ * A usage limit waits for its reset (or the backoff), and so does a usage window at --max-usage;
+ * a busy server pauses briefly. Limits no wait lifts, --on-usage-limit stop and a reset past
+ * --max-runtime end the run instead.
  */
-function usageLimitRuling(facts: IterationFacts, settings: JudgeSettings, counters: Counters): { wait: Wait } | { termination: Termination } | undefined {
-  const { run, now, deadline } = facts;
-  const stopOr = (wait: Wait, resetSource: ResetSource, exhausted?: UsageLimitStop) => {
-    const why: UsageLimitStop | undefined = exhausted ?? (settings.onUsageLimit === 'stop' ? 'stop_requested' : wait.until > deadline ? 'beyond_max_runtime' : undefined);
-    if (why === undefined) return { wait };
-    const resetsAt = wait.resetsAt === undefined ? {} : { resetsAt: wait.resetsAt };
-    return { termination: { reason: 'usage_limit' as const, message: wait.message, ...resetsAt, resetSource, why } };
-  };
+function usageLimitRuling(facts: IterationFacts, settings: JudgeSettings, counters: Counters): LimitRuling {
+  const { run, now } = facts;
   if (run.failure?.kind === 'usage_limit') {
     const { message, reset, exhausted } = run.failure;
     const until = reset ? reset.at + RESET_MARGIN_MS : now + backoff(counters.usageLimits);
-    return stopOr({ until, message, ...(reset ? { resetsAt: reset.at, resetSource: reset.source } : {}), why: 'usage_limit' }, reset?.source ?? 'backoff', exhausted);
+    const announced = reset ? { resetsAt: reset.at, resetSource: reset.source } : {};
+    return waitOrStop({ until, message, ...announced, why: 'usage_limit' }, facts, settings, exhausted);
   }
   if (run.failure?.kind === 'error' && run.failure.busy) {
     const { kind, message, retryAt } = run.failure.busy;
     const pause = Math.min(BUSY_CAP_MS, BUSY_BASE_MS * 2 ** Math.max(0, counters.agentFailures - 1));
-    return { wait: { until: Math.min(deadline, retryAt ?? now + pause), message, why: kind } };
+    return { wait: { until: Math.min(facts.deadline, retryAt ?? now + pause), message, why: kind } };
   }
   const full = settings.maxUsage === undefined || !run.usage ? undefined : windowOverShare(run.usage, settings.maxUsage, now);
-  if (!full) return undefined;
-  const message = `${full.window} usage is at ${Math.round(full.utilization * 100)}% (--max-usage ${Math.round((settings.maxUsage ?? 0) * 100)})`;
-  const until = full.resetsAt === undefined ? now + BACKOFF_BASE_MS : full.resetsAt + RESET_MARGIN_MS;
-  const resetSource = full.resetsAt === undefined ? 'backoff' : 'event';
-  return stopOr({ until, message, ...(full.resetsAt === undefined ? {} : { resetsAt: full.resetsAt, resetSource }), why: 'max_usage' }, resetSource);
+  if (!full || settings.maxUsage === undefined) return undefined;
+  const message = `${full.window} usage is at ${Math.round(full.utilization * 100)}% (--max-usage ${Math.round(settings.maxUsage * 100)})`;
+  const wait: Wait =
+    full.resetsAt === undefined
+      ? { until: now + BACKOFF_BASE_MS, message, why: 'max_usage' }
+      : { until: full.resetsAt + RESET_MARGIN_MS, message, resetsAt: full.resetsAt, resetSource: 'event', why: 'max_usage' };
+  return waitOrStop(wait, facts, settings);
+}
+
+/** The wait, unless no wait lifts the limit, --on-usage-limit stop, or it would end past --max-runtime. */
+function waitOrStop(wait: Wait, facts: IterationFacts, settings: JudgeSettings, exhausted?: ExhaustedCause): LimitRuling {
+  const why: UsageLimitStop | undefined = exhausted ?? (settings.onUsageLimit === 'stop' ? 'stop_requested' : wait.until > facts.deadline ? 'beyond_max_runtime' : undefined);
+  if (why === undefined) return { wait };
+  const resetsAt = wait.resetsAt === undefined ? {} : { resetsAt: wait.resetsAt };
+  return { termination: { reason: 'usage_limit', message: wait.message, ...resetsAt, resetSource: wait.resetSource ?? 'backoff', why } };
 }
 
 /**
