@@ -57,10 +57,13 @@ export function createWorkspace() {
       symlinkSync(agent, join(dir, 'claude'));
       return dir;
     },
-    /** The environment both loops run in: the fake agent first on PATH, a git identity, no colour. */
+    /**
+     * The environment both loops run in: the fake agent first on PATH, a git identity, no colour,
+     * and IS_SANDBOX (the fake agent is named `claude`: run as root, ralph would refuse it otherwise).
+     */
     env(/** @type {string} */ binDir, /** @type {Record<string, string>} */ extra = {}) {
       /** @type {NodeJS.ProcessEnv} */
-      const env = { ...process.env, ...IDENTITY, PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`, NO_COLOR: '1', LC_ALL: 'C', ...extra };
+      const env = { ...process.env, ...IDENTITY, PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`, NO_COLOR: '1', LC_ALL: 'C', IS_SANDBOX: '1', ...extra };
       delete env.FORCE_COLOR;
       delete env.CLAUDECODE;
       return env;

@@ -13,6 +13,8 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .description('Run an AI coding agent in a loop until the task list is done.')
     .version(version, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
+    // A mistyped option gets "(Did you mean --max-iterations?)"; subcommands inherit this.
+    .showSuggestionAfterError(true)
     .exitOverride();
 
   const run = program
@@ -21,7 +23,11 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .option('--dry-run', 'check everything, print the resolved configuration and the agent command, call no agent')
     .option('--no-gates', 'skip the quality gates of ralph/config.json for this run')
     .option('--reset-resumes', 'clear the count of unproductive resumes (after fixing their cause)')
-    .action(async (options: Record<string, unknown>) => {
+    .option('-y, --yes', 'run even when ralph/tasks.json is still the example ralph init wrote')
+    // Arguments are checked by hand: `ralph run 10` (the ralph.sh habit) gets the flag it meant.
+    .allowExcessArguments(true)
+    .action(async (options: Record<string, unknown>, command: Command) => {
+      refuseArguments(command.args);
       const [{ runCommand }, { givenRunFlags }] = await Promise.all([import('../commands/run.js'), import('./run-flags.js')]);
       setExitCode(
         await runCommand({
@@ -30,6 +36,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
           dryRun: options.dryRun === true,
           noGates: options.gates === false,
           resetResumes: options.resetResumes === true,
+          yes: options.yes === true,
         }),
       );
     });
@@ -50,7 +57,8 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .description('scaffold ralph/ in this repository: prompt, PRD guide, task list, progress notes')
     .option('--force', 'replace ralph\'s template files you already have', false)
     .addOption(new Option('--ci <provider>', 'also write a CI workflow').choices(CI_PROVIDERS))
-    .action(async (options: { force: boolean; ci?: CiProvider }) => {
+    .option('--from <dir>', 'import a ralph.sh setup from this folder: prd.json, progress.txt, prompt.md or CLAUDE.md (nothing there is changed)')
+    .action(async (options: { force: boolean; ci?: CiProvider; from?: string }) => {
       const { initCommand } = await import('../commands/init.js');
       setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
     });
@@ -109,6 +117,14 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     });
 
   return program;
+}
+
+/** `ralph run` takes no arguments; a bare number is ralph.sh's iteration count. */
+function refuseArguments(args: readonly string[]): void {
+  const [first] = args;
+  if (first === undefined) return;
+  const hint = /^\d+$/.test(first) ? `did you mean --max-iterations ${first}?` : 'ralph run takes no arguments: see ralph run --help';
+  throw new RalphError(`unexpected argument '${first}' for 'run'`, SETUP_EXIT_CODE, hint);
 }
 
 /** Runs the CLI: one place maps errors to messages and exit codes. */

@@ -15,6 +15,8 @@ export function addRunOptions(command: Command): Command {
       });
     }
     command.addOption(option);
+    // Commander defaults a --no-x option to true; a flag not given must fall through to env, config, default.
+    if (option.negate) command.setOptionValueWithSource(option.attributeName(), undefined, 'default');
   }
   return command;
 }

@@ -65,6 +65,7 @@ async function hookStop(options: HookStopOptions): Promise<void> {
       tasksText: await readOptional(paths.tasks),
       mode: loop.mode,
       story: loop.story,
+      review: loop.review,
       uncommitted: () => listUncommitted(root, { timeoutMs: GIT_TIMEOUT_MS, keep: PATHS_SHOWN }),
     });
     if (decision.allow) return;

@@ -1,9 +1,13 @@
+import { resolve } from 'node:path';
 import pc from 'picocolors';
+import { findExecutable } from '../agent/find-executable.js';
 import { detectGates, type DetectedGate } from '../gates/detect-gates.js';
 import { findRepoRoot } from '../git/repository.js';
 import { applyPlan, type ItemOutcome } from '../init/apply-plan.js';
 import type { CiProvider } from '../init/ci-providers.js';
+import { legacyPromptNotes, readRalphSh } from '../init/import-ralph-sh.js';
 import { planInit } from '../init/init-plan.js';
+import { nextSteps, type Whereabouts } from '../init/next-steps.js';
 
 export interface InitOptions {
   cwd: string;
@@ -11,6 +15,8 @@ export interface InitOptions {
   force?: boolean;
   /** Also write a CI workflow. */
   ci?: CiProvider;
+  /** A ralph.sh folder to import (prd.json, progress.txt, prompt.md or CLAUDE.md). */
+  from?: string;
   stdout?: NodeJS.WritableStream;
 }
 
@@ -18,14 +24,24 @@ export interface InitOptions {
 export async function initCommand(options: InitOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const root = await findRepoRoot(options.cwd);
+  const from = options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
   const gates = await detectGates(root);
-  const outcomes = await applyPlan(root, planInit({ ci: options.ci, gates }), { force: options.force ?? false });
-  stdout.write(renderInit(root, outcomes, options.force ?? false, gates));
+  const outcomes = await applyPlan(root, planInit({ ci: options.ci, gates, ...(from ? { from } : {}) }), { force: options.force ?? false });
+  const where: Whereabouts = { claudeFound: (await findExecutable('claude', options.cwd)) !== undefined, root: process.getuid?.() === 0, imported: from !== undefined };
+  const notes = from ? ['', `Imported from ${from.shown} (nothing there was changed):`, ...legacyPromptNotes(from).map((note) => `  ${note}`)] : [];
+  stdout.write(renderInit(root, outcomes, options.force ?? false, gates, where, notes));
   return 0;
 }
 
 /** The report: one line per item that matters, then the next steps. */
-export function renderInit(root: string, outcomes: readonly ItemOutcome[], force: boolean, gates: readonly DetectedGate[] = []): string {
+export function renderInit(
+  root: string,
+  outcomes: readonly ItemOutcome[],
+  force: boolean,
+  gates: readonly DetectedGate[] = [],
+  where: Whereabouts = { claudeFound: true, root: false, imported: false },
+  notes: readonly string[] = [],
+): string {
   const lines = [`${pc.bold('ralph init')} in ${root}`];
   const isKept = (outcome: ItemOutcome) => outcome.result === 'exists' || outcome.result === 'unchanged';
   const changed = outcomes.filter((outcome) => !isKept(outcome) && outcome.result !== 'skipped');
@@ -39,13 +55,7 @@ export function renderInit(root: string, outcomes: readonly ItemOutcome[], force
   for (const outcome of outcomes) if (outcome.result === 'skipped') lines.push(`  ${pc.yellow('warning:')} ${outcome.warning}`);
   const config = outcomes.find((outcome) => outcome.path === 'ralph/config.json');
   if (config?.result === 'created' || config?.result === 'replaced') lines.push('', ...describeGates(gates));
-  lines.push(
-    '',
-    'Next steps:',
-    '  1. Write the PRD in ralph/prd.md (it explains how).',
-    '  2. Turn it into small stories in ralph/tasks.json.',
-    '  3. Run the loop: ralph run --max-iterations 10 --max-stuck 3',
-  );
+  lines.push(...notes, '', ...nextSteps(where));
   return lines.join('\n') + '\n';
 }
 

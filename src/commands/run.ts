@@ -16,13 +16,16 @@ import { readOptional } from '../files/signal-files.js';
 import { countStories } from '../files/tasks.js';
 import { createGit, ensureIgnored, findRepoRoot } from '../git/repository.js';
 import { runLoop } from '../loop/run-loop.js';
-import { prepareInvocation } from '../run/agent-invocation.js';
-import { PROMPT_MARK, renderDryRun } from '../run/dry-run.js';
+import { requireAgent } from '../run/agent-check.js';
+import { prepareInvocation, type AgentInvocation } from '../run/agent-invocation.js';
+import { deferredAgent } from '../run/deferred-agent.js';
+import { dryRun } from '../run/dry-run.js';
 import { installInterrupts } from '../run/interrupts.js';
 import { loopSettings } from '../run/loop-settings.js';
-import { preflight } from '../run/preflight.js';
+import { preflight, type PreflightOptions } from '../run/preflight.js';
 import { checkResume, stateAfterRun } from '../run/resume-guard.js';
 import { buildRunReport, renderSummary, writeLastRun } from '../run/run-report.js';
+import { enterTaskBranch } from '../run/task-branch.js';
 import { readTemplate } from '../templates.js';
 import type { IterationRow } from '../loop/ports.js';
 import { createReporter } from '../ui/reporter.js';
@@ -37,6 +40,8 @@ export interface RunCommandOptions {
   noGates?: boolean;
   /** --reset-resumes: clear the resume counter (a human fixed the cause). */
   resetResumes?: boolean;
+  /** --yes: run even the example task list. */
+  yes?: boolean;
   env?: NodeJS.ProcessEnv;
   stdout?: Writable;
   stderr?: Writable;
@@ -58,17 +63,20 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const { settings } = resolved;
   // A prompt named on the command line or in the environment is relative to where ralph was started.
   const promptBase = ['flag', 'env'].includes(resolved.sources.prompt) ? options.cwd : root;
-  const ready = await preflight({
+  const { CLAUDECODE: _nested, ...inherited } = env;
+  const checks: PreflightOptions = {
     cwd: options.cwd,
     root,
     promptPath: resolve(promptBase, settings.prompt),
+    review: !settings.skipReview,
+    yes: options.yes === true,
     ...(settings.sandbox === false ? { agentBin: settings.agentBin } : {}),
-  });
-  const invocation = await prepareInvocation(resolved, root, options.cwd, ready.agentPath);
-  if (options.dryRun) {
-    out.line(renderDryRun(resolved, invocation.command(PROMPT_MARK), shown(ready.promptPath)));
-    return 0;
-  }
+    skipPermissions: resolved.agent.skipPermissions,
+    agentEnv: { ...inherited, ...resolved.agent.env },
+    uid: process.getuid?.(),
+  };
+  if (options.dryRun) return dryRun(resolved, checks, out);
+  const ready = await preflight(checks);
 
   await ensureIgnored(root, LOOP_OWNED_PATHS);
   if ((await readOptional(paths.progress)) === undefined) await writeFile(paths.progress, await readTemplate('progress.txt'));
@@ -86,19 +94,20 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     out.line(count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`),
   );
   try {
+    // Under the lock: two runs never switch branches under each other.
+    const { tasks, branch } = await enterTaskBranch({ root, tasks: ready.tasks, tasksPath: paths.tasks, enabled: settings.branch, say: (text) => out.line(text) });
     // Checked under the lock, so two simultaneous starts cannot both count as one resume.
-    const taskList = taskListId(ready.tasks);
+    const taskList = taskListId(tasks);
     const state = await readRunState(paths.state, taskList);
     const attempts = checkResume(state, settings.maxResumes, options.resetResumes === true);
-    const policy = { review: !settings.skipReview };
-    const completeBefore = countStories(ready.tasks, policy).complete;
+    const policy = { review: !settings.skipReview, unconfirmed: new Set(state.unconfirmedApprovals) };
+    const completeBefore = countStories(tasks, policy).complete;
 
     const files = createLoopFiles(paths, ready.promptPath, lock, taskList);
-    const { CLAUDECODE: _nested, ...inherited } = env;
-    const agent = createAgentRunner({
-      command: invocation.command,
+    const makeAgent = (invocation: AgentInvocation) => createAgentRunner({
+      ...invocation,
       cwd: root,
-      env: { ...inherited, ...resolved.agent.env },
+      env: checks.agentEnv,
       output: settings.output,
       logPaths: (iteration) => ({
         log: join(paths.logs, iterationFileName(iteration, 'log')),
@@ -117,15 +126,18 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         reporter.usage(windows);
         void files.writeUsage(windows).catch(() => undefined);
       },
-      ...(invocation.onForcedStop ? { onForcedStop: invocation.onForcedStop } : {}),
     });
+    const invocationFor = (agentPath: string | undefined) => prepareInvocation(resolved, root, options.cwd, agentPath);
+    const agent = ready.nothingLeft
+      ? deferredAgent(async () => makeAgent(await invocationFor(await requireAgent(checks))))
+      : makeAgent(await invocationFor(ready.agentPath));
     // The gate runner and the GitHub reporting are loaded only by the runs that use them: start-up stays short.
     const gates =
       resolved.gates.length > 0 && !options.noGates
         ? (await import('../run/quality-gates.js')).createQualityGates({ specs: resolved.gates, root, logsDir: paths.logs, env: inherited, interrupts, out })
         : undefined;
     const result = await runLoop(
-      loopSettings(settings, firstIteration),
+      loopSettings(settings, firstIteration, branch),
       {
         agent,
         git: createGit(root),
@@ -135,7 +147,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         report: reporter,
         ...(gates ? { gates } : {}),
       },
-      ready.tasks,
+      tasks,
+      state.unconfirmedApprovals,
     );
 
     const report = buildRunReport(result, { startedAt, endedAt: Date.now(), firstIteration, maxIterations: settings.maxIterations });

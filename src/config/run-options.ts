@@ -89,6 +89,13 @@ export const RUN_OPTIONS = {
   maxReviews: option({ flag: '--max-reviews <n>', kind: wholeNumber(1), default: 3, description: 'reviews that send one story back before the run stops for a human (exit 2)' }),
   maxResumes: option({ flag: '--max-resumes <n>', kind: wholeNumber(0), default: 3, description: 'runs in a row that may resume after a run that completed no story (0: none)' }),
   quiet: option({ flag: '--quiet', kind: boolean(), default: false, description: "show only ralph's own lines and the summary (agent output still goes to the logs)" }),
+  branch: option({
+    flag: '--no-branch',
+    kind: boolean(),
+    default: true,
+    defaultLabel: "on: switch to the task list's branchName",
+    description: "stay on the current branch instead of switching to (or creating) the task list's branchName",
+  }),
   sandbox: option({
     flag: '--sandbox [name]',
     kind: sandboxName(),
@@ -108,9 +115,9 @@ export function flagName(flag: string): string {
   return flag.replace(/^--/, '').split(/[ <[]/)[0] ?? flag;
 }
 
-/** `--max-iterations <n>` → `RALPH_MAX_ITERATIONS`. */
+/** `--max-iterations <n>` → `RALPH_MAX_ITERATIONS`; `--no-branch` → `RALPH_BRANCH` (the setting, not its negation). */
 export function envName(flag: string): string {
-  return `RALPH_${flagName(flag).replace(/-/g, '_').toUpperCase()}`;
+  return `RALPH_${flagName(flag).replace(/^no-/, '').replace(/-/g, '_').toUpperCase()}`;
 }
 
 /** Where an option lives in ralph/config.json. */

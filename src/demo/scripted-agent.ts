@@ -23,6 +23,8 @@ export interface Step {
   writeTasks?: unknown;
   /** Write these files (path → content) before implementing or committing. */
   files?: Record<string, string>;
+  /** Shell commands (`sh -c`, in order, each must succeed) after the files and before implementing or committing: `git reset --hard HEAD~3`, a rebase, a checkout. */
+  shell?: string[];
   /** Mark the next open story passing, write a file for it, and commit. */
   implement?: boolean;
   /** Do what the prompt's "This iteration" section asks: implement, review (with `verdict`), or fix. */
@@ -68,6 +70,10 @@ async function main(argv: string[]): Promise<void> {
     writeFileSync('ralph/tasks.json', text);
   }
   for (const [path, content] of Object.entries(step.files ?? {})) writeFileSync(path, content);
+  for (const command of step.shell ?? []) {
+    await out.tool('Bash', { command }, 'ok', false);
+    execFileSync('sh', ['-c', command], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
   const mode = step.auto ? modeOf(prompt) : undefined;
   if (step.implement || mode?.mode === 'implement') await implementNextStory(out);
   if (mode?.mode === 'review') await review(out, mode.story, step.verdict ?? 'approve');

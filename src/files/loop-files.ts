@@ -59,5 +59,8 @@ export function createLoopFiles(
     writeUsage: async (windows) => {
       if (active) await writeActive({ ...active, usage: windows });
     },
+    saveUnconfirmedApprovals: async (ids) => {
+      await updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({ ...current, ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}) }));
+    },
   };
 }

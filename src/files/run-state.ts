@@ -15,6 +15,8 @@ export interface RunState {
   lastRunCompleted?: number;
   /** Per story, the reviews that sent it back (ralph's own count; the agent's reviewCount is informational). */
   reviewRejections: Record<string, number>;
+  /** Stories marked approved outside a review iteration: not complete until a review approves them (absent: none). */
+  unconfirmedApprovals?: string[];
 }
 
 /** The state for a task list: what state.json holds when it is about that list, else a fresh start. */

@@ -20,6 +20,8 @@ const taskListSchema = z
     project: z.string().optional(),
     branchName: z.string().optional(),
     description: z.string().optional(),
+    // `ralph init` and `ralph archive` write an example list: `ralph run` refuses it until it is replaced.
+    example: z.boolean().optional(),
     stories: z.array(storySchema).optional(),
     // The prd.json shape users already have names the same list `userStories`.
     userStories: z.array(storySchema).optional(),
@@ -46,6 +48,8 @@ export interface TaskList {
   project?: string;
   branchName?: string;
   description?: string;
+  /** The task list is still the example `ralph init` wrote. */
+  example?: boolean;
   stories: Story[];
 }
 
@@ -65,12 +69,15 @@ export function parseTasks(text: string): TasksParse {
     const first = result.error.issues[0];
     return { ok: false, error: first ? describeIssue(first) : 'not a task list' };
   }
-  const { project, branchName, description, stories, userStories } = result.data;
-  return { ok: true, tasks: { project, branchName, description, stories: stories ?? userStories ?? [] } };
+  const { project, branchName, description, example, stories, userStories } = result.data;
+  return { ok: true, tasks: { project, branchName, description, ...(example ? { example } : {}), stories: stories ?? userStories ?? [] } };
 }
 
-/** Whether stories must also be approved by a review iteration to count as complete. */
-export type ReviewPolicy = { review: boolean };
+/**
+ * Whether stories must also be approved by a review iteration to count as complete, and the
+ * approvals no review iteration made (they count only once a review confirms them).
+ */
+export type ReviewPolicy = { review: boolean; unconfirmed?: ReadonlySet<string> };
 
 /** Stories done and in all. */
 export function countStories(tasks: TaskList, policy: ReviewPolicy): { complete: number; total: number } {
@@ -78,8 +85,8 @@ export function countStories(tasks: TaskList, policy: ReviewPolicy): { complete:
 }
 
 /** A story is complete when it passes — and, with the review cycle on, a review approved it. */
-export function isStoryComplete(story: Story, { review }: ReviewPolicy): boolean {
-  return story.passes && (!review || story.reviewStatus === 'approved');
+export function isStoryComplete(story: Story, { review, unconfirmed }: ReviewPolicy): boolean {
+  return story.passes && (!review || (story.reviewStatus === 'approved' && !unconfirmed?.has(story.id)));
 }
 
 /** Stories not complete yet, highest priority (lowest number) first. */

@@ -54,6 +54,18 @@ export async function readHeadFromFiles(dirs: GitDirs): Promise<string | undefin
   return undefined;
 }
 
+/**
+ * The branch HEAD is on (`main`), null when HEAD is detached, read from the HEAD file; undefined
+ * when the file does not settle it.
+ */
+export async function readBranchFromFiles(dirs: GitDirs): Promise<string | null | undefined> {
+  const content = (await readText(join(dirs.gitDir, 'HEAD')))?.trim();
+  if (content === undefined) return undefined;
+  if (HASH.test(content)) return null;
+  const ref = SYMBOLIC.exec(content)?.[1];
+  return ref?.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
+}
+
 /** The hash packed-refs holds for a ref, or undefined. */
 async function readPackedRef(commonDir: string, ref: string): Promise<string | undefined> {
   const packed = await readText(join(commonDir, 'packed-refs'));

@@ -1,9 +1,13 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
+import { execa } from 'execa';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { RalphError } from '../errors.js';
 import type { Git } from '../loop/ports.js';
-import { findGitDirs, readHeadFromFiles, type GitDirs } from './head-file.js';
+import { findGitDirs, readBranchFromFiles, readHeadFromFiles, type GitDirs } from './head-file.js';
+
+/** How far back the reflog is searched for the commit to get back to. */
+const REFLOG_ENTRIES = 200;
 
 /** The top of the git work tree that contains `cwd`; a set-up error outside one. */
 export async function findRepoRoot(cwd: string): Promise<string> {
@@ -15,22 +19,53 @@ export async function findRepoRoot(cwd: string): Promise<string> {
 }
 
 /**
- * The loop's git port: HEAD, read on the host — from the repository's files when they settle
- * it (no process started), otherwise from `git rev-parse`.
+ * The loop's git port, on the host. HEAD and its branch are read from the repository's files
+ * when they settle it (no process started, as this happens every iteration), otherwise from git;
+ * ancestry and the reflog, asked only when HEAD moved, always from git.
  */
 export function createGit(root: string): Git {
   const git = simpleGit(root);
   // GIT_DIR and GIT_COMMON_DIR move the repository away from root/.git: only git knows where.
   const overridden = process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined;
   let dirs: Promise<GitDirs | undefined> | undefined;
+  const gitDirs = () => (dirs ??= overridden ? Promise.resolve(undefined) : findGitDirs(root).catch(() => undefined));
+  const run = (args: string[]) => execa('git', args, { cwd: root, reject: false, stdin: 'ignore', timeout: 60_000 });
   return {
     head: async () => {
-      dirs ??= overridden ? Promise.resolve(undefined) : findGitDirs(root).catch(() => undefined);
-      const found = await dirs;
+      const found = await gitDirs();
       const hash = found && (await readHeadFromFiles(found).catch(() => undefined));
       return hash ?? readHead(git);
     },
+    branch: async () => {
+      const found = await gitDirs();
+      const branch = found && (await readBranchFromFiles(found).catch(() => undefined));
+      if (branch !== undefined) return branch;
+      const result = await run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+      if (result.exitCode === 1) return null; // detached
+      return result.exitCode === 0 ? result.stdout.trim() : gitFailed(result);
+    },
+    isAncestor: async (ancestor, descendant) => {
+      // Exit 0: an ancestor; 1: not; anything else: git could not tell.
+      const result = await run(['merge-base', '--is-ancestor', ancestor, descendant]);
+      return result.exitCode === 0 || (result.exitCode === 1 ? false : gitFailed(result));
+    },
+    countLeft: async (from, to) => {
+      const result = await run(['rev-list', '--count', from, ...(to === null ? [] : ['--not', to])]);
+      return result.exitCode === 0 ? Number(result.stdout.trim()) : gitFailed(result);
+    },
+    reflogEntry: async (hash) => {
+      // No reflog (core.logAllRefUpdates off) is no error: the hash alone still names the commit.
+      const result = await run(['reflog', 'show', '--format=%H', `-n${REFLOG_ENTRIES}`, 'HEAD']);
+      const index = result.exitCode === 0 ? result.stdout.split('\n').indexOf(hash) : -1;
+      return index >= 0 ? `HEAD@{${index}}` : undefined;
+    },
   };
+}
+
+/** A git command that failed in a way the loop cannot read as an answer. */
+function gitFailed(result: { command: string; stderr: string; exitCode?: number }): never {
+  const cause = result.stderr.split('\n')[0] || `exit ${result.exitCode ?? 'unknown'}`;
+  throw new RalphError(`${result.command} failed: ${cause}`, 64, 'check the repository with `git status`');
 }
 
 /**

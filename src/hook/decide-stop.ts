@@ -1,4 +1,5 @@
-import { checkTransitions, type LoopMode } from './check-transitions.js';
+import type { Mode } from '../loop/mode.js';
+import { checkTransitions } from '../loop/transitions.js';
 import { parseStories } from './task-stories.js';
 import type { Uncommitted } from './uncommitted.js';
 
@@ -10,9 +11,11 @@ export interface StopChecks {
   snapshotText: string;
   /** ralph/tasks.json now; undefined when it is gone. */
   tasksText: string | undefined;
-  mode: LoopMode;
+  mode: Mode;
   /** The story under review or under fix, when the loop names it. */
   story?: string;
+  /** The review cycle is on (false under --skip-review). */
+  review?: boolean;
   /** Asked last, and only when the task list is in order: git is the slowest check. */
   uncommitted: () => Promise<Uncommitted>;
 }
@@ -39,7 +42,7 @@ function checkTaskList(checks: StopChecks): string | undefined {
   const before = parseStories(checks.snapshotText);
   // An iteration that began with a broken list was asked to repair it: there is nothing to compare with.
   if (!before.ok) return undefined;
-  return checkTransitions({ before: before.stories, after: now.stories, mode: checks.mode, story: checks.story });
+  return checkTransitions({ before: before.stories, after: now.stories, mode: checks.mode, story: checks.story, review: checks.review ?? true });
 }
 
 /** `Uncommitted changes: src/a.ts, new.txt and 3 more. Commit them …` */

@@ -1,8 +1,6 @@
-/** One story of tasks.json as the Stop hook sees it: its id, and every field as written. */
-export interface StoryRecord {
-  id: string;
-  fields: Readonly<Record<string, unknown>>;
-}
+import type { StoryRecord } from '../loop/transitions.js';
+
+export type { StoryRecord };
 
 /** The stories of a tasks.json text, or what is wrong with it (one line, after "ralph/tasks.json "). */
 export type StoriesParse = { ok: true; stories: StoryRecord[] } | { ok: false; problem: string };

@@ -4,6 +4,7 @@ import { readTemplate } from '../templates.js';
 import { mergeClaudeSettings } from './claude-settings.js';
 import type { DetectedGate } from '../gates/detect-gates.js';
 import type { CiProvider } from './ci-providers.js';
+import type { RalphShSetup } from './import-ralph-sh.js';
 
 
 /** What a merge made of a file: its new text, and the entries it added (none: unchanged). */
@@ -24,12 +25,15 @@ export type PlannedItem =
   | { kind: 'merge'; path: string; merge: (existing: string | undefined) => Merged };
 
 /** Everything `ralph init` sets up, in the order it is done and reported. */
-export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGate[] }): PlannedItem[] {
+export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGate[]; from?: RalphShSetup }): PlannedItem[] {
+  const { from } = options;
   const items: PlannedItem[] = [
     fromTemplate('ralph/prompt.md', 'prompt.md'),
+    // Imported from ralph.sh: the old prompt beside the new one, the task list and notes as they were.
+    ...(from?.prompt ? [fromText('ralph/prompt.legacy.md', from.prompt.text)] : []),
     fromTemplate('ralph/prd.md', 'prd.md'),
-    fromTemplate('ralph/tasks.json', 'tasks.json'),
-    fromTemplate('ralph/progress.txt', 'progress.txt'),
+    from ? fromText('ralph/tasks.json', from.tasks) : fromTemplate('ralph/tasks.json', 'tasks.json'),
+    from?.progress !== undefined ? fromText('ralph/progress.txt', from.progress) : fromTemplate('ralph/progress.txt', 'progress.txt'),
     { kind: 'file', path: 'ralph/config.json', content: async () => initialConfig(options.gates) },
     // A copy beside the config, so editors check it offline whatever way ralph was installed.
     fromTemplate('ralph/config.schema.json', 'config.schema.json'),
@@ -47,6 +51,10 @@ export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGat
 export function initialConfig(gates: readonly DetectedGate[]): string {
   const config = { $schema: './config.schema.json', maxIterations: 10, maxStuck: 3, gates };
   return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+function fromText(path: string, text: string): PlannedItem {
+  return { kind: 'file', path, content: async () => text };
 }
 
 function fromTemplate(path: string, template: string): PlannedItem {

@@ -1,22 +1,25 @@
 import type { RepetitionReport } from './ports.js';
+import { describeRewrite, type HistoryRewrite } from './progress.js';
 import { unreachable } from './termination.js';
 
 /** A story that keeps a COMPLETE from standing, and why. */
 export interface UnfinishedStory {
   id: string;
   title: string;
-  /** `failing`: passes is false; `unreviewed`: it passes but no review approved it yet. */
-  why: 'failing' | 'unreviewed';
+  /** `failing`: passes is false; `unreviewed`: it passes but no review approved it yet; `unconfirmed`: approved, but not by a review iteration. */
+  why: 'failing' | 'unreviewed' | 'unconfirmed';
 }
 
 /** Something the next iteration should hear about before it starts. */
 export type FeedbackItem =
-  /** The agent said COMPLETE but tasks.json disagrees. */
-  | { kind: 'complete_rejected'; remaining: UnfinishedStory[] }
+  /** The agent said COMPLETE but tasks.json disagrees, or the iteration broke a rule of the task list. */
+  | { kind: 'complete_rejected'; remaining: UnfinishedStory[]; broke?: 'rule_broken' | 'history_rewritten' }
   /** The agent left tasks.json unreadable. */
   | { kind: 'tasks_invalid'; error: string }
-  /** Stories disappeared from tasks.json. */
-  | { kind: 'stories_removed'; ids: string[] }
+  /** The iteration changed tasks.json in a way its mode does not allow: the rule, as one line. */
+  | { kind: 'rule_broken'; rule: string }
+  /** Commits left the branch, or HEAD left it. */
+  | { kind: 'history_rewritten'; rewrite: HistoryRewrite }
   /** Promise tags that are no signal (empty reason, unknown word). */
   | { kind: 'invalid_tags'; tags: string[] }
   /** The agent's output ended without its final result: it was cut off. */
@@ -56,18 +59,23 @@ export function feedbackPreview(feedback: string, path: string, previewBytes: nu
 function renderItem(item: FeedbackItem): string {
   switch (item.kind) {
     case 'complete_rejected': {
-      const failing = item.remaining.filter((story) => story.why === 'failing').map((story) => `${story.id} (${story.title})`);
-      const unreviewed = item.remaining.filter((story) => story.why === 'unreviewed').map((story) => `${story.id} (${story.title})`);
+      const named = (why: UnfinishedStory['why']) => item.remaining.filter((story) => story.why === why).map((story) => `${story.id} (${story.title})`);
+      const [failing, unreviewed, unconfirmed] = [named('failing'), named('unreviewed'), named('unconfirmed')];
       const reasons = [
         ...(failing.length ? [`these stories still have \`passes: false\` in ralph/tasks.json: ${failing.join(', ')}`] : []),
         ...(unreviewed.length ? [`these pass but no review approved them yet: ${unreviewed.join(', ')}`] : []),
+        ...(unconfirmed.length ? [`these were marked approved outside a review iteration, so a review must still approve them: ${unconfirmed.join(', ')}`] : []),
+        ...(item.broke === 'rule_broken' ? ['the iteration broke a rule of the task list (see above)'] : []),
+        ...(item.broke === 'history_rewritten' ? ['commits left the branch (see above)'] : []),
       ];
       return `- Your previous \`<promise>COMPLETE</promise>\` was rejected: ${reasons.join('; ') || 'ralph/tasks.json is not valid'}. Finish them (or mark them passing once verified) before claiming completion.`;
     }
     case 'tasks_invalid':
       return `- ralph/tasks.json is not a valid task list after the previous iteration: ${item.error}. Repair it first.`;
-    case 'stories_removed':
-      return `- The previous iteration removed stories from ralph/tasks.json: ${item.ids.join(', ')}. Restore them (from git) — stories are never removed, only marked passing.`;
+    case 'rule_broken':
+      return `- The previous iteration broke a rule of the task list: ${item.rule}`;
+    case 'history_rewritten':
+      return `- The previous iteration moved HEAD off the branch's history: ${describeRewrite(item.rewrite)} Never reset, rebase, amend or switch branches: ralph counts only new commits on top of the branch as progress, and every iteration counts as a failure until the branch is back. Put it back first, then redo your work as new commits.`;
     case 'invalid_tags':
       return `- These promise tags were ignored because they are no signal: ${item.tags.join(', ')}. Use \`<promise>COMPLETE</promise>\`, \`<promise>BLOCKED:reason</promise>\` or \`<promise>DECIDE:question</promise>\`, with a non-empty reason or question.`;
     case 'truncated':

@@ -1,11 +1,10 @@
-import { openStories, type ReviewPolicy, type TaskList, type TasksParse } from '../files/tasks.js';
+import { openStories, type ReviewPolicy, type Story, type TasksParse } from '../files/tasks.js';
 import type { FeedbackItem, UnfinishedStory } from './feedback.js';
 import { outcomeOf, wasStoppedByRalph } from './outcome.js';
-import type { ExhaustedCause } from '../agent/usage-limit.js';
-import { windowOverShare } from '../agent/usage-windows.js';
 import type { AgentRun, GateTrigger, GateVerdict, Outcome, Wait } from './ports.js';
+import { describeRewrite, type HistoryRewrite } from './progress.js';
 import type { Termination } from './termination.js';
-import type { UsageLimitStop } from './usage-limit-ending.js';
+import { usageLimitRuling } from './limit-ruling.js';
 
 /** The limits judged after every iteration. */
 export interface JudgeSettings {
@@ -40,11 +39,16 @@ export const INITIAL_COUNTERS: Counters = { stuck: 0, agentFailures: 0, validati
 /** What an iteration did, as the judge sees it. */
 export interface IterationFacts {
   run: AgentRun;
+  /** HEAD moved forward on the branch: progress. */
   committed: boolean;
+  /** Commits left the branch, or HEAD left it (never progress). */
+  rewrite?: HistoryRewrite;
   /** tasks.json after the iteration. */
   tasks: TasksParse;
-  /** The story ids before the iteration (stories must never disappear). */
-  storiesBefore: readonly string[];
+  /** The rule of the task list the iteration broke (src/loop/transitions.ts), as one line. */
+  ruleBroken?: string;
+  /** Approvals no review iteration made, after this iteration: they do not count yet. */
+  unconfirmed: ReadonlySet<string>;
   now: number;
   /** When --max-runtime is up (epoch ms). */
   deadline: number;
@@ -66,13 +70,6 @@ export interface Verdict {
   wait?: Wait;
 }
 
-/** One minute after the announced reset, so the first call after the wait is not refused again. */
-const RESET_MARGIN_MS = 60_000;
-const BACKOFF_BASE_MS = 5 * 60_000;
-const BACKOFF_CAP_MS = 60 * 60_000;
-/** A throttled or overloaded server: a short pause, doubling, before the next attempt. */
-const BUSY_BASE_MS = 30_000;
-const BUSY_CAP_MS = 10 * 60_000;
 
 /**
  * Rules on an iteration: updates the counters, gathers the feedback for the next prompt, and
@@ -82,7 +79,7 @@ const BUSY_CAP_MS = 10 * 60_000;
  * is the loop's).
  */
 export function judgeIteration(facts: IterationFacts, previous: Counters, settings: JudgeSettings): Verdict {
-  const outcome = outcomeOf(facts.run);
+  const outcome = iterationOutcome(facts);
   const findings = findIssues(facts, settings);
   const verdict: Verdict = {
     outcome,
@@ -119,10 +116,13 @@ function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
     problems.push(`ralph/tasks.json is not valid: ${facts.tasks.error}`);
     feedback.push({ kind: 'tasks_invalid', error: facts.tasks.error });
   }
-  const removed = tasks ? removedStories(facts.storiesBefore, tasks) : [];
-  if (removed.length > 0) {
-    problems.push(`stories removed from ralph/tasks.json: ${removed.join(', ')}`);
-    feedback.push({ kind: 'stories_removed', ids: removed });
+  if (facts.ruleBroken !== undefined) {
+    problems.push(`ralph/tasks.json: ${facts.ruleBroken}`);
+    feedback.push({ kind: 'rule_broken', rule: facts.ruleBroken });
+  }
+  if (facts.rewrite) {
+    problems.push(describeRewrite(facts.rewrite));
+    feedback.push({ kind: 'history_rewritten', rewrite: facts.rewrite });
   }
   if (run.signals.invalid.length > 0) {
     problems.push(`promise tags that are no signal: ${run.signals.invalid.join(', ')}`);
@@ -131,14 +131,22 @@ function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
   let complete = false;
   let rejectedComplete: UnfinishedStory[] | undefined;
   if (run.signals.complete) {
-    const remaining: UnfinishedStory[] = tasks
-      ? openStories(tasks, settings).map(({ id, title, passes }) => ({ id, title, why: passes ? 'unreviewed' : 'failing' }))
-      : [];
+    const policy = { review: settings.review, unconfirmed: facts.unconfirmed };
+    const remaining: UnfinishedStory[] = tasks ? openStories(tasks, policy).map((story) => ({ id: story.id, title: story.title, why: whyOpen(story, policy) })) : [];
     complete = isVerifiedComplete(facts, settings);
     if (!complete) {
       rejectedComplete = remaining;
-      problems.push(`COMPLETE claimed while stories still fail: ${remaining.map((story) => story.id).join(', ') || 'tasks.json is not valid'}`);
-      feedback.push({ kind: 'complete_rejected', remaining });
+      const broke = facts.rewrite ? 'history_rewritten' : facts.ruleBroken !== undefined ? 'rule_broken' : undefined;
+      const why =
+        remaining.length > 0
+          ? `stories still open: ${remaining.map((story) => story.id).join(', ')}`
+          : broke === 'history_rewritten'
+            ? 'commits left the branch'
+            : broke === 'rule_broken'
+              ? 'the iteration broke a rule of the task list'
+              : 'tasks.json is not valid';
+      problems.push(`COMPLETE claimed while ${why}`);
+      feedback.push({ kind: 'complete_rejected', remaining, ...(broke ? { broke } : {}) });
     }
   }
   if (run.truncated) {
@@ -174,11 +182,30 @@ function nextCounters(facts: IterationFacts, previous: Counters, outcome: Outcom
     // A usage-limited iteration is no strike; a commit is progress however the iteration ended.
     stuck: facts.committed ? 0 : limited ? previous.stuck : previous.stuck + 1,
     agentFailures: outcome === 'agent_error' ? previous.agentFailures + 1 : outcome === 'ok' ? 0 : previous.agentFailures,
-    validationFailures: wasStoppedByRalph(outcome) || limited ? previous.validationFailures : problems.length > 0 ? previous.validationFailures + 1 : 0,
+    validationFailures: validationFailures(facts, previous.validationFailures, outcome, problems),
     usageLimits: limited ? previous.usageLimits + 1 : 0,
     gateFailures: claimChecked ? (gateEvent !== undefined ? previous.gateFailures + 1 : 0) : previous.gateFailures,
     costUsd: previous.costUsd + (facts.run.stats.costUsd ?? 0),
   };
+}
+
+/**
+ * The CSV outcome: how the agent's run ended — but history_rewritten when the agent ended on its
+ * own and commits left the branch (ralph stopping it, or the account failing, says more).
+ */
+function iterationOutcome({ run, rewrite }: IterationFacts): Outcome {
+  const outcome = outcomeOf(run);
+  return rewrite && (outcome === 'ok' || outcome === 'truncated' || outcome === 'agent_error') ? 'history_rewritten' : outcome;
+}
+
+/**
+ * Consecutive iterations that broke a rule. An iteration ralph stopped, or a usage-limited one, is
+ * not judged on its rules — except rewritten history: the commits are gone however it ended.
+ */
+function validationFailures(facts: IterationFacts, previous: number, outcome: Outcome, problems: readonly string[]): number {
+  if (facts.rewrite && outcome !== 'interrupted') return previous + 1;
+  if (wasStoppedByRalph(outcome) || outcome === 'usage_limit') return previous;
+  return problems.length > 0 ? previous + 1 : 0;
 }
 
 /** The verdict with the run's ending, if this iteration brings one (the first in the documented order). */
@@ -220,61 +247,18 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
   return ruling;
 }
 
-/** What a limit asks of the loop: a pause before the next iteration, or the end of the run. */
-type LimitRuling = { wait: Wait } | { termination: Termination } | undefined;
-
 /**
- * A usage limit waits for its reset (or the backoff), and so does a usage window at --max-usage;
- * a busy server pauses briefly. Limits no wait lifts, --on-usage-limit stop and a reset past
- * --max-runtime end the run instead.
+ * Whether the agent said COMPLETE and the repository agrees: no commit left the branch, and
+ * tasks.json is valid, changed by the rules, with every story passing (and, with reviews, approved
+ * by a review ralph saw). Only such a claim is worth running the quality gates for.
  */
-function usageLimitRuling(facts: IterationFacts, settings: JudgeSettings, counters: Counters): LimitRuling {
-  const { run, now } = facts;
-  if (run.failure?.kind === 'usage_limit') {
-    const { message, reset, exhausted } = run.failure;
-    const until = reset ? reset.at + RESET_MARGIN_MS : now + backoff(counters.usageLimits);
-    const announced = reset ? { resetsAt: reset.at, resetSource: reset.source } : {};
-    return waitOrStop({ until, message, ...announced, why: 'usage_limit' }, facts, settings, exhausted);
-  }
-  if (run.failure?.kind === 'error' && run.failure.busy) {
-    const { kind, message, retryAt } = run.failure.busy;
-    const pause = Math.min(BUSY_CAP_MS, BUSY_BASE_MS * 2 ** Math.max(0, counters.agentFailures - 1));
-    return { wait: { until: Math.min(facts.deadline, retryAt ?? now + pause), message, why: kind } };
-  }
-  const full = settings.maxUsage === undefined || !run.usage ? undefined : windowOverShare(run.usage, settings.maxUsage, now);
-  if (!full || settings.maxUsage === undefined) return undefined;
-  const message = `${full.window} usage is at ${Math.round(full.utilization * 100)}% (--max-usage ${Math.round(settings.maxUsage * 100)})`;
-  const wait: Wait =
-    full.resetsAt === undefined
-      ? { until: now + BACKOFF_BASE_MS, message, why: 'max_usage' }
-      : { until: full.resetsAt + RESET_MARGIN_MS, message, resetsAt: full.resetsAt, resetSource: 'event', why: 'max_usage' };
-  return waitOrStop(wait, facts, settings);
+export function isVerifiedComplete(facts: Pick<IterationFacts, 'run' | 'tasks' | 'ruleBroken' | 'rewrite' | 'unconfirmed'>, { review }: ReviewPolicy): boolean {
+  if (!facts.run.signals.complete || !facts.tasks.ok || facts.ruleBroken !== undefined || facts.rewrite) return false;
+  return openStories(facts.tasks.tasks, { review, unconfirmed: facts.unconfirmed }).length === 0;
 }
 
-/** The wait, unless no wait lifts the limit, --on-usage-limit stop, or it would end past --max-runtime. */
-function waitOrStop(wait: Wait, facts: IterationFacts, settings: JudgeSettings, exhausted?: ExhaustedCause): LimitRuling {
-  const why: UsageLimitStop | undefined = exhausted ?? (settings.onUsageLimit === 'stop' ? 'stop_requested' : wait.until > facts.deadline ? 'beyond_max_runtime' : undefined);
-  if (why === undefined) return { wait };
-  const resetsAt = wait.resetsAt === undefined ? {} : { resetsAt: wait.resetsAt };
-  return { termination: { reason: 'usage_limit', message: wait.message, ...resetsAt, resetSource: wait.resetSource ?? 'backoff', why } };
-}
-
-/**
- * Whether the agent said COMPLETE and tasks.json agrees: valid, no story removed, every story
- * passing. Only such a claim is worth running the quality gates for.
- */
-export function isVerifiedComplete(facts: Pick<IterationFacts, 'run' | 'tasks' | 'storiesBefore'>, policy: ReviewPolicy): boolean {
-  if (!facts.run.signals.complete || !facts.tasks.ok) return false;
-  return removedStories(facts.storiesBefore, facts.tasks.tasks).length === 0 && openStories(facts.tasks.tasks, policy).length === 0;
-}
-
-/** Ids present before and missing now. */
-function removedStories(before: readonly string[], tasks: TaskList): string[] {
-  const now = new Set(tasks.stories.map((story) => story.id));
-  return before.filter((id) => !now.has(id));
-}
-
-/** 5 minutes, doubling with each consecutive limit, at most an hour. */
-function backoff(consecutive: number): number {
-  return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, consecutive - 1));
+/** Why an open story keeps a COMPLETE from standing. */
+function whyOpen(story: Story, { unconfirmed }: ReviewPolicy): UnfinishedStory['why'] {
+  if (!story.passes) return 'failing';
+  return story.reviewStatus === 'approved' && unconfirmed?.has(story.id) ? 'unconfirmed' : 'unreviewed';
 }

@@ -100,9 +100,18 @@ export interface AgentStats {
   invalidLines: number;
 }
 
-/** The one git fact the loop needs: the commit HEAD points at (null while unborn). */
+/** What the loop asks git: where HEAD is, and whether it moved forward. */
 export interface Git {
+  /** The commit HEAD points at (null while unborn). */
   head(): Promise<string | null>;
+  /** The branch HEAD is on, short (`main`); null when HEAD is detached. */
+  branch(): Promise<string | null>;
+  /** Whether `ancestor` is `descendant` or one of its ancestors (`git merge-base --is-ancestor`). */
+  isAncestor(ancestor: string, descendant: string): Promise<boolean>;
+  /** How many commits reachable from `from` are not reachable from `to` (null: unborn), i.e. left the branch. */
+  countLeft(from: string, to: string | null): Promise<number>;
+  /** The newest HEAD reflog entry that points at `hash` (`HEAD@{2}`), while the reflog still has it. */
+  reflogEntry(hash: string): Promise<string | undefined>;
 }
 
 /** Milliseconds since the epoch; tests move it by hand. */
@@ -132,6 +141,8 @@ export interface LoopFiles {
   /** Saves a feedback section too large for the prompt; returns its path for the prompt to name. */
   writeFeedback(iteration: number, text: string): Promise<string>;
   writeActive(state: ActiveState): Promise<void>;
+  /** Remembers (ralph/state.json) the stories whose approval no review iteration made, so a later run still doubts them. */
+  saveUnconfirmedApprovals(ids: readonly string[]): Promise<void>;
 }
 
 /** What `.ralph-active` says about the running loop (the adapter adds pid and start time). */
@@ -144,6 +155,8 @@ export interface ActiveState {
   story?: string;
   /** The latest utilization per usage window the agent reported, for `ralph status`. */
   usage?: UsageWindow[];
+  /** False under --skip-review: the Stop hook then leaves review statuses alone. */
+  review?: boolean;
 }
 
 export type { Mode } from './mode.js';
@@ -154,7 +167,7 @@ export interface IterationRow {
   iteration: number;
   mode: Mode;
   durationSeconds: number;
-  /** HEAD after the iteration when it moved; empty when no commit was made. */
+  /** HEAD after the iteration when it moved forward on the branch; empty otherwise. */
   commitHash: string;
   storiesComplete: number;
   storiesTotal: number;
@@ -178,7 +191,9 @@ export type Outcome =
   | 'idle_timeout'
   | 'max_runtime'
   | 'repetition'
-  | 'interrupted';
+  | 'interrupted'
+  /** The agent reset, rebased or switched the branch: commits left it. */
+  | 'history_rewritten';
 
 /** A pause before the next iteration, and why. */
 export interface Wait {

@@ -1,10 +1,12 @@
-import { countStories, openStories, type TaskList } from '../files/tasks.js';
+import { countStories, openStories, type ReviewPolicy, type TaskList } from '../files/tasks.js';
+import { startingUnconfirmed } from './approvals.js';
 import { buildPrompt, feedbackPreview, renderFeedback, type FeedbackItem } from './feedback.js';
 import { INITIAL_COUNTERS, isVerifiedComplete, judgeIteration, type Counters, type IterationFacts, type JudgeSettings, type Verdict } from './judge.js';
 import { chooseMode, type ModeChoice } from './mode.js';
 import { renderModeSection } from './mode-section.js';
+import { observeIteration, type Baseline } from './observe.js';
 import type { GateTrigger, IterationRow, LoopPorts } from './ports.js';
-import { hasNewCommit } from './stuck.js';
+import { readPosition } from './progress.js';
 import type { Termination } from './termination.js';
 import { isoSeconds } from './time.js';
 
@@ -17,6 +19,8 @@ export interface LoopSettings extends JudgeSettings {
   maxFeedbackBytes: number;
   /** Run the quality gates on a COMPLETE claim only, or also after every iteration that committed. */
   gatesWhen: 'complete' | 'commit';
+  /** The branch the run switched to: every prompt names it. */
+  branch?: string;
 }
 
 /** What a run did, for the summary block and last-run.json. */
@@ -33,8 +37,7 @@ export interface LoopResult {
 }
 
 /** Everything the loop carries from one iteration to the next. */
-interface LoopState {
-  tasks: TaskList;
+interface LoopState extends Baseline {
   counters: Counters;
   stuckIterations: number;
   feedback: FeedbackItem[];
@@ -48,19 +51,20 @@ interface LoopState {
  * The loop: one fresh agent per iteration until the task list is done, the agent asks for a
  * human, no commit comes for too long, or a budget runs out.
  */
-export async function runLoop(settings: LoopSettings, ports: LoopPorts, tasks: TaskList): Promise<LoopResult> {
+export async function runLoop(settings: LoopSettings, ports: LoopPorts, tasks: TaskList, unconfirmed: readonly string[] = []): Promise<LoopResult> {
   const deadline = ports.clock.now() + settings.maxRuntimeMs;
-  const state: LoopState = { tasks, counters: INITIAL_COUNTERS, stuckIterations: 0, feedback: [], repetitions: {}, started: 0, decideDelivered: false };
+  const baseline = { tasks, accepted: await readPosition(ports.git), unconfirmed: startingUnconfirmed(unconfirmed, tasks) };
+  const state: LoopState = { ...baseline, counters: INITIAL_COUNTERS, stuckIterations: 0, feedback: [], repetitions: {}, started: 0, decideDelivered: false };
   const result = (termination: Termination): LoopResult => ({
     termination,
     iterations: state.started,
     stuckIterations: state.stuckIterations,
-    stories: countStories(state.tasks, settings),
+    stories: countStories(state.tasks, policyOf(settings, state)),
     costUsd: state.counters.costUsd,
     repetitions: state.repetitions,
   });
 
-  if (openStories(tasks, settings).length === 0) {
+  if (openStories(tasks, policyOf(settings, state)).length === 0) {
     // Nothing left to do: only the project's own checks can still say otherwise.
     const verdict = await ports.gates?.check({ iteration: settings.firstIteration, trigger: 'start' });
     if (!verdict || verdict.passed) return result({ reason: 'complete' });
@@ -96,35 +100,33 @@ async function runIteration(
   ports: LoopPorts,
   state: LoopState,
 ): Promise<Verdict> {
-  const { agent, clock, files, git, report } = ports;
-  const choice = chooseMode(state.tasks, settings);
+  const { agent, clock, files, report } = ports;
+  const choice = chooseMode(state.tasks, policyOf(settings, state));
   const { mode, story } = choice;
   await files.snapshotTasks();
-  await files.writeActive({ iteration, maxIterations: settings.maxIterations, stuckCount: state.counters.stuck, mode, ...(story ? { story: story.id } : {}) });
+  const active = { iteration, maxIterations: settings.maxIterations, stuckCount: state.counters.stuck, mode, ...(settings.review ? {} : { review: false }) };
+  await files.writeActive({ ...active, ...(story ? { story: story.id } : {}) });
   report.iterationStarted({
     iteration,
     index: counted,
     maxIterations: settings.maxIterations,
     mode,
-    stories: countStories(state.tasks, settings),
+    stories: countStories(state.tasks, policyOf(settings, state)),
     ...(story ? { story: { id: story.id, title: story.title } } : {}),
   });
 
   const prompt = await promptFor(iteration, choice, settings, ports, state);
-  const storiesBefore = state.tasks.stories.map((story) => story.id);
-  const headBefore = await git.head();
   const startedAt = clock.now();
   const run = await agent.run({ iteration, prompt, deadline });
   const endedAt = clock.now();
-  const headAfter = await git.head();
-  const committed = hasNewCommit(headBefore, headAfter);
-  const tasks = await files.readTasks();
-  if (tasks.ok) state.tasks = tasks.tasks;
-  const gates = await checkGates(iteration, { run, tasks, storiesBefore }, committed, settings, ports);
+  const { accepted, commit, ...observed } = await observeIteration(state, choice, settings.review, ports);
+  Object.assign(state, { accepted, unconfirmed: observed.unconfirmed }, observed.tasks.ok ? { tasks: observed.tasks.tasks } : {});
+  const claim = { run, ...observed };
+  const gates = await checkGates(iteration, claim, observed.committed, settings, ports);
   const reviewCap = mode === 'review' && story ? await countReview(story.id, state.tasks, settings, ports) : undefined;
 
   const verdict = judgeIteration(
-    { run, committed, tasks, storiesBefore, now: endedAt, deadline, ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) },
+    { ...claim, now: endedAt, deadline, ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) },
     state.counters,
     settings,
   );
@@ -140,12 +142,12 @@ async function runIteration(
   if (verdict.termination?.reason === 'blocked') await files.writeBlocked({ iteration, at: endedAt, reason: verdict.termination.message });
   if (verdict.termination?.reason === 'decide') await files.writeDecide({ iteration, at: endedAt, question: verdict.termination.question });
 
-  const stories = countStories(state.tasks, settings);
+  const stories = countStories(state.tasks, policyOf(settings, state));
   const row: IterationRow = {
     iteration,
     mode,
     durationSeconds: Math.round((endedAt - startedAt) / 100) / 10,
-    commitHash: committed && headAfter ? headAfter : '',
+    commitHash: commit ?? '',
     storiesComplete: stories.complete,
     storiesTotal: stories.total,
     stuckCount: verdict.counters.stuck,
@@ -155,8 +157,13 @@ async function runIteration(
     stats: run.stats,
   };
   await files.appendRow(row);
-  report.iterationFinished({ row, committed, ...(run.failure ? { failure: run.failure } : {}), ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}) });
+  report.iterationFinished({ row, committed: observed.committed, ...(run.failure ? { failure: run.failure } : {}), ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}) });
   return verdict;
+}
+
+/** What counts as complete: with reviews, only approvals a review iteration made. */
+function policyOf({ review }: LoopSettings, { unconfirmed }: LoopState): ReviewPolicy {
+  return { review, unconfirmed };
 }
 
 /** Runs the quality gates when the iteration earned it: a verified COMPLETE claim, or (gatesWhen commit) a commit. */
@@ -201,5 +208,11 @@ async function promptFor(iteration: number, choice: ModeChoice, settings: LoopSe
   const guide = choice.mode === 'implement' && !choice.story ? 'finish' : choice.mode;
   const policy = settings.review ? await files.readModeGuide('review-policy') : '';
   const modeSection = renderModeSection(await files.readModeGuide(guide), choice, policy);
-  return buildPrompt(await files.readPrompt(), modeSection, section);
+  const branch = settings.branch ? `${branchLine(settings.branch)}\n\n` : '';
+  return buildPrompt(await files.readPrompt(), `${branch}${modeSection}`, section);
+}
+
+/** Where the work goes: ralph put the work tree on the task list's branch, and it must stay there. */
+export function branchLine(branch: string): string {
+  return `**Branch:** you are on \`${branch}\`, the task list's branch. Commit there; do not switch, create or reset branches.`;
 }

@@ -1,9 +1,45 @@
+import { relative } from 'node:path';
 import type { AgentCommand } from '../agent/agent-command.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import { RUN_OPTIONS, type RunOptionKey } from '../config/run-options.js';
+import { RalphError } from '../errors.js';
+import type { Console } from '../ui/screen.js';
+import { prepareInvocation } from './agent-invocation.js';
+import { failed, runChecks, type Check, type PreflightOptions } from './preflight.js';
 
-/** What `ralph run --dry-run` prints: every resolved value with its source, and the agent command line. */
-export function renderDryRun(resolved: ResolvedSettings, command: AgentCommand, promptShown: string): string {
+/**
+ * `ralph run --dry-run`: every check listed, the configuration, the agent command; no call. Exits 0
+ * when nothing failed; otherwise the first failure is thrown, as a real run would stop with it.
+ */
+export async function dryRun(resolved: ResolvedSettings, options: PreflightOptions, out: Console): Promise<number> {
+  const { checks, agentPath } = await runChecks(options);
+  let command: AgentCommand | undefined;
+  try {
+    command = (await prepareInvocation(resolved, options.root, options.cwd, agentPath)).command(PROMPT_MARK);
+  } catch (error) {
+    if (!(error instanceof RalphError)) throw error;
+    checks.push(failed('sandbox', error));
+  }
+  const promptShown = relative(options.cwd, options.promptPath) || options.promptPath;
+  out.line(renderDryRun(resolved, checks, command, promptShown));
+  const failure = checks.find((check) => check.error);
+  if (failure?.error) throw failure.error;
+  return 0;
+}
+
+const STATUS_LABEL: Record<Check['status'], string> = { ok: 'ok', warning: 'warning', failure: 'FAILED' };
+
+/** The checks, one line each: status, what was checked, what was found (and the fix for a failure). */
+export function renderChecks(checks: readonly Check[]): string[] {
+  const width = Math.max(...checks.map((check) => check.name.length)) + 2;
+  return checks.map((check) => {
+    const fix = check.error?.hint ? ` — ${check.error.hint}` : '';
+    return `  ${STATUS_LABEL[check.status].padEnd(9)}${check.name.padEnd(width)}${check.detail}${fix}`;
+  });
+}
+
+/** What `ralph run --dry-run` prints: the checks, every resolved value with its source, and the agent command line. */
+export function renderDryRun(resolved: ResolvedSettings, checks: readonly Check[], command: AgentCommand | undefined, promptShown: string): string {
   const rows: [string, string, string][] = (Object.keys(RUN_OPTIONS) as RunOptionKey[]).map((key) => {
     const value: unknown = resolved.settings[key];
     const format = (RUN_OPTIONS[key].kind as { format?: (value: unknown) => string }).format;
@@ -15,18 +51,30 @@ export function renderDryRun(resolved: ResolvedSettings, command: AgentCommand, 
   const width = Math.max(...rows.map(([key]) => key.length)) + 2;
   const valueWidth = Math.min(40, Math.max(...rows.map(([, value]) => value.length)) + 2);
   const table = rows.map(([key, value, source]) => `  ${key.padEnd(width)}${value.padEnd(valueWidth)}${source}`);
-  const argv = command.args.map((arg) => (arg === PROMPT_MARK ? `"$(cat ${shellQuote(promptShown)})"` : shellQuote(arg)));
-  const stdin = command.input === undefined ? '' : ` < ${shellQuote(promptShown)}`;
+  const failures = checks.filter((check) => check.status === 'failure').length;
+  const verdict = failures === 0 ? 'Everything a run needs checks out.' : `${failures} ${failures === 1 ? 'check fails' : 'checks fail'}: a run would stop before its first call.`;
   return [
-    'Dry run: configuration, files, git and the agent check out. The agent was not called.',
+    'Dry run: the agent was not called.',
+    '',
+    'Checks:',
+    ...renderChecks(checks),
+    verdict,
     '',
     'Resolved configuration (flag > environment > ralph/config.json > default):',
     ...table,
     '',
+    ...(command ? renderCommand(command, promptShown) : []),
+  ].join('\n').trimEnd();
+}
+
+function renderCommand(command: AgentCommand, promptShown: string): string[] {
+  const argv = command.args.map((arg) => (arg === PROMPT_MARK ? `"$(cat ${shellQuote(promptShown)})"` : shellQuote(arg)));
+  const stdin = command.input === undefined ? '' : ` < ${shellQuote(promptShown)}`;
+  return [
     'Agent command (run in the repository root, stdin /dev/null, in its own process group):',
     `  ${[shellQuote(command.file), ...argv].join(' ')}${stdin}`,
     `  (the prompt is ${promptShown}, then the iteration's mode section and any loop feedback)`,
-  ].join('\n');
+  ];
 }
 
 /** Stands for the prompt in a command built for display. */

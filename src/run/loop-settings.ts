@@ -5,7 +5,7 @@ import type { LoopSettings } from '../loop/run-loop.js';
 const MAX_FEEDBACK_BYTES = 8 * 1024;
 
 /** The loop's settings from the resolved run options. */
-export function loopSettings(settings: RunSettings, firstIteration: number): LoopSettings {
+export function loopSettings(settings: RunSettings, firstIteration: number, branch?: string): LoopSettings {
   return {
     maxIterations: settings.maxIterations,
     maxStuck: settings.maxStuck,
@@ -21,5 +21,6 @@ export function loopSettings(settings: RunSettings, firstIteration: number): Loo
     maxGateFailures: settings.maxGateFailures,
     review: !settings.skipReview,
     maxReviews: settings.maxReviews,
+    ...(branch ? { branch } : {}),
   };
 }

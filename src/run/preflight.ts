@@ -1,89 +1,134 @@
 import { access, constants, mkdir } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { findExecutable } from '../agent/find-executable.js';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
-import { parseTasks, type TaskList } from '../files/tasks.js';
+import { openStories, parseTasks, type TaskList } from '../files/tasks.js';
+import { checkAgent, type AgentCheckOptions } from './agent-check.js';
+import { exampleRefusal } from './example-task-list.js';
 
 /** What a run may start with once every check passed. */
 export interface ReadyRun {
   paths: RalphPaths;
   promptPath: string;
   tasks: TaskList;
-  /** Absent in sandbox mode: the agent runs inside the sandbox, not on the host. */
+  /** The agent's executable, resolved; absent in sandbox mode and when nothing is left to do. */
   agentPath?: string;
+  /** Every story is already complete: the agent is resolved only if the gates send the loop back to work. */
+  nothingLeft: boolean;
+}
+
+/** One thing checked before the first call, as `--dry-run` lists it. */
+export interface Check {
+  name: string;
+  status: 'ok' | 'warning' | 'failure';
+  detail: string;
+  /** A failure's error: what a real run stops with. */
+  error?: RalphError;
+}
+
+export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
+  cwd: string;
+  root: string;
+  promptPath: string;
+  /** Whether stories need a review to count as complete. */
+  review: boolean;
+  /** --yes: run even on the example task list. */
+  yes: boolean;
 }
 
 /**
- * Everything that must hold before the first agent call; each failure is a one-line
- * RalphError naming the fix. Nothing here calls the agent or changes a file but ralph/logs/.
+ * Everything that must hold before the first agent call, each as a check. Nothing here calls
+ * the agent or changes a file but ralph/logs/.
  */
-export async function preflight(options: { cwd: string; root: string; promptPath: string; agentBin?: string }): Promise<ReadyRun> {
+export async function runChecks(options: PreflightOptions): Promise<{ checks: Check[]; ready?: ReadyRun; agentPath?: string }> {
   const paths = ralphPaths(options.root);
   const shown = (path: string) => relative(options.cwd, path) || path;
+  const checks: Check[] = [];
+  const add = (check: Check) => checks.push(check);
 
-  const { promptPath } = options;
-  if ((await readOptional(promptPath)) === undefined) {
-    throw new RalphError(
-      `prompt file ${shown(promptPath)} not found`,
-      64,
-      promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path',
-    );
-  }
-  const tasks = await readTaskList(paths.tasks, shown(paths.tasks));
-  await refusePendingHuman(paths, shown);
+  // The task list first: a ralph.sh layout without ralph/ is told how to import it before anything else.
+  const tasks = await readTaskList(paths, shown);
+  add(tasks.check);
+  add(await checkPrompt(options.promptPath, paths, shown));
+  if (tasks.list) add(exampleCheck(tasks.list, shown(paths.tasks), options.yes));
+  add(await checkPendingHuman(paths, shown));
+  const nothingLeft = tasks.list !== undefined && openStories(tasks.list, { review: options.review }).length === 0;
+  const agent = await checkAgent({ ...options, needed: !nothingLeft });
+  checks.push(...agent.checks);
+  add(await checkLogDir(paths.logs, shown(paths.logs)));
 
-  const agentPath = options.agentBin === undefined ? undefined : await findExecutable(options.agentBin, options.cwd);
-  if (options.agentBin !== undefined && !agentPath) {
-    throw new RalphError(
-      `agent executable '${options.agentBin}' not found${options.agentBin.includes('/') ? '' : ' on PATH'}`,
-      64,
-      'install Claude Code (npm install -g @anthropic-ai/claude-code) or pass --agent-bin PATH',
-    );
-  }
-  await ensureWritableDir(paths.logs, shown(paths.logs));
-  return { paths, promptPath, tasks, ...(agentPath ? { agentPath } : {}) };
+  const found = agent.path ? { agentPath: agent.path } : {};
+  if (checks.some((check) => check.status === 'failure') || !tasks.list) return { checks, ...found };
+  const ready: ReadyRun = { paths, promptPath: options.promptPath, tasks: tasks.list, nothingLeft, ...(agent.path ? { agentPath: agent.path } : {}) };
+  return { checks, ready, ...found };
 }
 
-async function readTaskList(path: string, shown: string): Promise<TaskList> {
-  const text = await readOptional(path);
-  if (text === undefined) throw new RalphError(`${shown} not found`, 64, 'run `ralph init` to create it');
+/** The checks of a real run: the first failure is thrown as it is. */
+export async function preflight(options: PreflightOptions): Promise<ReadyRun> {
+  const { checks, ready } = await runChecks(options);
+  const failure = checks.find((check) => check.status === 'failure');
+  if (failure?.error) throw failure.error;
+  if (!ready) throw new Error('preflight: no failure and nothing ready');
+  return ready;
+}
+
+/** A failed check carrying the error a real run stops with. */
+export function failed(name: string, error: RalphError): Check {
+  return { name, status: 'failure', detail: error.message, error };
+}
+
+async function checkPrompt(promptPath: string, paths: RalphPaths, shown: (path: string) => string): Promise<Check> {
+  if ((await readOptional(promptPath)) !== undefined) return { name: 'prompt', status: 'ok', detail: shown(promptPath) };
+  const hint = promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path';
+  return failed('prompt', new RalphError(`prompt file ${shown(promptPath)} not found`, 64, hint));
+}
+
+async function readTaskList(paths: RalphPaths, shown: (path: string) => string): Promise<{ check: Check; list?: TaskList }> {
+  const name = shown(paths.tasks);
+  const text = await readOptional(paths.tasks);
+  if (text === undefined) {
+    // The ralph.sh layout keeps its task list in scripts/ralph/prd.json: the way in is an import.
+    const legacy = await readOptional(`${paths.root}/scripts/ralph/prd.json`);
+    const hint = legacy === undefined ? 'run `ralph init` to create it' : 'import the ralph.sh files with `ralph init --from scripts/ralph`';
+    return { check: failed('task list', new RalphError(`${name} not found`, 64, hint)) };
+  }
   const parsed = parseTasks(text);
-  if (!parsed.ok) throw new RalphError(`${shown} is not a valid task list: ${parsed.error}`, 64, 'fix the file and run again');
-  return parsed.tasks;
+  if (!parsed.ok) return { check: failed('task list', new RalphError(`${name} is not a valid task list: ${parsed.error}`, 64, 'fix the file and run again')) };
+  const { stories } = parsed.tasks;
+  return { check: { name: 'task list', status: 'ok', detail: `${name}: ${stories.length} ${stories.length === 1 ? 'story' : 'stories'}` }, list: parsed.tasks };
+}
+
+function exampleCheck(tasks: TaskList, shown: string, yes: boolean): Check {
+  if (!tasks.example) return { name: 'example', status: 'ok', detail: 'the task list is your own' };
+  if (yes) return { name: 'example', status: 'warning', detail: `${shown} is still the example; running it anyway (--yes)` };
+  return failed('example', exampleRefusal(shown));
 }
 
 /** A BLOCKED or an unanswered DECIDE waits for a human: no agent call until it is resolved. */
-async function refusePendingHuman(paths: RalphPaths, shown: (path: string) => string): Promise<void> {
+async function checkPendingHuman(paths: RalphPaths, shown: (path: string) => string): Promise<Check> {
   const blocked = await readOptional(paths.blocked);
   if (blocked !== undefined) {
     const reason = blocked.split('\n').slice(1).join(' ').trim() || blocked.trim();
-    throw new RalphError(
-      `the loop is blocked: ${reason}`,
-      2,
-      `resolve it, then delete ${shown(paths.blocked)} and run again`,
-      'blocked',
-    );
+    return failed('signals', new RalphError(`the loop is blocked: ${reason}`, 2, `resolve it, then delete ${shown(paths.blocked)} and run again`, 'blocked'));
   }
   const decide = await readOptional(paths.decide);
   if (decide !== undefined && !decideAnswer(decide)) {
-    throw new RalphError(
-      `a decision is pending: ${decideQuestion(decide)}`,
-      3,
-      `write your answer below the --- line in ${shown(paths.decide)} and run again`,
-      'decide',
+    return failed(
+      'signals',
+      new RalphError(`a decision is pending: ${decideQuestion(decide)}`, 3, `write your answer below the --- line in ${shown(paths.decide)} and run again`, 'decide'),
     );
   }
+  return { name: 'signals', status: 'ok', detail: decide === undefined ? 'no BLOCKED, no DECIDE' : 'the decision is answered' };
 }
 
-async function ensureWritableDir(dir: string, shown: string): Promise<void> {
+async function checkLogDir(dir: string, shown: string): Promise<Check> {
   try {
     await mkdir(dir, { recursive: true });
     await access(dir, constants.W_OK);
+    return { name: 'logs', status: 'ok', detail: `${shown} is writable` };
   } catch (error) {
     const why = isErrno(error, 'EACCES') ? 'permission denied' : (error as Error).message;
-    throw new RalphError(`cannot write the log directory ${shown}: ${why}`, 64, 'fix its permissions or free the path');
+    return failed('logs', new RalphError(`cannot write the log directory ${shown}: ${why}`, 64, 'fix its permissions or free the path'));
   }
 }
-

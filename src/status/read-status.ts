@@ -4,11 +4,15 @@ import { readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
 import type { RalphPaths } from '../files/paths.js';
 import { blockedReason, decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
+import { readRunState, taskListId } from '../files/run-state.js';
 import { countStories, openStories, parseTasks, type ReviewPolicy } from '../files/tasks.js';
+import { currentBranch } from '../git/branch.js';
 
 /** Everything `ralph status` knows, read from ralph's files; the same object is the `--json` output. */
 export interface StatusReport {
   root: string;
+  /** The branch checked out (null: detached HEAD), and the one the task list names (null: none). */
+  branch: { current: string | null; tasks: string | null };
   tasks: TasksStatus;
   loop: LoopStatus;
   blocked: { reason: string } | null;
@@ -20,7 +24,7 @@ export interface StatusReport {
 export type TasksStatus =
   | { state: 'missing' }
   | { state: 'invalid'; error: string }
-  | { state: 'ok'; project: string | null; complete: number; total: number; next: NextStory | null };
+  | { state: 'ok'; project: string | null; branchName: string | null; complete: number; total: number; next: NextStory | null };
 
 export interface NextStory {
   id: string;
@@ -68,8 +72,9 @@ export interface IterationStatus {
 
 /** Reads the status from the files alone; a missing file is a fresh project, not an error. */
 export async function readStatus(paths: RalphPaths, options: { now: number; rows: number; policy: ReviewPolicy }): Promise<StatusReport> {
-  const [tasks, loop, blocked, decide, lastRun, recentIterations] = await Promise.all([
-    readTasksStatus(paths.tasks, options.policy),
+  const [current, tasks, loop, blocked, decide, lastRun, recentIterations] = await Promise.all([
+    currentBranch(paths.root),
+    readTasksStatus(paths, options.policy),
     readLoopStatus(paths.active, options.now),
     readOptional(paths.blocked),
     readOptional(paths.decide),
@@ -78,6 +83,7 @@ export async function readStatus(paths: RalphPaths, options: { now: number; rows
   ]);
   return {
     root: paths.root,
+    branch: { current: current ?? null, tasks: tasks.state === 'ok' ? tasks.branchName : null },
     tasks,
     loop,
     blocked: blocked === undefined ? null : { reason: blockedReason(blocked) },
@@ -87,15 +93,19 @@ export async function readStatus(paths: RalphPaths, options: { now: number; rows
   };
 }
 
-async function readTasksStatus(path: string, policy: ReviewPolicy): Promise<TasksStatus> {
-  const text = await readOptional(path);
+async function readTasksStatus(paths: RalphPaths, reviewPolicy: ReviewPolicy): Promise<TasksStatus> {
+  const text = await readOptional(paths.tasks);
   if (text === undefined) return { state: 'missing' };
   const parsed = parseTasks(text);
   if (!parsed.ok) return { state: 'invalid', error: parsed.error };
+  // Approvals no review made do not count, as in the run (docs/review-cycle.md).
+  const { unconfirmedApprovals = [] } = await readRunState(paths.state, taskListId(parsed.tasks));
+  const policy = { ...reviewPolicy, unconfirmed: new Set(unconfirmedApprovals) };
   const next = openStories(parsed.tasks, policy)[0];
   return {
     state: 'ok',
     project: parsed.tasks.project ?? null,
+    branchName: parsed.tasks.branchName || null,
     ...countStories(parsed.tasks, policy),
     next: next ? { id: next.id, title: next.title, priority: next.priority ?? null } : null,
   };

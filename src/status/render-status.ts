@@ -10,6 +10,7 @@ export function renderStatus(status: StatusReport): string {
   const rows: [string, string][] = [
     ['Stories', storiesLine(status.tasks)],
     ...(status.tasks.state === 'ok' ? ([['Next', nextLine(status.tasks)]] as [string, string][]) : []),
+    ['Branch', branchLine(status.branch)],
     ['Loop', loopLine(status.loop)],
   ];
   if (status.blocked) rows.push(['Blocked', `${pc.red(status.blocked.reason || '(no reason given)')} — resolve it, then delete ralph/blocked.txt`]);
@@ -43,6 +44,13 @@ function storiesLine(tasks: TasksStatus): string {
 function nextLine(tasks: Extract<TasksStatus, { state: 'ok' }>): string {
   if (!tasks.next) return pc.green(tasks.total === 0 ? 'no stories yet' : 'none: every story passes (ralph archive files the list away)');
   return `${tasks.next.id}  ${tasks.next.title}${tasks.next.priority === null ? '' : pc.dim(` (priority ${tasks.next.priority})`)}`;
+}
+
+function branchLine({ current, tasks }: StatusReport['branch']): string {
+  const here = current ?? 'detached HEAD';
+  if (tasks === null) return `${here} (the task list names no branchName)`;
+  if (tasks === current) return `${here} (the task list's branchName)`;
+  return `${here} — the task list's branchName is ${pc.yellow(tasks)}: ralph run switches to it`;
 }
 
 function loopLine(loop: LoopStatus): string {

@@ -20,6 +20,7 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
   max_runtime: 'max runtime reached',
   repetition: 'stopped: repeating a tool call',
   interrupted: 'interrupted',
+  history_rewritten: 'history rewritten',
 };
 
 export interface ReporterOptions {
@@ -112,13 +113,14 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
       if (failure?.kind === 'error') for (const line of failure.lines.slice(-3)) out.line(pc.dim(`  │ ${line}`));
     },
     completeRejected({ remaining }) {
-      const failing = remaining.filter((story) => story.why === 'failing').map((story) => story.id);
-      const unreviewed = remaining.filter((story) => story.why === 'unreviewed').map((story) => story.id);
+      const ids = (why: string) => remaining.filter((story) => story.why === why).map((story) => story.id);
+      const [failing, unreviewed, unconfirmed] = [ids('failing'), ids('unreviewed'), ids('unconfirmed')];
       const why = [
         ...(failing.length ? [`stories still failing: ${failing.join(', ')}`] : []),
         ...(unreviewed.length ? [`not approved by review yet: ${unreviewed.join(', ')}`] : []),
+        ...(unconfirmed.length ? [`approved outside a review iteration: ${unconfirmed.join(', ')}`] : []),
       ];
-      out.line(pc.yellow(`COMPLETE rejected: ${why.join('; ') || 'tasks.json is not valid'}`));
+      out.line(pc.yellow(`COMPLETE rejected: ${why.join('; ') || 'tasks.json is not valid, or a rule of the task list was broken'}`));
     },
     usageLimitWait({ message, until, why, resetSource }) {
       const left = () => formatDuration(until - now());

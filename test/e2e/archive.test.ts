@@ -47,6 +47,8 @@ describe('ralph archive: a finished task list', () => {
     expect(repo.read(`${folder}/prd.md`)).toBe('# The PRD\n');
 
     expect(repo.read('ralph/tasks.json')).toBe(await template('tasks.json'));
+    // The fresh list is marked as the example: ralph run refuses it until the user writes theirs.
+    expect(JSON.parse(repo.read('ralph/tasks.json')).example).toBe(true);
     expect(repo.read('ralph/progress.txt')).toBe(await template('progress.txt'));
     expect(repo.read('ralph/prd.md')).toBe('# The PRD\n');
     expect(repo.read('ralph/prompt.md')).toBe(prompt);
@@ -58,7 +60,8 @@ describe('ralph archive: a finished task list', () => {
     const repo = await finishedRepo();
     await runRalph(repo, ['archive']);
     await repo.steps([{ implement: true, completeWhenDone: true }]);
-    const next = await runRalph(repo, ['run']);
+    // The fresh list is the example: --yes runs it anyway.
+    const next = await runRalph(repo, ['run', '--yes']);
     expect(next.code).toBe(0);
     expect(await repo.logs()).toContain('iteration-003.log');
   });

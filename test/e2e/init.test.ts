@@ -28,10 +28,13 @@ describe('ralph init: a fresh repository', () => {
     expect(result.stdout).toContain('ralph run');
   });
 
-  it('ships an example task list that ralph accepts, with two open stories', async () => {
+  it('ships an example task list that ralph accepts, with two open stories, marked as the example', async () => {
     const parsed = parseTasks(await template('tasks.json'));
     expect(parsed.ok).toBe(true);
     if (parsed.ok) expect(parsed.tasks.stories.map((story) => story.passes)).toEqual([false, false]);
+    if (parsed.ok) expect(parsed.tasks.example).toBe(true);
+    // prd.md explains the mark to the person who must remove it.
+    expect(await template('prd.md')).toContain('"example": true');
   });
 
   it('works in a repository with no commit yet, and git really ignores the loop files', async () => {
@@ -202,10 +205,14 @@ describe('ralph init: the config file and its quality gates', () => {
     expect(repo.read('ralph/config.schema.json')).toBe(await template('config.schema.json'));
     expect(result.stdout).toContain('Quality gates written to ralph/config.json');
     expect(result.stdout).toMatch(/tests +npm test/);
-    // The loop accepts what init wrote.
+    // The loop accepts what init wrote — but not the example stories, until the user replaces them.
     const dry = await runRalph(repo, ['run', '--dry-run']);
-    expect(dry.code).toBe(0);
+    expect(dry.code).toBe(64);
+    expect(dry.stdout).toMatch(/^ {2}FAILED +example +ralph\/tasks\.json is still the example/m);
     expect(dry.stdout).toMatch(/maxIterations +10 +config/);
+    const anyway = await runRalph(repo, ['run', '--dry-run', '--yes']);
+    expect(anyway.code).toBe(0);
+    expect(anyway.stdout).toMatch(/^ {2}warning +example +ralph\/tasks\.json is still the example/m);
   });
 
   it('writes "gates": [] when it detects nothing, and says so', async () => {

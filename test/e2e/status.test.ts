@@ -25,7 +25,8 @@ describe('ralph status: a fresh project', () => {
 
     expect(await statusJson(repo)).toEqual({
       root: repo.root,
-      tasks: { state: 'ok', project: 'my-project', complete: 0, total: 2, next: { id: 'US-001', title: 'Add a health check endpoint', priority: 1 } },
+      branch: { current: repo.git('rev-parse', '--abbrev-ref', 'HEAD'), tasks: 'ralph/first-feature' },
+      tasks: { state: 'ok', project: 'my-project', branchName: 'ralph/first-feature', complete: 0, total: 2, next: { id: 'US-001', title: 'Add a health check endpoint', priority: 1 } },
       loop: { running: false },
       blocked: null,
       decide: null,

@@ -112,6 +112,9 @@ export function runRalph(
     NO_COLOR: '1',
     // Most suites test one behaviour at a time without the review cycle; its own suite turns it on.
     RALPH_SKIP_REVIEW: '1',
+    // The tests run as root in CI, and the fake agent is named `claude`: as in a trusted container,
+    // IS_SANDBOX lifts the root check (its own test unsets it).
+    IS_SANDBOX: '1',
     ...options.env,
   };
   if (options.env?.FORCE_COLOR === undefined) delete env.FORCE_COLOR;

@@ -155,7 +155,7 @@ describe('the catalogue of real agent messages', () => {
       ...(summary.usage ? { usage: summary.usage } : {}),
     };
     const verdict = judgeIteration(
-      { run, committed: false, tasks: TASKS, storiesBefore: ['S1'], now: example.now, deadline: example.now + SETTINGS.maxRuntimeMs },
+      { run, committed: false, tasks: TASKS, unconfirmed: new Set(), now: example.now, deadline: example.now + SETTINGS.maxRuntimeMs },
       INITIAL_COUNTERS,
       SETTINGS,
     );

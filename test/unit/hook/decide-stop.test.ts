@@ -23,6 +23,13 @@ function checks(overrides: Partial<StopChecks> & { git?: Uncommitted } = {}) {
 }
 
 describe('decideStop', () => {
+  it('uses the loop\'s rules: an approval in an implement iteration is blocked, unless the loop runs with --skip-review', async () => {
+    const approved = JSON.stringify({ project: 'p', stories: [{ id: 'US-1', title: 'US-1', passes: true, reviewStatus: 'approved' }, { id: 'US-2', title: 'US-2', passes: false }] });
+    const blocked = await decideStop(checks({ tasksText: approved }).input);
+    expect(blocked).toMatchObject({ allow: false, reason: expect.stringContaining('got reviewStatus "approved" in an implement iteration') });
+    expect(await decideStop(checks({ tasksText: approved, review: false }).input)).toEqual({ allow: true });
+  });
+
   it('allows a stop with a legal task list and a clean tree', async () => {
     const { input, asked } = checks({ tasksText: tasks(['US-1', true], ['US-2', false]) });
     expect(await decideStop(input)).toEqual({ allow: true });

@@ -10,6 +10,7 @@ import type {
   GateVerdict,
   IterationRow,
   LoopPorts,
+  Git,
   LoopReporter,
   StopCause,
 } from '../../../src/loop/ports.js';
@@ -17,7 +18,15 @@ import type { InterruptSignal } from '../../../src/loop/termination.js';
 
 /** What one scripted agent call does to the world. */
 export interface FakeCall {
-  /** Commit: HEAD moves to a new hash. */
+  /** Switch to this branch (created at HEAD when new), before any other git step; null detaches HEAD. */
+  checkout?: string | null;
+  /** `git reset --hard HEAD~n`: HEAD goes back n commits. */
+  resetHard?: number;
+  /** `git reset --hard <hash>`: HEAD goes to this commit (say, back to where it was). */
+  resetTo?: string;
+  /** Rebase (or amend): the last n commits are replaced by new ones with the same parents' shape. */
+  rewrite?: number;
+  /** Commit: HEAD moves to a new hash (after the steps above). */
   commit?: boolean;
   /** Mark these stories passing (by id). */
   pass?: string[];
@@ -54,8 +63,7 @@ export function fakePorts(
 ) {
   let tasks = structuredClone(initial);
   let tasksValid = true;
-  let head: string | null = options.head === undefined ? 'c0' : options.head;
-  let commits = 0;
+  const repo = fakeGit(options.head === undefined ? 'c0' : options.head);
   let now = 1_750_000_000_000;
   let interrupt: InterruptSignal | undefined;
   const prompts: string[] = [];
@@ -70,6 +78,7 @@ export function fakePorts(
   const gateChecks: { iteration: number; trigger: GateTrigger }[] = [];
   const gateVerdicts = [...(options.gates ?? [])];
   const reviewRejections: Record<string, number> = {};
+  const unconfirmedSaved: string[][] = [];
   let snapshots = 0;
 
   const report: LoopReporter = {
@@ -91,7 +100,7 @@ export function fakePorts(
         const call = calls.shift();
         if (!call) throw new Error('the fake agent ran out of scripted calls');
         now += call.takesMs ?? 60_000;
-        if (call.commit) head = `c${++commits}`;
+        repo.apply(call);
         for (const [id, fields] of Object.entries(call.review ?? {})) {
           tasks = { ...tasks, stories: tasks.stories.map((story) => (story.id === id ? { ...story, ...fields } : story)) };
         }
@@ -113,7 +122,7 @@ export function fakePorts(
         };
       },
     },
-    git: { head: async () => head },
+    git: repo.git,
     clock: {
       now: () => now,
       sleep: async (ms) => {
@@ -129,6 +138,7 @@ export function fakePorts(
       writeDecide: async (entry) => void decided.push(entry),
       appendRow: async (row) => void rows.push(row),
       writeActive: async (state) => void active.push(state),
+      saveUnconfirmedApprovals: async (ids) => void unconfirmedSaved.push([...ids]),
       readModeGuide: async (name) => `## mode ${name}: {{id}}\n`,
       snapshotTasks: async () => void snapshots++,
       recordReviewRejection: async (id) => (reviewRejections[id] = (reviewRejections[id] ?? 0) + 1),
@@ -154,7 +164,77 @@ export function fakePorts(
   return {
     ports, prompts, rows, active, blocked, decided, events, sleeps, feedbackFiles, gateChecks, reviewRejections,
     snapshots: () => snapshots,
+    unconfirmedSaved,
+    head: () => repo.git.head(),
     now: () => now,
     remainingCalls: () => calls.length,
+  };
+}
+
+/**
+ * A repository in memory: commits with parents, branches, HEAD (on a branch or detached) and
+ * HEAD's reflog, enough to reset, rebase and switch branches as an agent might.
+ */
+export function fakeGit(initialHead: string | null) {
+  const parents = new Map<string, string | null>();
+  const branches = new Map<string, string | null>([['main', initialHead]]);
+  let branch: string | null = 'main';
+  let detached: string | null = null;
+  let next = 0;
+  const reflog: string[] = [];
+  if (initialHead !== null) {
+    parents.set(initialHead, null);
+    reflog.unshift(initialHead);
+  }
+  const head = () => (branch === null ? detached : (branches.get(branch) ?? null));
+  const move = (hash: string | null) => {
+    if (branch === null) detached = hash;
+    else branches.set(branch, hash);
+    if (hash !== null) reflog.unshift(hash);
+  };
+  const newCommit = (parent: string | null) => {
+    const hash = `c${++next}`;
+    parents.set(hash, parent);
+    return hash;
+  };
+  const ancestors = (hash: string | null) => {
+    const seen: string[] = [];
+    for (let at = hash; at !== null && at !== undefined; at = parents.get(at) ?? null) seen.push(at);
+    return seen;
+  };
+  const git: Git = {
+    head: async () => head(),
+    branch: async () => branch,
+    isAncestor: async (ancestor, descendant) => ancestors(descendant).includes(ancestor),
+    countLeft: async (from, to) => {
+      const kept = new Set(ancestors(to));
+      return ancestors(from).filter((hash) => !kept.has(hash)).length;
+    },
+    reflogEntry: async (hash) => {
+      const index = reflog.indexOf(hash);
+      return index >= 0 ? `HEAD@{${index}}` : undefined;
+    },
+  };
+  return {
+    git,
+    apply(call: Pick<FakeCall, 'checkout' | 'resetHard' | 'resetTo' | 'rewrite' | 'commit'>) {
+      if (call.checkout !== undefined) {
+        const at = head();
+        if (call.checkout === null) detached = at;
+        else if (!branches.has(call.checkout)) branches.set(call.checkout, at);
+        branch = call.checkout;
+        const now = head();
+        if (now !== null) reflog.unshift(now);
+      }
+      if (call.resetHard) move(ancestors(head())[call.resetHard] ?? null);
+      if (call.resetTo !== undefined) move(call.resetTo);
+      if (call.rewrite) {
+        const chain = ancestors(head());
+        let base = chain[call.rewrite] ?? null;
+        for (let i = 0; i < call.rewrite; i++) base = newCommit(base);
+        move(base);
+      }
+      if (call.commit) move(newCommit(head()));
+    },
   };
 }

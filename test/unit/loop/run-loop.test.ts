@@ -19,6 +19,8 @@ const settings: LoopSettings = {
   maxReviews: 3,
 };
 const tasks = taskList(['US-1', false], ['US-2', false]);
+/** One story left: a single iteration may finish it (an iteration marks at most one story passing). */
+const lastOneLeft = taskList(['US-1', true], ['US-2', false]);
 
 async function loop(calls: FakeCall[], overrides: Partial<LoopSettings> = {}, initial = tasks, gates?: GateVerdict[]) {
   const fake = fakePorts(initial, calls, gates ? { gates } : {});
@@ -27,6 +29,14 @@ async function loop(calls: FakeCall[], overrides: Partial<LoopSettings> = {}, in
 }
 
 describe('runLoop', () => {
+  it("names the run's branch in every prompt, and no branch when it has none", async () => {
+    const onBranch = await loop([{ commit: true, pass: ['US-1'] }, { commit: true, pass: ['US-2'], signals: { complete: true } }], { branch: 'ralph/feature' });
+    expect(onBranch.prompts).toHaveLength(2);
+    for (const prompt of onBranch.prompts) expect(prompt).toContain('you are on `ralph/feature`');
+    const without = await loop([{ commit: true, pass: ['US-1'] }, { commit: true, pass: ['US-2'], signals: { complete: true } }]);
+    for (const prompt of without.prompts) expect(prompt).not.toContain('**Branch:**');
+  });
+
   it('ends complete when the agent says COMPLETE and every story passes', async () => {
     const { result, rows } = await loop([
       { commit: true, pass: ['US-1'] },
@@ -61,9 +71,7 @@ describe('runLoop', () => {
   });
 
   it('accepts COMPLETE on the last allowed iteration', async () => {
-    const { result } = await loop([{ commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }], {
-      maxIterations: 1,
-    });
+    const { result } = await loop([{ commit: true, pass: ['US-2'], signals: { complete: true } }], { maxIterations: 1 }, lastOneLeft);
     expect(result.termination.reason).toBe('complete');
   });
 
@@ -83,7 +91,7 @@ describe('runLoop', () => {
 
   it('prefers a verified COMPLETE over BLOCKED over DECIDE', async () => {
     const all = { complete: true, blocked: 'b', decide: 'd' };
-    const complete = await loop([{ commit: true, pass: ['US-1', 'US-2'], signals: all }]);
+    const complete = await loop([{ commit: true, pass: ['US-2'], signals: all }], {}, lastOneLeft);
     expect(complete.result.termination.reason).toBe('complete');
     const blocked = await loop([{ commit: true, signals: all }]);
     expect(blocked.result.termination.reason).toBe('blocked');
@@ -203,12 +211,12 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('waits out a usage limit until its reset plus a minute; the limited iteration counts neither as an iteration nor as a strike', async () => {
-    const fake = fakePorts(tasks, [
+    const fake = fakePorts(lastOneLeft, [
       {},
       { failure: { kind: 'usage_limit', message: 'limit', reset: { at: 1_750_000_000_000 + 3 * 3600_000, source: 'event' } }, exitCode: 1 },
-      { commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } },
+      { commit: true, pass: ['US-2'], signals: { complete: true } },
     ]);
-    const result = await runLoop({ ...settings, maxIterations: 2, maxStuck: 2 }, fake.ports, tasks);
+    const result = await runLoop({ ...settings, maxIterations: 2, maxStuck: 2 }, fake.ports, lastOneLeft);
     expect(result.termination.reason).toBe('complete');
     expect(fake.rows.map((row) => [row.iteration, row.outcome, row.stuckCount])).toEqual([
       [1, 'ok', 1],
@@ -232,7 +240,7 @@ describe('runLoop: budgets and failures', () => {
 
   it('backs off when a usage limit names no reset time', async () => {
     const limit: FakeCall = { failure: { kind: 'usage_limit', message: 'API Error: Request rejected (429) · The usage limit has been reached' }, exitCode: 1 };
-    const { sleeps } = await loop([limit, limit, { commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }]);
+    const { sleeps } = await loop([limit, limit, { commit: true, pass: ['US-2'], signals: { complete: true } }], {}, lastOneLeft);
     expect(sleeps).toEqual([5 * 60_000, 10 * 60_000]);
   });
 
@@ -264,7 +272,8 @@ describe('runLoop: budgets and failures', () => {
 
   it('with --max-usage, goes on below the share, and stops at it under --on-usage-limit stop', async () => {
     const usage = [{ window: 'seven_day', utilization: 0.89, resetsAt: 1_750_000_000_000 + 3600_000 }];
-    const below = await loop([{ commit: true, usage }, { commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }], { maxUsage: 0.9 });
+    const below = await loop([{ commit: true, usage }, { commit: true, pass: ['US-2'], signals: { complete: true } }], { maxUsage: 0.9 }, lastOneLeft);
+    expect(below.result.termination.reason).toBe('complete');
     expect(below.sleeps).toEqual([]);
     const full = [{ window: 'seven_day', utilization: 0.9, resetsAt: 1_750_000_000_000 + 3600_000 }];
     const stop = await loop([{ commit: true, usage: full }], { maxUsage: 0.9, onUsageLimit: 'stop' });
@@ -282,7 +291,8 @@ describe('runLoop: budgets and failures', () => {
   it('waits as long as a throttling server asks (Retry in Ns)', async () => {
     const retryAt = 1_750_000_000_000 + 60_000 + 156_000;
     const busy: FakeCall = { failure: { kind: 'error', lines: ['x'], busy: { kind: 'rate_limited', message: 'x', retryAt } }, exitCode: 1 };
-    const { sleeps } = await loop([busy, { commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }]);
+    const { sleeps, result } = await loop([busy, { commit: true, pass: ['US-2'], signals: { complete: true } }], {}, lastOneLeft);
+    expect(result.termination.reason).toBe('complete');
     expect(sleeps).toEqual([156_000]);
   });
 
@@ -300,7 +310,7 @@ describe('runLoop: budgets and failures', () => {
     expect(rows.map((row) => row.outcome)).toEqual(['ok', 'truncated', 'ok', 'ok', 'ok', 'ok']);
     expect(result.termination).toMatchObject({ reason: 'validation_failures', count: 3 });
     expect(prompts[2]).toContain('cut off');
-    expect(prompts[5]).toContain('removed stories from ralph/tasks.json: US-2');
+    expect(prompts[5]).toContain('broke a rule of the task list: ralph/tasks.json lost story US-2 during the iteration');
   });
 
   it('tells the next prompt about a repetition and counts detections per tool', async () => {
@@ -333,23 +343,23 @@ describe('runLoop: budgets and failures', () => {
 describe('runLoop: quality gates', () => {
   const pass: GateVerdict = { passed: true };
   const fail = (summary: string): GateVerdict => ({ passed: false, interrupted: false, summary, event: `## Completion Blocked: ${summary}\n` });
-  const claim: FakeCall = { commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } };
+  const claim: FakeCall = { commit: true, pass: ['US-2'], signals: { complete: true } };
 
   it('lets a COMPLETE stand when the gates pass', async () => {
-    const { result, gateChecks } = await loop([claim], {}, tasks, [pass]);
+    const { result, gateChecks } = await loop([claim], {}, lastOneLeft, [pass]);
     expect(result.termination.reason).toBe('complete');
     expect(gateChecks).toEqual([{ iteration: 1, trigger: 'complete' }]);
   });
 
   it('rejects a COMPLETE the gates fail, hands the event to the next prompt, and ends when a claim passes', async () => {
-    const { result, prompts } = await loop([claim, { commit: true, signals: { complete: true } }], {}, tasks, [fail('tests failed'), pass]);
+    const { result, prompts } = await loop([claim, { commit: true, signals: { complete: true } }], {}, lastOneLeft, [fail('tests failed'), pass]);
     expect(result.termination.reason).toBe('complete');
     expect(prompts[1]).toContain('## Completion Blocked: tests failed');
   });
 
   it('ends quality_gate_exhausted after --max-gate-failures rejected claims in a row; claims only count', async () => {
     const again: FakeCall = { commit: true, signals: { complete: true } };
-    const { result, gateChecks } = await loop([claim, { commit: true }, again, again], {}, tasks, [fail('tests failed')]);
+    const { result, gateChecks } = await loop([claim, { commit: true }, again, again], {}, lastOneLeft, [fail('tests failed')]);
     expect(result.termination).toMatchObject({ reason: 'quality_gate_exhausted', count: 3 });
     expect(exitCodeFor(result.termination)).toBe(4);
     expect(gateChecks).toHaveLength(3);
@@ -357,7 +367,7 @@ describe('runLoop: quality gates', () => {
 
   it('does not count a gate rejection as a validation failure', async () => {
     const again: FakeCall = { commit: true, signals: { complete: true } };
-    const { result } = await loop([claim, again, again], { maxValidationFailures: 1, maxGateFailures: 5, maxIterations: 3 }, tasks, [fail('tests failed')]);
+    const { result } = await loop([claim, again, again], { maxValidationFailures: 1, maxGateFailures: 5, maxIterations: 3 }, lastOneLeft, [fail('tests failed')]);
     expect(result.termination.reason).toBe('max_iterations');
   });
 

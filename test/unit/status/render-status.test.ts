@@ -7,7 +7,8 @@ const renderStatus = (report: StatusReport) => renderColoured(report).replace(/\
 
 const base: StatusReport = {
   root: '/repo',
-  tasks: { state: 'ok', project: null, complete: 1, total: 4, next: { id: 'US-2', title: 'Second', priority: 2 } },
+  branch: { current: 'main', tasks: null },
+  tasks: { state: 'ok', project: null, branchName: null, complete: 1, total: 4, next: { id: 'US-2', title: 'Second', priority: 2 } },
   loop: { running: false },
   blocked: null,
   decide: null,
@@ -31,6 +32,15 @@ describe('renderStatus', () => {
     const loop = { running: true as const, pid: 7, iteration: 2, maxIterations: 5, stuckCount: 0, mode: 'implement', startedAt: '2026-01-01T00:00:00Z', elapsedSeconds: 60 };
     expect(renderStatus({ ...base, loop: { ...loop, usage: [{ window: 'five_hour', utilization: 0.92 }] } })).toMatch(/running · pid 7 · .* elapsed · usage five_hour 92%\n/);
     expect(renderStatus({ ...base, loop })).not.toContain('usage');
+  });
+
+  it.each([
+    [{ current: 'main', tasks: null }, 'Branch    main (the task list names no branchName)'],
+    [{ current: 'ralph/x', tasks: 'ralph/x' }, "Branch    ralph/x (the task list's branchName)"],
+    [{ current: 'main', tasks: 'ralph/x' }, "Branch    main — the task list's branchName is ralph/x: ralph run switches to it"],
+    [{ current: null, tasks: 'ralph/x' }, "Branch    detached HEAD — the task list's branchName is ralph/x"],
+  ])('shows the branch checked out and the one the task list names: %j', (branch, line) => {
+    expect(renderStatus({ ...base, branch })).toContain(line);
   });
 
   it('shows a dash for a column the CSV does not have, and the short commit', () => {

@@ -23,10 +23,32 @@ describe('Screen', () => {
     agent.end(' line\n');
     await finished(agent);
     screen.status(undefined);
-    // The status is drawn, cleared before each write, and drawn again only where a line starts.
+    // The status is drawn, cleared before each write, and drawn again only where a line starts;
+    // the agent's half line is never cleared (no status was drawn after it).
     expect(out.text().replace(/\u001b\[\d+m/g, '')).toBe(
-      `working${CLEAR}a ralph line\nworking${CLEAR}partial${CLEAR} line\nworking${CLEAR}`,
+      `working${CLEAR}a ralph line\nworking${CLEAR}partial line\nworking${CLEAR}`,
     );
+  });
+
+  it('cuts the status line to the terminal width, keeping the last column free', () => {
+    const out = terminal();
+    const screen = new Screen(out.stream, { tty: true, timestamps: false, columns: () => 12 });
+    screen.status('⋯ iteration 12 · implement');
+    expect(out.text().replace(/\u001b\[\d+m/g, '')).toBe('⋯ iteratio…');
+  });
+
+  it('on a resize redraws the status to the new width, first clearing every row a reflowing terminal wrapped it onto', () => {
+    const out = terminal();
+    let columns = 120;
+    const screen = new Screen(out.stream, { tty: true, timestamps: false, columns: () => columns });
+    screen.status('x'.repeat(50));
+    columns = 20;
+    out.stream.emit('resize');
+    // 50 columns at 20 wide are three rows: up two, clear below, draw the cut line.
+    expect(out.text().replace(/\u001b\[\d+m/g, '')).toBe(`${'x'.repeat(50)}\u001b[2A\r\u001b[J${'x'.repeat(18)}…`);
+    columns = 80;
+    out.stream.emit('resize');
+    expect(out.text().replace(/\u001b\[\d+m/g, '').endsWith(`…${CLEAR}${'x'.repeat(50)}`)).toBe(true);
   });
 
   it('draws nothing but the lines off a TTY, with timestamps in CI', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkTransitions, isEqual, type LoopMode } from '../../../src/hook/check-transitions.js';
-import type { StoryRecord } from '../../../src/hook/task-stories.js';
+import type { Mode } from '../../../src/loop/mode.js';
+import { checkTransitions, isEqual, type StoryRecord } from '../../../src/loop/transitions.js';
 
 type Fields = Record<string, unknown>;
 
@@ -24,8 +24,8 @@ interface Row {
   problem?: RegExp;
 }
 
-function check(mode: LoopMode, row: Row) {
-  return checkTransitions({ before: row.before, after: row.after, mode, story: row.story });
+function check(mode: Mode, row: Row) {
+  return checkTransitions({ before: row.before, after: row.after, mode, story: row.story, review: true });
 }
 
 describe('checkTransitions: the same stories in every mode', () => {
@@ -60,10 +60,37 @@ describe('checkTransitions: implement', () => {
     { name: 'passes removed (treated as false)', before: list(['US-1', done]), after: [{ id: 'US-1', fields: { id: 'US-1', title: 'Story US-1' } }], problem: /Story US-1 went from passes: true to false/ },
     { name: 'a story approved outside a review', before: list(['US-1', open]), after: list(['US-1', { passes: true, reviewStatus: 'approved' }]), problem: /^Story US-1 got reviewStatus "approved" in an implement iteration; only a review approves a story\. Set it back to "pending"\.$/ },
     { name: 'an already approved story left alone', before: list(['US-1', approved], ['US-2', open]), after: list(['US-1', approved], ['US-2', done]) },
+    {
+      name: 'a story sent back outside a review',
+      before: list(['US-1', pending]),
+      after: list(['US-1', { ...pending, reviewStatus: 'changes_requested' }]),
+      problem: /^Story US-1 got reviewStatus "changes_requested" in an implement iteration; only a review requests changes\. Restore it/,
+    },
   ];
   it.each(rows)('$name', (row) => {
     if (row.problem) expect(check('implement', row)).toMatch(row.problem);
     else expect(check('implement', row)).toBeUndefined();
+  });
+});
+
+describe('checkTransitions: implement with --skip-review', () => {
+  const skipReview = (row: Row) => checkTransitions({ before: row.before, after: row.after, mode: 'implement', review: false });
+  it('leaves review statuses alone', () => {
+    expect(skipReview({ name: 'approved', before: list(['US-1', open]), after: list(['US-1', { passes: true, reviewStatus: 'approved' }]) })).toBeUndefined();
+    expect(skipReview({ name: 'sent back', before: list(['US-1', pending]), after: list(['US-1', { ...pending, reviewStatus: 'changes_requested' }]) })).toBeUndefined();
+  });
+  it('still allows one story to start passing, and keeps every story', () => {
+    expect(skipReview({ name: 'two', before: list(['US-1', open], ['US-2', open]), after: list(['US-1', done], ['US-2', done]) })).toMatch(/^2 stories were marked passes: true/);
+    expect(skipReview({ name: 'unpassed', before: list(['US-1', done]), after: list(['US-1', open]) })).toMatch(/went from passes: true to false/);
+    expect(skipReview({ name: 'removed', before: list(['US-1', open], ['US-2', open]), after: list(['US-1', open]) })).toMatch(/lost story US-2/);
+  });
+});
+
+describe('checkTransitions: where the list as it was can be found', () => {
+  it('names the source the caller gives (the loop points at git; the hook at its snapshot)', () => {
+    const row = { before: list(['US-1', open], ['US-2', open]), after: list(['US-1', open]) };
+    expect(checkTransitions({ ...row, mode: 'implement', review: true })).toContain('ralph/.tasks-snapshot.json has the list');
+    expect(checkTransitions({ ...row, mode: 'implement', review: true, source: 'git has it' })).toContain('(git has it)');
   });
 });
 

@@ -1,0 +1,84 @@
+import { basename } from 'node:path';
+import { setupFixHint } from '../agent/agent-failure.js';
+import { findExecutable } from '../agent/find-executable.js';
+import { RalphError } from '../errors.js';
+import type { Check } from './preflight.js';
+
+/** What the agent checks need to know. */
+export interface AgentCheckOptions {
+  cwd: string;
+  /** The agent executable as configured; absent in sandbox mode (the agent runs inside the sandbox). */
+  agentBin?: string;
+  /** Whether the agent is started with --dangerously-skip-permissions. */
+  skipPermissions: boolean;
+  /** The environment the agent is started with (ralph's, plus config `agent.env`). */
+  agentEnv: NodeJS.ProcessEnv;
+  /** ralph's user id (undefined where there is none, as on Windows). */
+  uid: number | undefined;
+  /** False when every story is already complete: a missing agent is then only a warning. */
+  needed: boolean;
+}
+
+/**
+ * The agent's checks: its executable resolves, and Claude Code will not refuse to start as root.
+ * Neither spends a call.
+ */
+export async function checkAgent(options: AgentCheckOptions): Promise<{ checks: Check[]; path?: string }> {
+  const { agentBin, needed } = options;
+  if (agentBin === undefined) return { checks: [{ name: 'agent', status: 'ok', detail: 'runs inside the Docker sandbox' }] };
+  const notNeeded = 'not needed now: every story is complete (needed only if the quality gates fail)';
+  const path = await findExecutable(agentBin, options.cwd, options.agentEnv.PATH);
+  const checks: Check[] = [];
+  if (path) checks.push({ name: 'agent', status: 'ok', detail: path });
+  else {
+    const error = agentNotFound(agentBin);
+    checks.push(needed ? { name: 'agent', status: 'failure', detail: error.message, error } : { name: 'agent', status: 'warning', detail: `${error.message}; ${notNeeded}` });
+  }
+  const root = rootRefusal(options);
+  if (root === undefined) checks.push({ name: 'root', status: 'ok', detail: rootOk(options) });
+  else checks.push(needed ? { name: 'root', status: 'failure', detail: root.message, error: root } : { name: 'root', status: 'warning', detail: `${root.message}; ${notNeeded}` });
+  return { checks, ...(path ? { path } : {}) };
+}
+
+/** The agent's path for a run that turned out to need it after all: the first failed check is thrown. */
+export async function requireAgent(options: Omit<AgentCheckOptions, 'needed'>): Promise<string | undefined> {
+  const { checks, path } = await checkAgent({ ...options, needed: true });
+  const failure = checks.find((check) => check.error);
+  if (failure?.error) throw failure.error;
+  return path;
+}
+
+/** The error of an agent that is not installed (or not where --agent-bin says). */
+export function agentNotFound(agentBin: string): RalphError {
+  return new RalphError(
+    `agent executable '${agentBin}' not found${agentBin.includes('/') ? '' : ' on PATH'}`,
+    64,
+    'install Claude Code (npm install -g @anthropic-ai/claude-code) or pass --agent-bin PATH',
+  );
+}
+
+/**
+ * Whether the agent is Claude Code started so that it refuses root: its executable is named
+ * `claude` and it gets --dangerously-skip-permissions. Another agent (--agent-bin) is not judged.
+ */
+export function isClaudeCodeSkippingPermissions(agentBin: string, skipPermissions: boolean): boolean {
+  return skipPermissions && basename(agentBin) === 'claude';
+}
+
+/** Whether IS_SANDBOX lifts Claude Code's root refusal: set to anything but empty, 0 or false. */
+export function isSandboxSet(env: NodeJS.ProcessEnv): boolean {
+  const value = env.IS_SANDBOX?.trim().toLowerCase();
+  return value !== undefined && !['', '0', 'false'].includes(value);
+}
+
+/** The refusal Claude Code would give, said before any call — with the same fix. */
+function rootRefusal({ agentBin, skipPermissions, agentEnv, uid }: AgentCheckOptions): RalphError | undefined {
+  if (agentBin === undefined || uid !== 0 || !isClaudeCodeSkippingPermissions(agentBin, skipPermissions) || isSandboxSet(agentEnv)) return undefined;
+  return new RalphError('running as root without IS_SANDBOX: Claude Code would refuse --dangerously-skip-permissions', 64, setupFixHint());
+}
+
+function rootOk({ agentBin = '', skipPermissions, uid, agentEnv }: AgentCheckOptions): string {
+  if (uid !== 0) return 'not running as root';
+  if (!isClaudeCodeSkippingPermissions(agentBin, skipPermissions)) return 'root, but the agent is not claude with --dangerously-skip-permissions';
+  return isSandboxSet(agentEnv) ? 'root, with IS_SANDBOX set' : 'root';
+}

@@ -1,0 +1,13 @@
+import { RalphError } from '../errors.js';
+
+/**
+ * The refusal to run the example task list `ralph init` and `ralph archive` write: its stories
+ * are real-looking work the agent would build in the user's repository.
+ */
+export function exampleRefusal(shown: string): RalphError {
+  return new RalphError(
+    `${shown} is still the example: write your stories (see ralph/prd.md), then remove "example"`,
+    64,
+    'or pass --yes to run the example anyway',
+  );
+}

@@ -1,0 +1,41 @@
+import { readFile } from 'node:fs/promises';
+import { RalphError } from '../errors.js';
+import { switchToBranch, type BranchSwitch } from '../git/branch.js';
+import { parseTasks, type TaskList } from '../files/tasks.js';
+
+/**
+ * Before the first iteration: onto the task list's `branchName`, unless --no-branch. After a
+ * switch to a branch that already existed the task list is read again: that branch's is the one
+ * the loop continues.
+ */
+export async function enterTaskBranch(options: {
+  root: string;
+  tasks: TaskList;
+  tasksPath: string;
+  enabled: boolean;
+  say: (line: string) => void;
+}): Promise<{ tasks: TaskList; branch?: string }> {
+  const { branchName } = options.tasks;
+  if (!options.enabled || branchName === undefined || branchName.trim() === '') return { tasks: options.tasks };
+  const result = await switchToBranch(options.root, branchName, 'ralph/tasks.json');
+  options.say(describeSwitch(result));
+  if (result.kind !== 'switched') return { tasks: options.tasks, branch: branchName };
+  const parsed = parseTasks(await readFile(options.tasksPath, 'utf8').catch(() => ''));
+  if (!parsed.ok) {
+    throw new RalphError(`ralph/tasks.json on branch ${branchName} is not a valid task list: ${parsed.error}`, 64, 'fix it on that branch, or run with --no-branch');
+  }
+  return { tasks: parsed.tasks, branch: branchName };
+}
+
+/** The line that says which branch the loop works on, and how it got there. */
+export function describeSwitch(result: BranchSwitch): string {
+  const from = result.kind !== 'already' && result.from ? ` from ${result.from}` : '';
+  switch (result.kind) {
+    case 'already':
+      return `on branch ${result.branch} (the task list's branchName)`;
+    case 'switched':
+      return `switched to branch ${result.branch}${from} (the task list's branchName)`;
+    case 'created':
+      return `created branch ${result.branch}${from || ' from HEAD'} and switched to it (the task list's branchName)`;
+  }
+}

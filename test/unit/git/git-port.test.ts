@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createGit } from '../../../src/git/repository.js';
+
+const cleanup: string[] = [];
+afterAll(() => Promise.all(cleanup.map((path) => rm(path, { recursive: true, force: true }))));
+
+/** A real repository with `count` commits on `main`, and a way to run git in it. */
+async function repository(count: number) {
+  const root = await mkdtemp(join(tmpdir(), 'ralph-git-port-'));
+  cleanup.push(root);
+  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid', GIT_CONFIG_NOSYSTEM: '1' };
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env, encoding: 'utf8' }).trim();
+  git('init', '-q', '-b', 'main');
+  for (let i = 1; i <= count; i++) git('commit', '-q', '--allow-empty', '-m', `commit ${i}`);
+  return { root, git, port: createGit(root) };
+}
+
+describe('createGit: the questions the loop asks about progress, answered by real git', () => {
+  it('names the branch, or null on a detached HEAD', async () => {
+    const { git, port } = await repository(1);
+    expect(await port.branch()).toBe('main');
+    git('checkout', '-q', '-b', 'feature/x');
+    expect(await port.branch()).toBe('feature/x');
+    git('checkout', '-q', '--detach');
+    expect(await port.branch()).toBeNull();
+  });
+
+  it('tells an ancestor from a rewound or rewritten commit (merge-base --is-ancestor)', async () => {
+    const { git, port } = await repository(3);
+    const [newest, middle] = git('log', '--format=%H').split('\n');
+    expect(await port.isAncestor(middle!, newest!)).toBe(true);
+    expect(await port.isAncestor(newest!, middle!)).toBe(false);
+    expect(await port.isAncestor(newest!, newest!)).toBe(true);
+  });
+
+  it('counts the commits that left the branch and finds the reflog entry to get them back', async () => {
+    const { git, port } = await repository(4);
+    const before = git('rev-parse', 'HEAD');
+    git('reset', '-q', '--hard', 'HEAD~3');
+    const after = git('rev-parse', 'HEAD');
+    expect(await port.head()).toBe(after);
+    expect(await port.countLeft(before, after)).toBe(3);
+    expect(await port.countLeft(before, null)).toBe(4);
+    expect(await port.reflogEntry(before)).toBe('HEAD@{1}');
+    expect(git('rev-parse', 'HEAD@{1}')).toBe(before);
+    expect(await port.reflogEntry('0'.repeat(40))).toBeUndefined();
+  });
+
+  it('fails with git\'s own message when it cannot answer, rather than guessing', async () => {
+    const { port } = await repository(1);
+    await expect(port.isAncestor('f'.repeat(40), 'HEAD')).rejects.toThrow(/git merge-base --is-ancestor .* failed: /);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { nextSteps } from '../../../src/init/next-steps.js';
+
+const numbered = (lines: string[]) => lines.slice(1).map((line) => line.replace(/^ {2}\d+\. /, ''));
+
+describe('nextSteps', () => {
+  it('starts with what is missing: Claude Code, then the login, and as root the IS_SANDBOX caveat', () => {
+    const steps = numbered(nextSteps({ claudeFound: false, root: true, imported: false }));
+    expect(steps[0]).toMatch(/^Install Claude Code/);
+    expect(steps[1]).toMatch(/^Log in/);
+    expect(steps[2]).toMatch(/IS_SANDBOX=1/);
+    expect(steps.slice(3).join('\n')).toMatch(/ralph\/prd\.md[\s\S]*git add ralph \.claude\/settings\.json[\s\S]*ralph run/);
+  });
+
+  it('numbers the steps from 1 whatever is left out', () => {
+    const lines = nextSteps({ claudeFound: true, root: false, imported: false });
+    expect(lines[0]).toBe('Next steps:');
+    expect(lines.slice(1).map((line) => /^ {2}(\d+)\./.exec(line)?.[1])).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('after an import points at the imported list and the legacy prompt instead of the example', () => {
+    const steps = numbered(nextSteps({ claudeFound: true, root: false, imported: true })).join('\n');
+    expect(steps).toContain('ralph/prompt.legacy.md');
+    expect(steps).not.toContain('"example": true');
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { checkAgent, isClaudeCodeSkippingPermissions, isSandboxSet } from '../../../src/run/agent-check.js';
+import { FAKE_BIN_DIR } from '../../helpers/e2e.js';
+
+const base = { cwd: '/', agentBin: 'claude', skipPermissions: true, agentEnv: { PATH: FAKE_BIN_DIR }, uid: 1000, needed: true };
+const statusOf = async (options: Partial<typeof base> & { agentBin?: string }) => {
+  const { checks } = await checkAgent({ ...base, ...options });
+  return Object.fromEntries(checks.map((check) => [check.name, check.status]));
+};
+
+describe('checkAgent', () => {
+  it('finds the agent on the PATH it will be started with', async () => {
+    const { checks, path } = await checkAgent(base);
+    expect(path).toBe(`${FAKE_BIN_DIR}/claude`);
+    expect(checks.map((check) => check.status)).toEqual(['ok', 'ok']);
+  });
+
+  it('fails a missing agent when it is needed, and only warns when every story is complete', async () => {
+    expect(await statusOf({ agentEnv: { PATH: '/nowhere' } })).toEqual({ agent: 'failure', root: 'ok' });
+    expect(await statusOf({ agentEnv: { PATH: '/nowhere' }, needed: false })).toEqual({ agent: 'warning', root: 'ok' });
+  });
+
+  it.each([
+    ['root, claude, skipping permissions, no IS_SANDBOX', { uid: 0 }, 'failure'],
+    ['root with IS_SANDBOX=1', { uid: 0, agentEnv: { PATH: FAKE_BIN_DIR, IS_SANDBOX: '1' } }, 'ok'],
+    ['root with IS_SANDBOX=0', { uid: 0, agentEnv: { PATH: FAKE_BIN_DIR, IS_SANDBOX: '0' } }, 'failure'],
+    ['root, permission prompts kept', { uid: 0, skipPermissions: false }, 'ok'],
+    ['root, another agent', { uid: 0, agentBin: '/bin/true' }, 'ok'],
+    ['a normal user', { uid: 1000 }, 'ok'],
+    ['no user id (Windows)', { uid: undefined }, 'ok'],
+  ] as const)('the root check: %s → %s', async (_name, options, status) => {
+    expect((await statusOf(options as Partial<typeof base>)).root).toBe(status);
+  });
+
+  it('in sandbox mode checks nothing on the host', async () => {
+    const { checks } = await checkAgent({ ...base, agentBin: undefined, uid: 0 });
+    expect(checks).toEqual([{ name: 'agent', status: 'ok', detail: 'runs inside the Docker sandbox' }]);
+  });
+});
+
+describe('recognising Claude Code', () => {
+  it.each([
+    ['claude', true, true],
+    ['/usr/local/bin/claude', true, true],
+    ['claude', false, false],
+    ['my-claude-wrapper', true, false],
+  ] as const)('%s (skip permissions %s) → %s', (bin, skip, expected) => {
+    expect(isClaudeCodeSkippingPermissions(bin, skip)).toBe(expected);
+  });
+
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['0', false],
+    ['false', false],
+    ['1', true],
+    ['true', true],
+  ])('IS_SANDBOX=%j lifts the refusal: %s', (value, expected) => {
+    expect(isSandboxSet(value === undefined ? {} : { IS_SANDBOX: value })).toBe(expected);
+  });
+});
