@@ -1,27 +1,35 @@
 import type { AgentFailure } from '../loop/ports.js';
 import { classifyAgentFailure } from './agent-failure.js';
 import type { OutputSummary } from './output/agent-output.js';
-import { detectUsageLimit, isLimitStatus } from './usage-limit.js';
+import { detectServerBusy, detectUsageLimit, isLimitStatus } from './usage-limit.js';
 
 /**
  * How an agent that failed on its own failed: a set-up refusal, a login problem, a usage
- * limit, or a plain error. Only for a failed iteration (non-zero exit or an error result), and
- * only from the agent's own error output — so a tool result that mentions "usage limit" or a
- * prompt quoting "Not logged in" can never stop the run.
+ * limit, a busy server, or a plain error. Only for a failed iteration (non-zero exit or an error
+ * result), and only from the agent's own error output — so a tool result that mentions "usage
+ * limit" or a prompt quoting "Not logged in" can never stop the run. Wall-clock reset times
+ * without a zone are read in `localZone` (this machine's when absent).
  */
-export function diagnoseFailure(summary: OutputSummary, exitCode: number | null, now: number): AgentFailure | undefined {
+export function diagnoseFailure(summary: OutputSummary, exitCode: number | null, now: number, localZone?: string): AgentFailure | undefined {
   const failed = exitCode !== 0 || summary.result?.isError === true;
   if (!failed) return undefined;
   const text = summary.errorText.join('\n');
   const classified = classifyAgentFailure(text);
   if (classified) return classified;
-  const limit = detectUsageLimit(text, now);
+  const errorLines = () => {
+    const lines = summary.errorText.slice(-10);
+    return lines.length > 0 ? lines : [`exit code ${exitCode ?? 'none (killed by a signal)'}`];
+  };
+  // A rejected rate_limit_event is the client's own verdict: a usage limit, whatever the text says.
+  const event = summary.rateLimitRejected;
+  const busy = event ? undefined : detectServerBusy(text, now);
   const status = summary.result?.apiErrorStatus;
-  if (limit || summary.rateLimitRejected || isLimitStatus(status)) {
-    const resetsAt = limit?.resetsAt ?? summary.rateLimitRejected?.resetsAt;
-    const message = limit?.message ?? (summary.result?.text || `the agent hit a rate limit (HTTP ${status ?? 429})`);
-    return { kind: 'usage_limit', message, ...(resetsAt === undefined ? {} : { resetsAt }) };
+  if (busy || (!event && status === 529)) {
+    return { kind: 'error', lines: errorLines(), busy: busy ?? { kind: 'overloaded', message: `the API is overloaded (HTTP ${status})` } };
   }
-  const lines = summary.errorText.slice(-10);
-  return { kind: 'error', lines: lines.length > 0 ? lines : [`exit code ${exitCode ?? 'none (killed by a signal)'}`] };
+  const limit = detectUsageLimit(text, now, localZone);
+  if (!limit && !event && !isLimitStatus(status)) return { kind: 'error', lines: errorLines() };
+  const reset = event?.reset ?? limit?.reset;
+  const message = limit?.message ?? (summary.result?.text || event?.message || `the agent hit a rate limit (HTTP ${status ?? 429})`);
+  return { kind: 'usage_limit', message, ...(reset ? { reset } : {}), ...(limit?.exhausted ? { exhausted: limit.exhausted } : {}) };
 }

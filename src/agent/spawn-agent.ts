@@ -21,6 +21,7 @@ import { RepetitionDetector } from './repetition.js';
 import { describeSpawnError, findNulByte } from './spawn-failure.js';
 import { Stopper } from './stopper.js';
 import { ToolOutcomes } from './tool-outcomes.js';
+import type { UsageWindow } from './usage-windows.js';
 
 /** How ralph's interrupt handling reaches a running agent. */
 export interface AgentInterrupts {
@@ -48,6 +49,8 @@ export interface SpawnAgentOptions {
   warn: (message: string) => void;
   /** The agent made a tool call (stream-json): for the live status line. */
   onToolCall?: () => void;
+  /** The agent reported its usage windows' utilization (stream-json): for the status line and `ralph status`. */
+  onUsage?: (windows: UsageWindow[]) => void;
   /** Extra clean-up when ralph stops the agent itself (a sandbox must stop the agent inside it too). */
   onForcedStop?: () => Promise<void>;
   /** Marks each agent's processes and ends those that leave its group. */
@@ -164,6 +167,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
     ...(stoppedBy ? { stoppedBy } : {}),
     ...(failure ? { failure } : {}),
     truncated: summary.expectsResult && !summary.result && !stoppedBy && !failure,
+    ...(summary.usage ? { usage: summary.usage } : {}),
     stats: {
       ...(summary.result?.costUsd === undefined ? {} : { costUsd: summary.result.costUsd }),
       ...(summary.result?.inputTokens === undefined ? {} : { inputTokens: summary.result.inputTokens }),
@@ -197,6 +201,7 @@ function createOutput(options: SpawnAgentOptions, targets: OutputTargets, stoppe
       stopper.stop({ cause: 'repetition', repetition: report });
     },
     onToolResult: (result) => outcomes.returned(result),
+    ...(options.onUsage ? { onUsage: options.onUsage } : {}),
   });
 }
 

@@ -1,136 +1,137 @@
-import { createRequire } from 'node:module';
-import type { DateTime } from 'luxon';
+import { epochToMs, resetFromText, type LimitReset } from './limit-reset.js';
 import { truncate } from './output/summary-text.js';
 
-// luxon is needed only when a limit message names a wall-clock time: loaded then, not at start-up.
-// Required, not imported, because the reading of a limit is synchronous. This is ralph's only use
-// of luxon, so its CommonJS copy is the only one loaded.
-const requireFromHere = createRequire(import.meta.url);
-let luxon: typeof import('luxon') | undefined;
-const loadLuxon = (): typeof import('luxon') => (luxon ??= requireFromHere('luxon') as typeof import('luxon'));
+export type { LimitReset, ResetSource } from './limit-reset.js';
 
-/** A usage or rate limit the agent ran into, and when it lifts if the agent said so. */
+/**
+ * A limit no wait within a run lifts: an admin turned the allocation off, the credits are used
+ * up, or the organisation's monthly cap (or the API spend limit) is reached.
+ */
+export type ExhaustedCause = 'allocation_disabled' | 'out_of_credits' | 'monthly_cap';
+
+/** A usage limit the agent ran into, and when it lifts if the agent said so. */
 export interface UsageLimit {
-  /** The agent's own words (one line, trimmed), or a description of the event. */
+  /** The agent's own words (one line, trimmed; a wrapped message joined), or a description of the event. */
   message: string;
-  /** Epoch milliseconds at which the limit resets. */
-  resetsAt?: number;
+  reset?: LimitReset;
+  exhausted?: ExhaustedCause;
+}
+
+/** Server-side throttling that is not the user's usage limit: a failure to retry after a pause. */
+export interface ServerBusy {
+  kind: 'rate_limited' | 'overloaded';
+  message: string;
+  /** When the server said to retry (`Retry in 156s`), epoch ms. */
+  retryAt?: number;
 }
 
 const MAX_MESSAGE = 300;
+/** How many following lines a wrapped message may continue on. */
+const WRAP_LINES = 2;
 
 /**
  * The phrasings the client prints when a limit stops it. Each needs more than the words
  * "usage limit": prose such as "I will check the usage limit docs" must not match.
  */
 const LIMIT_PHRASES: readonly RegExp[] = [
-  // You've hit your limit · resets 5am (Europe/Amsterdam) / You've hit your session limit …
-  /\byou(?:'|’|`)?ve (?:hit|reached) your (?:[\w-]+ ){0,3}limit\b/i,
+  // You've hit your limit · resets 5am (Europe/Amsterdam) · You've hit your org's monthly usage limit
+  /\byou(?:'|’|`)?ve (?:hit|reached) your (?:[\w'’-]+ ){0,3}limit\b/i,
+  /\byou(?:'|’)?ve hit your limit for\b/i,
   // Claude AI usage limit reached|1751234400 · 5-hour limit reached ∙ resets 2pm · Weekly limit reached
   /\b(?:claude(?: ai)?|\d+-hour|five-hour|session|daily|weekly|monthly|opus|sonnet)(?: [\w-]+){0,2} limit reached\b/i,
   // API Error: Request rejected (429) · The usage limit has been reached
   /\busage limit has been reached\b/i,
   /\bout of extra usage\b/i,
-  // API Error: 529 Overloaded · API Error: 429 {"type":"error",…} · Request rejected (429)
-  /\bAPI Error:[^\n]{0,80}?\b(?:429|529)\b/i,
-  /\b(?:rate_limit_error|overloaded_error)\b/,
-  /\b529\b[^\n]{0,20}\boverloaded\b/i,
+  /\bhave reached your specified API usage limits\b/i,
+  // API Error: 429 {"type":"error","error":{"type":"rate_limit_error",…}} · Request rejected (429)
+  /\bAPI Error:[^\n]{0,80}?\b429\b/i,
+  /\brate_limit_error\b/,
   /\b429\b[^\n]{0,5}\btoo many requests\b/i,
   /\b(?:HTTP(?:\/[\d.]+)?|status(?: code)?|error)[:= ]{1,3}429\b/i,
   /\brate[ -]limit(?:ed| exceeded| reached)\b/i,
 ];
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-// resets 5am · resets 2:30pm (America/New_York) · will reset at 3pm · resets tomorrow at 3pm ·
-// resets Feb 22 at 9:30am · resets Oct 6, 1pm (Europe/Paris) · resets 14:00 (UTC)
-const RESET_TIME =
-  /\breset(?:s)?\s+(?:at\s+)?(?:(tomorrow)\s+(?:at\s+)?|([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?)?(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?(?:\s*\(([^()\s]{1,64})\))?/i;
-// Claude AI usage limit reached|1751234400 (epoch seconds after the bar)
-const RESET_EPOCH = /\|\s*(\d{9,13})\b/;
+/** A model's limit the client already switched away from (`Claude Opus 4 limit reached, now using Sonnet 4`) stops nothing. */
+const FALLBACK_NOTICE = /\bnow using\b/i;
+
+/** Wordings (from the client's own messages) of limits that do not lift within a run. */
+const EXHAUSTED: readonly { cause: ExhaustedCause; phrase: RegExp }[] = [
+  // Your usage allocation has been disabled by your admin · Your group's usage limit is set to $0 · Your seat type doesn't include usage credits
+  { cause: 'allocation_disabled', phrase: /\b(?:usage allocation has been disabled|usage limit is set to \$0|seat type doesn(?:'|’)?t include (?:extra )?usage)/i },
+  // You're out of usage credits · Your org is out of usage · add funds to continue
+  { cause: 'out_of_credits', phrase: /\b(?:out of usage credits|org is out of usage\b)/i },
+  // You've hit your org's monthly usage limit · monthly spend limit · You have reached your specified API usage limits
+  { cause: 'monthly_cap', phrase: /\b(?:monthly (?:usage|spend) limit|specified API usage limits)\b/i },
+];
+
+/** Server-side throttling, which the client itself says is not the usage limit, and an overloaded API. */
+const SERVER_BUSY: readonly { kind: ServerBusy['kind']; phrase: RegExp }[] = [
+  // API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited
+  { kind: 'rate_limited', phrase: /\b(?:temporarily limiting requests|not your usage limit)\b/i },
+  // API Error: 529 Overloaded · API Error (529 {"type":"overloaded_error",…}) · API Error: 500 {…"message":"Overloaded"}
+  { kind: 'overloaded', phrase: /\boverloaded_error\b|\b529\b[^\n]{0,40}\boverloaded\b|\bAPI Error\b[^\n]{0,80}\bOverloaded\b/i },
+];
 
 /**
- * Recognises a usage or rate limit in text the caller knows is the agent's own error output
- * (stderr, an error result): the first matching line, and its reset time when it names one.
- * Wall-clock reset times are read in the zone they name, else `localZone`, else this machine's zone.
+ * Recognises a usage limit in text the caller knows is the agent's own error output (stderr, an
+ * error result, the last plain lines): the first matching message, a message wrapped across
+ * lines joined first, with its reset instant when it names one and its cause when no wait fixes it.
  */
 export function detectUsageLimit(text: string, now: number, localZone?: string): UsageLimit | undefined {
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.trim();
-    if (!LIMIT_PHRASES.some((phrase) => phrase.test(line))) continue;
-    const resetsAt = resetFromLine(line, now, localZone);
-    const message = truncate(line, MAX_MESSAGE);
-    return resetsAt === undefined ? { message } : { message, resetsAt };
-  }
-  return undefined;
+  const isLimit = (message: string) =>
+    !FALLBACK_NOTICE.test(message) && (EXHAUSTED.some(({ phrase }) => phrase.test(message)) || LIMIT_PHRASES.some((phrase) => phrase.test(message)));
+  const found = findMessage(text, isLimit);
+  if (found === undefined) return undefined;
+  const exhausted = EXHAUSTED.find(({ phrase }) => phrase.test(found.message))?.cause;
+  const reset = resetFromText(found.withFollowing, now, localZone);
+  return { message: truncate(found.message, MAX_MESSAGE), ...(reset ? { reset } : {}), ...(exhausted ? { exhausted } : {}) };
+}
+
+/** Recognises server-side throttling or an overloaded API in the agent's own error output. */
+export function detectServerBusy(text: string, now: number): ServerBusy | undefined {
+  const found = findMessage(text, (message) => SERVER_BUSY.some(({ phrase }) => phrase.test(message)));
+  if (found === undefined) return undefined;
+  const kind = SERVER_BUSY.find(({ phrase }) => phrase.test(found.message))?.kind ?? 'overloaded';
+  const reset = resetFromText(found.withFollowing, now);
+  const retryAt = reset?.source === 'retry_after' ? reset.at : undefined;
+  return { kind, message: truncate(found.message, MAX_MESSAGE), ...(retryAt === undefined ? {} : { retryAt }) };
 }
 
 /** A limit from a parsed stream-json `rate_limit_event` whose status is `rejected`; `allowed` and `allowed_warning` are not limits. */
 export function usageLimitFromEvent(event: unknown): UsageLimit | undefined {
   if (!isRecord(event) || event.type !== 'rate_limit_event') return undefined;
   const info = event.rate_limit_info;
+  // overageStatus "rejected" on an allowed event only says extra usage is unavailable.
   if (!isRecord(info) || info.status !== 'rejected') return undefined;
   const kind = typeof info.rateLimitType === 'string' && info.rateLimitType ? ` (${info.rateLimitType.slice(0, 40)})` : '';
   const message = `usage limit reached${kind}`;
-  const resetsAt = typeof info.resetsAt === 'number' ? epochToMs(info.resetsAt) : undefined;
-  return resetsAt === undefined ? { message } : { message, resetsAt };
+  const at = typeof info.resetsAt === 'number' ? epochToMs(info.resetsAt) : undefined;
+  return at === undefined ? { message } : { message, reset: { at, source: 'event' } };
 }
 
-/** Whether an `api_error_status` (from a `result` event) means a rate limit (429) or an overloaded API (529). */
+/** Whether an `api_error_status` (from a `result` event) means a rate limit (429). */
 export function isLimitStatus(status: unknown): boolean {
-  return status === 429 || status === 529;
+  return status === 429;
 }
 
-/** The reset time a limit line names, or undefined when it names none or an unknown zone. */
-function resetFromLine(line: string, now: number, localZone: string | undefined): number | undefined {
-  const epoch = RESET_EPOCH.exec(line);
-  if (epoch?.[1]) return epochToMs(Number(epoch[1]));
-  const reset = RESET_TIME.exec(line);
-  if (!reset) return undefined;
-  const [, tomorrow, month, day, hourText, minuteText, meridiem, zone] = reset;
-  const clock = toClock(Number(hourText), minuteText, meridiem);
-  if (!clock) return undefined;
-  const base = loadLuxon().DateTime.fromMillis(now, { zone: zone ?? localZone ?? 'system' });
-  if (!base.isValid) return undefined;
-  const today = base.startOf('day');
-  if (month !== undefined) return datedReset(base, MONTHS.indexOf(month.toLowerCase()) + 1, Number(day), clock);
-  if (tomorrow) return today.plus({ days: 1 }).set(clock).toMillis();
-  // A time of day without a date is the next time the clock shows it.
-  const sameDay = today.set(clock);
-  return (sameDay.toMillis() > base.toMillis() ? sameDay : today.plus({ days: 1 }).set(clock)).toMillis();
-}
-
-/** A reset on a named date: this year, or next year when the date lies months back (a December message about January). */
-function datedReset(base: DateTime, month: number, day: number, clock: Clock): number | undefined {
-  if (month < 1) return undefined;
-  const candidate = base.set({ month, day, ...clock });
-  // luxon rolls Feb 30 over to March: refuse dates that do not exist.
-  if (!candidate.isValid || candidate.month !== month || candidate.day !== day) return undefined;
-  return (candidate.toMillis() < base.minus({ days: 180 }).toMillis() ? candidate.plus({ years: 1 }) : candidate).toMillis();
-}
-
-interface Clock {
-  hour: number;
-  minute: number;
-  second: 0;
-  millisecond: 0;
-}
-
-/** A 12-hour (`2pm`, `2:30pm`) or 24-hour (`14:30`) clock reading, or undefined when it is not a time (a bare `5`). */
-function toClock(hour: number, minuteText: string | undefined, meridiem: string | undefined): Clock | undefined {
-  const minute = minuteText === undefined ? 0 : Number(minuteText);
-  if (minute > 59) return undefined;
-  if (meridiem === undefined) {
-    return minuteText !== undefined && hour <= 23 ? { hour, minute, second: 0, millisecond: 0 } : undefined;
+/**
+ * The first line (or a line and the next, joined: a message wrapped by a terminal) that `matches`,
+ * trimmed; `withFollowing` adds the lines after it, where a wrapped reset time continues.
+ */
+function findMessage(text: string, matches: (message: string) => boolean): { message: string; withFollowing: string } | undefined {
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] ?? '';
+    const next = lines[index + 1];
+    // Joined only when the phrase spans the break: a next line that matches alone is its own message.
+    const message = matches(line) ? line : next !== undefined && !matches(next) && matches(`${line} ${next}`) ? `${line} ${next}` : undefined;
+    if (message === undefined) continue;
+    return { message, withFollowing: lines.slice(index, index + 1 + WRAP_LINES).join(' ') };
   }
-  if (hour < 1 || hour > 12) return undefined;
-  const pm = meridiem.toLowerCase().startsWith('p');
-  return { hour: (hour % 12) + (pm ? 12 : 0), minute, second: 0, millisecond: 0 };
-}
-
-/** Epoch seconds (or milliseconds, when the number is that large) as epoch milliseconds. */
-function epochToMs(value: number): number | undefined {
-  if (!Number.isFinite(value) || value <= 0) return undefined;
-  return value >= 1e11 ? Math.round(value) : Math.round(value * 1000);
+  return undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -178,6 +178,7 @@ async function wirePorts(
     },
   };
   const { CLAUDECODE: _nested, ...inherited } = terminal.env;
+  const files = createLoopFiles(paths, ready.promptPath, run.lock, taskList);
   const makeAgent = (invocation: AgentInvocation) =>
     createAgentRunner({
       ...invocation,
@@ -201,6 +202,11 @@ async function wirePorts(
       onToolCall: reporter.toolCall,
       containment: run.containment,
       onGroup: (agentGroup) => run.lock.update({ agentGroup }).catch((error: Error) => reporter.warning(`could not record the agent in ralph/.ralph-active: ${error.message}`)),
+      onUsage: (windows) => {
+        reporter.usage(windows);
+        // Shown by `ralph status` only: a failed write must not end the iteration.
+        void files.writeUsage(windows).catch(() => undefined);
+      },
     });
   const invocationFor = (agentPath: string | undefined) => prepareInvocation(resolved, paths.root, run.options.cwd, agentPath);
   // Nothing left to do: the agent is found only if the gates send the loop back to work.
@@ -216,7 +222,7 @@ async function wirePorts(
     agent,
     git: createGit(paths.root),
     clock: { now: Date.now, sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined) },
-    files: createLoopFiles(paths, ready.promptPath, run.lock, taskList),
+    files,
     interrupts,
     report: reporter,
     ...(gates ? { gates } : {}),

@@ -1,4 +1,4 @@
-import { boolean, choice, duration, positiveNumber, text, wholeNumber, type ValueKind } from './value-kinds.js';
+import { boolean, choice, duration, percent, positiveNumber, text, wholeNumber, type ValueKind } from './value-kinds.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -63,6 +63,13 @@ export const RUN_OPTIONS = {
     defaultLabel: 'wait; stop when CI is set',
     defaultIn: (env) => (env.CI ? 'stop' : 'wait'),
     description: 'on a usage limit: wait until it resets (within --max-runtime), or stop',
+  }),
+  maxUsage: option({
+    flag: '--max-usage <percent>',
+    kind: percent(),
+    default: undefined as number | undefined,
+    defaultLabel: 'none',
+    description: "when the agent reports a usage window (five_hour, seven_day, …) this full, finish the iteration, then wait for that window's reset (or stop, with --on-usage-limit stop)",
   }),
   maxRepeats: option({ flag: '--max-repeats <n>', kind: wholeNumber(2), default: 5, description: 'identical tool calls in a row that stop an iteration (stream-json)' }),
   maxValidationFailures: option({

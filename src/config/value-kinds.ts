@@ -34,6 +34,16 @@ export function positiveNumber(): ValueKind<number> {
   };
 }
 
+/** A percentage from 1 to 100 (`90`, `92.5`): a share written as 0.9 is refused, not read as 0.9 %. */
+export function percent(): ValueKind<number> {
+  const expected = 'a percentage from 1 to 100 (90, not 0.9)';
+  return {
+    schema: z.number({ error: `expected ${expected}` }).min(1, { error: `expected ${expected}` }).max(100, { error: `expected ${expected}` }),
+    fromText: (text) => (/^\s*\d+(\.\d+)?\s*%?\s*$/.test(text) ? Number(text.replace('%', '')) : text),
+    expected,
+  };
+}
+
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
 const FALSE_WORDS = new Set(['0', 'false', 'no', 'off', '']);
 

@@ -2,6 +2,7 @@ import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ownFile } from '../errors.js';
 import type { ActiveLock } from './active-lock.js';
+import type { UsageWindow } from '../agent/usage-windows.js';
 import type { LoopFiles } from '../loop/ports.js';
 import type { RalphPaths } from './paths.js';
 import { readPromptFile } from './prompt-file.js';
@@ -14,13 +15,14 @@ import { readTemplate } from '../templates.js';
 /**
  * The loop's file port over the real ralph/ folder. A failed read or write of one of these files
  * is an `io` RalphError naming it (the run ends with io_error); a removed ralph/logs is recreated.
+ * `writeUsage` records the agent's usage windows in `.ralph-active` as they come.
  */
 export function createLoopFiles(
   paths: RalphPaths,
   promptPath: string,
   lock: ActiveLock,
   taskList: string,
-): LoopFiles {
+): LoopFiles & { writeUsage(windows: UsageWindow[]): Promise<void> } {
   const inLogs = async <T>(path: string, work: () => Promise<T>) => ownFile(path, 'write', async () => (await mkdir(dirname(path), { recursive: true }), work()));
   return {
     readPrompt: () => readPromptFile(promptPath, promptPath, 'restore it: the run reads it every iteration'),
@@ -53,8 +55,10 @@ export function createLoopFiles(
       await inLogs(join(paths.logs, name), () => writeFile(join(paths.logs, name), text));
       return `ralph/logs/${name}`;
     },
-    // A new iteration: no agent is running until it starts (its group is recorded then).
+    // A new iteration: no agent is running until it starts (its group is recorded then). The usage
+    // windows stay from one iteration to the next: the agent reports them only now and then.
     writeActive: (state) => ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
+    writeUsage: (windows) => ownFile(paths.active, 'write', () => lock.update({ usage: windows })),
     saveUnconfirmedApprovals: async (ids) => {
       await ownFile(paths.state, 'write', () =>
         updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({ ...current, ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}) })),

@@ -1,9 +1,10 @@
 import { openStories, type ReviewPolicy, type Story, type TasksParse } from '../files/tasks.js';
 import type { FeedbackItem, UnfinishedStory } from './feedback.js';
 import { outcomeOf, wasStoppedByRalph } from './outcome.js';
-import type { AgentRun, GateTrigger, GateVerdict, Outcome } from './ports.js';
+import type { AgentRun, GateTrigger, GateVerdict, Outcome, Wait } from './ports.js';
 import { describeRewrite, type HistoryRewrite } from './progress.js';
 import type { Termination } from './termination.js';
+import { usageLimitRuling } from './limit-ruling.js';
 
 /** The limits judged after every iteration. */
 export interface JudgeSettings {
@@ -13,6 +14,8 @@ export interface JudgeSettings {
   maxCostUsd?: number;
   maxRuntimeMs: number;
   onUsageLimit: 'wait' | 'stop';
+  /** --max-usage as a share (0.9): a usage window reported this full is waited out after the iteration. */
+  maxUsage?: number;
   maxGateFailures: number;
   /** Stories must also be approved by a review to count as complete. */
   review: boolean;
@@ -63,14 +66,10 @@ export interface Verdict {
   termination?: Termination;
   /** The agent said COMPLETE, but these stories still fail. */
   rejectedComplete?: UnfinishedStory[];
-  /** A usage limit to wait out before the next iteration (the limited one does not count). */
-  wait?: { until: number; message: string; resetsAt?: number };
+  /** A pause before the next iteration: a usage limit (the limited iteration does not count), --max-usage, a busy server. */
+  wait?: Wait;
 }
 
-/** One minute after the announced reset, so the first call after the wait is not refused again. */
-const RESET_MARGIN_MS = 60_000;
-const BACKOFF_BASE_MS = 5 * 60_000;
-const BACKOFF_CAP_MS = 60 * 60_000;
 
 /**
  * Rules on an iteration: updates the counters, gathers the feedback for the next prompt, and
@@ -227,20 +226,16 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
   if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });
   if (run.failure?.kind === 'auth') return end({ reason: 'agent_auth', message: run.failure.message });
   if (run.failure?.kind === 'setup') return end({ reason: 'agent_setup', message: run.failure.message, ...(run.failure.cause ? { cause: run.failure.cause } : {}) });
-  if (run.failure?.kind === 'usage_limit') {
-    const { message, resetsAt } = run.failure;
-    const until = resetsAt !== undefined ? resetsAt + RESET_MARGIN_MS : facts.now + backoff(counters.usageLimits);
-    if (settings.onUsageLimit === 'stop' || until > facts.deadline) {
-      return end({ reason: 'usage_limit', message, ...(resetsAt === undefined ? {} : { resetsAt }) });
-    }
-    ruling = { ...verdict, wait: { until, message, ...(resetsAt === undefined ? {} : { resetsAt }) } };
-  }
+  const pause = usageLimitRuling(facts, settings, counters);
+  if (pause && 'termination' in pause) return end(pause.termination);
+  if (pause) ruling = { ...verdict, wait: pause.wait };
   if (settings.maxCostUsd !== undefined && counters.costUsd >= settings.maxCostUsd) {
     return end({ reason: 'max_cost', costUsd: counters.costUsd, limitUsd: settings.maxCostUsd });
   }
   if (verdict.outcome === 'max_runtime' || facts.now >= facts.deadline) return end({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
   if (counters.agentFailures >= settings.maxAgentFailures) {
-    return end({ reason: 'agent_failures', count: counters.agentFailures, lastError: run.failure?.kind === 'error' ? run.failure.lines : [] });
+    const busy = run.failure?.kind === 'error' ? run.failure.busy?.kind : undefined;
+    return end({ reason: 'agent_failures', count: counters.agentFailures, lastError: run.failure?.kind === 'error' ? run.failure.lines : [], ...(busy ? { busy } : {}) });
   }
   if (counters.validationFailures >= settings.maxValidationFailures) {
     return end({ reason: 'validation_failures', count: counters.validationFailures, last: findings.problems.join('; ') });
@@ -266,9 +261,4 @@ export function isVerifiedComplete(facts: Pick<IterationFacts, 'run' | 'tasks' |
 function whyOpen(story: Story, { unconfirmed }: ReviewPolicy): UnfinishedStory['why'] {
   if (!story.passes) return 'failing';
   return story.reviewStatus === 'approved' && unconfirmed?.has(story.id) ? 'unconfirmed' : 'unreviewed';
-}
-
-/** 5 minutes, doubling with each consecutive limit, at most an hour. */
-function backoff(consecutive: number): number {
-  return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, consecutive - 1));
 }

@@ -1,4 +1,6 @@
 import type { PromiseSignals } from '../agent/promise-tags.js';
+import type { ExhaustedCause, LimitReset, ResetSource, ServerBusy } from '../agent/usage-limit.js';
+import type { UsageWindow } from '../agent/usage-windows.js';
 import type { UnfinishedStory } from './feedback.js';
 import type { TasksParse } from '../files/tasks.js';
 import type { InterruptSignal } from './termination.js';
@@ -69,8 +71,10 @@ export type AgentFailure =
   | { kind: 'auth'; message: string }
   /** The client cannot work here: it refuses to start, or (`network`) cannot reach the API. */
   | { kind: 'setup'; message: string; cause?: 'network' }
-  | { kind: 'usage_limit'; message: string; resetsAt?: number }
-  | { kind: 'error'; lines: string[] };
+  /** A usage limit: its reset and the evidence for it when the agent gave one; `exhausted` when no wait lifts it. */
+  | { kind: 'usage_limit'; message: string; reset?: LimitReset; exhausted?: ExhaustedCause }
+  /** Any other failure; `busy` when the server throttled or was overloaded (retried after a pause). */
+  | { kind: 'error'; lines: string[]; busy?: ServerBusy };
 
 export interface AgentRun {
   /** The agent's exit code; null when it was ended by a signal. */
@@ -83,6 +87,8 @@ export interface AgentRun {
   /** stream-json ended without a result although ralph did not stop the agent. */
   truncated: boolean;
   stats: AgentStats;
+  /** The latest utilization per usage window, when the agent reported any (stream-json). */
+  usage?: UsageWindow[];
 }
 
 /** What one iteration's agent reported about itself (stream-json; text mode knows only the exit). */
@@ -148,6 +154,8 @@ export interface ActiveState {
   mode: Mode;
   /** The story under review or fix (and the one to implement). */
   story?: string;
+  /** The latest utilization per usage window the agent reported, for `ralph status`. */
+  usage?: UsageWindow[];
   /** False under --skip-review: the Stop hook then leaves review statuses alone. */
   review?: boolean;
 }
@@ -188,6 +196,16 @@ export type Outcome =
   /** The agent reset, rebased or switched the branch: commits left it. */
   | 'history_rewritten';
 
+/** A pause before the next iteration, and why. */
+export interface Wait {
+  until: number;
+  message: string;
+  /** The announced reset (usage limits), epoch ms, and the evidence it was read from. */
+  resetsAt?: number;
+  resetSource?: ResetSource;
+  why: 'usage_limit' | 'max_usage' | ServerBusy['kind'];
+}
+
 /** Whether ralph has been asked to stop, and by which signal. */
 export interface Interrupts {
   received(): InterruptSignal | undefined;
@@ -207,7 +225,7 @@ export interface LoopReporter {
   }): void;
   iterationFinished(event: { row: IterationRow; committed: boolean; failure?: AgentFailure; stoppedBy?: StopCause }): void;
   completeRejected(event: { remaining: UnfinishedStory[] }): void;
-  /** A usage limit: the loop waits until `until` before the next iteration. Returns what ends the display. */
-  usageLimitWait(event: { message: string; resetsAt?: number; until: number }): () => void;
+  /** A pause before the next iteration (a usage limit, --max-usage, a busy server). Returns what ends the display. */
+  usageLimitWait(event: Wait): () => void;
   warning(message: string): void;
 }

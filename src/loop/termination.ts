@@ -1,6 +1,8 @@
 import { networkFixHint, setupFixHint } from '../agent/agent-failure.js';
+import type { ServerBusy } from '../agent/usage-limit.js';
 import { formatDurationSpec } from '../config/duration.js';
 import type { RalphError } from '../errors.js';
+import { BUSY_LABEL, times, usageLimitDetail, type UsageLimitEnding } from './usage-limit-ending.js';
 
 /**
  * Why a run ended — the loop's endings, refused starts and faults in ralph's own files alike. The
@@ -33,13 +35,13 @@ export type Termination =
   /** The agents' summed cost reached `--max-cost`. */
   | { reason: 'max_cost'; costUsd: number; limitUsd: number }
   /** `--max-agent-failures` consecutive iterations in which the agent failed. */
-  | { reason: 'agent_failures'; count: number; lastError: string[] }
+  | { reason: 'agent_failures'; count: number; lastError: string[]; busy?: ServerBusy['kind'] }
   /** The agent is not logged in (or its key is invalid): no iteration can succeed. */
   | { reason: 'agent_auth'; message: string }
   /** The agent refuses to run as configured (as root with --dangerously-skip-permissions), or cannot reach the API (`network`). */
   | { reason: 'agent_setup'; message: string; cause?: 'network' }
-  /** A usage limit that ralph may not (or cannot, within --max-runtime) wait out. */
-  | { reason: 'usage_limit'; message: string; resetsAt?: number }
+  /** A usage limit that ralph may not (or cannot, within --max-runtime) wait out, or one no wait lifts. */
+  | ({ reason: 'usage_limit' } & UsageLimitEnding)
   /** `--max-validation-failures` consecutive iterations broke the loop's rules. */
   | { reason: 'validation_failures'; count: number; last: string }
   /** `--max-gate-failures` COMPLETE claims in a row were rejected by the quality gates. */
@@ -124,15 +126,16 @@ export function detailOf(termination: Ending): string | undefined {
     case 'max_cost':
       return `spent $${termination.costUsd.toFixed(2)} of the $${termination.limitUsd.toFixed(2)} --max-cost`;
     case 'agent_failures':
-      return [`the agent failed ${termination.count} times in a row; its last error output:`, ...termination.lastError].join('\n');
+      return [
+        `the agent failed ${times(termination.count)}${termination.count === 1 ? '' : ' in a row'}${termination.busy ? ` (${BUSY_LABEL[termination.busy]}: the server, not your usage limit)` : ''}; its last error output:`,
+        ...termination.lastError,
+      ].join('\n');
     case 'agent_auth':
       return `${termination.message} — log the agent in (run \`claude\` once, or set ANTHROPIC_API_KEY), then run again`;
     case 'agent_setup':
       return `${termination.message} — ${termination.cause === 'network' ? networkFixHint() : setupFixHint()}`;
     case 'usage_limit':
-      return termination.resetsAt === undefined
-        ? termination.message
-        : `${termination.message} (resets ${new Date(termination.resetsAt).toISOString()})`;
+      return usageLimitDetail(termination);
     case 'validation_failures':
       return `${termination.count} iterations in a row broke the loop's rules; the last: ${termination.last}`;
     case 'quality_gate_exhausted':

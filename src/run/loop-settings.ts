@@ -15,6 +15,7 @@ export function loopSettings(settings: RunSettings, firstIteration: number, bran
     maxAgentFailures: settings.maxAgentFailures,
     maxValidationFailures: settings.maxValidationFailures,
     onUsageLimit: settings.onUsageLimit,
+    ...(settings.maxUsage === undefined ? {} : { maxUsage: settings.maxUsage / 100 }),
     maxFeedbackBytes: MAX_FEEDBACK_BYTES,
     gatesWhen: settings.gatesWhen,
     maxGateFailures: settings.maxGateFailures,

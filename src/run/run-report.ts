@@ -1,6 +1,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoCode } from '../errors.js';
+import type { ResetSource } from '../agent/usage-limit.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import { detailOf, exitCodeFor, type Ending, type Reason } from '../loop/termination.js';
 import { formatDuration, reasonLabel } from '../ui/format.js';
@@ -16,6 +17,8 @@ export interface EndingRecord {
   detail?: string;
   /** When a usage limit resets (usage_limit endings). */
   resetsAt?: string;
+  /** Which evidence the reset came from (usage_limit endings): event, epoch, dated, retry_after, clock or backoff. */
+  resetSource?: ResetSource;
 }
 
 /** The one mapping from an ending to its record. */
@@ -26,6 +29,7 @@ export function recordOf(ending: Ending): EndingRecord {
     exitCode: exitCodeFor(ending),
     ...(detail === undefined ? {} : { detail }),
     ...(ending.reason === 'usage_limit' && ending.resetsAt !== undefined ? { resetsAt: new Date(ending.resetsAt).toISOString() } : {}),
+    ...(ending.reason === 'usage_limit' ? { resetSource: ending.resetSource } : {}),
   };
 }
 

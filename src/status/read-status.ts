@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UsageWindow } from '../agent/usage-windows.js';
 import { readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
 import type { RalphPaths } from '../files/paths.js';
@@ -34,7 +35,18 @@ export interface NextStory {
 
 export type LoopStatus =
   | { running: false }
-  | { running: true; pid: number; iteration: number; maxIterations: number; stuckCount: number; mode: string; startedAt: string; elapsedSeconds: number };
+  | {
+      running: true;
+      pid: number;
+      iteration: number;
+      maxIterations: number;
+      stuckCount: number;
+      mode: string;
+      startedAt: string;
+      elapsedSeconds: number;
+      /** The latest utilization per usage window, when the agent reported any. */
+      usage?: UsageWindow[];
+    };
 
 /** last-run.json as ralph writes it (see src/run/run-report.ts); unknown fields pass through. */
 const lastRunSchema = z.looseObject({
@@ -113,7 +125,17 @@ async function readLoopStatus(path: string, now: number): Promise<LoopStatus> {
     mode: active.mode,
     startedAt: active.startedAt,
     elapsedSeconds: Number.isNaN(started) ? 0 : Math.max(0, Math.round((now - started) / 1000)),
+    ...(usageOf(active.usage) ? { usage: usageOf(active.usage) } : {}),
   };
+}
+
+/** The usage windows `.ralph-active` holds, when they are well formed. */
+function usageOf(value: unknown): UsageWindow[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const windows = value.filter(
+    (item): item is UsageWindow => typeof item === 'object' && item !== null && typeof item.window === 'string' && typeof item.utilization === 'number',
+  );
+  return windows.length > 0 ? windows : undefined;
 }
 
 async function readLastRun(path: string): Promise<LastRunStatus | null> {

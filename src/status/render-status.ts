@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { formatUsage } from '../agent/usage-windows.js';
 import { formatDuration, reasonLabel } from '../ui/format.js';
 import type { IterationStatus, LastRunStatus, LoopStatus, StatusReport, TasksStatus } from './read-status.js';
 
@@ -54,7 +55,8 @@ function branchLine({ current, tasks }: StatusReport['branch']): string {
 
 function loopLine(loop: LoopStatus): string {
   if (!loop.running) return 'not running';
-  return `${pc.green('running')} · pid ${loop.pid} · iteration ${loop.iteration} (at most ${loop.maxIterations} this run) · ${formatDuration(loop.elapsedSeconds * 1000)} elapsed`;
+  const usage = loop.usage ? ` · usage ${formatUsage(loop.usage)}` : '';
+  return `${pc.green('running')} · pid ${loop.pid} · iteration ${loop.iteration} (at most ${loop.maxIterations} this run) · ${formatDuration(loop.elapsedSeconds * 1000)} elapsed${usage}`;
 }
 
 function lastRunLine(run: LastRunStatus | null): string {

@@ -1,5 +1,7 @@
 import pc from 'picocolors';
-import type { LoopReporter, Mode, Outcome } from '../loop/ports.js';
+import { formatUsage, type UsageWindow } from '../agent/usage-windows.js';
+import type { LoopReporter, Mode, Outcome, Wait } from '../loop/ports.js';
+import { BUSY_LABEL, EVIDENCE } from '../loop/usage-limit-ending.js';
 import { formatDuration } from './format.js';
 import type { Console } from './screen.js';
 
@@ -33,17 +35,29 @@ export interface ReporterOptions {
 export interface TerminalReporter extends LoopReporter {
   /** The agent made a tool call (stream-json), for the live status line. */
   toolCall(): void;
+  /** The agent reported its usage windows (stream-json), for the live status line. */
+  usage(windows: UsageWindow[]): void;
 }
+
+/** How each kind of pause introduces itself, and what its countdown waits for. */
+const WAIT_WORDS: Record<Wait['why'], { head: string; countdown: string }> = {
+  usage_limit: { head: 'usage limit', countdown: 'waiting for the usage limit to reset' },
+  max_usage: { head: '--max-usage reached', countdown: 'waiting for the usage window to reset' },
+  rate_limited: { head: 'rate limited (the server, not your usage limit)', countdown: 'rate limited: retrying' },
+  overloaded: { head: 'overloaded (the API, not your usage limit)', countdown: 'API overloaded: retrying' },
+};
 
 /** Renders the loop's events as terminal lines. */
 export function createReporter(out: Console, options: ReporterOptions): TerminalReporter {
   const now = options.now ?? Date.now;
   let live: { iteration: number; mode: Mode; startedAt: number; toolCalls: number; timer: NodeJS.Timeout } | undefined;
   let costUsd = 0;
+  let usage: UsageWindow[] = [];
   const drawStatus = () => {
     if (!live) return;
     const cost = costUsd > 0 ? ` · $${costUsd.toFixed(2)} so far` : '';
-    out.status(`⋯ iteration ${live.iteration} · ${live.mode} · ${formatDuration(now() - live.startedAt)} · ${live.toolCalls} tool calls${cost}`);
+    const used = usage.length > 0 ? ` · usage ${formatUsage(usage)}` : '';
+    out.status(`⋯ iteration ${live.iteration} · ${live.mode} · ${formatDuration(now() - live.startedAt)} · ${live.toolCalls} tool calls${cost}${used}`);
   };
   const endLive = () => {
     if (!live) return;
@@ -71,6 +85,10 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
     toolCall() {
       if (live) live.toolCalls++;
     },
+    usage(windows) {
+      usage = windows;
+      drawStatus();
+    },
     iterationFinished({ row, committed, failure }) {
       endLive();
       if (options.github) out.command('::endgroup::');
@@ -80,7 +98,7 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
         `stories ${row.storiesComplete}/${row.storiesTotal}`,
         ...(row.stats.costUsd === undefined ? [] : [`$${row.stats.costUsd.toFixed(2)}`]),
         ...(row.agentExitCode !== 0 && row.agentExitCode !== null ? [`agent exit ${row.agentExitCode}`] : []),
-        ...(OUTCOME_LABEL[row.outcome] ? [OUTCOME_LABEL[row.outcome]] : []),
+        ...(failure?.kind === 'error' && failure.busy ? [BUSY_LABEL[failure.busy.kind]] : OUTCOME_LABEL[row.outcome] ? [OUTCOME_LABEL[row.outcome]] : []),
       ].join(' · ');
       const paint = row.outcome === 'ok' ? (committed ? pc.green : pc.yellow) : pc.red;
       const head = committed
@@ -99,10 +117,12 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
       ];
       out.line(pc.yellow(`COMPLETE rejected: ${why.join('; ') || 'tasks.json is not valid, or a rule of the task list was broken'}`));
     },
-    usageLimitWait({ message, until }) {
+    usageLimitWait({ message, until, why, resetSource }) {
       const left = () => formatDuration(until - now());
-      out.line(pc.yellow(`usage limit: ${message} — waiting until ${new Date(until).toISOString()} (${left()})`));
-      const timer = setInterval(() => out.status(`waiting for the usage limit to reset: ${left()} left`), 1000);
+      const words = WAIT_WORDS[why];
+      const evidence = resetSource ? `, reset read from ${EVIDENCE[resetSource]}` : '';
+      out.line(pc.yellow(`${words.head}: ${message} — waiting until ${new Date(until).toISOString()} (${left()}${evidence})`));
+      const timer = setInterval(() => out.status(`${words.countdown}: ${left()} left`), 1000);
       timer.unref();
       return () => {
         clearInterval(timer);

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { PromiseSignals } from '../promise-tags.js';
 import type { UsageLimit } from '../usage-limit.js';
+import type { UsageWindow } from '../usage-windows.js';
 import type { ResultEvent } from './stream-events.js';
 
 /** Where the agent's two output streams go during one iteration, and what was read from them. */
@@ -22,12 +23,15 @@ export interface OutputSummary {
   invalidLines: number;
   /**
    * The agent's own error output, where auth, set-up and limit messages are looked for:
-   * stderr's last lines, synthetic error messages, a failed result's text (in text mode also
-   * stdout's last lines). Never tool results, never ordinary assistant prose.
+   * stderr's last lines, synthetic error messages, a failed result's text, and stdout's last
+   * plain lines (all of stdout in text mode; the non-JSON lines in stream-json). Never tool
+   * results, never ordinary assistant prose.
    */
   errorText: string[];
-  /** A `rate_limit_event` with status `rejected` came (its reset time in epoch ms, when given). */
+  /** A `rate_limit_event` with status `rejected` came (its reset time, when given). */
   rateLimitRejected?: UsageLimit;
+  /** The latest utilization per usage window the agent reported (stream-json). */
+  usage?: UsageWindow[];
 }
 
 /** Where one iteration's output is written. */

@@ -39,6 +39,10 @@ export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[
         const when = event.resetsAt ? `, resets ${new Date(event.resetsAt * 1000).toISOString()}` : '';
         return [{ kind: 'notice', text: `⚠ rate limit rejected (${event.limitType ?? 'unknown'})${when}` }];
       }
+      // The transcript shows how much of the window is used whenever the agent says so.
+      if (event.utilization !== undefined) {
+        return [{ kind: 'detail', text: `· usage ${event.limitType ?? 'window'} ${Math.round(event.utilization * 100)}% (${event.status})` }];
+      }
       return verbose ? [{ kind: 'detail', text: `· rate limit ${event.status}` }] : [];
     case 'api_retry':
       return [{ kind: 'notice', text: `⟳ API retry ${event.attempt ?? '?'}/${event.maxRetries ?? '?'} in ${Math.round((event.delayMs ?? 0) / 1000)}s` }];

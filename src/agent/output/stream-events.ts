@@ -32,7 +32,7 @@ export type StreamEvent =
   | { type: 'assistant'; texts: string[]; toolUses: ToolUse[]; thinking: string[]; error?: string }
   | { type: 'tool_results'; results: ToolResult[] }
   | { type: 'result'; result: ResultEvent }
-  | { type: 'rate_limit'; status: string; resetsAt?: number; limitType?: string }
+  | { type: 'rate_limit'; status: string; resetsAt?: number; limitType?: string; utilization?: number }
   | { type: 'init'; model?: string; version?: string; tools?: number }
   | { type: 'api_retry'; attempt?: number; maxRetries?: number; delayMs?: number }
   | { type: 'other'; name: string };
@@ -77,7 +77,13 @@ export function readStreamEvent(json: unknown): StreamEvent {
     }
     case 'rate_limit_event': {
       const info = isObject(json.rate_limit_info) ? json.rate_limit_info : {};
-      return { type: 'rate_limit', status: str(info.status) ?? '', resetsAt: num(info.resetsAt), limitType: str(info.rateLimitType) };
+      return {
+        type: 'rate_limit',
+        status: str(info.status) ?? '',
+        resetsAt: num(info.resetsAt),
+        limitType: str(info.rateLimitType),
+        utilization: num(info.utilization),
+      };
     }
     case 'system':
       if (json.subtype === 'init') {

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import pc from 'picocolors';
 import { PromiseTagScanner } from '../promise-tags.js';
 import { usageLimitFromEvent } from '../usage-limit.js';
+import { usageWindowsFromEvent, type UsageWindow } from '../usage-windows.js';
 import type { AgentOutput, OutputSummary, OutputTargets } from './agent-output.js';
 import { LineSplitter } from './line-splitter.js';
 import { renderEvent, type RenderedLine } from './render-event.js';
@@ -13,6 +14,8 @@ import { tee } from './tee.js';
 export interface StreamHooks {
   onToolUse?: (use: ToolUse) => void;
   onToolResult?: (result: ToolResult) => void;
+  /** The agent reported a usage window's utilization: every window known so far. */
+  onUsage?: (windows: UsageWindow[]) => void;
 }
 
 const COLOURS: Record<RenderedLine['kind'], (text: string) => string> = {
@@ -36,6 +39,9 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
   const scanner = new PromiseTagScanner();
   const errorText: string[] = [];
   const stderrTail = new TailLines(20);
+  // Plain lines between the events (a limit message printed outside JSON) are the agent's output too.
+  const plainTail: string[] = [];
+  const usage = new Map<string, UsageWindow>();
   let toolCalls = 0;
   let invalidLines = 0;
   let result: ResultEvent | undefined;
@@ -49,6 +55,7 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
       json = JSON.parse(line);
     } catch {
       invalidLines++;
+      keepLast(plainTail, [line.slice(0, 500)], 10);
       rendered.push({ kind: 'notice', text: `[ralph] not JSON: ${line.slice(0, 200)}` });
       return;
     }
@@ -67,6 +74,9 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
       if (event.result.isError) keepLast(errorText, [event.result.text]);
     } else if (event.type === 'rate_limit') {
       rateLimitRejected = usageLimitFromEvent(json) ?? rateLimitRejected;
+      const windows = usageWindowsFromEvent(json);
+      for (const window of windows) usage.set(window.window, window);
+      if (windows.length > 0) hooks.onUsage?.([...usage.values()]);
     }
     rendered.push(...renderEvent(event, verbose));
   };
@@ -115,8 +125,9 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
       expectsResult: true,
       toolCalls,
       invalidLines,
-      errorText: [...stderrTail.result(), ...errorText],
+      errorText: [...stderrTail.result(), ...plainTail, ...errorText],
       ...(rateLimitRejected ? { rateLimitRejected } : {}),
+      ...(usage.size > 0 ? { usage: [...usage.values()] } : {}),
     }),
   };
 }

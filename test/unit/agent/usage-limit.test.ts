@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { detectUsageLimit, isLimitStatus, usageLimitFromEvent } from '../../../src/agent/usage-limit.js';
+import { describe, expect, it } from 'vitest';
+import { detectServerBusy, detectUsageLimit, isLimitStatus, usageLimitFromEvent } from '../../../src/agent/usage-limit.js';
 
 const at = (iso: string) => Date.parse(iso);
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/claude/${name}`, import.meta.url), 'utf8');
@@ -20,7 +20,7 @@ describe('detectUsageLimit: reset times in the zone the message names', () => {
     ['reads UTC', "You've hit your limit · resets 11am (UTC)", '2025-06-15T11:00:00Z'],
     ['reads 12am as midnight', "You've hit your limit · resets 12am (UTC)", '2025-06-16T00:00:00Z'],
     ['reads 12pm as noon', "You've hit your limit · resets 12pm (UTC)", '2025-06-15T12:00:00Z'],
-    ['rolls a reset at exactly now to the next day', "You've hit your limit · resets 10am (UTC)", '2025-06-16T10:00:00Z'],
+    ['reads a reset at exactly now as now, not tomorrow', "You've hit your limit · resets 10am (UTC)", '2025-06-15T10:00:00Z'],
     ['reads a 24-hour clock', "You've hit your limit · resets 14:05 (UTC)", '2025-06-15T14:05:00Z'],
     ['reads upper-case and dotted meridiems', "You've hit your limit · resets 3 P.M. (UTC)", '2025-06-15T15:00:00Z'],
     ['reads a typographic apostrophe', 'You’ve hit your limit · resets 3pm (UTC)', '2025-06-15T15:00:00Z'],
@@ -30,12 +30,12 @@ describe('detectUsageLimit: reset times in the zone the message names', () => {
     ['reads a date with a comma', 'Opus weekly limit reached ∙ resets Jul 6, 1pm (Europe/Paris)', '2025-07-06T11:00:00Z'],
     ['reads epoch seconds after the bar', 'Claude AI usage limit reached|1751234400', '2025-06-29T22:00:00Z'],
   ])('%s', (_name, text, resetsAt) => {
-    expect(detectUsageLimit(text, now)).toEqual({ message: text, resetsAt: at(resetsAt) });
+    expect(detectUsageLimit(text, now)).toMatchObject({ message: text, reset: { at: at(resetsAt) } });
   });
 
   it('takes a date in January from a December message as next year', () => {
     const limit = detectUsageLimit('Weekly limit reached · resets Jan 2 at 9am (UTC)', at('2025-12-30T12:00:00Z'));
-    expect(limit?.resetsAt).toBe(at('2026-01-02T09:00:00Z'));
+    expect(limit?.reset?.at).toBe(at('2026-01-02T09:00:00Z'));
   });
 
   it('refuses a date that does not exist instead of rolling it over', () => {
@@ -60,17 +60,11 @@ describe('detectUsageLimit across daylight-saving changes (wall-clock time, not 
     // 1:30am happens twice in New York on 2 November 2025; the first (EDT) is taken.
     ['a time that happens twice at fall back', '2025-11-02T04:00:00Z', '1:30am (America/New_York)', '2025-11-02T05:30:00Z'],
   ])('%s', (_name, now, reset, resetsAt) => {
-    expect(detectUsageLimit(`You've hit your limit · resets ${reset}`, at(now))?.resetsAt).toBe(at(resetsAt));
+    expect(detectUsageLimit(`You've hit your limit · resets ${reset}`, at(now))?.reset?.at).toBe(at(resetsAt));
   });
 });
 
 describe('detectUsageLimit: a reset time without a zone', () => {
-  const savedTz = process.env.TZ;
-  afterEach(() => {
-    if (savedTz === undefined) delete process.env.TZ;
-    else process.env.TZ = savedTz;
-  });
-
   const now = at('2025-06-15T10:00:00Z');
 
   it.each([
@@ -80,20 +74,86 @@ describe('detectUsageLimit: a reset time without a zone', () => {
   ])('reads it in the given local zone %s', (zone, resetsAt) => {
     expect(detectUsageLimit('5-hour limit reached ∙ resets 2pm', now, zone)).toEqual({
       message: '5-hour limit reached ∙ resets 2pm',
-      resetsAt: at(resetsAt),
+      reset: { at: at(resetsAt), source: 'clock' },
     });
   });
 
+  it('prefers the zone the message names over the local zone', () => {
+    expect(detectUsageLimit("You've hit your limit · resets 2pm (UTC)", now, 'Asia/Tokyo')?.reset?.at).toBe(at('2025-06-15T14:00:00Z'));
+  });
+});
+
+describe('detectUsageLimit: a clock time just passed is now, not tomorrow', () => {
   it.each([
-    ['Asia/Tokyo', '2025-06-16T05:00:00Z'],
-    ['America/New_York', '2025-06-15T18:00:00Z'],
-  ])("reads it in this machine's zone when none is given (TZ=%s)", (zone, resetsAt) => {
-    process.env.TZ = zone;
-    expect(detectUsageLimit('5-hour limit reached ∙ resets 2pm', now)?.resetsAt).toBe(at(resetsAt));
+    ['30 seconds after the printed minute', '2025-06-15T14:00:30', '2025-06-15T14:00:00'],
+    ['five minutes after', '2025-06-15T14:05:00', '2025-06-15T14:00:00'],
+    ['a second more than five minutes after: tomorrow', '2025-06-15T14:05:01', '2025-06-16T14:00:00'],
+  ])('%s', (_name, localNow, localReset) => {
+    const zone = 'Europe/Berlin';
+    // 14:00 in Berlin in June is 12:00 UTC.
+    const toUtc = (local: string) => Date.parse(`${local}+02:00`);
+    expect(detectUsageLimit('5-hour limit reached ∙ resets 2pm', toUtc(localNow), zone)?.reset).toEqual({ at: toUtc(localReset), source: 'clock' });
+  });
+});
+
+describe('detectUsageLimit: the order of evidence in the text', () => {
+  const now = at('2026-03-23T23:08:46Z');
+
+  it.each([
+    ['an epoch beats a clock time', 'Claude AI usage limit reached|1774310400 · resets 2pm (UTC)', { at: 1_774_310_400_000, source: 'epoch' }],
+    ['a dated text in its named zone', 'You have reached your specified API usage limits. You will regain access on 2026-04-01 at 00:00 UTC.', { at: at('2026-04-01T00:00:00Z'), source: 'dated' }],
+    ['a month-named date', "You've hit your limit · resets Apr 23 at 4pm (America/New_York)", { at: at('2026-04-23T20:00:00Z'), source: 'dated' }],
+    ['a retry-after beats a clock time', 'API Error: 429 rate_limit_error · retry-after: 120 · resets 2pm (UTC)', { at: now + 120_000, source: 'retry_after' }],
+    ['Retry in Ns', 'API Error: 429 · Rate limit exceeded. Retry in 156s.', { at: now + 156_000, source: 'retry_after' }],
+  ])('%s', (_name, text, reset) => {
+    expect(detectUsageLimit(text, now)?.reset).toEqual(reset);
   });
 
-  it('prefers the zone the message names over the local zone', () => {
-    expect(detectUsageLimit("You've hit your limit · resets 2pm (UTC)", now, 'Asia/Tokyo')?.resetsAt).toBe(at('2025-06-15T14:00:00Z'));
+  it('joins a message wrapped across terminal lines', () => {
+    const text = 'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"You\n    have reached your specified API usage limits. You will regain access on 2025-07-01 at\n    00:00 UTC."}}';
+    expect(detectUsageLimit(text, at('2025-06-16T01:47:32Z'))).toMatchObject({ exhausted: 'monthly_cap', reset: { at: at('2025-07-01T00:00:00Z'), source: 'dated' } });
+  });
+
+  it('takes no date from a log line, and none that lies more than a day back', () => {
+    expect(detectUsageLimit("You've hit your limit\n[wrapper] exited at 2026-03-23T23:00:00Z\nMon Mar 23 23:00:00 UTC 2026", now)?.reset).toBeUndefined();
+    expect(detectUsageLimit('You have reached your specified API usage limits. You will regain access on 2026-03-01 at 00:00 UTC.', now)?.reset).toBeUndefined();
+  });
+
+  it('reads no limit in a notice that the client switched to another model', () => {
+    expect(detectUsageLimit('Claude Opus 4 limit reached, now using Sonnet 4', now)).toBeUndefined();
+  });
+});
+
+describe('detectUsageLimit: limits no wait lifts', () => {
+  const now = at('2026-05-01T10:00:00Z');
+
+  it.each([
+    ["You've hit your org's monthly usage limit", 'monthly_cap'],
+    ['Your usage allocation has been disabled by your admin · run /usage-credits to ask your admin for a higher limit', 'allocation_disabled'],
+    ["You're out of usage credits. Switch to another model to keep working.", 'out_of_credits'],
+    ['Your org is out of usage · add funds to continue', 'out_of_credits'],
+    ['You have reached your specified API usage limits. You will regain access on 2026-06-01 at 00:00 UTC.', 'monthly_cap'],
+  ])('%s', (text, exhausted) => {
+    expect(detectUsageLimit(text, now)).toMatchObject({ message: text, exhausted });
+  });
+});
+
+describe('detectServerBusy', () => {
+  const now = at('2026-06-25T12:53:45Z');
+
+  it.each([
+    ['API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited', 'rate_limited', undefined],
+    ['Server is temporarily limiting requests (not your usage limit). Retry in 156s.', 'rate_limited', now + 156_000],
+    ['API Error: 529 Overloaded', 'overloaded', undefined],
+    ['API Error: Repeated 529 Overloaded errors', 'overloaded', undefined],
+    ['API Error: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'overloaded', undefined],
+    ['API Error: 500 {"type":"error","error":{"type":"api_error","message":"Overloaded"}}', 'overloaded', undefined],
+  ])('%s', (text, kind, retryAt) => {
+    expect(detectServerBusy(text, now)).toEqual({ kind, message: text, ...(retryAt === undefined ? {} : { retryAt }) });
+  });
+
+  it.each(["You've hit your limit · resets 2pm", 'Overloaded operators are confusing', 'Tests: 529 passed'])('%j is no busy server', (text) => {
+    expect(detectServerBusy(text, now)).toBeUndefined();
   });
 });
 
@@ -107,9 +167,6 @@ describe('detectUsageLimit: limits without a usable reset time', () => {
     ['a bare number', "You've hit your limit · resets 5 (UTC)"],
     ['no reset at all', "You've hit your limit"],
     ['the request-rejected wording', 'API Error: Request rejected (429) · The usage limit has been reached'],
-    ['529 overloaded', 'API Error: 529 Overloaded'],
-    ['repeated 529s', 'API Error: Repeated 529 Overloaded errors'],
-    ['an overloaded_error body', 'API Error: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'],
     ['a 429 body', 'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}'],
     ['a bare rate_limit_error', '{"type":"rate_limit_error"}'],
     ['HTTP 429', 'HTTP 429 Too Many Requests'],
@@ -133,7 +190,7 @@ describe('detectUsageLimit: what the message is', () => {
 
   it('is the first matching line, trimmed, from text of several lines', () => {
     const text = 'Starting…\r\n   \tYou\'ve hit your limit · resets 5am (UTC)  \r\nYou\'ve hit your limit · resets 6am (UTC)\n';
-    expect(detectUsageLimit(text, now)).toEqual({ message: "You've hit your limit · resets 5am (UTC)", resetsAt: at('2025-06-16T05:00:00Z') });
+    expect(detectUsageLimit(text, now)).toEqual({ message: "You've hit your limit · resets 5am (UTC)", reset: { at: at('2025-06-16T05:00:00Z'), source: 'clock' } });
   });
 
   it('is shortened when the line is very long', () => {
@@ -175,7 +232,7 @@ describe('detectUsageLimit: ordinary text is no limit', () => {
 describe('usageLimitFromEvent', () => {
   it('reads a rejected rate_limit_event and its reset time in epoch seconds', () => {
     const event = JSON.parse('{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","rateLimitType":"five_hour","resetsAt":1783173600}}');
-    expect(usageLimitFromEvent(event)).toEqual({ message: 'usage limit reached (five_hour)', resetsAt: 1_783_173_600_000 });
+    expect(usageLimitFromEvent(event)).toEqual({ message: 'usage limit reached (five_hour)', reset: { at: 1_783_173_600_000, source: 'event' } });
   });
 
   it('reads a rejected event without a type or reset time', () => {
@@ -207,7 +264,7 @@ describe('usageLimitFromEvent', () => {
   });
 
   it('takes a reset time already in milliseconds as it is', () => {
-    expect(usageLimitFromEvent({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1_783_173_600_000 } })?.resetsAt).toBe(1_783_173_600_000);
+    expect(usageLimitFromEvent({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1_783_173_600_000 } })?.reset?.at).toBe(1_783_173_600_000);
   });
 
   it('finds no limit in any line of the real not-logged-in and no-network streams', () => {
@@ -219,10 +276,10 @@ describe('usageLimitFromEvent', () => {
   });
 });
 
-describe('isLimitStatus', () => {
+describe('isLimitStatus: 429 is a limit, 529 an overloaded server', () => {
   it.each([
     [429, true],
-    [529, true],
+    [529, false],
     [401, false],
     [500, false],
     [null, false],

@@ -29,6 +29,16 @@ describe('resolveSettings', () => {
     expect(() => resolveSettings({}, { RALPH_QUIET: 'perhaps' }, {})).toThrow(/RALPH_QUIET: expected true or false/);
   });
 
+  it('reads --max-usage as a percentage from flag, environment or config, and refuses one past 100 or below 1', () => {
+    expect(resolveSettings({}, {}, {}).settings.maxUsage).toBeUndefined();
+    expect(resolveSettings({}, { RALPH_MAX_USAGE: '90' }, {}).settings.maxUsage).toBe(90);
+    expect(resolveSettings({}, { RALPH_MAX_USAGE: '92.5%' }, {}).settings.maxUsage).toBe(92.5);
+    expect(resolveSettings({}, {}, { maxUsage: 80 }).settings.maxUsage).toBe(80);
+    expect(() => resolveSettings({}, { RALPH_MAX_USAGE: '120' }, {})).toThrow(/RALPH_MAX_USAGE: expected a percentage from 1 to 100 \(90, not 0.9\), got '120'/);
+    // A share is the likely mistake: 0.9 % would stop almost at once.
+    expect(() => resolveSettings({}, { RALPH_MAX_USAGE: '0.9' }, {})).toThrow(/RALPH_MAX_USAGE: expected a percentage from 1 to 100/);
+  });
+
   it('fills the agent block from config with documented defaults', () => {
     expect(resolveSettings({}, {}, {}).agent).toEqual({ args: [], skipPermissions: true, env: {} });
     const { agent, sources } = resolveSettings({}, {}, { agent: { args: ['--model', 'opus'], skipPermissions: false } });

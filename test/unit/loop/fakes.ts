@@ -1,4 +1,5 @@
 import type { PromiseSignals } from '../../../src/agent/promise-tags.js';
+import type { UsageWindow } from '../../../src/agent/usage-windows.js';
 import type { TaskList } from '../../../src/files/tasks.js';
 import type {
   ActiveState,
@@ -40,6 +41,8 @@ export interface FakeCall {
   failure?: AgentFailure;
   truncated?: boolean;
   costUsd?: number;
+  /** The usage windows the agent reported. */
+  usage?: UsageWindow[];
   /** Remove these stories from tasks.json. */
   remove?: string[];
   /** How long the call takes on the fake clock (default one minute). */
@@ -85,6 +88,7 @@ export function fakePorts(
     warning: (message) => events.push(`warning ${message}`),
     usageLimitWait: (event) => {
       events.push(`wait until ${event.until}`);
+      events.push(`wait why ${event.why}`);
       return () => events.push('wait ended');
     },
   };
@@ -113,6 +117,7 @@ export function fakePorts(
           ...(stoppedBy ? { stoppedBy } : {}),
           ...(call.failure ? { failure: call.failure } : {}),
           truncated: call.truncated ?? false,
+          ...(call.usage ? { usage: call.usage } : {}),
           stats: { toolCalls: 0, invalidLines: 0, ...(call.costUsd === undefined ? {} : { costUsd: call.costUsd }) },
         };
       },

@@ -224,7 +224,7 @@ describe('runLoop: budgets and failures', () => {
   it('waits out a usage limit until its reset plus a minute; the limited iteration counts neither as an iteration nor as a strike', async () => {
     const fake = fakePorts(lastOneLeft, [
       {},
-      { failure: { kind: 'usage_limit', message: 'limit', resetsAt: 1_750_000_000_000 + 3 * 3600_000 }, exitCode: 1 },
+      { failure: { kind: 'usage_limit', message: 'limit', reset: { at: 1_750_000_000_000 + 3 * 3600_000, source: 'event' } }, exitCode: 1 },
       { commit: true, pass: ['US-2'], signals: { complete: true } },
     ]);
     const result = await runLoop({ ...settings, maxIterations: 2, maxStuck: 2 }, fake.ports, lastOneLeft);
@@ -240,19 +240,71 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('stops instead of waiting when the reset is past the --max-runtime deadline, or with --on-usage-limit stop', async () => {
-    const limit: FakeCall = { failure: { kind: 'usage_limit', message: 'limit', resetsAt: 1_750_000_000_000 + 10 * 3600_000 }, exitCode: 1 };
+    const limit: FakeCall = { failure: { kind: 'usage_limit', message: 'limit', reset: { at: 1_750_000_000_000 + 10 * 3600_000, source: 'clock' } }, exitCode: 1 };
     const late = await loop([limit]);
-    expect(late.result.termination).toMatchObject({ reason: 'usage_limit', resetsAt: 1_750_000_000_000 + 10 * 3600_000 });
+    expect(late.result.termination).toMatchObject({ reason: 'usage_limit', resetsAt: 1_750_000_000_000 + 10 * 3600_000, resetSource: 'clock', why: 'beyond_max_runtime' });
     expect(late.sleeps).toEqual([]);
     const stop = await loop([{ failure: { kind: 'usage_limit', message: 'limit' }, exitCode: 1 }], { onUsageLimit: 'stop' });
-    expect(stop.result.termination.reason).toBe('usage_limit');
+    expect(stop.result.termination).toMatchObject({ reason: 'usage_limit', resetSource: 'backoff', why: 'stop_requested' });
     expect(exitCodeFor(stop.result.termination)).toBe(1);
   });
 
   it('backs off when a usage limit names no reset time', async () => {
-    const limit: FakeCall = { failure: { kind: 'usage_limit', message: 'API Error: 529 Overloaded' }, exitCode: 1 };
+    const limit: FakeCall = { failure: { kind: 'usage_limit', message: 'API Error: Request rejected (429) · The usage limit has been reached' }, exitCode: 1 };
     const { sleeps } = await loop([limit, limit, { commit: true, pass: ['US-2'], signals: { complete: true } }], {}, lastOneLeft);
     expect(sleeps).toEqual([5 * 60_000, 10 * 60_000]);
+  });
+
+  it.each(['allocation_disabled', 'out_of_credits', 'monthly_cap'] as const)(
+    'stops at once on a limit no wait lifts (%s), even with --on-usage-limit wait',
+    async (exhausted) => {
+      const { result, sleeps, rows } = await loop([{ failure: { kind: 'usage_limit', message: 'limit', exhausted }, exitCode: 1 }]);
+      expect(result.termination).toMatchObject({ reason: 'usage_limit', why: exhausted, resetSource: 'backoff' });
+      expect(exitCodeFor(result.termination)).toBe(1);
+      expect(rows).toHaveLength(1);
+      expect(sleeps).toEqual([]);
+    },
+  );
+
+  it('with --max-usage, finishes the iteration and then waits for the reset of the window at that share', async () => {
+    const start = 1_750_000_000_000;
+    const resetsAt = start + 2 * 3600_000;
+    const fake = fakePorts(tasks, [
+      { commit: true, pass: ['US-1'], usage: [{ window: 'five_hour', utilization: 0.92, resetsAt }, { window: 'seven_day', utilization: 0.4 }] },
+      { commit: true, pass: ['US-2'], signals: { complete: true } },
+    ]);
+    const result = await runLoop({ ...settings, maxUsage: 0.9 }, fake.ports, tasks);
+    expect(result.termination.reason).toBe('complete');
+    expect(fake.rows.map((row) => row.outcome)).toEqual(['ok', 'ok']);
+    expect(fake.events).toContain(`wait until ${resetsAt + 60_000}`);
+    expect(fake.events).toContain('wait why max_usage');
+    expect(fake.sleeps).toEqual([resetsAt + 60_000 - (start + 60_000)]);
+  });
+
+  it('with --max-usage, goes on below the share, and stops at it under --on-usage-limit stop', async () => {
+    const usage = [{ window: 'seven_day', utilization: 0.89, resetsAt: 1_750_000_000_000 + 3600_000 }];
+    const below = await loop([{ commit: true, usage }, { commit: true, pass: ['US-2'], signals: { complete: true } }], { maxUsage: 0.9 }, lastOneLeft);
+    expect(below.result.termination.reason).toBe('complete');
+    expect(below.sleeps).toEqual([]);
+    const full = [{ window: 'seven_day', utilization: 0.9, resetsAt: 1_750_000_000_000 + 3600_000 }];
+    const stop = await loop([{ commit: true, usage: full }], { maxUsage: 0.9, onUsageLimit: 'stop' });
+    expect(stop.result.termination).toMatchObject({ reason: 'usage_limit', why: 'stop_requested', resetSource: 'event', message: expect.stringContaining('seven_day usage is at 90%') });
+  });
+
+  it('counts a busy server as an agent failure and pauses briefly between attempts, doubling', async () => {
+    const busy: FakeCall = { failure: { kind: 'error', lines: ['API Error: 529 Overloaded'], busy: { kind: 'overloaded', message: 'API Error: 529 Overloaded' } }, exitCode: 1 };
+    const { result, sleeps, events } = await loop([busy, busy, busy]);
+    expect(result.termination).toMatchObject({ reason: 'agent_failures', count: 3, busy: 'overloaded' });
+    expect(sleeps).toEqual([30_000, 60_000]);
+    expect(events).toContain('wait why overloaded');
+  });
+
+  it('waits as long as a throttling server asks (Retry in Ns)', async () => {
+    const retryAt = 1_750_000_000_000 + 60_000 + 156_000;
+    const busy: FakeCall = { failure: { kind: 'error', lines: ['x'], busy: { kind: 'rate_limited', message: 'x', retryAt } }, exitCode: 1 };
+    const { sleeps, result } = await loop([busy, { commit: true, pass: ['US-2'], signals: { complete: true } }], {}, lastOneLeft);
+    expect(result.termination.reason).toBe('complete');
+    expect(sleeps).toEqual([156_000]);
   });
 
   it('stops after --max-validation-failures consecutive rule breaks, and a clean iteration resets the count', async () => {

@@ -28,6 +28,12 @@ describe('progressBar', () => {
 });
 
 describe('renderStatus', () => {
+  it('shows the latest utilization per usage window of a running loop', () => {
+    const loop = { running: true as const, pid: 7, iteration: 2, maxIterations: 5, stuckCount: 0, mode: 'implement', startedAt: '2026-01-01T00:00:00Z', elapsedSeconds: 60 };
+    expect(renderStatus({ ...base, loop: { ...loop, usage: [{ window: 'five_hour', utilization: 0.92 }] } })).toMatch(/running · pid 7 · .* elapsed · usage five_hour 92%\n/);
+    expect(renderStatus({ ...base, loop })).not.toContain('usage');
+  });
+
   it.each([
     [{ current: 'main', tasks: null }, 'Branch    main (the task list names no branchName)'],
     [{ current: 'ralph/x', tasks: 'ralph/x' }, "Branch    ralph/x (the task list's branchName)"],

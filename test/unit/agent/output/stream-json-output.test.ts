@@ -113,7 +113,7 @@ describe('diagnoseFailure', () => {
     expect(diagnoseFailure(summary, 1, Date.now())).toMatchObject({ kind: 'setup' });
   });
 
-  it('recognises a usage limit in the error result with its reset time from the rejected event', async () => {
+  it('recognises a usage limit in the error result and takes its reset time from the rejected event, not the text', async () => {
     const { summary } = await feed([
       line({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', rateLimitType: 'five_hour', resetsAt: 1783173600 } }),
       line({ type: 'assistant', message: { model: '<synthetic>', content: [{ type: 'text', text: "You've hit your session limit · resets 9am (Europe/Berlin)" }] }, error: 'rate_limit' }),
@@ -121,7 +121,7 @@ describe('diagnoseFailure', () => {
     ]);
     const failure = diagnoseFailure(summary, 1, Date.UTC(2026, 6, 4, 12));
     expect(failure).toMatchObject({ kind: 'usage_limit', message: "You've hit your session limit · resets 9am (Europe/Berlin)" });
-    expect(failure?.kind === 'usage_limit' && new Date(failure.resetsAt ?? 0).toISOString()).toBe('2026-07-05T07:00:00.000Z');
+    expect(failure?.kind === 'usage_limit' && failure.reset).toEqual({ at: 1_783_173_600_000, source: 'event' });
   });
 
   it('ignores limit and login words inside tool results, and succeeding iterations entirely', async () => {

@@ -1,0 +1,142 @@
+import { createRequire } from 'node:module';
+import type { DateTime } from 'luxon';
+
+// luxon is needed only when a limit message names a wall-clock time: loaded then, not at start-up.
+// Required, not imported, because the reading of a limit is synchronous. This is ralph's only use
+// of luxon, so its CommonJS copy is the only one loaded.
+const requireFromHere = createRequire(import.meta.url);
+let luxon: typeof import('luxon') | undefined;
+const loadLuxon = (): typeof import('luxon') => (luxon ??= requireFromHere('luxon') as typeof import('luxon'));
+
+/**
+ * Where a reset instant came from, most trustworthy first: a rejected `rate_limit_event`'s
+ * `resetsAt`, an epoch after a bar, a dated text, a retry-after, a clock time; else ralph's backoff.
+ */
+export type ResetSource = 'event' | 'epoch' | 'dated' | 'retry_after' | 'clock' | 'backoff';
+
+/** A reset instant and the evidence it was read from. */
+export interface LimitReset {
+  /** Epoch milliseconds. */
+  at: number;
+  source: Exclude<ResetSource, 'backoff'>;
+}
+
+/** A clock time up to this far in the past means "now" (the message was printed at that minute), not tomorrow. */
+const JUST_PASSED_MS = 5 * 60_000;
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+// Claude AI usage limit reached|1751234400 (epoch seconds after the bar)
+const EPOCH = /(?<=\S)\|\s*(\d{9,13})\b/;
+// A date counts only where the text says the limit lifts then, not in a log line's timestamp.
+const WHEN = String.raw`\b(?:resets?|reset\s+(?:on|at)|on|until)\s+`;
+const ZONE = String.raw`(?:\s*\(([^()\s]{1,64})\)|\s+(UTC|GMT)\b)?`;
+const CLOCK = String.raw`(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?`;
+// resets Feb 22 at 9:30am · resets May 5 at 9pm (America/New_York) · resets Oct 6, 1pm (Europe/Paris) · Apr 23 at 4pm
+const DATED_NAME = new RegExp(String.raw`${WHEN}([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?${CLOCK}${ZONE}`, 'gi');
+// You will regain access on 2026-04-01 at 00:00 UTC.
+const DATED_ISO = new RegExp(String.raw`${WHEN}(\d{4})-(\d{2})-(\d{2})(?:\s+at)?\s+${CLOCK}${ZONE}`, 'i');
+/** A date further back than this is no reset to wait for (a misread, or a message long stale). */
+const STALE_MS = 24 * 3600_000;
+// retry-after: 120 · Retry in 156s · retry after 30 seconds
+const RETRY_AFTER = /\bretry(?:-after:?\s*|\s+(?:in|after)\s+)(\d{1,6})\s*(?:s|secs?|seconds?)?\b/i;
+// resets 5am · resets 2:30pm (America/New_York) · will reset at 3pm · resets tomorrow at 3pm · resets 14:00 (UTC)
+const CLOCK_RESET = new RegExp(String.raw`\breset(?:s)?\s+(?:at\s+)?(?:(tomorrow)\s+(?:at\s+)?)?${CLOCK}${ZONE}`, 'i');
+
+/**
+ * The reset instant a limit message names, by the strongest evidence it holds: an epoch, a dated
+ * text, a retry-after, a clock time. Wall-clock times are read in the zone they name, else
+ * `localZone` (the machine's zone when absent); a zone luxon does not know gives no instant.
+ */
+export function resetFromText(text: string, now: number, localZone?: string): LimitReset | undefined {
+  const epoch = EPOCH.exec(text);
+  if (epoch?.[1]) {
+    const at = epochToMs(Number(epoch[1]));
+    if (at !== undefined) return { at, source: 'epoch' };
+  }
+  const dated = datedReset(text, now, localZone);
+  if (dated !== undefined && dated > now - STALE_MS) return { at: dated, source: 'dated' };
+  const retry = RETRY_AFTER.exec(text);
+  if (retry?.[1]) return { at: now + Number(retry[1]) * 1000, source: 'retry_after' };
+  const clock = clockReset(text, now, localZone);
+  return clock === undefined ? undefined : { at: clock, source: 'clock' };
+}
+
+/** Epoch seconds (or milliseconds, when the number is that large) as epoch milliseconds. */
+export function epochToMs(value: number): number | undefined {
+  if (!Number.isFinite(value) || value <= 0) return undefined;
+  return value >= 1e11 ? Math.round(value) : Math.round(value * 1000);
+}
+
+/** A reset on a named date (`Apr 23 at 4pm`, `2026-04-01 at 00:00 UTC`). */
+function datedReset(text: string, now: number, localZone: string | undefined): number | undefined {
+  const iso = DATED_ISO.exec(text);
+  if (iso) {
+    const [, year, month, day, hour, minute, meridiem, zone, word] = iso;
+    const base = zoned(now, zone ?? word ?? localZone);
+    const clock = toClock(Number(hour), minute, meridiem);
+    if (!base || !clock) return undefined;
+    return onDate(base.set({ year: Number(year) }), Number(month), Number(day), clock, false);
+  }
+  // "attempt 4" and other words that start like no month are no date.
+  const named = [...text.matchAll(DATED_NAME)].find((match) => monthOf(match[1]) > 0);
+  if (!named) return undefined;
+  const [, monthName, day, hour, minute, meridiem, zone, word] = named;
+  const month = monthOf(monthName);
+  const base = zoned(now, zone ?? word ?? localZone);
+  const clock = toClock(Number(hour), minute, meridiem);
+  return base && clock ? onDate(base, month, Number(day), clock, true) : undefined;
+}
+
+/** 1 to 12 for a month's name or abbreviation, else 0. */
+function monthOf(name: string | undefined): number {
+  return MONTHS.indexOf((name ?? '').slice(0, 3).toLowerCase()) + 1;
+}
+
+/** A clock time with no date: today's, or tomorrow's when it passed more than a few minutes ago. */
+function clockReset(text: string, now: number, localZone: string | undefined): number | undefined {
+  const reset = CLOCK_RESET.exec(text);
+  if (!reset) return undefined;
+  const [, tomorrow, hour, minute, meridiem, zone, word] = reset;
+  const clock = toClock(Number(hour), minute, meridiem);
+  const base = zoned(now, zone ?? word ?? localZone);
+  if (!clock || !base) return undefined;
+  const today = base.startOf('day');
+  if (tomorrow) return today.plus({ days: 1 }).set(clock).toMillis();
+  const sameDay = today.set(clock).toMillis();
+  return sameDay >= now - JUST_PASSED_MS ? sameDay : today.plus({ days: 1 }).set(clock).toMillis();
+}
+
+/** `now` in a zone (the machine's when none is named), or undefined for a zone luxon does not know. */
+function zoned(now: number, zone: string | undefined): DateTime | undefined {
+  const name = zone === undefined ? 'system' : /^(?:UTC|GMT)$/i.test(zone) ? 'UTC' : zone;
+  const base = loadLuxon().DateTime.fromMillis(now, { zone: name });
+  return base.isValid ? base : undefined;
+}
+
+/** A reset on a date; without a year, next year's when the date lies months back (a December message about January). */
+function onDate(base: DateTime, month: number, day: number, clock: Clock, guessYear: boolean): number | undefined {
+  const candidate = base.set({ month, day, ...clock });
+  // luxon rolls Feb 30 over to March: refuse dates that do not exist.
+  if (!candidate.isValid || candidate.month !== month || candidate.day !== day) return undefined;
+  const later = guessYear && candidate.toMillis() < base.minus({ days: 180 }).toMillis();
+  return (later ? candidate.plus({ years: 1 }) : candidate).toMillis();
+}
+
+interface Clock {
+  hour: number;
+  minute: number;
+  second: 0;
+  millisecond: 0;
+}
+
+/** A 12-hour (`2pm`, `2:30pm`) or 24-hour (`14:30`) clock reading, or undefined when it is not a time (a bare `5`). */
+function toClock(hour: number, minuteText: string | undefined, meridiem: string | undefined): Clock | undefined {
+  const minute = minuteText === undefined ? 0 : Number(minuteText);
+  if (minute > 59) return undefined;
+  if (meridiem === undefined) {
+    return minuteText !== undefined && hour <= 23 ? { hour, minute, second: 0, millisecond: 0 } : undefined;
+  }
+  if (hour < 1 || hour > 12) return undefined;
+  const pm = meridiem.toLowerCase().startsWith('p');
+  return { hour: (hour % 12) + (pm ? 12 : 0), minute, second: 0, millisecond: 0 };
+}
