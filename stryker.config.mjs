@@ -1,0 +1,31 @@
+// @ts-check
+/**
+ * `npm run mutation`: mutation testing of the files that decide how a run goes, with the unit
+ * tests alone. Run it before merging a change to one of these files (docs/development.md).
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  mutate: [
+    'src/loop/**/*.ts',
+    'src/agent/promise-tags.ts',
+    'src/agent/repetition.ts',
+    'src/agent/usage-limit.ts',
+    'src/hook/check-transitions.ts',
+    'src/files/active-lock.ts',
+  ],
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.unit.config.ts' },
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.stryker.json',
+  // Only what the unit tests need is copied into Stryker's sandbox.
+  ignorePatterns: ['dist', 'bench', 'test/e2e', 'reports', 'coverage'],
+  // Unchanged mutants keep their last result: a rerun after a small change takes seconds.
+  incremental: true,
+  incrementalFile: 'reports/stryker-incremental.json',
+  reporters: ['html', 'clear-text', 'progress'],
+  // The survivors and the score table; not every test's name.
+  clearTextReporter: { logTests: false },
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  thresholds: { high: 90, low: 85, break: 85 },
+  concurrency: 1,
+};
