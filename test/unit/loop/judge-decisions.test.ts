@@ -44,6 +44,8 @@ function facts(overrides: Partial<Omit<IterationFacts, 'run'>> & { run?: Partial
   };
 }
 
+/** An iteration whose agent failed with this error output. */
+const errorRun = (lines: string[]): Partial<AgentRun> => ({ failure: { kind: 'error', lines }, exitCode: 1 });
 const counters = (overrides: Partial<Counters>): Counters => ({ ...INITIAL_COUNTERS, ...overrides });
 const judge = (iteration: IterationFacts, previous: Partial<Counters> = {}, overrides: Partial<JudgeSettings> = {}) =>
   judgeIteration(iteration, counters(previous), { ...settings, ...overrides });
@@ -267,7 +269,7 @@ describe('judge: budgets and their boundaries', () => {
   });
 
   it('max_runtime wins over agent failures, and max_cost over max_runtime', () => {
-    const failed = { failure: { kind: 'error', lines: ['boom'] }, exitCode: 1 } as const;
+    const failed = errorRun(['boom']);
     expect(judge(facts({ run: failed, now: NOW, deadline: NOW }), { agentFailures: 2 }).termination?.reason).toBe('max_runtime');
     const costly = { stats: { toolCalls: 0, invalidLines: 0, costUsd: 2 } };
     expect(judge(facts({ run: costly, now: NOW, deadline: NOW }), {}, { maxCostUsd: 1 }).termination?.reason).toBe('max_cost');
@@ -286,7 +288,7 @@ describe('judge: budgets and their boundaries', () => {
   });
 
   it('ends agent_failures at exactly --max-agent-failures, with the last error output', () => {
-    const failed = { failure: { kind: 'error', lines: ['a', 'b'] }, exitCode: 1 } as const;
+    const failed = errorRun(['a', 'b']);
     expect(judge(facts({ run: failed }), { agentFailures: 2 }).termination).toEqual({ reason: 'agent_failures', count: 3, lastError: ['a', 'b'] });
     expect(judge(facts({ run: failed }), { agentFailures: 1 }).termination).toBeUndefined();
   });
@@ -389,7 +391,7 @@ describe('judge: the order of endings', () => {
   });
 
   it('agent failures win over validation failures, and those over exhausted gates and stuck', () => {
-    const failed = { failure: { kind: 'error', lines: ['x'] }, exitCode: 1, truncated: true } as const;
+    const failed = { ...errorRun(['x']), truncated: true };
     expect(judge(facts({ run: failed, committed: false }), { agentFailures: 2, validationFailures: 2, stuck: 2 }).termination?.reason).toBe('agent_failures');
     const broken = { truncated: true };
     expect(judge(facts({ run: broken, committed: false }), { validationFailures: 2, stuck: 2 }).termination?.reason).toBe('validation_failures');

@@ -173,7 +173,7 @@ describe('runLoop: what the next prompt hears', () => {
   });
 
   it('keeps feedback exactly at the cap in the prompt, and moves one byte more to a file', async () => {
-    const failure = { failure: { kind: 'error', lines: ['x'.repeat(500)] }, exitCode: 1 } as const;
+    const failure: FakeCall = { failure: { kind: 'error', lines: ['x'.repeat(500)] }, exitCode: 1 };
     const section = renderFeedback([{ kind: 'agent_failed', lines: ['x'.repeat(500)] }], false);
     const atCap = await loop([failure, { commit: true }], { maxIterations: 2, maxFeedbackBytes: Buffer.byteLength(section) });
     expect(atCap.feedbackFiles).toEqual([]);
@@ -183,7 +183,7 @@ describe('runLoop: what the next prompt hears', () => {
   });
 
   it('previews half the cap of feedback that went to a file', async () => {
-    const failure = { failure: { kind: 'error', lines: ['y'.repeat(3000)] }, exitCode: 1 } as const;
+    const failure: FakeCall = { failure: { kind: 'error', lines: ['y'.repeat(3000)] }, exitCode: 1 };
     const { prompts } = await loop([failure, { commit: true }], { maxIterations: 2, maxFeedbackBytes: 1000 });
     const preview = prompts[1]?.split('## Loop feedback')[1]?.split('… (cut here')[0] ?? '';
     expect(Buffer.byteLength(`## Loop feedback${preview}`.trimEnd())).toBe(500);
