@@ -116,6 +116,19 @@ describe('runLoop: the row and the live state of each iteration', () => {
     expect(decide.blocked).toEqual([]);
   });
 
+  it('reports how each iteration ended: its row, whether it committed, and the failure or stop', async () => {
+    const fake = fakePorts(tasks, [{ commit: true }, { failure: { kind: 'error', lines: ['boom'] }, exitCode: 1 }, { stoppedBy: { cause: 'timeout' }, exitCode: null }]);
+    const finished: Parameters<LoopPorts['report']['iterationFinished']>[0][] = [];
+    const ports: LoopPorts = { ...fake.ports, report: { ...fake.ports.report, iterationFinished: (event) => void finished.push(event) } };
+    await runLoop({ ...settings, maxIterations: 3, maxStuck: 5 }, ports, tasks);
+    expect(finished.map(({ row, ...rest }) => ({ iteration: row.iteration, ...rest }))).toEqual([
+      { iteration: 1, committed: true },
+      { iteration: 2, committed: false, failure: { kind: 'error', lines: ['boom'] } },
+      { iteration: 3, committed: false, stoppedBy: { cause: 'timeout' } },
+    ]);
+    expect(finished.map(({ row }) => row)).toEqual(fake.rows);
+  });
+
   it('passes the run deadline to the agent', async () => {
     const fake = fakePorts(tasks, [{ commit: true }]);
     const deadlines: (number | undefined)[] = [];
