@@ -27,5 +27,15 @@ export default {
   clearTextReporter: { logTests: false },
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   thresholds: { high: 90, low: 85, break: 85 },
-  concurrency: 1,
+  // Equivalent mutants left alive on purpose (no behaviour can tell them apart):
+  // - promise-tags.ts `length > 0` as `length >= 0` in unfinishedTag: a zero-length tail is an
+  //   empty copy, the same as NOTHING.
+  // - promise-tags.ts the `$` of /^(BLOCKED|DECIDE):([\s\S]*)$/: the greedy `[\s\S]*` already
+  //   reaches the end.
+  // - judge.ts `findings.rejectedComplete ? { rejectedComplete } : {}` as `true ? …`: an
+  //   undefined rejectedComplete and a missing one read the same everywhere.
+  // usage-limit.ts, check-transitions.ts and active-lock.ts are being rewritten (issues 17 and
+  // the judge/Stop-hook merge): their survivors are theirs to kill.
+  // One checker and one test runner; raise it with --concurrency on a machine of your own.
+  concurrency: 2,
 };

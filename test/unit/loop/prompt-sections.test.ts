@@ -123,6 +123,10 @@ describe('feedbackPreview: feedback too long for the prompt', () => {
     expect(feedbackPreview('abcé', 'f.md', 4)).toMatch(/^abc\n\n… \(cut here/);
   });
 
+  it('keeps a replacement character the feedback really contains, dropping only a cut one at the end', () => {
+    expect(feedbackPreview('a\uFFFDbé', 'f.md', 6)).toMatch(/^a\uFFFDb\n\n…/);
+  });
+
   it('trims the blank end of the kept part', () => {
     expect(feedbackPreview('ab  \n\ncd', 'f.md', 5)).toMatch(/^ab\n\n…/);
   });
