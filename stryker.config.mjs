@@ -32,6 +32,7 @@ export default {
   //   empty copy, the same as NOTHING.
   // - promise-tags.ts the `$` of /^(BLOCKED|DECIDE):([\s\S]*)$/: the greedy `[\s\S]*` already
   //   reaches the end.
+  // - time.ts the `$` of /\.\d{3}Z$/: toISOString() holds one `.sssZ`, always at its end.
   // - judge.ts `findings.rejectedComplete ? { rejectedComplete } : {}` as `true ? …`: an
   //   undefined rejectedComplete and a missing one read the same everywhere.
   // usage-limit.ts, check-transitions.ts and active-lock.ts are being rewritten (issues 17 and
