@@ -108,7 +108,7 @@ describe('judge: what a COMPLETE claim needs', () => {
     expect(verdict.termination).toEqual({
       reason: 'validation_failures',
       count: 3,
-      last: 'ralph/tasks.json is not valid: bad; COMPLETE claimed while stories still fail: tasks.json is not valid',
+      last: 'ralph/tasks.json is not valid: bad; COMPLETE claimed while tasks.json is not valid',
     });
   });
 
@@ -319,38 +319,17 @@ describe('judge: budgets and their boundaries', () => {
   });
 });
 
-describe('judge: usage limits', () => {
-  const limited = (resetsAt?: number) => ({ failure: { kind: 'usage_limit', message: 'limit', ...(resetsAt === undefined ? {} : { resetsAt }) }, exitCode: 1 }) as const;
+describe('judge: usage limits (the ruling itself is pinned in limit-ruling.test.ts)', () => {
+  const limited = { failure: { kind: 'usage_limit', message: 'limit', reset: { at: NOW + 60_000, source: 'event' } }, exitCode: 1 } as const;
 
-  it('waits until a minute after the announced reset', () => {
-    const verdict = judge(facts({ run: limited(NOW + 10 * 60_000) }));
+  it('a limited iteration waits out the ruling and ends nothing', () => {
+    const verdict = judge(facts({ run: limited }));
     expect(verdict.termination).toBeUndefined();
-    expect(verdict.wait).toEqual({ until: NOW + 11 * 60_000, message: 'limit', resetsAt: NOW + 10 * 60_000 });
-  });
-
-  it('waits when the wait ends exactly at the deadline, and stops when it ends a millisecond later', () => {
-    const reset = NOW + 10 * 60_000;
-    expect(judge(facts({ run: limited(reset), deadline: reset + 60_000 })).wait?.until).toBe(reset + 60_000);
-    expect(judge(facts({ run: limited(reset), deadline: reset + 59_999 })).termination).toEqual({ reason: 'usage_limit', message: 'limit', resetsAt: reset });
-  });
-
-  it('backs off 5, 10, 20, 40 minutes on consecutive limits without a reset time, at most an hour', () => {
-    const waits = [0, 1, 2, 3, 4, 5].map((previous) => judge(facts({ run: limited(), deadline: NOW + 10 * HOUR }), { usageLimits: previous }).wait?.until);
-    expect(waits.map((until) => ((until ?? NOW) - NOW) / 60_000)).toEqual([5, 10, 20, 40, 60, 60]);
-  });
-
-  it('with --on-usage-limit stop ends at once, without a reset time in the ending when none was given', () => {
-    const verdict = judge(facts({ run: limited() }), {}, { onUsageLimit: 'stop' });
-    expect(verdict.termination).toEqual({ reason: 'usage_limit', message: 'limit' });
-    expect(verdict.wait).toBeUndefined();
-  });
-
-  it('a wait without an announced reset carries no reset time', () => {
-    expect(judge(facts({ run: limited() })).wait).toEqual({ until: NOW + 5 * 60_000, message: 'limit' });
+    expect(verdict.wait).toMatchObject({ until: NOW + 2 * 60_000, why: 'usage_limit' });
   });
 
   it('a budget ending wins over the wait: a limited iteration that reaches --max-cost ends the run', () => {
-    const run = { ...limited(NOW + 60_000), stats: { toolCalls: 0, invalidLines: 0, costUsd: 1 } };
+    const run = { ...limited, stats: { toolCalls: 0, invalidLines: 0, costUsd: 1 } };
     const verdict = judge(facts({ run }), {}, { maxCostUsd: 1 });
     expect(verdict.termination).toEqual({ reason: 'max_cost', costUsd: 1, limitUsd: 1 });
   });

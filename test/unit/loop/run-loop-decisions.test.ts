@@ -25,6 +25,8 @@ const settings: LoopSettings = {
   maxReviews: 3,
 };
 const tasks = taskList(['US-1', false], ['US-2', false]);
+/** An implement iteration may pass only one story (transitions.ts), so a claim that should hold starts one story short. */
+const lastOneLeft = taskList(['US-1', true], ['US-2', false]);
 const gateFailed = (summary: string): GateVerdict => ({ passed: false, interrupted: false, summary, event: `## Completion Blocked: ${summary}\n` });
 
 async function loop(calls: FakeCall[], overrides: Partial<LoopSettings> = {}, initial: TaskList = tasks, options: Parameters<typeof fakePorts>[2] = {}) {
@@ -91,9 +93,9 @@ describe('runLoop: the row and the live state of each iteration', () => {
   it('writes the stuck count so far, the mode and the story into .ralph-active as each iteration starts', async () => {
     const { active } = await loop([{}, { commit: true, pass: ['US-1'] }, {}], { maxIterations: 3 });
     expect(active).toEqual([
-      { iteration: 1, maxIterations: 3, stuckCount: 0, mode: 'implement', story: 'US-1' },
-      { iteration: 2, maxIterations: 3, stuckCount: 1, mode: 'implement', story: 'US-1' },
-      { iteration: 3, maxIterations: 3, stuckCount: 0, mode: 'implement', story: 'US-2' },
+      { iteration: 1, maxIterations: 3, stuckCount: 0, mode: 'implement', story: 'US-1', review: false },
+      { iteration: 2, maxIterations: 3, stuckCount: 1, mode: 'implement', story: 'US-1', review: false },
+      { iteration: 3, maxIterations: 3, stuckCount: 0, mode: 'implement', story: 'US-2', review: false },
     ]);
   });
 
@@ -230,10 +232,10 @@ describe('runLoop: the clock and interrupts between iterations', () => {
   });
 
   it('runs no gates on a claim when an interrupt arrived as the agent finished', async () => {
-    const fake = fakePorts(tasks, [{ commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }], { gates: [{ passed: true }] });
+    const fake = fakePorts(lastOneLeft, [{ commit: true, pass: ['US-2'], signals: { complete: true } }], { gates: [{ passed: true }] });
     const late = withLateInterrupt(fake.ports);
     const ports: LoopPorts = { ...late.ports, agent: { run: async (request) => fake.ports.agent.run(request).finally(() => late.arrive('SIGINT')) } };
-    await runLoop(settings, ports, tasks);
+    await runLoop(settings, ports, lastOneLeft);
     expect(fake.gateChecks).toEqual([]);
   });
 
@@ -250,7 +252,7 @@ describe('runLoop: the clock and interrupts between iterations', () => {
 
 describe('runLoop: gates on a claim and on a commit', () => {
   it('checks a verified claim as a claim, even with gatesWhen commit', async () => {
-    const { gateChecks } = await loop([{ commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }], { gatesWhen: 'commit' }, tasks, { gates: [{ passed: true }] });
+    const { gateChecks } = await loop([{ commit: true, pass: ['US-2'], signals: { complete: true } }], { gatesWhen: 'commit' }, lastOneLeft, { gates: [{ passed: true }] });
     expect(gateChecks).toEqual([{ iteration: 1, trigger: 'complete' }]);
   });
 
@@ -260,8 +262,8 @@ describe('runLoop: gates on a claim and on a commit', () => {
   });
 
   it('checks a claim whose agent a time limit stopped after the work was done', async () => {
-    const claim: FakeCall = { commit: true, pass: ['US-1', 'US-2'], signals: { complete: true }, stoppedBy: { cause: 'timeout' }, exitCode: null };
-    const { gateChecks, result } = await loop([claim], {}, tasks, { gates: [{ passed: true }] });
+    const claim: FakeCall = { commit: true, pass: ['US-2'], signals: { complete: true }, stoppedBy: { cause: 'timeout' }, exitCode: null };
+    const { gateChecks, result } = await loop([claim], {}, lastOneLeft, { gates: [{ passed: true }] });
     expect(gateChecks).toEqual([{ iteration: 1, trigger: 'complete' }]);
     expect(result.termination).toEqual({ reason: 'complete' });
   });
