@@ -5,12 +5,14 @@
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
+  // src/loop/ holds the judge, the task-list rules (transitions.ts, also the Stop hook's), progress
+  // and the usage-limit ruling; the agent files read the signals and limits the loop decides on.
   mutate: [
     'src/loop/**/*.ts',
     'src/agent/promise-tags.ts',
     'src/agent/repetition.ts',
     'src/agent/usage-limit.ts',
-    'src/hook/check-transitions.ts',
+    'src/agent/limit-reset.ts',
     'src/files/active-lock.ts',
   ],
   testRunner: 'vitest',
@@ -35,8 +37,6 @@ export default {
   // - time.ts the `$` of /\.\d{3}Z$/: toISOString() holds one `.sssZ`, always at its end.
   // - judge.ts `findings.rejectedComplete ? { rejectedComplete } : {}` as `true ? …`: an
   //   undefined rejectedComplete and a missing one read the same everywhere.
-  // usage-limit.ts, check-transitions.ts and active-lock.ts are being rewritten (issues 17 and
-  // the judge/Stop-hook merge): their survivors are theirs to kill.
   // One checker and one test runner; raise it with --concurrency on a machine of your own.
   concurrency: 2,
 };

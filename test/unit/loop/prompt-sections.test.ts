@@ -191,6 +191,14 @@ describe('chooseMode: what the next iteration is for', () => {
     expect(chooseMode(tasks, { review: true })).toMatchObject({ mode: 'implement', story: { id: 'B' } });
   });
 
+  it('reviews an approval no review made, and only while the story is still approved', () => {
+    const approved = list({ id: 'A', title: 'a', passes: true, priority: 1, reviewStatus: 'approved' }, { id: 'B', title: 'b', passes: false, priority: 2 });
+    expect(chooseMode(approved, { review: true, unconfirmed: new Set(['A']) })).toMatchObject({ mode: 'review', story: { id: 'A' } });
+    // The set names approvals; a story since sent back is fixed, whatever a stale set still says.
+    const sentBack = list({ id: 'A', title: 'a', passes: true, priority: 1, reviewStatus: 'changes_requested' }, { id: 'B', title: 'b', passes: false, priority: 2 });
+    expect(chooseMode(sentBack, { review: true, unconfirmed: new Set(['A']) })).toMatchObject({ mode: 'review-fix', story: { id: 'A' } });
+  });
+
   it('fixes a story sent back before implementing a new one', () => {
     const tasks = list(
       { id: 'A', title: 'a', passes: false, priority: 1 },
