@@ -1,0 +1,42 @@
+// @ts-check
+/**
+ * `npm run mutation`: mutation testing of the files that decide how a run goes, with the unit
+ * tests alone. Run it before merging a change to one of these files (docs/development.md).
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  // src/loop/ holds the judge, the task-list rules (transitions.ts, also the Stop hook's), progress
+  // and the usage-limit ruling; the agent files read the signals and limits the loop decides on.
+  mutate: [
+    'src/loop/**/*.ts',
+    'src/agent/promise-tags.ts',
+    'src/agent/repetition.ts',
+    'src/agent/usage-limit.ts',
+    'src/agent/limit-reset.ts',
+    'src/files/active-lock.ts',
+  ],
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.unit.config.ts' },
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.stryker.json',
+  // Only what the unit tests need is copied into Stryker's sandbox.
+  ignorePatterns: ['dist', 'bench', 'test/e2e', 'reports', 'coverage'],
+  // Unchanged mutants keep their last result: a rerun after a small change takes seconds.
+  incremental: true,
+  incrementalFile: 'reports/stryker-incremental.json',
+  reporters: ['html', 'clear-text', 'progress'],
+  // The survivors and the score table; not every test's name.
+  clearTextReporter: { logTests: false },
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  thresholds: { high: 90, low: 85, break: 85 },
+  // Equivalent mutants left alive on purpose (no behaviour can tell them apart):
+  // - promise-tags.ts `length > 0` as `length >= 0` in unfinishedTag: a zero-length tail is an
+  //   empty copy, the same as NOTHING.
+  // - promise-tags.ts the `$` of /^(BLOCKED|DECIDE):([\s\S]*)$/: the greedy `[\s\S]*` already
+  //   reaches the end.
+  // - time.ts the `$` of /\.\d{3}Z$/: toISOString() holds one `.sssZ`, always at its end.
+  // - judge.ts `findings.rejectedComplete ? { rejectedComplete } : {}` as `true ? …`: an
+  //   undefined rejectedComplete and a missing one read the same everywhere.
+  // One checker and one test runner; raise it with --concurrency on a machine of your own.
+  concurrency: 2,
+};
