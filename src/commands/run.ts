@@ -16,17 +16,17 @@ import { countStories } from '../files/tasks.js';
 import { createGit, findRepoRoot } from '../git/repository.js';
 import type { AgentFailure, IterationRow, LoopPorts } from '../loop/ports.js';
 import { runLoop } from '../loop/run-loop.js';
-import { requireAgent } from '../run/agent-check.js';
-import { prepareInvocation, type AgentInvocation } from '../run/agent-invocation.js';
-import { deferredAgent } from '../run/deferred-agent.js';
-import { dryRun } from '../run/dry-run.js';
-import { endingOfError, finishRun, type RunEnd } from '../run/finish-run.js';
-import { installInterrupts } from '../run/interrupts.js';
-import { loopSettings } from '../run/loop-settings.js';
-import { checkStart, checkStartTree, planStart, setUpRun, type PreparedRun } from '../run/prepare-run.js';
-import { enterTaskBranch } from '../run/task-branch.js';
-import { checkResume } from '../run/resume-guard.js';
-import { noProgress } from '../run/run-report.js';
+import { requireAgent } from '../run-lifecycle/agent-check.js';
+import { prepareInvocation, type AgentInvocation } from '../run-lifecycle/agent-invocation.js';
+import { deferredAgent } from '../run-lifecycle/deferred-agent.js';
+import { dryRun } from '../run-lifecycle/dry-run.js';
+import { endingOfError, finishRun, type RunEnd } from '../run-lifecycle/finish-run.js';
+import { installInterrupts } from '../run-lifecycle/interrupts.js';
+import { loopSettings } from '../run-lifecycle/loop-settings.js';
+import { checkStart, checkStartTree, planStart, setUpRun, type PreparedRun } from '../run-lifecycle/prepare-run.js';
+import { enterTaskBranch } from '../run-lifecycle/task-branch.js';
+import { checkResume } from '../run-lifecycle/resume-guard.js';
+import { noProgress } from '../run-lifecycle/run-report.js';
 import { createReporter } from '../ui/reporter.js';
 import { detectCi, Screen } from '../ui/screen.js';
 
@@ -216,7 +216,7 @@ async function wirePorts(
   // The gate runner is loaded only by the runs that use it: start-up stays short.
   const gates =
     resolved.gates.length > 0 && !run.options.noGates
-      ? (await import('../run/quality-gates.js')).createQualityGates({ specs: resolved.gates, root: paths.root, logsDir: paths.logs, env: inherited, interrupts, out, containment: run.containment })
+      ? (await import('../run-lifecycle/quality-gates.js')).createQualityGates({ specs: resolved.gates, root: paths.root, logsDir: paths.logs, env: inherited, interrupts, out, containment: run.containment })
       : undefined;
   const ports: LoopPorts = {
     agent,
