@@ -67,7 +67,10 @@ export interface ReadyRun extends PreparedRun {
 }
 
 /** The loop's ports over the real world: the agent, git, the clock, ralph's files, the terminal, the gates. */
-export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<{ ports: LoopPorts; started: () => number; lastFailure: () => { lastFailure?: AgentFailure } }> {
+export async function wirePorts(
+  ready: ReadyRun,
+  run: LoopRun,
+): Promise<{ ports: LoopPorts; started: () => number; lastFailure: () => { lastFailure?: AgentFailure } }> {
   const { paths, interrupts, terminal } = run;
   const { reporter, started, lastFailure } = recordingReporter(ready, run);
   const files = createLoopFiles(paths, ready.ready.promptPath, run.lock, ready.loopRan.taskList);
@@ -83,14 +86,26 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<{ ports:
   // The gate runner is loaded only by the runs that use it: start-up stays short.
   if (ready.resolved.gates.length > 0 && !run.options.noGates) {
     const { createQualityGates } = await import('./quality-gates.js');
-    ports.gates = createQualityGates({ specs: ready.resolved.gates, root: paths.root, logsDir: paths.logs, env: inherited, interrupts, out: terminal.out, containment: run.containment });
+    ports.gates = createQualityGates({
+      specs: ready.resolved.gates,
+      root: paths.root,
+      logsDir: paths.logs,
+      env: inherited,
+      interrupts,
+      out: terminal.out,
+      containment: run.containment,
+    });
   }
   return { ports, started, lastFailure };
 }
 
 /** The terminal's reporter, also keeping every finished iteration's row and failure for the run's record. */
 function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
-  const shown = createReporter(run.terminal.out, { maxStuck: resolved.settings.maxStuck, runStartedAt: run.startedAt, github: run.terminal.github });
+  const shown = createReporter(run.terminal.out, {
+    maxStuck: resolved.settings.maxStuck,
+    runStartedAt: run.startedAt,
+    github: run.terminal.github,
+  });
   let started = 0;
   let lastFailure: AgentFailure | undefined;
   const reporter: typeof shown = {
@@ -102,23 +117,40 @@ function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
       shown.iterationFinished(event);
     },
   };
-  return { reporter, started: () => started, lastFailure: (): { lastFailure?: AgentFailure } => (lastFailure ? { lastFailure } : {}) };
+  return {
+    reporter,
+    started: () => started,
+    lastFailure: (): { lastFailure?: AgentFailure } => (lastFailure ? { lastFailure } : {}),
+  };
 }
 
 type Reporter = ReturnType<typeof recordingReporter>['reporter'];
 
 /** The agent runner; with nothing left to do it is found only if the gates send the loop back to work. */
-async function agentFor(ready: ReadyRun, run: LoopRun, reporter: Reporter, files: LoopFiles): Promise<LoopPorts['agent']> {
+async function agentFor(
+  ready: ReadyRun,
+  run: LoopRun,
+  reporter: Reporter,
+  files: LoopFiles,
+): Promise<LoopPorts['agent']> {
   const { resolved, checks } = ready;
-  const invocationFor = (agentPath: string | undefined) => prepareInvocation(resolved, run.paths.root, run.options.cwd, agentPath);
-  const make = (invocation: AgentInvocation) => createAgentRunner(agentOptions(ready, run, reporter, files, invocation));
+  const invocationFor = (agentPath: string | undefined) =>
+    prepareInvocation(resolved, run.paths.root, run.options.cwd, agentPath);
+  const make = (invocation: AgentInvocation) =>
+    createAgentRunner(agentOptions(ready, run, reporter, files, invocation));
   return ready.ready.nothingLeft
     ? deferredAgent(async () => make(await invocationFor(await requireAgent(checks))))
     : make(await invocationFor(ready.ready.agentPath));
 }
 
 /** How each iteration's agent is spawned, logged, shown, limited and reported. */
-function agentOptions(ready: ReadyRun, run: LoopRun, reporter: Reporter, files: LoopFiles, invocation: AgentInvocation): Parameters<typeof createAgentRunner>[0] {
+function agentOptions(
+  ready: ReadyRun,
+  run: LoopRun,
+  reporter: Reporter,
+  files: LoopFiles,
+  invocation: AgentInvocation,
+): Parameters<typeof createAgentRunner>[0] {
   const { settings } = ready.resolved;
   const { paths, terminal } = run;
   const { out, stdout, stderr } = terminal;
@@ -133,17 +165,24 @@ function agentOptions(ready: ReadyRun, run: LoopRun, reporter: Reporter, files: 
     }),
     // On Actions the agent's stderr joins stdout: the runner handles a batch's stderr lines before its
     // stdout lines, so only one stream keeps them inside ralph's ::stop-commands:: window.
-    ...(settings.quiet ? {} : { terminal: { stdout: out.agentStream(stdout), stderr: out.agentStream(terminal.github ? stdout : stderr) } }),
+    ...(settings.quiet
+      ? {}
+      : { terminal: { stdout: out.agentStream(stdout), stderr: out.agentStream(terminal.github ? stdout : stderr) } }),
     color: pc.isColorSupported,
     verbose: settings.verbose,
     iterationTimeoutMs: settings.iterationTimeout,
     idleTimeoutMs: settings.idleTimeout,
     maxRepeats: settings.maxRepeats,
     interrupts: run.interrupts,
-    warn: reporter.warning,
-    onToolCall: reporter.toolCall,
+    warn: (message) => reporter.warning(message),
+    onToolCall: () => reporter.toolCall(),
     containment: run.containment,
-    onGroup: (agentGroup) => run.lock.update({ agentGroup }).catch((error: Error) => reporter.warning(`could not record the agent in ralph/.ralph-active: ${error.message}`)),
+    onGroup: (agentGroup) =>
+      run.lock
+        .update({ agentGroup })
+        .catch((error: Error) =>
+          reporter.warning(`could not record the agent in ralph/.ralph-active: ${error.message}`),
+        ),
     onUsage: (windows) => {
       reporter.usage(windows);
       // Shown by `ralph status` only: a failed write must not end the iteration.

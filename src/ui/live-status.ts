@@ -5,7 +5,8 @@ import type { Console } from './screen.js';
 
 /** The one status line redrawn each second while an agent works: elapsed time, tool calls, cost so far, usage. */
 export class LiveStatus {
-  private live: { iteration: number; mode: Mode; startedAt: number; toolCalls: number; timer: NodeJS.Timeout } | undefined;
+  private live:
+    { iteration: number; mode: Mode; startedAt: number; toolCalls: number; timer: NodeJS.Timeout } | undefined;
   private costUsd = 0;
   private windows: UsageWindow[] = [];
 
@@ -47,6 +48,8 @@ export class LiveStatus {
     const { iteration, mode, startedAt, toolCalls } = this.live;
     const cost = this.costUsd > 0 ? ` · $${this.costUsd.toFixed(2)} so far` : '';
     const used = this.windows.length > 0 ? ` · usage ${formatUsage(this.windows)}` : '';
-    this.out.status(`⋯ iteration ${iteration} · ${mode} · ${formatDuration(this.now() - startedAt)} · ${toolCalls} tool calls${cost}${used}`);
+    this.out.status(
+      `⋯ iteration ${iteration} · ${mode} · ${formatDuration(this.now() - startedAt)} · ${toolCalls} tool calls${cost}${used}`,
+    );
   }
 }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { AgentRequest, AgentRun, AgentRunner } from '../../../src/loop/ports.js';
 import { deferredAgent } from '../../../src/run-lifecycle/deferred-agent.js';
 
-const finished: AgentRun = { exitCode: 0, signals: [], truncated: false, stats: { toolCalls: 0, invalidLines: 0 } } as unknown as AgentRun;
+const finished: AgentRun = {
+  exitCode: 0,
+  signals: [],
+  truncated: false,
+  stats: { toolCalls: 0, invalidLines: 0 },
+} as unknown as AgentRun;
 
 describe('deferredAgent', () => {
   it('makes no agent until the first iteration needs one', () => {
@@ -16,7 +21,7 @@ describe('deferredAgent', () => {
     const seen: number[] = [];
     const real: AgentRunner = { run: async (request) => (seen.push(request.iteration), finished) };
     const agent = deferredAgent(async () => (made++, real));
-    const request = (iteration: number) => ({ iteration, prompt: 'go' }) as AgentRequest;
+    const request = (iteration: number): AgentRequest => ({ iteration, prompt: 'go' });
     expect(await Promise.all([agent.run(request(1)), agent.run(request(2))])).toEqual([finished, finished]);
     await agent.run(request(3));
     expect(made).toBe(1);
@@ -27,6 +32,6 @@ describe('deferredAgent', () => {
     const agent = deferredAgent(async () => {
       throw new Error('claude not found');
     });
-    await expect(agent.run({ iteration: 1, prompt: 'go' } as AgentRequest)).rejects.toThrow('claude not found');
+    await expect(agent.run({ iteration: 1, prompt: 'go' })).rejects.toThrow('claude not found');
   });
 });

@@ -14,7 +14,9 @@ describe('endingOfError', () => {
   });
 
   it('an OS error on a file (a full disk) is an io_error naming the file', () => {
-    const { ending, error } = endingOfError(errno('ENOSPC', 'no space left on device, write', '/repo/ralph/logs/summary.csv'));
+    const { ending, error } = endingOfError(
+      errno('ENOSPC', 'no space left on device, write', '/repo/ralph/logs/summary.csv'),
+    );
     expect(ending.reason).toBe('io_error');
     expect(error.kind).toBe('io');
     expect(error.message).toContain('/repo/ralph/logs/summary.csv');

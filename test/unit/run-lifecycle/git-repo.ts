@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 
 /** A temporary git repository with one commit, for the start checks that read a real work tree. */
-export async function tempRepo(): Promise<{ root: string; git: (...args: string[]) => Promise<string>; write: (path: string, text: string) => Promise<void>; remove: () => Promise<void> }> {
+export async function tempRepo(): Promise<{
+  root: string;
+  git: (...args: string[]) => Promise<string>;
+  write: (path: string, text: string) => Promise<void>;
+  remove: () => Promise<void>;
+}> {
   const root = await mkdtemp(join(tmpdir(), 'ralph-lifecycle-'));
   const git = async (...args: string[]) => (await execa('git', args, { cwd: root })).stdout;
   await git('init', '-q', '-b', 'main');

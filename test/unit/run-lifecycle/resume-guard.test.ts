@@ -12,11 +12,15 @@ describe('checkResume', () => {
   });
 
   it('counts a start after an unproductive run that did not complete', () => {
-    expect(checkResume({ ...fresh, runs: 1, resumeAttempts: 1, lastReason: 'stuck', lastRunCompleted: 0 }, 3, false)).toBe(2);
+    expect(
+      checkResume({ ...fresh, runs: 1, resumeAttempts: 1, lastReason: 'stuck', lastRunCompleted: 0 }, 3, false),
+    ).toBe(2);
   });
 
   it('a resume after a run that completed a story starts the count again', () => {
-    expect(checkResume({ ...fresh, runs: 1, resumeAttempts: 2, lastReason: 'stuck', lastRunCompleted: 1 }, 0, false)).toBe(0);
+    expect(
+      checkResume({ ...fresh, runs: 1, resumeAttempts: 2, lastReason: 'stuck', lastRunCompleted: 1 }, 0, false),
+    ).toBe(0);
   });
 
   it('refuses past the cap with a max_resumes error that names the way out', () => {
@@ -43,12 +47,24 @@ describe('stateAfterRun', () => {
 
   it('records an unproductive ending of the task list with its resume count', () => {
     const after = stateAfterRun({ ...fresh, runs: 1 }, { ...run, reason: 'stuck' });
-    expect(after).toMatchObject({ runs: 2, resumeAttempts: 2, lastReason: 'stuck', lastStoriesComplete: 1, lastRunCompleted: 0 });
+    expect(after).toMatchObject({
+      runs: 2,
+      resumeAttempts: 2,
+      lastReason: 'stuck',
+      lastStoriesComplete: 1,
+      lastRunCompleted: 0,
+    });
   });
 
   it('a completed story or a COMPLETE resets the count', () => {
-    expect(stateAfterRun(fresh, { ...run, reason: 'stuck', completeAfter: 3 })).toMatchObject({ resumeAttempts: 0, lastRunCompleted: 2 });
-    expect(stateAfterRun(fresh, { ...run, reason: 'complete' })).toMatchObject({ resumeAttempts: 0, lastReason: 'complete' });
+    expect(stateAfterRun(fresh, { ...run, reason: 'stuck', completeAfter: 3 })).toMatchObject({
+      resumeAttempts: 0,
+      lastRunCompleted: 2,
+    });
+    expect(stateAfterRun(fresh, { ...run, reason: 'complete' })).toMatchObject({
+      resumeAttempts: 0,
+      lastReason: 'complete',
+    });
   });
 
   it('an ending that says nothing about the task list (a login, an interrupt, a full disk) is not counted', () => {
@@ -58,6 +74,10 @@ describe('stateAfterRun', () => {
   });
 
   it('but a story it completed still counts', () => {
-    expect(stateAfterRun(fresh, { ...run, reason: 'interrupted', completeAfter: 2 })).toMatchObject({ runs: 1, resumeAttempts: 0, lastRunCompleted: 1 });
+    expect(stateAfterRun(fresh, { ...run, reason: 'interrupted', completeAfter: 2 })).toMatchObject({
+      runs: 1,
+      resumeAttempts: 0,
+      lastRunCompleted: 1,
+    });
   });
 });

@@ -6,7 +6,12 @@ const run = { startedAt, endedAt: startedAt + 125_000, firstIteration: 7, maxIte
 
 describe('buildRunReport', () => {
   it('numbers the iterations this run made from the first, and averages their time', () => {
-    const progress = { ...noProgress({ complete: 2, total: 3 }), iterations: 3, stuckIterations: 1, costUsd: 0.1234567891 };
+    const progress = {
+      ...noProgress({ complete: 2, total: 3 }),
+      iterations: 3,
+      stuckIterations: 1,
+      costUsd: 0.1234567891,
+    };
     const report = buildRunReport({ reason: 'max_iterations' }, progress, run);
     expect(report).toMatchObject({
       reason: 'max_iterations',
@@ -30,7 +35,11 @@ describe('buildRunReport', () => {
   });
 
   it('complete exits 0, and the summary says so with the facts', () => {
-    const report = buildRunReport({ reason: 'complete' }, { ...noProgress({ complete: 3, total: 3 }), iterations: 2 }, run);
+    const report = buildRunReport(
+      { reason: 'complete' },
+      { ...noProgress({ complete: 3, total: 3 }), iterations: 2 },
+      run,
+    );
     expect(report.exitCode).toBe(0);
     const summary = renderSummary(report);
     expect(summary).toContain('(code 0)');

@@ -23,7 +23,11 @@ async function repoWithTasks(branchName: string | undefined) {
   return { ...repo, tasks: parsed(text), tasksPath: join(repo.root, 'ralph/tasks.json') };
 }
 function tasksText(branchName: string | undefined, id: string): string {
-  return JSON.stringify({ project: 'p', ...(branchName === undefined ? {} : { branchName }), stories: [{ id, title: id, priority: 1, passes: false }] });
+  return JSON.stringify({
+    project: 'p',
+    ...(branchName === undefined ? {} : { branchName }),
+    stories: [{ id, title: id, priority: 1, passes: false }],
+  });
 }
 function parsed(text: string): TaskList {
   const result = parseTasks(text);
@@ -43,7 +47,10 @@ describe('enterTaskBranch', () => {
   });
 
   it('stays put with --no-branch, or when the task list names no branch', async () => {
-    for (const [branchName, enabled] of [['ralph/feature', false], [undefined, true]] as const) {
+    for (const [branchName, enabled] of [
+      ['ralph/feature', false],
+      [undefined, true],
+    ] as const) {
       const { root, git, tasks, tasksPath } = await repoWithTasks(branchName);
       const said: string[] = [];
       const entered = await enterTaskBranch({ root, tasks, tasksPath, enabled, say: (line) => said.push(line) });
@@ -63,15 +70,19 @@ describe('enterTaskBranch', () => {
     expect(entered.tasks.stories.map((story) => story.id)).toEqual(['US-9']);
   });
 
-  it("refuses a branch whose task list is broken, naming the branch and --no-branch", async () => {
+  it('refuses a branch whose task list is broken, naming the branch and --no-branch', async () => {
     const { root, git, write, tasks, tasksPath } = await repoWithTasks('ralph/feature');
     await git('checkout', '-qb', 'ralph/feature');
     await write('ralph/tasks.json', '{ broken');
     await git('commit', '-qam', 'broken');
     await git('checkout', '-q', 'main');
-    const error = await enterTaskBranch({ root, tasks, tasksPath, enabled: true, say: () => undefined }).catch((caught: unknown) => caught);
+    const error = await enterTaskBranch({ root, tasks, tasksPath, enabled: true, say: () => undefined }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(RalphError);
-    expect((error as RalphError).message).toContain('ralph/tasks.json on branch ralph/feature is not a valid task list');
+    expect((error as RalphError).message).toContain(
+      'ralph/tasks.json on branch ralph/feature is not a valid task list',
+    );
     expect((error as RalphError).hint).toContain('--no-branch');
   });
 });

@@ -16,7 +16,10 @@ async function repo() {
   return made;
 }
 async function refusal(promise: Promise<unknown>): Promise<RalphError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(RalphError);
   return error as RalphError;
 }
