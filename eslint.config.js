@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 /** Folders of src/ by floor, lowest first. A floor may import its own and lower floors only. */
 const CORE = ['src/loop', 'src/domain', 'src/errors.ts'];
 const ADAPTERS = ['src/agent', 'src/config', 'src/files', 'src/gates', 'src/git', 'src/hook', 'src/init', 'src/status', 'src/ui', 'src/demo', 'src/templates.ts'];
-const COMMANDS = ['src/commands', 'src/run'];
+const COMMANDS = ['src/commands', 'src/run-lifecycle'];
 const CLI = ['src/cli'];
 
 const zone = (target, from, message) => ({ target, from, message });

@@ -1,17 +1,13 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
-import { ioError, ownFile, type RalphError } from '../errors.js';
 import type { AgentRequest, AgentRun, AgentRunner, RepetitionReport } from '../loop/ports.js';
 import type { InterruptSignal } from '../loop/termination.js';
 import type { AgentCommand } from './agent-command.js';
 import type { Containment } from './containment.js';
 import { diagnoseFailure } from './diagnose-failure.js';
+import { IterationLogs } from './iteration-logs.js';
 import type { AgentOutput, OutputTargets } from './output/agent-output.js';
 import { createStreamJsonOutput } from './output/stream-json-output.js';
 import { createTextOutput } from './output/text-output.js';
@@ -72,8 +68,6 @@ type AgentSpawnOptions = {
 
 /** How long output may keep flowing after the agent's process group is gone. */
 const DRAIN_LIMIT_MS = 2000;
-/** How much log output may wait in memory for the disk before the agent is held back. */
-const LOG_BUFFER_BYTES = 1024 * 1024;
 
 /** Runs each iteration's agent in its own process group, streaming its output to the terminal and the logs. */
 export function createAgentRunner(options: SpawnAgentOptions): AgentRunner {
@@ -81,47 +75,66 @@ export function createAgentRunner(options: SpawnAgentOptions): AgentRunner {
 }
 
 async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: SpawnAgentOptions): Promise<AgentRun> {
-  const { interrupts } = options;
   const paths = options.logPaths(iteration);
-  let reported = false;
-  const onError = (error: Error) => {
-    if (!reported) options.warn(`output of iteration ${iteration} could not be written: ${error.message}`);
-    reported = true;
-  };
-  // A log that cannot be written ends the run once this iteration is over (io_error): no line is lost silently.
-  let logFault: RalphError | undefined;
-  const onLogError = (path: string) => (error: Error) => (logFault ??= ioError(error, path, 'write'));
-  const logs = [
-    await openLog(paths.log, onError, onLogError(paths.log)),
-    ...(options.output === 'stream-json' ? [await openLog(paths.jsonl, onError, onLogError(paths.jsonl))] : []),
-  ];
-  const targets: OutputTargets = {
-    log: logs[0]!,
-    ...(logs[1] ? { jsonl: logs[1] } : {}),
-    ...(options.terminal ? { terminal: options.terminal } : {}),
-    color: options.color,
-    verbose: options.verbose,
-    onError,
-  };
-
+  const logs = await IterationLogs.open(
+    { log: paths.log, ...(options.output === 'stream-json' ? { jsonl: paths.jsonl } : {}) },
+    (error) => options.warn(`output of iteration ${iteration} could not be written: ${error.message}`),
+  );
   let pgid: number | undefined;
   let stopping: Promise<void> = Promise.resolve();
   const stopper = new Stopper(() => {
-    if (pgid !== undefined) stopping = terminateGroup(pgid, { force: interrupts.force });
+    if (pgid !== undefined) stopping = terminateGroup(pgid, { force: options.interrupts.force });
   });
-  const output = createOutput(options, targets, stopper);
-
-  const command = options.command(prompt);
+  const output = createOutput(options, outputTargets(options, logs), stopper);
   const marker = options.containment.mark(`agent-${iteration}`);
-  const started = await startAgent(command, marker.env(options.env), options.cwd);
+  const started = await startAgent(options.command(prompt), marker.env(options.env), options.cwd);
   if ('cause' in started) return notStarted(started.cause, output, logs);
   const { child } = started;
+  const group = (pgid = child.pid!);
+  const contained = options.containment.started(marker);
+  const { exited, unwatch } = watchAgent(child, output, stopper, deadline, options);
+  await options.onGroup?.(group);
+
+  const exitCode = await exited;
+  unwatch();
+  await stopping;
+  if (stopper.cause) await options.onForcedStop?.();
+  const strays = await endWhatIsLeft(group, marker, options);
+  contained();
+  await options.onGroup?.(undefined);
+  await drain([child.stdout, child.stderr], [output.stdout, output.stderr]);
+  if (strays.length > 0) {
+    const line = describeEnded(strays, "that left the agent's group");
+    options.warn(line);
+    logs.log.write(`[ralph] ${line}\n`);
+  }
+  await logs.close();
+  if (logs.fault) throw logs.fault;
+  return agentRunOf(output.summary(), exitCode, stopper.cause);
+}
+
+/** Where the agent's output goes: the logs, the terminal unless quiet. */
+function outputTargets(options: SpawnAgentOptions, logs: IterationLogs): OutputTargets {
+  return {
+    log: logs.log,
+    ...(logs.jsonl ? { jsonl: logs.jsonl } : {}),
+    ...(options.terminal ? { terminal: options.terminal } : {}),
+    color: options.color,
+    verbose: options.verbose,
+    onError: logs.onError,
+  };
+}
+
+/**
+ * Watches a started agent: its output into the readers, its timers, ralph's interrupts, and ralph's
+ * own exit. `exited` resolves with its exit code; `unwatch` undoes the rest.
+ */
+function watchAgent(child: ResultPromise<AgentSpawnOptions>, output: AgentOutput, stopper: Stopper, deadline: number | undefined, options: SpawnAgentOptions) {
+  const { interrupts } = options;
   const group = child.pid!;
-  pgid = group;
   // Whatever way ralph itself ends (an uncaught error, process.exit), the agent's group goes with it.
   const killOnExit = () => signalGroup(group, 'SIGKILL');
   process.once('exit', killOnExit);
-  const contained = options.containment.started(marker);
   child.stdout.pipe(output.stdout);
   child.stderr.pipe(output.stderr);
   // The exit event, not the execa promise: a grandchild holding the pipes open must not keep us waiting.
@@ -130,49 +143,42 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
     child.once('error', () => resolve(127));
   });
   void child.catch(() => undefined);
-
   const clearTimers = startTimers(options, stopper, deadline, [child.stdout, child.stderr]);
   const onInterrupt = () => stopper.stop({ cause: 'interrupt', signal: interrupts.received() ?? 'SIGINT' });
   interrupts.graceful.addEventListener('abort', onInterrupt, { once: true });
   if (interrupts.graceful.aborted) onInterrupt();
-  await options.onGroup?.(group);
+  const unwatch = () => {
+    process.off('exit', killOnExit);
+    clearTimers();
+    interrupts.graceful.removeEventListener('abort', onInterrupt);
+  };
+  return { exited, unwatch };
+}
 
-  const exitCode = await exited;
-  process.off('exit', killOnExit);
-  clearTimers();
-  interrupts.graceful.removeEventListener('abort', onInterrupt);
-  await stopping;
-  if (stopper.cause) await options.onForcedStop?.();
+/** Ends what the agent left running: its group, then what escaped the group (returned, to be told). */
+async function endWhatIsLeft(group: number, marker: Parameters<Containment['endStrays']>[0], options: SpawnAgentOptions) {
   // Also after a normal exit: dev servers and watchers the agent left behind die with the iteration.
-  await terminateGroup(group, { force: interrupts.force });
+  await terminateGroup(group, { force: options.interrupts.force });
   // And those that left the group (setsid, double fork, daemon()) are found by their marker.
-  const strays = await options.containment.endStrays(marker, { force: interrupts.force });
-  contained();
-  await options.onGroup?.(undefined);
-  await drain([child.stdout, child.stderr], [output.stdout, output.stderr]);
-  if (strays.length > 0) {
-    const line = describeEnded(strays, "that left the agent's group");
-    options.warn(line);
-    logs[0]!.write(`[ralph] ${line}\n`);
-  }
-  await closeLogs(logs);
-  if (logFault) throw logFault;
+  return await options.containment.endStrays(marker, { force: options.interrupts.force });
+}
 
-  const summary = output.summary();
-  const stoppedBy = stopper.cause;
+/** What the loop learns of one agent: its exit, signals, failure or stop, usage and stats. */
+function agentRunOf(summary: ReturnType<AgentOutput['summary']>, exitCode: number | null, stoppedBy: Stopper['cause']): AgentRun {
   const failure = stoppedBy ? undefined : diagnoseFailure(summary, exitCode, Date.now());
+  const { result } = summary;
   return {
     exitCode,
     signals: summary.signals,
     ...(stoppedBy ? { stoppedBy } : {}),
     ...(failure ? { failure } : {}),
-    truncated: summary.expectsResult && !summary.result && !stoppedBy && !failure,
+    truncated: summary.expectsResult && !result && !stoppedBy && !failure,
     ...(summary.usage ? { usage: summary.usage } : {}),
     stats: {
-      ...(summary.result?.costUsd === undefined ? {} : { costUsd: summary.result.costUsd }),
-      ...(summary.result?.inputTokens === undefined ? {} : { inputTokens: summary.result.inputTokens }),
-      ...(summary.result?.outputTokens === undefined ? {} : { outputTokens: summary.result.outputTokens }),
-      ...(summary.result?.numTurns === undefined ? {} : { numTurns: summary.result.numTurns }),
+      ...(result?.costUsd === undefined ? {} : { costUsd: result.costUsd }),
+      ...(result?.inputTokens === undefined ? {} : { inputTokens: result.inputTokens }),
+      ...(result?.outputTokens === undefined ? {} : { outputTokens: result.outputTokens }),
+      ...(result?.numTurns === undefined ? {} : { numTurns: result.numTurns }),
       toolCalls: summary.toolCalls,
       invalidLines: summary.invalidLines,
     },
@@ -221,12 +227,12 @@ function startTimers(options: SpawnAgentOptions, stopper: Stopper, deadline: num
 }
 
 /** The iteration of an agent that never started: no process, so no exit event will ever come. */
-async function notStarted(cause: string, output: AgentOutput, logs: WriteStream[]): Promise<AgentRun> {
+async function notStarted(cause: string, output: AgentOutput, logs: IterationLogs): Promise<AgentRun> {
   output.stdout.end();
   output.stderr.end();
   await drain([], [output.stdout, output.stderr]);
-  logs[0]!.write(`[ralph] ${cause}\n`);
-  await closeLogs(logs);
+  logs.log.write(`[ralph] ${cause}\n`);
+  await logs.close();
   const stats = { toolCalls: 0, invalidLines: 0 };
   return { exitCode: null, signals: output.summary().signals, failure: { kind: 'error', lines: [cause] }, truncated: false, stats };
 }
@@ -258,23 +264,6 @@ async function startAgent(command: AgentCommand, env: NodeJS.ProcessEnv, cwd: st
   if (child.pid !== undefined) return { child };
   const result = await child;
   return { cause: describeSpawnError(result.cause ?? result, command, env) };
-}
-
-async function closeLogs(logs: WriteStream[]): Promise<void> {
-  await Promise.all(logs.map(async (log) => (log.end(), await finished(log).catch(() => undefined))));
-}
-
-/** Opens an iteration's log; ralph/logs removed during the run is made again. */
-async function openLog(path: string, onError: (error: Error) => void, onLogError: (error: Error) => void): Promise<WriteStream> {
-  return ownFile(path, 'write', async () => {
-    await mkdir(dirname(path), { recursive: true });
-    // A generous buffer lets writes coalesce (writev) while one is in flight, instead of a round trip per chunk.
-    const log = createWriteStream(path, { flags: 'wx', highWaterMark: LOG_BUFFER_BYTES });
-    await once(log, 'open');
-    log.on('error', onError);
-    log.on('error', onLogError);
-    return log;
-  });
 }
 
 /** Waits for the output to be fully written; gives up on sources still open after the limit. */

@@ -16,7 +16,20 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     // A mistyped option gets "(Did you mean --max-iterations?)"; subcommands inherit this.
     .showSuggestionAfterError(true)
     .exitOverride();
+  const run = declareRun(program, setExitCode);
+  declareInit(program, setExitCode);
+  declareArchive(program, setExitCode);
+  declareStatus(program, setExitCode);
+  declareDemo(program, setExitCode);
+  declareHook(program, setExitCode);
+  declareHelp(program, run);
+  return program;
+}
 
+type SetExitCode = (code: number) => void;
+
+/** The `run` command, with its many options declared lazily: see `declareRunOptions`. */
+function declareRun(program: Command, setExitCode: SetExitCode): Command {
   const run = program
     .command('run')
     .description('run the loop: one fresh agent per iteration until every story passes')
@@ -40,18 +53,25 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
         }),
       );
     });
-  // zod checks the run options' values and takes longer to load than the rest of the CLI: the options
-  // are declared only when `run` is about to be parsed or its help shown, so every other command starts fast.
-  let runOptionsDeclared = false;
-  const declareRunOptions = async () => {
-    if (runOptionsDeclared) return;
-    runOptionsDeclared = true;
-    (await import('./run-flags.js')).addRunOptions(run);
-  };
   program.hook('preSubcommand', async (_program, command) => {
-    if (command === run) await declareRunOptions();
+    if (command === run) await declareRunOptions(run);
   });
+  return run;
+}
 
+const runOptionsDeclared = new WeakSet<Command>();
+
+/**
+ * zod checks the run options' values and takes longer to load than the rest of the CLI: the options
+ * are declared only when `run` is about to be parsed or its help shown, so every other command starts fast.
+ */
+async function declareRunOptions(run: Command): Promise<void> {
+  if (runOptionsDeclared.has(run)) return;
+  runOptionsDeclared.add(run);
+  (await import('./run-flags.js')).addRunOptions(run);
+}
+
+function declareInit(program: Command, setExitCode: SetExitCode): void {
   program
     .command('init')
     .description('scaffold ralph/ in this repository: prompt, PRD guide, task list, progress notes')
@@ -63,7 +83,9 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       const { initCommand } = await import('../commands/init.js');
       setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
     });
+}
 
+function declareArchive(program: Command, setExitCode: SetExitCode): void {
   program
     .command('archive')
     .description('move the finished task list to ralph/archive/DATE-NAME/ and start a fresh one')
@@ -74,7 +96,9 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       const { archiveCommand } = await import('../commands/archive.js');
       setExitCode(await archiveCommand({ cwd: process.cwd(), ...options }));
     });
+}
 
+function declareStatus(program: Command, setExitCode: SetExitCode): void {
   program
     .command('status')
     .description('where the loop stands: stories, the running loop, signals, the last iterations')
@@ -83,7 +107,9 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       const { statusCommand } = await import('../commands/status.js');
       setExitCode(await statusCommand({ cwd: process.cwd(), ...options }));
     });
+}
 
+function declareDemo(program: Command, setExitCode: SetExitCode): void {
   program
     .command('demo')
     .description('watch the real loop finish three tiny stories against a bundled scripted agent')
@@ -91,7 +117,9 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       const { demoCommand } = await import('../commands/demo.js');
       setExitCode(await demoCommand());
     });
+}
 
+function declareHook(program: Command, setExitCode: SetExitCode): void {
   const hook = program.command('hook').description('entry points for Claude Code hooks (ralph init registers them)');
   hook
     .command('stop')
@@ -100,8 +128,10 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       const { hookStopCommand } = await import('../commands/hook-stop.js');
       setExitCode(await hookStopCommand({ stdin: process.stdin, stdout: process.stdout, env: process.env, cwd: process.cwd() }));
     });
+}
 
-  // Commander's own help command would show `run` before its options exist.
+/** `ralph help [command...]`, in place of commander's own, which would show `run` before its options exist. */
+function declareHelp(program: Command, run: Command): void {
   program
     .helpCommand(false)
     .command('help [command...]')
@@ -113,11 +143,9 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
         if (!next) return program.error(`error: unknown command '${names.join(' ')}'`, { exitCode: USAGE_EXIT_CODE, code: 'commander.unknownCommand' });
         command = next;
       }
-      if (command === run) await declareRunOptions();
+      if (command === run) await declareRunOptions(run);
       command.help();
     });
-
-  return program;
 }
 
 /** `ralph run` takes no arguments; a bare number is ralph.sh's iteration count. */
@@ -149,7 +177,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** On GitHub Actions a refused start is annotated and its reason written to the step outputs too. */
 async function reportToGitHub(error: RalphError): Promise<void> {
-  const [{ annotationFor, writeOutputs }, { recordOf }] = await Promise.all([import('../ui/github-actions.js'), import('../run/run-report.js')]);
+  const [{ annotationFor, writeOutputs }, { recordOf }] = await Promise.all([import('../ui/github-actions.js'), import('../run-lifecycle/run-report.js')]);
   const record = recordOf(endingOf(error));
   const annotation = annotationFor(record.reason, record.exitCode, error.message);
   if (annotation) process.stdout.write(`${annotation}\n`);

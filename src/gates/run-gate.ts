@@ -33,11 +33,36 @@ export interface GateProcessResult {
  * straight to the log file, and ends the group on timeout, on interrupt and after it exits.
  */
 export async function runGateProcess(options: GateProcessOptions): Promise<GateProcessResult> {
-  const shell = options.env.SHELL || process.env.SHELL || '/bin/sh';
   const startedAt = Date.now();
-  const log = await open(options.logPath, 'wx');
   const marker = options.containment?.run.mark(options.containment.scope);
-  const env = marker ? marker.env(options.env) : options.env;
+  const { child, exited } = await spawnGate(options, marker ? marker.env(options.env) : options.env);
+  let stoppedBy: GateProcessResult['stoppedBy'];
+  let stopping: Promise<void> | undefined;
+  const pgid = child?.pid;
+  const contained = marker ? options.containment?.run.started(marker) : undefined;
+  const stop = (cause?: GateProcessResult['stoppedBy']) => {
+    stoppedBy ??= cause;
+    stopping ??= pgid === undefined ? Promise.resolve() : terminateGroup(pgid, { force: options.force });
+    return stopping;
+  };
+  const timer = setTimeout(() => void stop('timeout'), options.timeoutMs);
+  const onAbort = () => void stop('interrupt');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
+
+  const { exitCode, startError } = await exited;
+  clearTimeout(timer);
+  options.signal?.removeEventListener('abort', onAbort);
+  // Also after a normal exit: servers and watchers the command left behind must not outlive it.
+  await stop();
+  if (marker) await endStrays(marker, options, contained);
+  return { exitCode, durationMs: Date.now() - startedAt, ...(stoppedBy ? { stoppedBy } : {}), ...(startError ? { startError } : {}) };
+}
+
+/** Starts `$SHELL -c command` in its own process group writing to the log; `exited` says how it ended or why it never started. */
+async function spawnGate(options: GateProcessOptions, env: NodeJS.ProcessEnv) {
+  const shell = options.env.SHELL || process.env.SHELL || '/bin/sh';
+  const log = await open(options.logPath, 'wx');
   let child: ChildProcess | undefined;
   let exited: Promise<{ exitCode: number | null; startError?: string }>;
   try {
@@ -63,35 +88,16 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
   } finally {
     await log.close();
   }
+  return { child, exited };
+}
 
-  let stoppedBy: GateProcessResult['stoppedBy'];
-  let stopping: Promise<void> | undefined;
-  const pgid = child?.pid;
-  const contained = marker ? options.containment?.run.started(marker) : undefined;
-  const stop = (cause?: GateProcessResult['stoppedBy']) => {
-    stoppedBy ??= cause;
-    stopping ??= pgid === undefined ? Promise.resolve() : terminateGroup(pgid, { force: options.force });
-    return stopping;
-  };
-  const timer = setTimeout(() => void stop('timeout'), options.timeoutMs);
-  const onAbort = () => void stop('interrupt');
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  if (options.signal?.aborted) onAbort();
-
-  const { exitCode, startError } = await exited;
-  clearTimeout(timer);
-  options.signal?.removeEventListener('abort', onAbort);
-  // Also after a normal exit: servers and watchers the command left behind must not outlive it.
-  await stop();
-  if (marker && options.containment) {
-    // And those that left the group (setsid, double fork, daemon()), found by their marker.
-    const strays = await options.containment.run.endStrays(marker, options.force ? { force: options.force } : {});
-    contained?.();
-    if (strays.length > 0) {
-      const line = describeEnded(strays, "that left the gate's group");
-      options.containment.warn(line);
-      await appendFile(options.logPath, `[ralph] ${line}\n`).catch(() => undefined);
-    }
-  }
-  return { exitCode, durationMs: Date.now() - startedAt, ...(stoppedBy ? { stoppedBy } : {}), ...(startError ? { startError } : {}) };
+/** Ends the processes that left the gate's group (setsid, double fork, daemon()), found by their marker, and says so in the log. */
+async function endStrays(marker: Parameters<Containment['endStrays']>[0], options: GateProcessOptions, contained: (() => void) | undefined): Promise<void> {
+  if (!options.containment) return;
+  const strays = await options.containment.run.endStrays(marker, options.force ? { force: options.force } : {});
+  contained?.();
+  if (strays.length === 0) return;
+  const line = describeEnded(strays, "that left the gate's group");
+  options.containment.warn(line);
+  await appendFile(options.logPath, `[ralph] ${line}\n`).catch(() => undefined);
 }

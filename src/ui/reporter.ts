@@ -1,8 +1,9 @@
 import pc from 'picocolors';
-import { formatUsage, type UsageWindow } from '../agent/usage-windows.js';
-import type { LoopReporter, Mode, Outcome, Wait } from '../loop/ports.js';
+import type { UsageWindow } from '../agent/usage-windows.js';
+import type { LoopReporter, Outcome, Wait } from '../loop/ports.js';
 import { BUSY_LABEL, EVIDENCE } from '../loop/usage-limit-ending.js';
 import { formatDuration } from './format.js';
+import { LiveStatus } from './live-status.js';
 import type { Console } from './screen.js';
 
 export type { Console } from './screen.js';
@@ -50,87 +51,84 @@ const WAIT_WORDS: Record<Wait['why'], { head: string; countdown: string }> = {
 /** Renders the loop's events as terminal lines. */
 export function createReporter(out: Console, options: ReporterOptions): TerminalReporter {
   const now = options.now ?? Date.now;
-  let live: { iteration: number; mode: Mode; startedAt: number; toolCalls: number; timer: NodeJS.Timeout } | undefined;
-  let costUsd = 0;
-  let usage: UsageWindow[] = [];
-  const drawStatus = () => {
-    if (!live) return;
-    const cost = costUsd > 0 ? ` · $${costUsd.toFixed(2)} so far` : '';
-    const used = usage.length > 0 ? ` · usage ${formatUsage(usage)}` : '';
-    out.status(`⋯ iteration ${live.iteration} · ${live.mode} · ${formatDuration(now() - live.startedAt)} · ${live.toolCalls} tool calls${cost}${used}`);
-  };
-  const endLive = () => {
-    if (!live) return;
-    clearInterval(live.timer);
-    live = undefined;
-    out.status(undefined);
-  };
-
+  const live = new LiveStatus(out, now);
   return {
-    iterationStarted({ iteration, index, maxIterations, mode, stories, story }) {
-      const parts = [
-        `Iteration ${iteration} (${index + 1}/${maxIterations})`,
-        mode,
-        ...(story ? [`${story.id} ${story.title}`.trim()] : []),
-        `stories ${stories.complete}/${stories.total}`,
-        `${formatDuration(now() - options.runStartedAt)} elapsed`,
-      ];
-      out.line(pc.bold(pc.cyan(`── ${parts.join(' · ')} ──`)));
+    iterationStarted(event) {
+      out.line(pc.bold(pc.cyan(`── ${iterationHeader(event, now() - options.runStartedAt)} ──`)));
       // The screen keeps the runner's commands stopped around the agent's output.
-      if (options.github) out.command(`::group::Iteration ${iteration} (${mode})`);
-      live = { iteration, mode, startedAt: now(), toolCalls: 0, timer: setInterval(drawStatus, 1000) };
-      live.timer.unref();
-      drawStatus();
+      if (options.github) out.command(`::group::Iteration ${event.iteration} (${event.mode})`);
+      live.start(event.iteration, event.mode);
     },
-    toolCall() {
-      if (live) live.toolCalls++;
-    },
-    usage(windows) {
-      usage = windows;
-      drawStatus();
-    },
+    toolCall: () => live.toolCall(),
+    usage: (windows) => live.usage(windows),
     iterationFinished({ row, committed, failure }) {
-      endLive();
+      live.end(row.stats.costUsd ?? 0);
       if (options.github) out.command('::endgroup::');
-      costUsd += row.stats.costUsd ?? 0;
-      const facts = [
-        formatDuration(row.durationSeconds * 1000),
-        `stories ${row.storiesComplete}/${row.storiesTotal}`,
-        ...(row.stats.costUsd === undefined ? [] : [`$${row.stats.costUsd.toFixed(2)}`]),
-        ...(row.agentExitCode !== 0 && row.agentExitCode !== null ? [`agent exit ${row.agentExitCode}`] : []),
-        ...(failure?.kind === 'error' && failure.busy ? [BUSY_LABEL[failure.busy.kind]] : OUTCOME_LABEL[row.outcome] ? [OUTCOME_LABEL[row.outcome]] : []),
-      ].join(' · ');
       const paint = row.outcome === 'ok' ? (committed ? pc.green : pc.yellow) : pc.red;
-      const head = committed
-        ? `✓ iteration ${row.iteration}: commit ${row.commitHash.slice(0, 7)}`
-        : `✗ iteration ${row.iteration}: no new commit (stuck ${row.stuckCount}/${options.maxStuck})`;
-      out.line(paint(`${head} · ${facts}`));
+      out.line(paint(iterationResult(row, committed, failure, options.maxStuck)));
       if (failure?.kind === 'error') for (const line of failure.lines.slice(-3)) out.line(pc.dim(`  │ ${line}`));
     },
     completeRejected({ remaining }) {
-      const ids = (why: string) => remaining.filter((story) => story.why === why).map((story) => story.id);
-      const [failing, unreviewed, unconfirmed] = [ids('failing'), ids('unreviewed'), ids('unconfirmed')];
-      const why = [
-        ...(failing.length ? [`stories still failing: ${failing.join(', ')}`] : []),
-        ...(unreviewed.length ? [`not approved by review yet: ${unreviewed.join(', ')}`] : []),
-        ...(unconfirmed.length ? [`approved outside a review iteration: ${unconfirmed.join(', ')}`] : []),
-      ];
-      out.line(pc.yellow(`COMPLETE rejected: ${why.join('; ') || 'tasks.json is not valid, or a rule of the task list was broken'}`));
+      out.line(pc.yellow(`COMPLETE rejected: ${rejectionReasons(remaining)}`));
     },
-    usageLimitWait({ message, until, why, resetSource }) {
-      const left = () => formatDuration(until - now());
-      const words = WAIT_WORDS[why];
-      const evidence = resetSource ? `, reset read from ${EVIDENCE[resetSource]}` : '';
-      out.line(pc.yellow(`${words.head}: ${message} — waiting until ${new Date(until).toISOString()} (${left()}${evidence})`));
-      const timer = setInterval(() => out.status(`${words.countdown}: ${left()} left`), 1000);
-      timer.unref();
-      return () => {
-        clearInterval(timer);
-        out.status(undefined);
-      };
-    },
+    usageLimitWait: (wait) => showWait(out, now, wait),
     warning(message) {
       out.line(pc.yellow(`warning: ${message}`));
     },
+  };
+}
+
+type Started = Parameters<LoopReporter['iterationStarted']>[0];
+type Finished = Parameters<LoopReporter['iterationFinished']>[0];
+
+/** "Iteration 3 (3/10) · implement · S2 Title · stories 1/4 · 2m elapsed". */
+function iterationHeader({ iteration, index, maxIterations, mode, stories, story }: Started, elapsedMs: number): string {
+  return [
+    `Iteration ${iteration} (${index + 1}/${maxIterations})`,
+    mode,
+    ...(story ? [`${story.id} ${story.title}`.trim()] : []),
+    `stories ${stories.complete}/${stories.total}`,
+    `${formatDuration(elapsedMs)} elapsed`,
+  ].join(' · ');
+}
+
+/** "✓ iteration 3: commit abc1234 · 1m 2s · stories 2/4 · $0.12", or why nothing was committed. */
+function iterationResult(row: Finished['row'], committed: boolean, failure: Finished['failure'], maxStuck: number): string {
+  const facts = [
+    formatDuration(row.durationSeconds * 1000),
+    `stories ${row.storiesComplete}/${row.storiesTotal}`,
+    ...(row.stats.costUsd === undefined ? [] : [`$${row.stats.costUsd.toFixed(2)}`]),
+    ...(row.agentExitCode !== 0 && row.agentExitCode !== null ? [`agent exit ${row.agentExitCode}`] : []),
+    ...(failure?.kind === 'error' && failure.busy ? [BUSY_LABEL[failure.busy.kind]] : OUTCOME_LABEL[row.outcome] ? [OUTCOME_LABEL[row.outcome]] : []),
+  ].join(' · ');
+  const head = committed
+    ? `✓ iteration ${row.iteration}: commit ${row.commitHash.slice(0, 7)}`
+    : `✗ iteration ${row.iteration}: no new commit (stuck ${row.stuckCount}/${maxStuck})`;
+  return `${head} · ${facts}`;
+}
+
+/** Why a COMPLETE claim was rejected: the stories still failing, unreviewed or unconfirmed. */
+function rejectionReasons(remaining: Parameters<LoopReporter['completeRejected']>[0]['remaining']): string {
+  const ids = (why: string) => remaining.filter((story) => story.why === why).map((story) => story.id);
+  const [failing, unreviewed, unconfirmed] = [ids('failing'), ids('unreviewed'), ids('unconfirmed')];
+  const why = [
+    ...(failing.length ? [`stories still failing: ${failing.join(', ')}`] : []),
+    ...(unreviewed.length ? [`not approved by review yet: ${unreviewed.join(', ')}`] : []),
+    ...(unconfirmed.length ? [`approved outside a review iteration: ${unconfirmed.join(', ')}`] : []),
+  ];
+  return why.join('; ') || 'tasks.json is not valid, or a rule of the task list was broken';
+}
+
+/** Announces a pause and counts it down on the status line; the returned function ends the countdown. */
+function showWait(out: Console, now: () => number, { message, until, why, resetSource }: Wait): () => void {
+  const left = () => formatDuration(until - now());
+  const words = WAIT_WORDS[why];
+  const evidence = resetSource ? `, reset read from ${EVIDENCE[resetSource]}` : '';
+  out.line(pc.yellow(`${words.head}: ${message} — waiting until ${new Date(until).toISOString()} (${left()}${evidence})`));
+  const timer = setInterval(() => out.status(`${words.countdown}: ${left()} left`), 1000);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    out.status(undefined);
   };
 }

@@ -34,72 +34,25 @@ const COLOURS: Record<RenderedLine['kind'], (text: string) => string> = {
  * tool results.
  */
 export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHooks = {}): AgentOutput {
-  const { log, jsonl, terminal, verbose, onError } = targets;
-  const colour = (line: RenderedLine) => COLOURS[line.kind](line.text);
-  const scanner = new PromiseTagScanner();
-  const errorText: string[] = [];
-  const stderrTail = new TailLines(20);
-  // Plain lines between the events (a limit message printed outside JSON) are the agent's output too.
-  const plainTail: string[] = [];
-  const usage = new Map<string, UsageWindow>();
-  let toolCalls = 0;
-  let invalidLines = 0;
-  let result: ResultEvent | undefined;
-  let rateLimitRejected: OutputSummary['rateLimitRejected'];
-  let rendered: RenderedLine[] = [];
-
-  const handleLine = (line: string) => {
-    if (line.trim() === '') return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      invalidLines++;
-      keepLast(plainTail, [line.slice(0, 500)], 10);
-      rendered.push({ kind: 'notice', text: `[ralph] not JSON: ${line.slice(0, 200)}` });
-      return;
-    }
-    const event = readStreamEvent(json);
-    if (event.type === 'assistant') {
-      for (const text of event.texts) scanner.push(`${text}\n`);
-      // A synthetic message with an error field is the CLI reporting a failure, not the model talking.
-      if (event.error) keepLast(errorText, [...event.texts, event.error]);
-      toolCalls += event.toolUses.length;
-      for (const use of event.toolUses) hooks.onToolUse?.(use);
-    } else if (event.type === 'tool_results') {
-      for (const toolResult of event.results) hooks.onToolResult?.(toolResult);
-    } else if (event.type === 'result') {
-      result = event.result;
-      scanner.push(`${event.result.text}\n`);
-      if (event.result.isError) keepLast(errorText, [event.result.text]);
-    } else if (event.type === 'rate_limit') {
-      rateLimitRejected = usageLimitFromEvent(json) ?? rateLimitRejected;
-      const windows = usageWindowsFromEvent(json);
-      for (const window of windows) usage.set(window.window, window);
-      if (windows.length > 0) hooks.onUsage?.([...usage.values()]);
-    }
-    rendered.push(...renderEvent(event, verbose));
-  };
-  const splitter = new LineSplitter(handleLine, (bytes) => {
-    invalidLines++;
-    rendered.push({ kind: 'notice', text: `[ralph] skipped a ${bytes}-byte line (too long to parse; it is in the .jsonl log)` });
-  });
-
+  const { log, jsonl, terminal, onError } = targets;
+  const reading = new StreamReading(hooks, targets.verbose);
+  const splitter = new LineSplitter(
+    (line) => reading.line(line),
+    (bytes) => reading.tooLong(bytes),
+  );
   const raw = tee([jsonl], onError);
   const readable = tee([log], onError);
   const screen = tee([terminal?.stdout], onError);
   /** Writes the lines rendered so far to the .log and the terminal; calls back when both took them. */
   const flushRendered = (callback: () => void) => {
-    if (rendered.length === 0) return callback();
-    const lines = rendered;
-    rendered = [];
+    const lines = reading.takeRendered();
+    if (lines.length === 0) return callback();
     const plain = `${lines.map((line) => line.text).join('\n')}\n`;
     let pending = 2;
     const done = () => --pending === 0 && callback();
     readable.write(plain, done);
-    screen.write(targets.color ? `${lines.map(colour).join('\n')}\n` : plain, done);
+    screen.write(targets.color ? `${lines.map((line) => COLOURS[line.kind](line.text)).join('\n')}\n` : plain, done);
   };
-
   const stdout = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       // The raw write and the parsing overlap; the next chunk comes when both are done.
@@ -114,22 +67,99 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
       flushRendered(() => callback());
     },
   });
-  const stderr = tee([log, terminal?.stderr], onError, (chunk) => stderrTail.push(chunk));
+  const stderr = tee([log, terminal?.stderr], onError, (chunk) => reading.stderr(chunk));
+  return { stdout, stderr, summary: () => reading.summary() };
+}
 
-  return {
-    stdout,
-    stderr,
-    summary: () => ({
-      signals: scanner.signals(),
+/** What one agent's stream says, read line by line: signals, result, tool calls, errors, usage, and the lines to show. */
+class StreamReading {
+  private readonly scanner = new PromiseTagScanner();
+  private readonly errorText: string[] = [];
+  private readonly stderrTail = new TailLines(20);
+  // Plain lines between the events (a limit message printed outside JSON) are the agent's output too.
+  private readonly plainTail: string[] = [];
+  private readonly usage = new Map<string, UsageWindow>();
+  private toolCalls = 0;
+  private invalidLines = 0;
+  private result: ResultEvent | undefined;
+  private rateLimitRejected: OutputSummary['rateLimitRejected'];
+  private rendered: RenderedLine[] = [];
+
+  constructor(
+    private readonly hooks: StreamHooks,
+    private readonly verbose: boolean,
+  ) {}
+
+  /** One complete line of the stream. */
+  line(line: string): void {
+    if (line.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      this.invalidLines++;
+      keepLast(this.plainTail, [line.slice(0, 500)], 10);
+      this.rendered.push({ kind: 'notice', text: `[ralph] not JSON: ${line.slice(0, 200)}` });
+      return;
+    }
+    const event = readStreamEvent(json);
+    this.observe(event, json);
+    this.rendered.push(...renderEvent(event, this.verbose));
+  }
+
+  /** A line too long to parse, skipped (it is in the raw log). */
+  tooLong(bytes: number): void {
+    this.invalidLines++;
+    this.rendered.push({ kind: 'notice', text: `[ralph] skipped a ${bytes}-byte line (too long to parse; it is in the .jsonl log)` });
+  }
+
+  /** A chunk of the agent's stderr, whose tail helps diagnose a failure. */
+  stderr(chunk: Buffer): void {
+    this.stderrTail.push(chunk);
+  }
+
+  /** The lines rendered since the last call. */
+  takeRendered(): RenderedLine[] {
+    const lines = this.rendered;
+    this.rendered = [];
+    return lines;
+  }
+
+  summary(): OutputSummary {
+    const { result, rateLimitRejected, usage } = this;
+    return {
+      signals: this.scanner.signals(),
       ...(result ? { result } : {}),
       expectsResult: true,
-      toolCalls,
-      invalidLines,
-      errorText: [...stderrTail.result(), ...plainTail, ...errorText],
+      toolCalls: this.toolCalls,
+      invalidLines: this.invalidLines,
+      errorText: [...this.stderrTail.result(), ...this.plainTail, ...this.errorText],
       ...(rateLimitRejected ? { rateLimitRejected } : {}),
       ...(usage.size > 0 ? { usage: [...usage.values()] } : {}),
-    }),
-  };
+    };
+  }
+
+  private observe(event: ReturnType<typeof readStreamEvent>, json: unknown): void {
+    const { hooks } = this;
+    if (event.type === 'assistant') {
+      for (const text of event.texts) this.scanner.push(`${text}\n`);
+      // A synthetic message with an error field is the CLI reporting a failure, not the model talking.
+      if (event.error) keepLast(this.errorText, [...event.texts, event.error]);
+      this.toolCalls += event.toolUses.length;
+      for (const use of event.toolUses) hooks.onToolUse?.(use);
+    } else if (event.type === 'tool_results') {
+      for (const toolResult of event.results) hooks.onToolResult?.(toolResult);
+    } else if (event.type === 'result') {
+      this.result = event.result;
+      this.scanner.push(`${event.result.text}\n`);
+      if (event.result.isError) keepLast(this.errorText, [event.result.text]);
+    } else if (event.type === 'rate_limit') {
+      this.rateLimitRejected = usageLimitFromEvent(json) ?? this.rateLimitRejected;
+      const windows = usageWindowsFromEvent(json);
+      for (const window of windows) this.usage.set(window.window, window);
+      if (windows.length > 0) hooks.onUsage?.([...this.usage.values()]);
+    }
+  }
 }
 
 /** Appends, keeping only the last few entries: error text is for diagnosis, not a transcript. */

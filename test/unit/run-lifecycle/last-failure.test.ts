@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../../src/run/run-report.js';
-import { withLastFailure } from '../../../src/run/last-failure.js';
+import type { RunReport } from '../../../src/run-lifecycle/run-report.js';
+import { withLastFailure } from '../../../src/run-lifecycle/last-failure.js';
 
 const report = (reason: RunReport['reason'], detail?: string): RunReport => ({
   reason,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAgent, isClaudeCodeSkippingPermissions, isSandboxSet } from '../../../src/run/agent-check.js';
+import { checkAgent, isClaudeCodeSkippingPermissions, isSandboxSet } from '../../../src/run-lifecycle/agent-check.js';
 import { FAKE_BIN_DIR } from '../../helpers/e2e.js';
 
 const base = { cwd: '/', agentBin: 'claude', skipPermissions: true, agentEnv: { PATH: FAKE_BIN_DIR }, uid: 1000, needed: true };

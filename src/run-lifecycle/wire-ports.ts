@@ -1,0 +1,192 @@
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pc from 'picocolors';
+import type { Containment } from '../agent/containment.js';
+import { createAgentRunner } from '../agent/spawn-agent.js';
+import type { ActiveLock } from '../files/active-lock.js';
+import { createLoopFiles } from '../files/loop-files.js';
+import { iterationFileName, type RalphPaths } from '../files/paths.js';
+import type { countStories, TaskList } from '../files/tasks.js';
+import { createGit } from '../git/repository.js';
+import type { AgentFailure, IterationRow, LoopPorts } from '../loop/ports.js';
+import type { runLoop } from '../loop/run-loop.js';
+import { createReporter } from '../ui/reporter.js';
+import type { Screen } from '../ui/screen.js';
+import { requireAgent } from './agent-check.js';
+import { prepareInvocation, type AgentInvocation } from './agent-invocation.js';
+import { deferredAgent } from './deferred-agent.js';
+import type { RunEnd } from './finish-run.js';
+import type { installInterrupts } from './interrupts.js';
+import type { PreparedRun } from './prepare-run.js';
+
+/** The run command's choices the wiring reads. */
+export interface RunChoices {
+  cwd: string;
+  /** --no-gates: skip the quality gates for this run. */
+  noGates?: boolean;
+  /** --reset-resumes: clear the resume counter (a human fixed the cause). */
+  resetResumes?: boolean;
+}
+
+type LoopFiles = ReturnType<typeof createLoopFiles>;
+
+/** Where a run shows itself: the terminal (or CI log) and whether GitHub Actions is listening. */
+export interface Terminal {
+  stdout: Writable;
+  stderr: Writable;
+  env: NodeJS.ProcessEnv;
+  out: Screen;
+  tty: boolean;
+  github: boolean;
+}
+
+/** One run under its lock: what the loop needs from the command around it. */
+export interface LoopRun {
+  options: RunChoices;
+  terminal: Terminal;
+  paths: RalphPaths;
+  lock: ActiveLock;
+  lockWarning: string | undefined;
+  containment: Containment;
+  interrupts: ReturnType<typeof installInterrupts>;
+  rows: IterationRow[];
+  startedAt: number;
+  /** Known once the start checks pass (until then a refusal records 1 and 0). */
+  firstIteration: number;
+  maxIterations: number;
+}
+
+/** A run whose start checks passed, on its task branch, with its resume counted. */
+export interface ReadyRun extends PreparedRun {
+  tasks: TaskList;
+  branch: string | undefined;
+  unconfirmed: Parameters<typeof runLoop>[3];
+  loopRan: NonNullable<RunEnd['loopRan']>;
+  policy: Parameters<typeof countStories>[1];
+}
+
+/** The loop's ports over the real world: the agent, git, the clock, ralph's files, the terminal, the gates. */
+export async function wirePorts(
+  ready: ReadyRun,
+  run: LoopRun,
+): Promise<{ ports: LoopPorts; started: () => number; lastFailure: () => { lastFailure?: AgentFailure } }> {
+  const { paths, interrupts, terminal } = run;
+  const { reporter, started, lastFailure } = recordingReporter(ready, run);
+  const files = createLoopFiles(paths, ready.ready.promptPath, run.lock, ready.loopRan.taskList);
+  const ports: LoopPorts = {
+    agent: await agentFor(ready, run, reporter, files),
+    git: createGit(paths.root),
+    clock: { now: Date.now, sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined) },
+    files,
+    interrupts,
+    report: reporter,
+  };
+  const { CLAUDECODE: _nested, ...inherited } = terminal.env;
+  // The gate runner is loaded only by the runs that use it: start-up stays short.
+  if (ready.resolved.gates.length > 0 && !run.options.noGates) {
+    const { createQualityGates } = await import('./quality-gates.js');
+    ports.gates = createQualityGates({
+      specs: ready.resolved.gates,
+      root: paths.root,
+      logsDir: paths.logs,
+      env: inherited,
+      interrupts,
+      out: terminal.out,
+      containment: run.containment,
+    });
+  }
+  return { ports, started, lastFailure };
+}
+
+/** The terminal's reporter, also keeping every finished iteration's row and failure for the run's record. */
+function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
+  const shown = createReporter(run.terminal.out, {
+    maxStuck: resolved.settings.maxStuck,
+    runStartedAt: run.startedAt,
+    github: run.terminal.github,
+  });
+  let started = 0;
+  let lastFailure: AgentFailure | undefined;
+  const reporter: typeof shown = {
+    ...shown,
+    iterationStarted: (event) => (started++, shown.iterationStarted(event)),
+    iterationFinished: (event) => {
+      run.rows.push(event.row);
+      lastFailure = event.failure;
+      shown.iterationFinished(event);
+    },
+  };
+  return {
+    reporter,
+    started: () => started,
+    lastFailure: (): { lastFailure?: AgentFailure } => (lastFailure ? { lastFailure } : {}),
+  };
+}
+
+type Reporter = ReturnType<typeof recordingReporter>['reporter'];
+
+/** The agent runner; with nothing left to do it is found only if the gates send the loop back to work. */
+async function agentFor(
+  ready: ReadyRun,
+  run: LoopRun,
+  reporter: Reporter,
+  files: LoopFiles,
+): Promise<LoopPorts['agent']> {
+  const { resolved, checks } = ready;
+  const invocationFor = (agentPath: string | undefined) =>
+    prepareInvocation(resolved, run.paths.root, run.options.cwd, agentPath);
+  const make = (invocation: AgentInvocation) =>
+    createAgentRunner(agentOptions(ready, run, reporter, files, invocation));
+  return ready.ready.nothingLeft
+    ? deferredAgent(async () => make(await invocationFor(await requireAgent(checks))))
+    : make(await invocationFor(ready.ready.agentPath));
+}
+
+/** How each iteration's agent is spawned, logged, shown, limited and reported. */
+function agentOptions(
+  ready: ReadyRun,
+  run: LoopRun,
+  reporter: Reporter,
+  files: LoopFiles,
+  invocation: AgentInvocation,
+): Parameters<typeof createAgentRunner>[0] {
+  const { settings } = ready.resolved;
+  const { paths, terminal } = run;
+  const { out, stdout, stderr } = terminal;
+  return {
+    ...invocation,
+    cwd: paths.root,
+    env: ready.checks.agentEnv,
+    output: settings.output,
+    logPaths: (iteration) => ({
+      log: join(paths.logs, iterationFileName(iteration, 'log')),
+      jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
+    }),
+    // On Actions the agent's stderr joins stdout: the runner handles a batch's stderr lines before its
+    // stdout lines, so only one stream keeps them inside ralph's ::stop-commands:: window.
+    ...(settings.quiet
+      ? {}
+      : { terminal: { stdout: out.agentStream(stdout), stderr: out.agentStream(terminal.github ? stdout : stderr) } }),
+    color: pc.isColorSupported,
+    verbose: settings.verbose,
+    iterationTimeoutMs: settings.iterationTimeout,
+    idleTimeoutMs: settings.idleTimeout,
+    maxRepeats: settings.maxRepeats,
+    interrupts: run.interrupts,
+    warn: (message) => reporter.warning(message),
+    onToolCall: () => reporter.toolCall(),
+    containment: run.containment,
+    onGroup: (agentGroup) =>
+      run.lock
+        .update({ agentGroup })
+        .catch((error: Error) =>
+          reporter.warning(`could not record the agent in ralph/.ralph-active: ${error.message}`),
+        ),
+    onUsage: (windows) => {
+      reporter.usage(windows);
+      // Shown by `ralph status` only: a failed write must not end the iteration.
+      void files.writeUsage(windows).catch(() => undefined);
+    },
+  };
+}
