@@ -21,7 +21,7 @@ import { RepetitionDetector } from './repetition.js';
 import { describeSpawnError, findNulByte } from './spawn-failure.js';
 import { Stopper } from './stopper.js';
 import { ToolOutcomes } from './tool-outcomes.js';
-import type { UsageWindow } from './usage-windows.js';
+import type { UsageWindow } from '../domain/usage.js';
 
 /** How ralph's interrupt handling reaches a running agent. */
 export interface AgentInterrupts {

@@ -1,4 +1,4 @@
-import { openStories, type ReviewPolicy, type Story, type TasksParse } from '../files/tasks.js';
+import { openStories, type ReviewPolicy, type Story, type TasksParse } from '../domain/tasks.js';
 import type { FeedbackItem, UnfinishedStory } from './feedback.js';
 import { outcomeOf, wasStoppedByRalph } from './outcome.js';
 import type { AgentRun, GateTrigger, GateVerdict, Outcome, Wait } from './ports.js';

@@ -1,8 +1,8 @@
-import type { PromiseSignals } from '../agent/promise-tags.js';
-import type { ExhaustedCause, LimitReset, ResetSource, ServerBusy } from '../agent/usage-limit.js';
-import type { UsageWindow } from '../agent/usage-windows.js';
+import type { AgentFailure } from '../domain/agent-failure.js';
+import type { PromiseSignals } from '../domain/promise-signals.js';
+import type { ResetSource, ServerBusy, UsageWindow } from '../domain/usage.js';
 import type { UnfinishedStory } from './feedback.js';
-import type { TasksParse } from '../files/tasks.js';
+import type { TasksParse } from '../domain/tasks.js';
 import type { InterruptSignal } from './termination.js';
 
 /** The loop's view of the world: everything with a side effect arrives through these ports. */
@@ -65,16 +65,6 @@ export interface RepetitionReport {
   inputPreview: string;
   lastOutcome?: ToolOutcome;
 }
-
-/** How an agent that failed on its own failed, read from its own error output only. */
-export type AgentFailure =
-  | { kind: 'auth'; message: string }
-  /** The client cannot work here: it refuses to start, or (`network`) cannot reach the API. */
-  | { kind: 'setup'; message: string; cause?: 'network' }
-  /** A usage limit: its reset and the evidence for it when the agent gave one; `exhausted` when no wait lifts it. */
-  | { kind: 'usage_limit'; message: string; reset?: LimitReset; exhausted?: ExhaustedCause }
-  /** Any other failure; `busy` when the server throttled or was overloaded (retried after a pause). */
-  | { kind: 'error'; lines: string[]; busy?: ServerBusy };
 
 export interface AgentRun {
   /** The agent's exit code; null when it was ended by a signal. */

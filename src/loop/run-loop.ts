@@ -1,4 +1,4 @@
-import { countStories, openStories, type ReviewPolicy, type TaskList } from '../files/tasks.js';
+import { countStories, openStories, type ReviewPolicy, type TaskList } from '../domain/tasks.js';
 import { startingUnconfirmed } from './approvals.js';
 import { buildPrompt, feedbackPreview, renderFeedback, type FeedbackItem } from './feedback.js';
 import { INITIAL_COUNTERS, isVerifiedComplete, judgeIteration, type Counters, type IterationFacts, type JudgeSettings, type Verdict } from './judge.js';

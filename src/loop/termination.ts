@@ -1,6 +1,6 @@
-import { networkFixHint, setupFixHint } from '../agent/agent-failure.js';
-import type { ServerBusy } from '../agent/usage-limit.js';
-import { formatDurationSpec } from '../config/duration.js';
+import { networkFixHint, setupFixHint } from '../domain/agent-failure.js';
+import type { ServerBusy } from '../domain/usage.js';
+import { formatDurationSpec } from '../domain/duration.js';
 import type { RalphError } from '../errors.js';
 import { BUSY_LABEL, times, usageLimitDetail, type UsageLimitEnding } from './usage-limit-ending.js';
 

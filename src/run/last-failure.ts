@@ -1,5 +1,5 @@
 import type { Reason } from '../loop/termination.js';
-import type { AgentFailure } from '../loop/ports.js';
+import type { AgentFailure } from '../domain/agent-failure.js';
 import type { RunReport } from './run-report.js';
 
 /** Endings whose own detail already is the agent's failure. */

@@ -4,7 +4,8 @@ import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { readPromptFile } from '../files/prompt-file.js';
 import { decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
-import { openStories, parseTasks, type TaskList } from '../files/tasks.js';
+import { openStories, type TaskList } from '../domain/tasks.js';
+import { parseTasks } from '../files/tasks.js';
 import { checkAgent, type AgentCheckOptions } from './agent-check.js';
 import { exampleRefusal } from './example-task-list.js';
 

@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoCode } from '../errors.js';
-import type { ResetSource } from '../agent/usage-limit.js';
+import type { ResetSource } from '../domain/usage.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import { detailOf, exitCodeFor, type Ending, type Reason } from '../loop/termination.js';
 import { formatDuration, reasonLabel } from '../ui/format.js';

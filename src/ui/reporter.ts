@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { formatUsage, type UsageWindow } from '../agent/usage-windows.js';
+import { formatUsage, type UsageWindow } from '../domain/usage.js';
 import type { LoopReporter, Mode, Outcome, Wait } from '../loop/ports.js';
 import { BUSY_LABEL, EVIDENCE } from '../loop/usage-limit-ending.js';
 import { formatDuration } from './format.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskList } from '../../../src/files/tasks.js';
+import type { TaskList } from '../../../src/domain/tasks.js';
 import { nextUnconfirmed, startingUnconfirmed } from '../../../src/loop/approvals.js';
 import { runLoop, type LoopSettings } from '../../../src/loop/run-loop.js';
 import { exitCodeFor } from '../../../src/loop/termination.js';
