@@ -1,14 +1,6 @@
-import type { RepetitionReport } from './ports.js';
+import type { RepetitionReport, UnfinishedStory } from './port-data.js';
 import { describeRewrite, type HistoryRewrite } from './progress.js';
 import { unreachable } from './termination.js';
-
-/** A story that keeps a COMPLETE from standing, and why. */
-export interface UnfinishedStory {
-  id: string;
-  title: string;
-  /** `failing`: passes is false; `unreviewed`: it passes but no review approved it yet; `unconfirmed`: approved, but not by a review iteration. */
-  why: 'failing' | 'unreviewed' | 'unconfirmed';
-}
 
 /** Something the next iteration should hear about before it starts. */
 export type FeedbackItem =

@@ -1,7 +1,8 @@
 import { openStories, type ReviewPolicy, type Story, type TasksParse } from '../domain/tasks.js';
-import type { FeedbackItem, UnfinishedStory } from './feedback.js';
+import type { FeedbackItem } from './feedback.js';
+import type { UnfinishedStory } from './port-data.js';
 import { outcomeOf, wasStoppedByRalph } from './outcome.js';
-import type { AgentRun, GateTrigger, GateVerdict, Outcome, Wait } from './ports.js';
+import type { AgentRun, GateTrigger, GateVerdict, Outcome, Wait } from './port-data.js';
 import { describeRewrite, type HistoryRewrite } from './progress.js';
 import type { Termination } from './termination.js';
 import { usageLimitRuling } from './limit-ruling.js';

@@ -5,7 +5,8 @@ import { INITIAL_COUNTERS, isVerifiedComplete, judgeIteration, type Counters, ty
 import { chooseMode, type ModeChoice } from './mode.js';
 import { renderModeSection } from './mode-section.js';
 import { observeIteration, type Baseline } from './observe.js';
-import type { GateTrigger, IterationRow, LoopPorts } from './ports.js';
+import type { LoopPorts } from './ports.js';
+import type { GateTrigger, IterationRow } from './port-data.js';
 import { readPosition } from './progress.js';
 import type { Termination } from './termination.js';
 import { isoSeconds } from './time.js';

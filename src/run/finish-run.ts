@@ -4,7 +4,7 @@ import type { RalphPaths } from '../files/paths.js';
 import { readRunState, writeRunState } from '../files/run-state.js';
 import { uncommittedChanges } from '../git/work-tree.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
-import type { IterationRow } from '../loop/ports.js';
+import type { IterationRow } from '../loop/port-data.js';
 import { withLastFailure } from './last-failure.js';
 import { endingOf, type Ending } from '../loop/termination.js';
 import type { Screen } from '../ui/screen.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
-import type { IterationRow } from '../loop/ports.js';
+import type { IterationRow } from '../loop/port-data.js';
 import { summaryFacts, type RunReport } from '../run/run-report.js';
 import { formatDuration, reasonLabel } from './format.js';
 

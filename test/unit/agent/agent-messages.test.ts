@@ -7,7 +7,7 @@ import type { AgentOutput, OutputTargets } from '../../../src/agent/output/agent
 import { createStreamJsonOutput } from '../../../src/agent/output/stream-json-output.js';
 import { createTextOutput } from '../../../src/agent/output/text-output.js';
 import { judgeIteration, INITIAL_COUNTERS, type JudgeSettings } from '../../../src/loop/judge.js';
-import type { AgentRun } from '../../../src/loop/ports.js';
+import type { AgentRun } from '../../../src/loop/port-data.js';
 
 /**
  * The catalogue of real agent messages (test/fixtures/agent-messages/, one file per example, each

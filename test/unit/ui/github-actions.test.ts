@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IterationRow } from '../../../src/loop/ports.js';
+import type { IterationRow } from '../../../src/loop/port-data.js';
 import type { RunReport } from '../../../src/run/run-report.js';
 import { annotationFor, escapeData, outputEntry, stepSummary } from '../../../src/ui/github-actions.js';
 import { readOutputFile } from '../../helpers/workflow-commands.js';
