@@ -28,7 +28,7 @@ import { loopSettings } from '../run/loop-settings.js';
 import { checkStart, checkStartTree, planStart, setUpRun, type PreparedRun } from '../run/prepare-run.js';
 import { enterTaskBranch } from '../run/task-branch.js';
 import { checkResume } from '../run/resume-guard.js';
-import { noProgress } from '../run/run-report.js';
+import { noProgress } from '../loop/run-report.js';
 import { createReporter } from '../ui/reporter.js';
 import { detectCi, Screen } from '../ui/screen.js';
 

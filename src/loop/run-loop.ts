@@ -1,7 +1,8 @@
 import { countStories, openStories, type ReviewPolicy, type TaskList } from '../domain/tasks.js';
 import { startingUnconfirmed } from './approvals.js';
 import { buildPrompt, feedbackPreview, renderFeedback, type FeedbackItem } from './feedback.js';
-import { INITIAL_COUNTERS, isVerifiedComplete, judgeIteration, type Counters, type IterationFacts, type JudgeSettings, type Verdict } from './judge.js';
+import { isVerifiedComplete, judgeIteration, type Verdict } from './judge.js';
+import { INITIAL_COUNTERS, type Counters, type IterationFacts, type JudgeSettings } from './judge-inputs.js';
 import { chooseMode, type ModeChoice } from './mode.js';
 import { renderModeSection } from './mode-section.js';
 import { observeIteration, type Baseline } from './observe.js';

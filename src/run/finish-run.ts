@@ -9,7 +9,9 @@ import { withLastFailure } from './last-failure.js';
 import { endingOf, type Ending } from '../loop/termination.js';
 import type { Screen } from '../ui/screen.js';
 import { stateAfterRun } from './resume-guard.js';
-import { buildRunReport, renderSummary, writeLastRun, type RunProgress } from './run-report.js';
+import { buildRunReport, type RunProgress } from '../loop/run-report.js';
+import { renderSummary } from '../ui/run-summary.js';
+import { writeLastRun } from './run-report.js';
 
 /**
  * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on
