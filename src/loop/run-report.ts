@@ -1,5 +1,5 @@
 import type { ResetSource } from '../domain/usage.js';
-import type { LoopResult } from './run-loop.js';
+import type { LoopResult } from './loop-state.js';
 import { detailOf, exitCodeFor, type Ending, type Reason } from './termination.js';
 
 /**
