@@ -34,5 +34,6 @@ describe('bench/run.mjs --quick', () => {
     const results = await readFile(out, 'utf8');
     expect(results).toContain('| scenario | metric | ralph | peer | peer value | ralph / peer |');
     expect(results).toContain('**Machine:**');
-  });
+    // Only that it finishes: a busy machine may take minutes over its ten seconds.
+  }, 300_000);
 });

@@ -144,7 +144,9 @@ describe('ralph run on GitHub Actions', () => {
     expect(result.code).toBe(2);
     expect(obeyedByRunner(result)).toMatchObject([{ name: 'error', properties: { title: 'ralph stopped' } }]);
     expect(obeyedByRunner(result)[0]?.data).toMatch(/^ralph: BLOCKED \(exit 2\)/);
-    expect(await gha.outputs()).toEqual({ reason: 'blocked', 'exit-code': '2' });
+    const outputs = await gha.outputs();
+    expect(outputs).toMatchObject({ reason: 'blocked', 'exit-code': '2' });
+    expect(outputs.detail).toContain('no key');
   });
 });
 

@@ -63,7 +63,8 @@ describe('ralph run: processes that leave the group', () => {
       'echo "left a daemon: $pid"',
     ];
     await writeFile(agent, `${script.join('\n')}\n`, { mode: 0o755 });
-    const result = await runRalph(repo, ['run', '--agent-bin', agent, '--output', 'text', '--max-iterations', String(iterations), '--max-stuck', String(iterations + 1)], {
+    // --allow-dirty: the test's own agent script sits untracked in the work tree.
+    const result = await runRalph(repo, ['run', '--allow-dirty', '--agent-bin', agent, '--output', 'text', '--max-iterations', String(iterations), '--max-stuck', String(iterations + 1)], {
       timeoutMs: 600_000,
     });
     expect(result.code).toBe(1);
@@ -115,7 +116,8 @@ describe('ralph run: an agent that cannot be started', () => {
     const agent = join(repo.root, 'agent.sh');
     await writeFile(agent, `#!/bin/sh\nclaude "$@"\ncode=$?\n${damage}\nexit $code\n`, { mode: 0o755 });
     await repo.steps([{ implement: true }]);
-    const result = await runRalph(repo, ['run', '--agent-bin', agent, '--max-agent-failures', '2']);
+    // --allow-dirty: the test's own agent script sits untracked in the work tree.
+    const result = await runRalph(repo, ['run', '--allow-dirty', '--agent-bin', agent, '--max-agent-failures', '2']);
     expect(result.code).toBe(4);
     expect(repo.calls()).toBe(1);
     expect(repo.csvRows().slice(1).map((row) => row[8])).toEqual(['ok', 'agent_error', 'agent_error']);

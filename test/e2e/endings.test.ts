@@ -3,7 +3,8 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { liveLock, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { readOutputFile } from '../helpers/workflow-commands.js';
 
 // One record of every ending: last-run.json, the exit code and `ralph status` agree after a run that
 // ended in its loop, after a start refused under the lock, and after a fault in ralph's own files.
@@ -49,7 +50,7 @@ describe('one record of every ending', () => {
     await repo.steps([{ say: 'thinking\n' }]);
     await runRalph(repo, ['run', '--max-iterations', '1']);
     const before = repo.read('ralph/logs/last-run.json');
-    await repo.write('ralph/.ralph-active', JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), iteration: 3, maxIterations: 10, stuckCount: 0, mode: 'implement' }));
+    await repo.write('ralph/.ralph-active', JSON.stringify(liveLock({ iteration: 3 })));
     const refused = await runRalph(repo, ['run']);
     expect(refused.code).toBe(64);
     expect(refused.stderr).toContain('another ralph run is active');
@@ -61,7 +62,9 @@ describe('one record of every ending', () => {
     const output = join(repo.root, '.git/github-output');
     const refused = await runRalph(repo, ['run'], { env: { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: output } });
     expect(refused.code).toBe(64);
-    expect(repo.read('.git/github-output')).toBe('reason=setup\nexit-code=64\n');
+    const outputs = readOutputFile(repo.read('.git/github-output'));
+    expect([outputs.get('reason'), outputs.get('exit-code')]).toEqual(['setup', '64']);
+    expect(outputs.get('detail')).toContain('ralph/tasks.json is not a valid task list');
     expect(refused.stdout).toMatch(/^::error title=ralph stopped::ralph: SETUP \(exit 64\)/m);
   });
 });

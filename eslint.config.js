@@ -1,0 +1,76 @@
+// House rules a machine keeps: type-aware TypeScript checks and the floors of the architecture.
+// CONTRIBUTING.md explains each floor and what it may import.
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import tseslint from 'typescript-eslint';
+
+/** Folders of src/ by floor, lowest first. A floor may import its own and lower floors only. */
+const CORE = ['src/loop', 'src/domain', 'src/errors.ts'];
+const ADAPTERS = ['src/agent', 'src/config', 'src/files', 'src/gates', 'src/git', 'src/hook', 'src/init', 'src/status', 'src/ui', 'src/demo', 'src/templates.ts'];
+const COMMANDS = ['src/commands', 'src/run'];
+const CLI = ['src/cli'];
+
+const zone = (target, from, message) => ({ target, from, message });
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'reports/', 'bench/.work/', '.stryker-tmp/'] },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()] },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/first': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...CORE.map((target) => zone(target, [...ADAPTERS, ...COMMANDS, ...CLI], 'the core is the ground floor: it imports no adapter, command or CLI')),
+            ...ADAPTERS.map((target) => zone(target, [...COMMANDS, ...CLI], 'adapters serve the core and the commands: they import neither commands nor the CLI')),
+            ...COMMANDS.map((target) => zone(target, CLI, 'commands are called by the CLI, never the reverse')),
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // One way to start a child process in the product: execa.
+    files: ['src/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'node:child_process', message: 'start processes with execa' }] }],
+    },
+  },
+  {
+    // Tests fake async ports with plain bodies and read JSON they wrote themselves.
+    files: ['test/**'],
+    rules: {
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // The core has no side effects: no file system, processes, terminal or clock of its own.
+    files: ['src/loop/**', 'src/domain/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:fs', 'node:fs/*', 'node:child_process', 'node:process', 'execa', 'simple-git', 'picocolors'], message: 'the core reaches the world only through its ports' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', 'bench/**'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+);
