@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeIssue } from './schema-errors.js';
 import { parseJson } from './json-text.js';
-import type { Story, TasksParse } from '../domain/tasks.js';
+import type { TasksParse } from '../domain/tasks.js';
 
 const storySchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),
