@@ -1,16 +1,5 @@
+import type { FatalAgentFailure } from '../domain/agent-failure.js';
 import { truncate } from './output/summary-text.js';
-
-/**
- * A failure no further iteration can fix: the agent is not logged in (`auth`), or the client
- * cannot work in this environment (`setup`): it refuses to start, or (`cause: 'network'`) it
- * cannot reach the API at all.
- */
-export interface AgentFailure {
-  kind: 'auth' | 'setup';
-  /** The line that said so, trimmed. */
-  message: string;
-  cause?: 'network';
-}
 
 const MAX_MESSAGE = 300;
 
@@ -42,7 +31,7 @@ const AUTH_PHRASES: readonly RegExp[] = [
  * output. A set-up refusal wins over the others anywhere in the text: it happens before anything
  * else; an unreachable API wins over auth, which it keeps the client from checking.
  */
-export function classifyAgentFailure(text: string): AgentFailure | undefined {
+export function classifyAgentFailure(text: string): FatalAgentFailure | undefined {
   const lines = text.split(/\r?\n/).map((line) => line.trim());
   const setup = lines.find((line) => SETUP_PHRASES.some((phrase) => phrase.test(line)));
   if (setup !== undefined) return { kind: 'setup', message: truncate(setup, MAX_MESSAGE) };
@@ -51,21 +40,4 @@ export function classifyAgentFailure(text: string): AgentFailure | undefined {
   const auth = lines.find((line) => AUTH_PHRASES.some((phrase) => phrase.test(line)));
   if (auth !== undefined) return { kind: 'auth', message: truncate(auth, MAX_MESSAGE) };
   return undefined;
-}
-
-/** What to tell the user when the client refuses to run as root: both ways out. */
-export function setupFixHint(): string {
-  return (
-    'Claude Code refuses --dangerously-skip-permissions as root. Run ralph as a normal (non-root) user, ' +
-    'or, inside a container or CI runner you trust, set IS_SANDBOX=1 in the environment to lift the refusal.'
-  );
-}
-
-/** What to tell the user when the agent cannot reach the API: the network, a proxy, a CA, and how to check. */
-export function networkFixHint(): string {
-  return (
-    'the agent cannot reach the Anthropic API, and every further call would wait minutes for the same. Check the network ' +
-    '(behind a proxy set HTTPS_PROXY; behind a TLS-inspecting proxy set NODE_EXTRA_CA_CERTS to its CA file), test reachability ' +
-    'with `curl -sI https://api.anthropic.com`, then run again'
-  );
 }

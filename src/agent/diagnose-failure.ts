@@ -1,4 +1,4 @@
-import type { AgentFailure } from '../loop/ports.js';
+import type { AgentFailure } from '../domain/agent-failure.js';
 import { classifyAgentFailure } from './agent-failure.js';
 import type { OutputSummary } from './output/agent-output.js';
 import { detectServerBusy, detectUsageLimit, isLimitStatus } from './usage-limit.js';

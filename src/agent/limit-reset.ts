@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { DateTime } from 'luxon';
+import type { LimitReset } from '../domain/usage.js';
 
 // luxon is needed only when a limit message names a wall-clock time: loaded then, not at start-up.
 // Required, not imported, because the reading of a limit is synchronous. This is ralph's only use
@@ -7,19 +8,6 @@ import type { DateTime } from 'luxon';
 const requireFromHere = createRequire(import.meta.url);
 let luxon: typeof import('luxon') | undefined;
 const loadLuxon = (): typeof import('luxon') => (luxon ??= requireFromHere('luxon') as typeof import('luxon'));
-
-/**
- * Where a reset instant came from, most trustworthy first: a rejected `rate_limit_event`'s
- * `resetsAt`, an epoch after a bar, a dated text, a retry-after, a clock time; else ralph's backoff.
- */
-export type ResetSource = 'event' | 'epoch' | 'dated' | 'retry_after' | 'clock' | 'backoff';
-
-/** A reset instant and the evidence it was read from. */
-export interface LimitReset {
-  /** Epoch milliseconds. */
-  at: number;
-  source: Exclude<ResetSource, 'backoff'>;
-}
 
 /** A clock time up to this far in the past means "now" (the message was printed at that minute), not tomorrow. */
 const JUST_PASSED_MS = 5 * 60_000;

@@ -1,13 +1,4 @@
-/** What the agent signalled with `<promise>…</promise>` tags during one iteration. */
-export interface PromiseSignals {
-  complete: boolean;
-  /** The first non-empty BLOCKED reason. */
-  blocked?: string;
-  /** The first non-empty DECIDE question. */
-  decide?: string;
-  /** Tags that are no signal: empty reasons, unknown words (`<promise>DONE</promise>`). */
-  invalid: string[];
-}
+import type { PromiseSignals } from '../domain/promise-signals.js';
 
 // Matched as bytes: ASCII never occurs inside a multi-byte UTF-8 sequence, so the agent's
 // output need not be decoded at all except for a tag's body.

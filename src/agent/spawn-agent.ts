@@ -2,7 +2,8 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
-import type { AgentRequest, AgentRun, AgentRunner, RepetitionReport } from '../loop/ports.js';
+import type { AgentRunner } from '../loop/ports.js';
+import type { AgentRequest, AgentRun, RepetitionReport } from '../loop/port-data.js';
 import type { InterruptSignal } from '../loop/termination.js';
 import type { AgentCommand } from './agent-command.js';
 import type { Containment } from './containment.js';
@@ -17,7 +18,7 @@ import { RepetitionDetector } from './repetition.js';
 import { describeSpawnError, findNulByte } from './spawn-failure.js';
 import { Stopper } from './stopper.js';
 import { ToolOutcomes } from './tool-outcomes.js';
-import type { UsageWindow } from './usage-windows.js';
+import type { UsageWindow } from '../domain/usage.js';
 
 /** How ralph's interrupt handling reaches a running agent. */
 export interface AgentInterrupts {

@@ -1,4 +1,4 @@
-import type { StopCause } from '../loop/ports.js';
+import type { StopCause } from '../loop/port-data.js';
 
 /**
  * Records why ralph stops an agent. Timeouts, repetition and interrupts race; whichever fires

@@ -1,4 +1,4 @@
-import type { ToolOutcome } from '../loop/ports.js';
+import type { ToolOutcome } from '../loop/port-data.js';
 import type { ToolResult } from './output/stream-events.js';
 
 /**

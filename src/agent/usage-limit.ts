@@ -1,29 +1,6 @@
-import { epochToMs, resetFromText, type LimitReset } from './limit-reset.js';
+import type { ExhaustedCause, ServerBusy, UsageLimit } from '../domain/usage.js';
+import { epochToMs, resetFromText } from './limit-reset.js';
 import { truncate } from './output/summary-text.js';
-
-export type { LimitReset, ResetSource } from './limit-reset.js';
-
-/**
- * A limit no wait within a run lifts: an admin turned the allocation off, the credits are used
- * up, or the organisation's monthly cap (or the API spend limit) is reached.
- */
-export type ExhaustedCause = 'allocation_disabled' | 'out_of_credits' | 'monthly_cap';
-
-/** A usage limit the agent ran into, and when it lifts if the agent said so. */
-export interface UsageLimit {
-  /** The agent's own words (one line, trimmed; a wrapped message joined), or a description of the event. */
-  message: string;
-  reset?: LimitReset;
-  exhausted?: ExhaustedCause;
-}
-
-/** Server-side throttling that is not the user's usage limit: a failure to retry after a pause. */
-export interface ServerBusy {
-  kind: 'rate_limited' | 'overloaded';
-  message: string;
-  /** When the server said to retry (`Retry in 156s`), epoch ms. */
-  retryAt?: number;
-}
 
 const MAX_MESSAGE = 300;
 /** How many following lines a wrapped message may continue on. */

@@ -1,13 +1,5 @@
+import type { UsageWindow } from '../domain/usage.js';
 import { epochToMs } from './limit-reset.js';
-
-/** How much of one usage window (`five_hour`, `seven_day`, …) is used, as the agent last reported it. */
-export interface UsageWindow {
-  window: string;
-  /** A share: 0.92 is 92 %. */
-  utilization: number;
-  /** When the window resets, epoch ms. */
-  resetsAt?: number;
-}
 
 /**
  * The windows a stream-json `rate_limit_event` reports a utilization for: its own
@@ -27,18 +19,6 @@ export function usageWindowsFromEvent(event: unknown): UsageWindow[] {
     }
   }
   return windows;
-}
-
-/** The first window at or above `share` whose reset is still ahead, the fullest first. */
-export function windowOverShare(windows: readonly UsageWindow[], share: number, now: number): UsageWindow | undefined {
-  return [...windows]
-    .filter((window) => window.utilization >= share && (window.resetsAt === undefined || window.resetsAt > now))
-    .sort((a, b) => b.utilization - a.utilization)[0];
-}
-
-/** `five_hour 92% · seven_day 40%`: for the status line and `ralph status`. */
-export function formatUsage(windows: readonly UsageWindow[]): string {
-  return windows.map((window) => `${window.window} ${Math.round(window.utilization * 100)}%`).join(' · ');
 }
 
 function windowOf(name: unknown, value: Record<string, unknown>): UsageWindow | undefined {

@@ -177,7 +177,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** On GitHub Actions a refused start is annotated and its reason written to the step outputs too. */
 async function reportToGitHub(error: RalphError): Promise<void> {
-  const [{ annotationFor, writeOutputs }, { recordOf }] = await Promise.all([import('../ui/github-actions.js'), import('../run-lifecycle/run-report.js')]);
+  const [{ annotationFor, writeOutputs }, { recordOf }] = await Promise.all([import('../ui/github-actions.js'), import('../loop/run-report.js')]);
   const record = recordOf(endingOf(error));
   const annotation = annotationFor(record.reason, record.exitCode, error.message);
   if (annotation) process.stdout.write(`${annotation}\n`);

@@ -1,4 +1,4 @@
-import type { ReviewPolicy } from '../files/tasks.js';
+import type { ReviewPolicy } from '../domain/tasks.js';
 import { loadConfig } from './load-config.js';
 import { resolveSettings } from './resolve-settings.js';
 

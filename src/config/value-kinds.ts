@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatDurationSpec, parseDuration } from './duration.js';
+import { formatDurationSpec, parseDuration } from '../domain/duration.js';
 
 /**
  * How one kind of option value is read: `schema` checks a JSON value (from config.json),

@@ -4,7 +4,7 @@ import { describeEnded } from '../agent/marked-processes.js';
 import { isProcessRunning, processStartTime } from '../agent/proc.js';
 import { endRunRemains } from '../agent/run-remains.js';
 import { RalphError, isErrno } from '../errors.js';
-import type { ActiveState } from '../loop/ports.js';
+import type { ActiveState } from '../loop/port-data.js';
 import { readOptional } from './signal-files.js';
 import { parseJson } from './json-text.js';
 

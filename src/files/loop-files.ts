@@ -2,7 +2,7 @@ import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ownFile } from '../errors.js';
 import type { ActiveLock } from './active-lock.js';
-import type { UsageWindow } from '../agent/usage-windows.js';
+import type { UsageWindow } from '../domain/usage.js';
 import type { LoopFiles } from '../loop/ports.js';
 import type { RalphPaths } from './paths.js';
 import { readPromptFile } from './prompt-file.js';

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { ioError, isErrno, RalphError } from '../errors.js';
-import type { DecideState } from '../loop/ports.js';
+import type { DecideState } from '../loop/port-data.js';
 import { isoSeconds } from '../loop/time.js';
 
 /** Writes ralph/blocked.txt: where the reason came from, then the reason. */

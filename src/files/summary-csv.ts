@@ -1,7 +1,7 @@
 import { appendFile, stat } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import { isErrno } from '../errors.js';
-import type { IterationRow } from '../loop/ports.js';
+import type { IterationRow } from '../loop/port-data.js';
 
 /** The documented columns, in order; later columns may be appended, never reordered. */
 export const SUMMARY_COLUMNS = [

@@ -1,5 +1,5 @@
 import { PACKAGE_NAME } from '../package-info.js';
-import type { Merged } from './init-plan.js';
+import type { Merged } from './merged.js';
 import { parseJson } from '../files/json-text.js';
 
 /** The command Claude Code runs when the agent wants to stop. */

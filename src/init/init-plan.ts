@@ -2,19 +2,12 @@ import { mergeGitignore } from '../files/gitignore.js';
 import { LOOP_OWNED_PATHS } from '../files/paths.js';
 import { readTemplate } from '../templates.js';
 import { mergeClaudeSettings } from './claude-settings.js';
+import type { Merged } from './merged.js';
 import type { DetectedGate } from '../gates/detect-gates.js';
 import type { CiProvider } from './ci-providers.js';
 import type { RalphShSetup } from './import-ralph-sh.js';
 import { defaultInstallSpec, shellWord } from './install-spec.js';
 
-
-/** What a merge made of a file: its new text, and the entries it added (none: unchanged). */
-export interface Merged {
-  text: string;
-  added: string[];
-  /** Set when the file could not be merged safely and was left as it is: what the user should do. */
-  warning?: string;
-}
 
 /** One thing `ralph init` sets up; paths are relative to the repository root, with `/`. */
 export type PlannedItem =

@@ -1,4 +1,4 @@
-import type { TaskList } from '../files/tasks.js';
+import type { TaskList } from '../domain/tasks.js';
 import type { Mode } from './mode.js';
 
 /** What one iteration did to the task list, for the approvals it made. */

@@ -1,14 +1,6 @@
-import type { RepetitionReport } from './ports.js';
+import type { RepetitionReport, UnfinishedStory } from './port-data.js';
 import { describeRewrite, type HistoryRewrite } from './progress.js';
 import { unreachable } from './termination.js';
-
-/** A story that keeps a COMPLETE from standing, and why. */
-export interface UnfinishedStory {
-  id: string;
-  title: string;
-  /** `failing`: passes is false; `unreviewed`: it passes but no review approved it yet; `unconfirmed`: approved, but not by a review iteration. */
-  why: 'failing' | 'unreviewed' | 'unconfirmed';
-}
 
 /** Something the next iteration should hear about before it starts. */
 export type FeedbackItem =
@@ -43,17 +35,6 @@ export function renderFeedback(items: readonly FeedbackItem[], decideAnswered: b
   }
   if (lines.length === 0 && events.length === 0) return '';
   return [`## Loop feedback\n`, ...(lines.length ? [`${lines.join('\n')}\n`] : []), ...events.map((event) => `${event}\n`)].join('\n');
-}
-
-/** The prompt of one iteration: the user's prompt, the mode's guide, then the feedback section when there is one. */
-export function buildPrompt(base: string, modeSection: string, feedback: string): string {
-  return [base, modeSection, feedback].filter((part) => part.trim() !== '').map((part) => part.trimEnd()).join('\n\n') + '\n';
-}
-
-/** A feedback section over the cap: its start, and where the whole of it is. */
-export function feedbackPreview(feedback: string, path: string, previewBytes: number): string {
-  const preview = Buffer.from(feedback).subarray(0, previewBytes).toString('utf8').replace(/\uFFFD$/, '');
-  return `${preview.trimEnd()}\n\n… (cut here: the whole feedback is in \`${path}\` — read it before anything else)\n`;
 }
 
 function renderItem(item: FeedbackItem): string {

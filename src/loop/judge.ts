@@ -1,62 +1,11 @@
-import { openStories, type ReviewPolicy, type Story, type TasksParse } from '../files/tasks.js';
-import type { FeedbackItem, UnfinishedStory } from './feedback.js';
-import { outcomeOf, wasStoppedByRalph } from './outcome.js';
-import type { AgentRun, GateTrigger, GateVerdict, Outcome, Wait } from './ports.js';
-import { describeRewrite, type HistoryRewrite } from './progress.js';
-import type { Termination } from './termination.js';
+import { openStories, type ReviewPolicy, type Story } from '../domain/tasks.js';
+import type { FeedbackItem } from './feedback.js';
+import type { Counters, IterationFacts, JudgeSettings } from './judge-inputs.js';
 import { usageLimitRuling } from './limit-ruling.js';
-
-/** The limits judged after every iteration. */
-export interface JudgeSettings {
-  maxStuck: number;
-  maxAgentFailures: number;
-  maxValidationFailures: number;
-  maxCostUsd?: number;
-  maxRuntimeMs: number;
-  onUsageLimit: 'wait' | 'stop';
-  /** --max-usage as a share (0.9): a usage window reported this full is waited out after the iteration. */
-  maxUsage?: number;
-  maxGateFailures: number;
-  /** Stories must also be approved by a review to count as complete. */
-  review: boolean;
-  maxReviews: number;
-}
-
-/** What the loop counts across iterations. */
-export interface Counters {
-  stuck: number;
-  agentFailures: number;
-  validationFailures: number;
-  /** Consecutive usage-limited iterations (for the backoff when no reset time is given). */
-  usageLimits: number;
-  /** Consecutive COMPLETE claims the quality gates rejected. */
-  gateFailures: number;
-  costUsd: number;
-}
-
-export const INITIAL_COUNTERS: Counters = { stuck: 0, agentFailures: 0, validationFailures: 0, usageLimits: 0, gateFailures: 0, costUsd: 0 };
-
-/** What an iteration did, as the judge sees it. */
-export interface IterationFacts {
-  run: AgentRun;
-  /** HEAD moved forward on the branch: progress. */
-  committed: boolean;
-  /** Commits left the branch, or HEAD left it (never progress). */
-  rewrite?: HistoryRewrite;
-  /** tasks.json after the iteration. */
-  tasks: TasksParse;
-  /** The rule of the task list the iteration broke (src/loop/transitions.ts), as one line. */
-  ruleBroken?: string;
-  /** Approvals no review iteration made, after this iteration: they do not count yet. */
-  unconfirmed: ReadonlySet<string>;
-  now: number;
-  /** When --max-runtime is up (epoch ms). */
-  deadline: number;
-  /** The quality gates, when they ran after this iteration, and why. */
-  gates?: { trigger: GateTrigger; verdict: GateVerdict };
-  /** A story review sent back --max-reviews times: a human must look. */
-  reviewCap?: { id: string; count: number; feedback?: string };
-}
+import { outcomeOf, wasStoppedByRalph } from './outcome.js';
+import type { Outcome, UnfinishedStory, Wait } from './port-data.js';
+import { describeRewrite } from './progress.js';
+import type { Termination } from './termination.js';
 
 /** The judge's ruling on one iteration. */
 export interface Verdict {
@@ -69,7 +18,6 @@ export interface Verdict {
   /** A pause before the next iteration: a usage limit (the limited iteration does not count), --max-usage, a busy server. */
   wait?: Wait;
 }
-
 
 /**
  * Rules on an iteration: updates the counters, gathers the feedback for the next prompt, and

@@ -1,7 +1,7 @@
-import type { ExhaustedCause } from '../agent/usage-limit.js';
-import { windowOverShare } from '../agent/usage-windows.js';
-import type { Counters, IterationFacts, JudgeSettings } from './judge.js';
-import type { Wait } from './ports.js';
+import type { ExhaustedCause } from '../domain/usage.js';
+import { windowOverShare } from '../domain/usage.js';
+import type { Counters, IterationFacts, JudgeSettings } from './judge-inputs.js';
+import type { Wait } from './port-data.js';
 import type { Termination } from './termination.js';
 import type { UsageLimitStop } from './usage-limit-ending.js';
 

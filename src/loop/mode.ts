@@ -1,4 +1,4 @@
-import { byPriority, type ReviewPolicy, type Story, type TaskList } from '../files/tasks.js';
+import { byPriority, type ReviewPolicy, type Story, type TaskList } from '../domain/tasks.js';
 
 /** What an iteration is for: building a story, reviewing one, or fixing one a review sent back. */
 export type Mode = 'implement' | 'review' | 'review-fix';

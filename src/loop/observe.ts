@@ -1,4 +1,4 @@
-import type { TaskList, TasksParse } from '../files/tasks.js';
+import type { TaskList, TasksParse } from '../domain/tasks.js';
 import { nextUnconfirmed } from './approvals.js';
 import type { ModeChoice } from './mode.js';
 import type { LoopPorts } from './ports.js';

@@ -1,4 +1,4 @@
-import type { AgentRun, Outcome } from './ports.js';
+import type { AgentRun, Outcome } from './port-data.js';
 import { unreachable } from './termination.js';
 
 /** Why an iteration ended: ralph stopping the agent first, then how the agent failed, then a cut-off stream. */

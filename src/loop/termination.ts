@@ -1,12 +1,12 @@
-import { networkFixHint, setupFixHint } from '../agent/agent-failure.js';
-import type { ServerBusy } from '../agent/usage-limit.js';
-import { formatDurationSpec } from '../config/duration.js';
+import { networkFixHint, setupFixHint } from '../domain/agent-failure.js';
+import type { ServerBusy } from '../domain/usage.js';
+import { formatDurationSpec } from '../domain/duration.js';
 import type { RalphError } from '../errors.js';
 import { BUSY_LABEL, times, usageLimitDetail, type UsageLimitEnding } from './usage-limit-ending.js';
 
 /**
  * Why a run ended — the loop's endings, refused starts and faults in ralph's own files alike. The
- * one record every report is derived from (src/run/ending-record.ts): exit code, summary,
+ * one record every report is derived from (src/loop/run-report.ts, recordOf): exit code, summary,
  * last-run.json, the CI outputs. A new way to end is a new member here; the compiler finds the rest.
  */
 export type Ending =

@@ -1,4 +1,4 @@
-import type { Story } from '../files/tasks.js';
+import type { Story } from '../domain/tasks.js';
 import type { Mode } from './mode.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { ExhaustedCause, ResetSource } from '../agent/usage-limit.js';
-import type { ServerBusy } from '../agent/usage-limit.js';
+import type { ExhaustedCause, ResetSource } from '../domain/usage.js';
+import type { ServerBusy } from '../domain/usage.js';
 
 /** Why a usage limit ended the run instead of being waited out. */
 export type UsageLimitStop = ExhaustedCause | 'stop_requested' | 'beyond_max_runtime';

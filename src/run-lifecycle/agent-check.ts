@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
-import { setupFixHint } from '../agent/agent-failure.js';
+import { setupFixHint } from '../domain/agent-failure.js';
 import { findExecutable } from '../agent/find-executable.js';
 import { RalphError } from '../errors.js';
-import type { Check } from './preflight.js';
+import type { Check } from './check.js';
 
 /** What the agent checks need to know. */
 export interface AgentCheckOptions {

@@ -5,7 +5,8 @@ import { RUN_OPTIONS, type RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
 import type { Console } from '../ui/screen.js';
 import { prepareInvocation } from './agent-invocation.js';
-import { failed, runChecks, type Check, type PreflightOptions } from './preflight.js';
+import { failed, type Check } from './check.js';
+import { runChecks, type PreflightOptions } from './preflight.js';
 
 /**
  * `ralph run --dry-run`: every check listed, the configuration, the agent command; no call. Exits 0

@@ -3,12 +3,15 @@ import { errorLine, errnoCode, ioError, ownFile, RalphError } from '../errors.js
 import type { RalphPaths } from '../files/paths.js';
 import { readRunState, writeRunState } from '../files/run-state.js';
 import { uncommittedChanges } from '../git/work-tree.js';
-import type { AgentFailure, IterationRow } from '../loop/ports.js';
+import type { AgentFailure } from '../domain/agent-failure.js';
+import type { IterationRow } from '../loop/port-data.js';
 import { withLastFailure } from './last-failure.js';
 import { endingOf, type Ending } from '../loop/termination.js';
 import type { Screen } from '../ui/screen.js';
 import { stateAfterRun } from './resume-guard.js';
-import { buildRunReport, renderSummary, writeLastRun, type RunProgress } from './run-report.js';
+import { buildRunReport, type RunProgress } from '../loop/run-report.js';
+import { renderSummary } from '../ui/run-summary.js';
+import { writeLastRun } from './run-report.js';
 
 /**
  * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on

@@ -1,6 +1,6 @@
 import type { Reason } from '../loop/termination.js';
-import type { AgentFailure } from '../loop/ports.js';
-import type { RunReport } from './run-report.js';
+import type { AgentFailure } from '../domain/agent-failure.js';
+import type { RunReport } from '../loop/run-report.js';
 
 /** Endings whose own detail already is the agent's failure. */
 const NAME_THE_FAILURE: ReadonlySet<Reason> = new Set<Reason>(['agent_failures', 'agent_auth', 'agent_setup', 'usage_limit']);

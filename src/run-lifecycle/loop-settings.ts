@@ -1,5 +1,5 @@
 import type { RunSettings } from '../config/run-options.js';
-import type { LoopSettings } from '../loop/run-loop.js';
+import type { LoopSettings } from '../loop/loop-state.js';
 
 /** The feedback section's cap in a prompt; longer feedback goes to ralph/logs/feedback-NNN.md. */
 const MAX_FEEDBACK_BYTES = 8 * 1024;

@@ -4,8 +4,10 @@ import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { readPromptFile } from '../files/prompt-file.js';
 import { decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
-import { openStories, parseTasks, type TaskList } from '../files/tasks.js';
+import { openStories, type TaskList } from '../domain/tasks.js';
+import { parseTasks } from '../files/tasks.js';
 import { checkAgent, type AgentCheckOptions } from './agent-check.js';
+import { failed, type Check } from './check.js';
 import { exampleRefusal } from './example-task-list.js';
 
 /** What a run may start with once every check passed. */
@@ -17,15 +19,6 @@ export interface ReadyRun {
   agentPath?: string;
   /** Every story is already complete: the agent is resolved only if the gates send the loop back to work. */
   nothingLeft: boolean;
-}
-
-/** One thing checked before the first call, as `--dry-run` lists it. */
-export interface Check {
-  name: string;
-  status: 'ok' | 'warning' | 'failure';
-  detail: string;
-  /** A failure's error: what a real run stops with. */
-  error?: RalphError;
 }
 
 export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
@@ -72,11 +65,6 @@ export async function preflight(options: PreflightOptions): Promise<ReadyRun> {
   if (failure?.error) throw failure.error;
   if (!ready) throw new Error('preflight: no failure and nothing ready');
   return ready;
-}
-
-/** A failed check carrying the error a real run stops with. */
-export function failed(name: string, error: RalphError): Check {
-  return { name, status: 'failure', detail: error.message, error };
 }
 
 async function checkPrompt(promptPath: string, paths: RalphPaths, shown: (path: string) => string): Promise<Check> {

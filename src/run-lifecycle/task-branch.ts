@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { RalphError } from '../errors.js';
 import { switchToBranch, type BranchSwitch } from '../git/branch.js';
-import { parseTasks, type TaskList } from '../files/tasks.js';
+import type { TaskList } from '../domain/tasks.js';
+import { parseTasks } from '../files/tasks.js';
 
 /**
  * Before the first iteration: onto the task list's `branchName`, unless --no-branch. After a

@@ -7,9 +7,8 @@ import { createAgentRunner } from '../agent/spawn-agent.js';
 import type { ActiveLock } from '../files/active-lock.js';
 import { createLoopFiles } from '../files/loop-files.js';
 import { iterationFileName, type RalphPaths } from '../files/paths.js';
-import type { countStories, TaskList } from '../files/tasks.js';
 import { createGit } from '../git/repository.js';
-import type { AgentFailure, IterationRow, LoopPorts } from '../loop/ports.js';
+import type { LoopPorts } from '../loop/ports.js';
 import type { runLoop } from '../loop/run-loop.js';
 import { createReporter } from '../ui/reporter.js';
 import type { Screen } from '../ui/screen.js';
@@ -19,6 +18,9 @@ import { deferredAgent } from './deferred-agent.js';
 import type { RunEnd } from './finish-run.js';
 import type { installInterrupts } from './interrupts.js';
 import type { PreparedRun } from './prepare-run.js';
+import type { IterationRow } from '../loop/port-data.js';
+import type { AgentFailure } from '../domain/agent-failure.js';
+import type { TaskList, countStories } from '../domain/tasks.js';
 
 /** The run command's choices the wiring reads. */
 export interface RunChoices {

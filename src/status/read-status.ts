@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import type { UsageWindow } from '../agent/usage-windows.js';
+import type { UsageWindow } from '../domain/usage.js';
 import { readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
 import type { RalphPaths } from '../files/paths.js';
 import { blockedReason, decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
 import { readRunState, taskListId } from '../files/run-state.js';
-import { countStories, openStories, parseTasks, type ReviewPolicy } from '../files/tasks.js';
+import { countStories, openStories, type ReviewPolicy } from '../domain/tasks.js';
+import { parseTasks } from '../files/tasks.js';
 import { parseJson } from '../files/json-text.js';
 import { currentBranch } from '../git/branch.js';
 

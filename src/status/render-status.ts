@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { formatUsage } from '../agent/usage-windows.js';
+import { formatUsage } from '../domain/usage.js';
 import { formatDuration, reasonLabel } from '../ui/format.js';
 import type { IterationStatus, LastRunStatus, LoopStatus, StatusReport, TasksStatus } from './read-status.js';
 

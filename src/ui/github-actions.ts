@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
-import type { IterationRow } from '../loop/ports.js';
-import { summaryFacts, type RunReport } from '../run-lifecycle/run-report.js';
+import type { IterationRow } from '../loop/port-data.js';
+import type { RunReport } from '../loop/run-report.js';
+import { summaryFacts } from './run-summary.js';
 import { formatDuration, reasonLabel } from './format.js';
 
 /** Escapes the data of a workflow command (`::error::data`), which must stay on one line. */

@@ -1,7 +1,7 @@
-import { formatUsage, type UsageWindow } from '../agent/usage-windows.js';
-import type { Mode } from '../loop/ports.js';
 import { formatDuration } from './format.js';
 import type { Console } from './screen.js';
+import type { Mode } from '../loop/mode.js';
+import { formatUsage, type UsageWindow } from '../domain/usage.js';
 
 /** The one status line redrawn each second while an agent works: elapsed time, tool calls, cost so far, usage. */
 export class LiveStatus {

@@ -1,6 +1,8 @@
 import pc from 'picocolors';
-import type { UsageWindow } from '../agent/usage-windows.js';
-import type { LoopReporter, Outcome, Wait } from '../loop/ports.js';
+import { formatUsage, type UsageWindow } from '../domain/usage.js';
+import type { LoopReporter } from '../loop/ports.js';
+import type { Mode } from '../loop/mode.js';
+import type { Outcome, Wait } from '../loop/port-data.js';
 import { BUSY_LABEL, EVIDENCE } from '../loop/usage-limit-ending.js';
 import { formatDuration } from './format.js';
 import { LiveStatus } from './live-status.js';

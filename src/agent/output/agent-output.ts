@@ -1,7 +1,6 @@
 import type { Writable } from 'node:stream';
-import type { PromiseSignals } from '../promise-tags.js';
-import type { UsageLimit } from '../usage-limit.js';
-import type { UsageWindow } from '../usage-windows.js';
+import type { PromiseSignals } from '../../domain/promise-signals.js';
+import type { UsageLimit, UsageWindow } from '../../domain/usage.js';
 import type { ResultEvent } from './stream-events.js';
 
 /** Where the agent's two output streams go during one iteration, and what was read from them. */

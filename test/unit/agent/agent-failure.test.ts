@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { classifyAgentFailure, networkFixHint, setupFixHint } from '../../../src/agent/agent-failure.js';
+import { classifyAgentFailure } from '../../../src/agent/agent-failure.js';
+import { networkFixHint, setupFixHint } from '../../../src/domain/agent-failure.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/claude/${name}`, import.meta.url), 'utf8');
 

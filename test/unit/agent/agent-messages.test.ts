@@ -6,8 +6,9 @@ import { diagnoseFailure } from '../../../src/agent/diagnose-failure.js';
 import type { AgentOutput, OutputTargets } from '../../../src/agent/output/agent-output.js';
 import { createStreamJsonOutput } from '../../../src/agent/output/stream-json-output.js';
 import { createTextOutput } from '../../../src/agent/output/text-output.js';
-import { judgeIteration, INITIAL_COUNTERS, type JudgeSettings } from '../../../src/loop/judge.js';
-import type { AgentRun } from '../../../src/loop/ports.js';
+import { judgeIteration } from '../../../src/loop/judge.js';
+import { INITIAL_COUNTERS, type JudgeSettings } from '../../../src/loop/judge-inputs.js';
+import type { AgentRun } from '../../../src/loop/port-data.js';
 
 /**
  * The catalogue of real agent messages (test/fixtures/agent-messages/, one file per example, each

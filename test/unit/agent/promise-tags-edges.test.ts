@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parsePromiseTag, PromiseTagScanner, type PromiseSignals } from '../../../src/agent/promise-tags.js';
+import { parsePromiseTag, PromiseTagScanner } from '../../../src/agent/promise-tags.js';
+import type { PromiseSignals } from '../../../src/domain/promise-signals.js';
 
 /** The signals found in output that arrives in these pieces. */
 function scan(...pieces: (string | Buffer)[]): PromiseSignals {

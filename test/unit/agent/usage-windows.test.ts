@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatUsage, usageWindowsFromEvent, windowOverShare } from '../../../src/agent/usage-windows.js';
+import { usageWindowsFromEvent } from '../../../src/agent/usage-windows.js';
+import { formatUsage, windowOverShare } from '../../../src/domain/usage.js';
 
 describe('usageWindowsFromEvent', () => {
   it('reads the utilization of the event\'s own window (devblazer/dodona#32)', () => {

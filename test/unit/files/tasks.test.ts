@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countStories, openStories, parseTasks } from '../../../src/files/tasks.js';
+import { countStories, openStories } from '../../../src/domain/tasks.js';
+import { parseTasks } from '../../../src/files/tasks.js';
 
 describe('story completion with the review cycle', () => {
   it('counts a story complete only when it passes and is approved', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskList } from '../../../src/files/tasks.js';
+import type { TaskList } from '../../../src/domain/tasks.js';
 import { nextUnconfirmed, startingUnconfirmed } from '../../../src/loop/approvals.js';
-import { runLoop, type LoopSettings } from '../../../src/loop/run-loop.js';
+import type { LoopSettings } from '../../../src/loop/loop-state.js';
+import { runLoop } from '../../../src/loop/run-loop.js';
 import { exitCodeFor } from '../../../src/loop/termination.js';
 import { fakePorts, taskList, type FakeCall } from './fakes.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ioError, RalphError, type ErrorKind } from '../../../src/errors.js';
 import { endingOf, exitCodeFor } from '../../../src/loop/termination.js';
-import { recordOf } from '../../../src/run-lifecycle/run-report.js';
+import { recordOf } from '../../../src/loop/run-report.js';
 
 describe('errors by kind: the kind alone decides the ending and its exit code', () => {
   it.each([

@@ -1,19 +1,9 @@
-import type { PromiseSignals } from '../../../src/agent/promise-tags.js';
-import type { UsageWindow } from '../../../src/agent/usage-windows.js';
-import type { TaskList } from '../../../src/files/tasks.js';
-import type {
-  ActiveState,
-  AgentFailure,
-  AgentRun,
-  DecideState,
-  GateTrigger,
-  GateVerdict,
-  IterationRow,
-  LoopPorts,
-  Git,
-  LoopReporter,
-  StopCause,
-} from '../../../src/loop/ports.js';
+import type { AgentFailure } from '../../../src/domain/agent-failure.js';
+import type { PromiseSignals } from '../../../src/domain/promise-signals.js';
+import type { UsageWindow } from '../../../src/domain/usage.js';
+import type { TaskList } from '../../../src/domain/tasks.js';
+import type { LoopPorts, Git, LoopReporter } from '../../../src/loop/ports.js';
+import type { ActiveState, AgentRun, DecideState, GateTrigger, GateVerdict, IterationRow, StopCause } from '../../../src/loop/port-data.js';
 import type { InterruptSignal } from '../../../src/loop/termination.js';
 
 /** What one scripted agent call does to the world. */

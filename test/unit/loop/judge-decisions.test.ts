@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskList } from '../../../src/files/tasks.js';
-import {
-  INITIAL_COUNTERS,
-  isVerifiedComplete,
-  judgeIteration,
-  type Counters,
-  type IterationFacts,
-  type JudgeSettings,
-} from '../../../src/loop/judge.js';
-import type { AgentRun, GateVerdict } from '../../../src/loop/ports.js';
+import { isVerifiedComplete, judgeIteration } from '../../../src/loop/judge.js';
 import { taskList } from './fakes.js';
+import type { TaskList } from '../../../src/domain/tasks.js';
+import { type IterationFacts, INITIAL_COUNTERS, type JudgeSettings, type Counters } from '../../../src/loop/judge-inputs.js';
+import type { AgentRun, GateVerdict } from '../../../src/loop/port-data.js';
 
 // The judge is a pure function: each test states one iteration's facts and reads the ruling.
 

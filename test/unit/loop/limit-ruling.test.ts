@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { LimitReset } from '../../../src/agent/usage-limit.js';
-import { INITIAL_COUNTERS, type Counters, type IterationFacts, type JudgeSettings } from '../../../src/loop/judge.js';
 import { usageLimitRuling } from '../../../src/loop/limit-ruling.js';
-import type { AgentRun } from '../../../src/loop/ports.js';
 import { taskList } from './fakes.js';
+import { type IterationFacts, INITIAL_COUNTERS, type JudgeSettings, type Counters } from '../../../src/loop/judge-inputs.js';
+import type { LimitReset } from '../../../src/domain/usage.js';
+import type { AgentRun } from '../../../src/loop/port-data.js';
 
 // The usage-limit ruling is pure: one iteration's facts in, a wait or an ending out.
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runLoop, type LoopSettings } from '../../../src/loop/run-loop.js';
+import type { LoopSettings } from '../../../src/loop/loop-state.js';
+import { runLoop } from '../../../src/loop/run-loop.js';
 import { observeMovement } from '../../../src/loop/progress.js';
 import { fakeGit, fakePorts, taskList, type FakeCall } from './fakes.js';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskList } from '../../../src/files/tasks.js';
-import { buildPrompt, feedbackPreview, renderFeedback, type FeedbackItem } from '../../../src/loop/feedback.js';
+import { renderFeedback, type FeedbackItem } from '../../../src/loop/feedback.js';
 import { chooseMode } from '../../../src/loop/mode.js';
 import { renderModeSection } from '../../../src/loop/mode-section.js';
+import type { TaskList } from '../../../src/domain/tasks.js';
+import { buildPrompt, feedbackPreview } from '../../../src/loop/prompt.js';
 
 describe('renderFeedback: the loop-feedback section of the next prompt', () => {
   it('is empty when there is nothing to say', () => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskList } from '../../../src/files/tasks.js';
 import { renderFeedback } from '../../../src/loop/feedback.js';
-import type { GateVerdict, LoopPorts } from '../../../src/loop/ports.js';
-import { runLoop, type LoopSettings } from '../../../src/loop/run-loop.js';
+import type { LoopPorts } from '../../../src/loop/ports.js';
+import { runLoop } from '../../../src/loop/run-loop.js';
 import type { InterruptSignal } from '../../../src/loop/termination.js';
 import { fakePorts, taskList, type FakeCall } from './fakes.js';
+import type { TaskList } from '../../../src/domain/tasks.js';
+import type { LoopSettings } from '../../../src/loop/loop-state.js';
+import type { GateVerdict } from '../../../src/loop/port-data.js';
 
 // Decisions the loop makes around the judge: what it counts, what it tells the next prompt, when it
 // looks at the clock and at interrupts.

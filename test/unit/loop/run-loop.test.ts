@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runLoop, type LoopSettings } from '../../../src/loop/run-loop.js';
-import type { GateVerdict } from '../../../src/loop/ports.js';
+import type { LoopSettings } from '../../../src/loop/loop-state.js';
+import { runLoop } from '../../../src/loop/run-loop.js';
+import type { GateVerdict } from '../../../src/loop/port-data.js';
 import { detailOf, exitCodeFor } from '../../../src/loop/termination.js';
 import { fakePorts, taskList, type FakeCall } from './fakes.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { setupFixHint } from '../../../src/agent/agent-failure.js';
 import { outcomeOf, wasStoppedByRalph } from '../../../src/loop/outcome.js';
-import type { AgentRun, Outcome } from '../../../src/loop/ports.js';
 import { detailOf, exitCodeFor, unreachable, type Ending } from '../../../src/loop/termination.js';
 import { isoSeconds } from '../../../src/loop/time.js';
+import type { AgentRun, Outcome } from '../../../src/loop/port-data.js';
+import { setupFixHint } from '../../../src/domain/agent-failure.js';
 
 describe('detailOf: the human detail of each ending', () => {
   it.each<[string, Ending, string | undefined]>([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentRequest, AgentRun, AgentRunner } from '../../../src/loop/ports.js';
+import type { AgentRunner } from '../../../src/loop/ports.js';
 import { deferredAgent } from '../../../src/run-lifecycle/deferred-agent.js';
+import type { AgentRequest, AgentRun } from '../../../src/loop/port-data.js';
 
 const finished: AgentRun = {
   exitCode: 0,

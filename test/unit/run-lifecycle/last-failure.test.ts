@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../../src/run-lifecycle/run-report.js';
+import type { RunReport } from '../../../src/loop/run-report.js';
 import { withLastFailure } from '../../../src/run-lifecycle/last-failure.js';
 
 const report = (reason: RunReport['reason'], detail?: string): RunReport => ({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildRunReport, noProgress, renderSummary } from '../../../src/run-lifecycle/run-report.js';
+import { noProgress, buildRunReport } from '../../../src/loop/run-report.js';
+import { renderSummary } from '../../../src/ui/run-summary.js';
 
 const startedAt = Date.parse('2026-01-02T03:00:00Z');
 const run = { startedAt, endedAt: startedAt + 125_000, firstIteration: 7, maxIterations: 10, strayProcessesEnded: 0 };

@@ -2,9 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
-import { parseTasks, type TaskList } from '../../../src/files/tasks.js';
+import { parseTasks } from '../../../src/files/tasks.js';
 import { enterTaskBranch } from '../../../src/run-lifecycle/task-branch.js';
 import { tempRepo } from './git-repo.js';
+import type { TaskList } from '../../../src/domain/tasks.js';
 
 const repos: Array<() => Promise<void>> = [];
 afterEach(async () => {

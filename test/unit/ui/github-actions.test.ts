@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { IterationRow } from '../../../src/loop/ports.js';
-import type { RunReport } from '../../../src/run-lifecycle/run-report.js';
+import type { IterationRow } from '../../../src/loop/port-data.js';
+import type { RunReport } from '../../../src/loop/run-report.js';
 import { annotationFor, escapeData, outputEntry, stepSummary } from '../../../src/ui/github-actions.js';
 import { readOutputFile } from '../../helpers/workflow-commands.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IterationRow } from '../../../src/loop/ports.js';
+import type { IterationRow } from '../../../src/loop/port-data.js';
 import { createReporter } from '../../../src/ui/reporter.js';
 
 /** A console that records lines and status updates, colour codes removed. */

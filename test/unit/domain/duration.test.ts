@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDurationSpec, MAX_DURATION_MS, parseDuration } from '../../../src/config/duration.js';
+import { formatDurationSpec, MAX_DURATION_MS, parseDuration } from '../../../src/domain/duration.js';
 
 const S = 1000;
 const M = 60 * S;

@@ -1,0 +1,65 @@
+// What the loop writes down about an iteration: its start (the active state, the snapshot, the
+// reporter) and its end (the signal files, the summary row, the reporter).
+import type { Verdict } from './judge.js';
+import type { LoopSettings } from './loop-state.js';
+import type { ModeChoice } from './mode.js';
+import type { LoopPorts } from './ports.js';
+import type { AgentRun, IterationRow } from './port-data.js';
+import { isoSeconds } from './time.js';
+
+/** Announces an iteration: tasks.json set aside for the Stop hook, `.ralph-active`, the reporter. */
+export async function recordStart(
+  start: { iteration: number; counted: number; choice: ModeChoice; stuckCount: number; stories: { complete: number; total: number } },
+  settings: LoopSettings,
+  { files, report }: LoopPorts,
+): Promise<void> {
+  const { iteration, choice: { mode, story } } = start;
+  await files.snapshotTasks();
+  const active = { iteration, maxIterations: settings.maxIterations, stuckCount: start.stuckCount, mode, ...(settings.review ? {} : { review: false }) };
+  await files.writeActive({ ...active, ...(story ? { story: story.id } : {}) });
+  report.iterationStarted({
+    iteration,
+    index: start.counted,
+    maxIterations: settings.maxIterations,
+    mode,
+    stories: start.stories,
+    ...(story ? { story: { id: story.id, title: story.title } } : {}),
+  });
+}
+
+/** What an iteration ended with, for its records. */
+export interface IterationEnd {
+  iteration: number;
+  choice: ModeChoice;
+  run: AgentRun;
+  startedAt: number;
+  endedAt: number;
+  /** HEAD after the iteration, when it moved forward on the branch. */
+  commit?: string;
+  committed: boolean;
+  verdict: Verdict;
+  stories: { complete: number; total: number };
+}
+
+/** Records an iteration's end: a rejected claim, blocked.txt or decide.txt, the summary row, the reporter. */
+export async function recordEnd(end: IterationEnd, { files, report }: LoopPorts): Promise<void> {
+  const { iteration, run, verdict, endedAt } = end;
+  if (verdict.rejectedComplete) report.completeRejected({ remaining: verdict.rejectedComplete });
+  if (verdict.termination?.reason === 'blocked') await files.writeBlocked({ iteration, at: endedAt, reason: verdict.termination.message });
+  if (verdict.termination?.reason === 'decide') await files.writeDecide({ iteration, at: endedAt, question: verdict.termination.question });
+  const row: IterationRow = {
+    iteration,
+    mode: end.choice.mode,
+    durationSeconds: Math.round((endedAt - end.startedAt) / 100) / 10,
+    commitHash: end.commit ?? '',
+    storiesComplete: end.stories.complete,
+    storiesTotal: end.stories.total,
+    stuckCount: verdict.counters.stuck,
+    timestamp: isoSeconds(endedAt),
+    outcome: verdict.outcome,
+    agentExitCode: run.exitCode,
+    stats: run.stats,
+  };
+  await files.appendRow(row);
+  report.iterationFinished({ row, committed: end.committed, ...(run.failure ? { failure: run.failure } : {}), ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}) });
+}

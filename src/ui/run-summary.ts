@@ -1,0 +1,31 @@
+import type { RunReport } from '../loop/run-report.js';
+import { formatDuration, reasonLabel } from './format.js';
+
+/** The facts of the summary block, label and value: the terminal and the GitHub job summary show the same. */
+export function summaryFacts(report: RunReport): [label: string, value: string][] {
+  return [
+    ['Exit', `${reasonLabel(report.reason)} (code ${report.exitCode})`],
+    ['Iterations', `${report.iterations} / ${report.maxIterations}`],
+    ['Duration', formatDuration(report.durationSeconds * 1000)],
+    ['Stories', `${report.stories.complete}/${report.stories.total} complete`],
+    ['Avg/iter', formatDuration(report.avgIterationSeconds * 1000)],
+    ['Stuck iters', String(report.stuckIterations)],
+    ...(report.costUsd > 0 ? ([['Cost', `$${report.costUsd.toFixed(2)}`]] as [string, string][]) : []),
+  ];
+}
+
+/** The summary block printed at the end of every run. */
+export function renderSummary(report: RunReport, csvPath = 'ralph/logs/summary.csv'): string {
+  const [exit, ...rest] = summaryFacts(report).map(([label, value]): [string, string] => [`${label}:`, value]);
+  const rows: [string, string][] = [
+    exit!,
+    ...(report.detail ? ([['Reason:', report.detail.split('\n')[0] ?? '']] as [string, string][]) : []),
+    ...rest,
+    ['Log:', csvPath],
+  ];
+  const title = 'Ralph Loop Summary';
+  const more = report.detail?.includes('\n') ? report.detail.split('\n').slice(1).map((line) => `             ${line}`) : [];
+  const lines = rows.map(([key, value]) => `${key.padEnd(13)}${value}`);
+  lines.splice(report.detail ? 2 : 1, 0, ...more);
+  return [title, '─'.repeat(title.length), ...lines].join('\n');
+}
