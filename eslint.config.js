@@ -5,8 +5,9 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import tseslint from 'typescript-eslint';
 
 /** Folders of src/ by floor, lowest first. A floor may import its own and lower floors only. */
-const CORE = ['src/loop', 'src/domain', 'src/errors.ts'];
-const ADAPTERS = ['src/agent', 'src/config', 'src/files', 'src/gates', 'src/git', 'src/hook', 'src/init', 'src/status', 'src/ui', 'src/demo', 'src/templates.ts'];
+const DOMAIN = ['src/domain', 'src/errors.ts'];
+const CORE = ['src/loop'];
+const ADAPTERS = ['src/agent', 'src/config', 'src/files', 'src/gates', 'src/git', 'src/hook', 'src/init', 'src/status', 'src/ui', 'src/demo', 'src/templates.ts', 'src/package-info.ts'];
 const COMMANDS = ['src/commands', 'src/run-lifecycle'];
 const CLI = ['src/cli'];
 
@@ -26,7 +27,8 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            ...CORE.map((target) => zone(target, [...ADAPTERS, ...COMMANDS, ...CLI], 'the core is the ground floor: it imports no adapter, command or CLI')),
+            ...DOMAIN.map((target) => zone(target, [...CORE, ...ADAPTERS, ...COMMANDS, ...CLI], 'the domain is the ground floor: it imports nothing of ralph above it')),
+            ...CORE.map((target) => zone(target, [...ADAPTERS, ...COMMANDS, ...CLI], 'the core imports only the domain: no adapter, command or CLI')),
             ...ADAPTERS.map((target) => zone(target, [...COMMANDS, ...CLI], 'adapters serve the core and the commands: they import neither commands nor the CLI')),
             ...COMMANDS.map((target) => zone(target, CLI, 'commands are called by the CLI, never the reverse')),
           ],
@@ -53,6 +55,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
     },
   },
   {

@@ -1,13 +1,14 @@
 import { createRequire } from 'node:module';
 import type { DateTime } from 'luxon';
 import type { LimitReset } from '../domain/usage.js';
+import type * as Luxon from 'luxon';
 
 // luxon is needed only when a limit message names a wall-clock time: loaded then, not at start-up.
 // Required, not imported, because the reading of a limit is synchronous. This is ralph's only use
 // of luxon, so its CommonJS copy is the only one loaded.
 const requireFromHere = createRequire(import.meta.url);
-let luxon: typeof import('luxon') | undefined;
-const loadLuxon = (): typeof import('luxon') => (luxon ??= requireFromHere('luxon') as typeof import('luxon'));
+let luxon: typeof Luxon | undefined;
+const loadLuxon = (): typeof Luxon => (luxon ??= requireFromHere('luxon') as typeof Luxon);
 
 /** A clock time up to this far in the past means "now" (the message was printed at that minute), not tomorrow. */
 const JUST_PASSED_MS = 5 * 60_000;

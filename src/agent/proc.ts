@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-imports -- synchronous: the lock's owner is read while the lock is written, and at exit
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 

@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-imports -- synchronous: it runs in the exit handler, where nothing asynchronous finishes
 import { execFileSync } from 'node:child_process';
 import { runMatch } from './containment.js';
 import { endMarked, MARKER_VARIABLE, type MarkedProcess } from './marked-processes.js';

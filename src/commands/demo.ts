@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-imports -- the demo's throwaway repository is set up with plain synchronous git calls
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

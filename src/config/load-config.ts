@@ -13,7 +13,7 @@ export async function loadConfig(path: string, shownPath: string): Promise<Confi
   if (!parsed.ok) throw new RalphError('setup', `${shownPath} is not valid JSON: ${parsed.error}`, 'fix the file (keys are camelCase, durations are strings like "90m")');
   const json = parsed.value;
   const result = configSchema.safeParse(json);
-  if (result.success) return result.data as ConfigFile;
+  if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   throw new RalphError('setup', `${shownPath}: ${describeConfigIssue(issue, json)}`, 'see ralph/config.schema.json (written by `ralph init`) or docs/configuration.md for the keys and their forms');
 }

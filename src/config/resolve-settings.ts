@@ -68,7 +68,7 @@ export function resolveSettings(flags: Partial<Record<RunOptionKey, unknown>>, e
     timeoutMs: timeout ?? DEFAULT_GATE_TIMEOUT_MS,
   }));
   sources.gates = config.gates === undefined ? 'default' : 'config';
-  return { settings: settings as RunSettings, agent, gates, sources: sources as ResolvedSettings['sources'] };
+  return { settings: settings as RunSettings, agent, gates, sources: sources };
 }
 
 function valueAt(config: ConfigFile, path: readonly string[]): unknown {

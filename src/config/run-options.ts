@@ -1,8 +1,12 @@
 import { boolean, choice, duration, percent, positiveNumber, text, wholeNumber, type ValueKind } from './value-kinds.js';
+import { sandboxName } from './sandbox-kind.js';
+
+// The defaults below are widened from their literal to the option's whole union: inference needs
+// that, though the type-aware lint sees only that the literal already fits.
+/* eslint-disable @typescript-eslint/no-unnecessary-type-assertion */
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-import { sandboxName } from './sandbox-kind.js';
 
 /** One option of `ralph run`: its flag, its environment variable, its config key, its default. */
 export interface OptionDef<T> {

@@ -63,7 +63,7 @@ export function boolean(): ValueKind<boolean> {
 export function choice<const T extends readonly [string, ...string[]]>(values: T): ValueKind<T[number]> {
   const expected = `one of ${values.join(', ')}`;
   return {
-    schema: z.enum(values, { error: `expected ${expected}` }) as unknown as z.ZodType<T[number], unknown>,
+    schema: z.enum(values, { error: `expected ${expected}` }),
     fromText: (text) => text.trim(),
     expected,
   };

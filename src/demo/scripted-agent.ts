@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-imports -- the scripted stand-in for claude stays a dependency-free script
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

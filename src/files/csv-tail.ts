@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { isErrno } from '../errors.js';
+import type { FileHandle } from 'node:fs/promises';
 
 /** A CSV file's header and its last records, each split into fields. */
 export interface CsvEnds {
@@ -34,7 +35,7 @@ export async function readCsvEnds(path: string, count: number, maxBytes = 64 * 1
   }
 }
 
-async function readRange(handle: import('node:fs/promises').FileHandle, position: number, length: number): Promise<string> {
+async function readRange(handle: FileHandle, position: number, length: number): Promise<string> {
   const buffer = Buffer.alloc(length);
   const { bytesRead } = await handle.read(buffer, 0, length, position);
   return buffer.subarray(0, bytesRead).toString('utf8');

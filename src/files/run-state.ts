@@ -69,5 +69,5 @@ export async function acceptAsLeftBehind(root: string, path: string, written: re
 async function readStored(path: string): Promise<Partial<RunState>> {
   const text = await readOptional(path);
   const parsed = text === undefined ? undefined : parseJson(text);
-  return parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Partial<RunState>) : {};
+  return parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value) : {};
 }

@@ -1,4 +1,5 @@
 import { appendFile, open } from 'node:fs/promises';
+// eslint-disable-next-line no-restricted-imports -- a gate's output goes straight to its log file descriptor, which execa cannot pass
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Containment } from '../agent/containment.js';
 import { describeEnded } from '../agent/marked-processes.js';

@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-imports -- the Stop hook must answer fast: no execa loaded for one bounded git status
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { LOOP_OWNED_PATHS } from '../files/paths.js';

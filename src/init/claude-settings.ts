@@ -41,7 +41,7 @@ export function mergeClaudeSettings(existing: string | undefined): Merged {
   if (!Array.isArray(stop)) return leftAlone(existing, 'has a "hooks.Stop" that is not an array');
   if (stop.some(isRalphEntry)) return { text: existing, added: [] };
   // Spreading keeps every key where it was; `hooks` goes last only when it is new.
-  const merged = { ...settings, hooks: { ...hooks, Stop: [...stop, { hooks: [STOP_HOOK] }] } };
+  const merged = { ...settings, hooks: { ...hooks, Stop: [...(stop as unknown[]), { hooks: [STOP_HOOK] }] } };
   return { text: `${JSON.stringify(merged, null, indentOf(existing))}\n`, added: [ADDED] };
 }
 

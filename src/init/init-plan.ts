@@ -28,7 +28,7 @@ export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGat
     fromTemplate('ralph/prd.md', 'prd.md'),
     from ? fromText('ralph/tasks.json', from.tasks) : fromTemplate('ralph/tasks.json', 'tasks.json'),
     from?.progress !== undefined ? fromText('ralph/progress.txt', from.progress) : fromTemplate('ralph/progress.txt', 'progress.txt'),
-    { kind: 'file', path: 'ralph/config.json', content: async () => initialConfig(options.gates) },
+    { kind: 'file', path: 'ralph/config.json', content: () => Promise.resolve(initialConfig(options.gates)) },
     // A copy beside the config, so editors check it offline whatever way ralph was installed.
     fromTemplate('ralph/config.schema.json', 'config.schema.json'),
     { kind: 'directory', path: 'ralph/logs/' },
@@ -51,7 +51,7 @@ export function initialConfig(gates: readonly DetectedGate[]): string {
 }
 
 function fromText(path: string, text: string): PlannedItem {
-  return { kind: 'file', path, content: async () => text };
+  return { kind: 'file', path, content: () => Promise.resolve(text) };
 }
 
 function fromTemplate(path: string, template: string): PlannedItem {

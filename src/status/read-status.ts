@@ -134,7 +134,7 @@ async function readLoopStatus(path: string, now: number): Promise<LoopStatus> {
 function usageOf(value: unknown): UsageWindow[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const windows = value.filter(
-    (item): item is UsageWindow => typeof item === 'object' && item !== null && typeof item.window === 'string' && typeof item.utilization === 'number',
+    (item): item is UsageWindow => typeof item === 'object' && item !== null && typeof (item as Partial<UsageWindow>).window === 'string' && typeof (item as Partial<UsageWindow>).utilization === 'number',
   );
   return windows.length > 0 ? windows : undefined;
 }

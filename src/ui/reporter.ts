@@ -1,7 +1,6 @@
 import pc from 'picocolors';
-import { formatUsage, type UsageWindow } from '../domain/usage.js';
+import type { UsageWindow } from '../domain/usage.js';
 import type { LoopReporter } from '../loop/ports.js';
-import type { Mode } from '../loop/mode.js';
 import type { Outcome, Wait } from '../loop/port-data.js';
 import { BUSY_LABEL, EVIDENCE } from '../loop/usage-limit-ending.js';
 import { formatDuration } from './format.js';

@@ -58,7 +58,7 @@ export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[
 /** The one thing worth showing about a tool call's input. */
 export function summariseInput({ name, input }: ToolUse): string {
   const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
-  const pick = (...keys: string[]) => keys.map((key) => fields[key]).find((value) => typeof value === 'string') as string | undefined;
+  const pick = (...keys: string[]) => keys.map((key) => fields[key]).find((value): value is string => typeof value === 'string');
   const chosen =
     name === 'TodoWrite' && Array.isArray(fields.todos)
       ? `${fields.todos.length} todos`
