@@ -4,22 +4,9 @@ import { nextUnconfirmed, startingUnconfirmed } from '../../../src/loop/approval
 import type { LoopSettings } from '../../../src/loop/loop-state.js';
 import { runLoop } from '../../../src/loop/run-loop.js';
 import { exitCodeFor } from '../../../src/loop/termination.js';
-import { fakePorts, taskList, type FakeCall } from './fakes.js';
+import { fakePorts, taskList, type FakeCall, loopSettings } from './fakes.js';
 
-const settings: LoopSettings = {
-  maxIterations: 10,
-  maxStuck: 5,
-  firstIteration: 1,
-  maxRuntimeMs: 4 * 3600_000,
-  maxAgentFailures: 3,
-  maxValidationFailures: 3,
-  onUsageLimit: 'wait',
-  maxFeedbackBytes: 8192,
-  gatesWhen: 'complete',
-  maxGateFailures: 3,
-  review: true,
-  maxReviews: 3,
-};
+const settings: LoopSettings = loopSettings({ maxStuck: 5, review: true });
 
 function approvedList(...ids: string[]): TaskList {
   return { stories: ids.map((id, index) => ({ id, title: `Story ${id}`, passes: true, priority: index + 1, reviewStatus: 'approved' as const })) };

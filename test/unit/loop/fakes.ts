@@ -5,6 +5,8 @@ import type { TaskList } from '../../../src/domain/tasks.js';
 import type { LoopPorts, Git, LoopReporter } from '../../../src/loop/ports.js';
 import type { ActiveState, AgentRun, DecideState, GateTrigger, GateVerdict, IterationRow, StopCause } from '../../../src/loop/port-data.js';
 import type { InterruptSignal } from '../../../src/loop/termination.js';
+import type { JudgeSettings } from '../../../src/loop/judge-inputs.js';
+import type { LoopSettings } from '../../../src/loop/loop-state.js';
 
 /** What one scripted agent call does to the world. */
 export interface FakeCall {
@@ -227,4 +229,24 @@ export function fakeGit(initialHead: string | null) {
       if (call.commit) move(newCommit(head()));
     },
   };
+}
+
+/** The judge's settings with the documented defaults (review off), changed where a test says. */
+export function judgeSettings(overrides: Partial<JudgeSettings> = {}): JudgeSettings {
+  return {
+    maxStuck: 3,
+    maxAgentFailures: 3,
+    maxValidationFailures: 3,
+    maxRuntimeMs: 4 * 3600_000,
+    onUsageLimit: 'wait',
+    maxGateFailures: 3,
+    review: false,
+    maxReviews: 3,
+    ...overrides,
+  };
+}
+
+/** The loop's settings with the documented defaults (review off), changed where a test says. */
+export function loopSettings(overrides: Partial<LoopSettings> = {}): LoopSettings {
+  return { ...judgeSettings(), maxIterations: 10, firstIteration: 1, maxFeedbackBytes: 8192, gatesWhen: 'complete', ...overrides };
 }

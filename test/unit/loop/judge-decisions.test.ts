@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isVerifiedComplete, judgeIteration } from '../../../src/loop/judge.js';
-import { taskList } from './fakes.js';
+import { taskList, judgeSettings } from './fakes.js';
 import type { TaskList } from '../../../src/domain/tasks.js';
 import { type IterationFacts, INITIAL_COUNTERS, type JudgeSettings, type Counters } from '../../../src/loop/judge-inputs.js';
 import type { AgentRun, GateVerdict } from '../../../src/loop/port-data.js';
@@ -9,16 +9,7 @@ import type { AgentRun, GateVerdict } from '../../../src/loop/port-data.js';
 
 const NOW = 1_750_000_000_000;
 const HOUR = 3600_000;
-const settings: JudgeSettings = {
-  maxStuck: 3,
-  maxAgentFailures: 3,
-  maxValidationFailures: 3,
-  maxRuntimeMs: 4 * HOUR,
-  onUsageLimit: 'wait',
-  maxGateFailures: 3,
-  review: false,
-  maxReviews: 3,
-};
+const settings: JudgeSettings = judgeSettings();
 
 function agentRun(overrides: Partial<AgentRun> = {}): AgentRun {
   return { exitCode: 0, truncated: false, stats: { toolCalls: 0, invalidLines: 0 }, ...overrides, signals: { complete: false, invalid: [], ...overrides.signals } };

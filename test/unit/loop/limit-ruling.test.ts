@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { usageLimitRuling } from '../../../src/loop/limit-ruling.js';
-import { taskList } from './fakes.js';
+import { taskList, judgeSettings } from './fakes.js';
 import { type IterationFacts, INITIAL_COUNTERS, type JudgeSettings, type Counters } from '../../../src/loop/judge-inputs.js';
 import type { LimitReset } from '../../../src/domain/usage.js';
 import type { AgentRun } from '../../../src/loop/port-data.js';
@@ -10,16 +10,7 @@ import type { AgentRun } from '../../../src/loop/port-data.js';
 const NOW = 1_750_000_000_000;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const settings: JudgeSettings = {
-  maxStuck: 3,
-  maxAgentFailures: 3,
-  maxValidationFailures: 3,
-  maxRuntimeMs: 4 * HOUR,
-  onUsageLimit: 'wait',
-  maxGateFailures: 3,
-  review: false,
-  maxReviews: 3,
-};
+const settings: JudgeSettings = judgeSettings();
 
 function facts(run: Partial<AgentRun>, deadline = NOW + HOUR): IterationFacts {
   const agentRun: AgentRun = { exitCode: 1, truncated: false, stats: { toolCalls: 0, invalidLines: 0 }, signals: { complete: false, invalid: [] }, ...run };

@@ -2,22 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { LoopSettings } from '../../../src/loop/loop-state.js';
 import { runLoop } from '../../../src/loop/run-loop.js';
 import { observeMovement } from '../../../src/loop/progress.js';
-import { fakeGit, fakePorts, taskList, type FakeCall } from './fakes.js';
+import { fakeGit, fakePorts, taskList, type FakeCall, loopSettings } from './fakes.js';
 
-const settings: LoopSettings = {
-  maxIterations: 10,
-  maxStuck: 5,
-  firstIteration: 1,
-  maxRuntimeMs: 4 * 3600_000,
-  maxAgentFailures: 3,
-  maxValidationFailures: 3,
-  onUsageLimit: 'wait',
-  maxFeedbackBytes: 8192,
-  gatesWhen: 'complete',
-  maxGateFailures: 3,
-  review: false,
-  maxReviews: 3,
-};
+const settings: LoopSettings = loopSettings({ maxStuck: 5 });
 const tasks = taskList(['US-1', false], ['US-2', false], ['US-3', false], ['US-4', false]);
 
 async function loop(calls: FakeCall[], overrides: Partial<LoopSettings> = {}) {

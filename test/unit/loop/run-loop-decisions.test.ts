@@ -3,7 +3,7 @@ import { renderFeedback } from '../../../src/loop/feedback.js';
 import type { LoopPorts } from '../../../src/loop/ports.js';
 import { runLoop } from '../../../src/loop/run-loop.js';
 import type { InterruptSignal } from '../../../src/loop/termination.js';
-import { fakePorts, taskList, type FakeCall } from './fakes.js';
+import { fakePorts, taskList, type FakeCall, loopSettings } from './fakes.js';
 import type { TaskList } from '../../../src/domain/tasks.js';
 import type { LoopSettings } from '../../../src/loop/loop-state.js';
 import type { GateVerdict } from '../../../src/loop/port-data.js';
@@ -12,20 +12,7 @@ import type { GateVerdict } from '../../../src/loop/port-data.js';
 // looks at the clock and at interrupts.
 
 const START = 1_750_000_000_000;
-const settings: LoopSettings = {
-  maxIterations: 10,
-  maxStuck: 3,
-  firstIteration: 1,
-  maxRuntimeMs: 4 * 3600_000,
-  maxAgentFailures: 3,
-  maxValidationFailures: 3,
-  onUsageLimit: 'wait',
-  maxFeedbackBytes: 8192,
-  gatesWhen: 'complete',
-  maxGateFailures: 3,
-  review: false,
-  maxReviews: 3,
-};
+const settings: LoopSettings = loopSettings();
 const tasks = taskList(['US-1', false], ['US-2', false]);
 /** An implement iteration may pass only one story (transitions.ts), so a claim that should hold starts one story short. */
 const lastOneLeft = taskList(['US-1', true], ['US-2', false]);

@@ -3,22 +3,9 @@ import type { LoopSettings } from '../../../src/loop/loop-state.js';
 import { runLoop } from '../../../src/loop/run-loop.js';
 import type { GateVerdict } from '../../../src/loop/port-data.js';
 import { detailOf, exitCodeFor } from '../../../src/loop/termination.js';
-import { fakePorts, taskList, type FakeCall } from './fakes.js';
+import { fakePorts, taskList, type FakeCall, loopSettings } from './fakes.js';
 
-const settings: LoopSettings = {
-  maxIterations: 10,
-  maxStuck: 3,
-  firstIteration: 1,
-  maxRuntimeMs: 4 * 3600_000,
-  maxAgentFailures: 3,
-  maxValidationFailures: 3,
-  onUsageLimit: 'wait',
-  maxFeedbackBytes: 8192,
-  gatesWhen: 'complete',
-  maxGateFailures: 3,
-  review: false,
-  maxReviews: 3,
-};
+const settings: LoopSettings = loopSettings();
 const tasks = taskList(['US-1', false], ['US-2', false]);
 /** One story left: a single iteration may finish it (an iteration marks at most one story passing). */
 const lastOneLeft = taskList(['US-1', true], ['US-2', false]);
