@@ -126,6 +126,11 @@ export function runRalph(
     // The tests run as root in CI, and the fake agent is named `claude`: as in a trusted container,
     // IS_SANDBOX lifts the root check (its own test unsets it).
     IS_SANDBOX: '1',
+    // The suite itself may run in CI: ralph under test sees a CI only where a test sets one.
+    CI: undefined,
+    GITHUB_ACTIONS: undefined,
+    GITHUB_OUTPUT: undefined,
+    GITHUB_STEP_SUMMARY: undefined,
     ...options.env,
   };
   if (options.env?.FORCE_COLOR === undefined) delete env.FORCE_COLOR;
