@@ -7,7 +7,20 @@ import tseslint from 'typescript-eslint';
 /** Folders of src/ by floor, lowest first. A floor may import its own and lower floors only. */
 const DOMAIN = ['src/domain', 'src/errors.ts'];
 const CORE = ['src/loop'];
-const ADAPTERS = ['src/agent', 'src/config', 'src/files', 'src/gates', 'src/git', 'src/hook', 'src/init', 'src/status', 'src/ui', 'src/demo', 'src/templates.ts', 'src/package-info.ts'];
+const ADAPTERS = [
+  'src/agent',
+  'src/config',
+  'src/files',
+  'src/gates',
+  'src/git',
+  'src/hook',
+  'src/init',
+  'src/status',
+  'src/ui',
+  'src/demo',
+  'src/templates.ts',
+  'src/package-info.ts',
+];
 const COMMANDS = ['src/commands', 'src/run-lifecycle'];
 const CLI = ['src/cli'];
 
@@ -27,14 +40,35 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            ...DOMAIN.map((target) => zone(target, [...CORE, ...ADAPTERS, ...COMMANDS, ...CLI], 'the domain is the ground floor: it imports nothing of ralph above it')),
-            ...CORE.map((target) => zone(target, [...ADAPTERS, ...COMMANDS, ...CLI], 'the core imports only the domain: no adapter, command or CLI')),
-            ...ADAPTERS.map((target) => zone(target, [...COMMANDS, ...CLI], 'adapters serve the core and the commands: they import neither commands nor the CLI')),
+            ...DOMAIN.map((target) =>
+              zone(
+                target,
+                [...CORE, ...ADAPTERS, ...COMMANDS, ...CLI],
+                'the domain is the ground floor: it imports nothing of ralph above it',
+              ),
+            ),
+            ...CORE.map((target) =>
+              zone(
+                target,
+                [...ADAPTERS, ...COMMANDS, ...CLI],
+                'the core imports only the domain: no adapter, command or CLI',
+              ),
+            ),
+            ...ADAPTERS.map((target) =>
+              zone(
+                target,
+                [...COMMANDS, ...CLI],
+                'adapters serve the core and the commands: they import neither commands nor the CLI',
+              ),
+            ),
             ...COMMANDS.map((target) => zone(target, CLI, 'commands are called by the CLI, never the reverse')),
           ],
         },
       ],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -42,7 +76,10 @@ export default tseslint.config(
     // One way to start a child process in the product: execa.
     files: ['src/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'node:child_process', message: 'start processes with execa' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'node:child_process', message: 'start processes with execa' }] },
+      ],
     },
   },
   {
@@ -66,7 +103,18 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:fs', 'node:fs/*', 'node:child_process', 'node:process', 'execa', 'simple-git', 'picocolors'], message: 'the core reaches the world only through its ports' },
+            {
+              group: [
+                'node:fs',
+                'node:fs/*',
+                'node:child_process',
+                'node:process',
+                'execa',
+                'simple-git',
+                'picocolors',
+              ],
+              message: 'the core reaches the world only through its ports',
+            },
           ],
         },
       ],

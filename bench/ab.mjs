@@ -13,10 +13,16 @@ import { gapsBetweenCalls } from './scenarios/scaling.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { iterations: { type: 'string', default: '200' }, rounds: { type: 'string', default: '5' }, args: { type: 'string', default: '--output text' } },
+  options: {
+    iterations: { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '5' },
+    args: { type: 'string', default: '--output text' },
+  },
 });
 if (positionals.length !== 2) {
-  console.error('usage: node bench/ab.mjs BEFORE/bin/ralph.js AFTER/bin/ralph.js [--iterations N] [--rounds N] [--args "--output text"]');
+  console.error(
+    'usage: node bench/ab.mjs BEFORE/bin/ralph.js AFTER/bin/ralph.js [--iterations N] [--rounds N] [--args "--output text"]',
+  );
   process.exit(64);
 }
 const iterations = Number(values.iterations);
@@ -31,8 +37,21 @@ try {
     for (const ralph of order) {
       const repo = ws.makeRepo();
       const stamps = join(repo.dir, '.bench-stamps');
-      const args = [ralph, 'run', '--max-iterations', String(iterations), '--max-stuck', '1000000', ...values.args.split(' ').filter(Boolean)];
-      const { wallMs } = await measure(process.execPath, args, { cwd: repo.dir, env: ws.env(bin, { BENCH_STAMPS: stamps }), scratch: ws.scratch, okCodes: [1] });
+      const args = [
+        ralph,
+        'run',
+        '--max-iterations',
+        String(iterations),
+        '--max-stuck',
+        '1000000',
+        ...values.args.split(' ').filter(Boolean),
+      ];
+      const { wallMs } = await measure(process.execPath, args, {
+        cwd: repo.dir,
+        env: ws.env(bin, { BENCH_STAMPS: stamps }),
+        scratch: ws.scratch,
+        okCodes: [1],
+      });
       results[ralph].gap.push(median(gapsBetweenCalls(readFileSync(stamps, 'utf8'))));
       results[ralph].total.push(wallMs / iterations);
       repo.dispose();
@@ -44,5 +63,9 @@ try {
 }
 const [before, after] = positionals.map((path) => results[path]);
 console.log(`${iterations} iterations × ${rounds} rounds, alternating; median (min–max) over rounds`);
-console.log(`median gap between agent calls (ms): before ${formatSummary(summarize(before.gap), 2)}  after ${formatSummary(summarize(after.gap), 2)}  after/before ${formatSummary(summarize(pairRatios(after.gap, before.gap)), 2)}`);
-console.log(`wall time per iteration (ms):        before ${formatSummary(summarize(before.total), 2)}  after ${formatSummary(summarize(after.total), 2)}  after/before ${formatSummary(summarize(pairRatios(after.total, before.total)), 2)}`);
+console.log(
+  `median gap between agent calls (ms): before ${formatSummary(summarize(before.gap), 2)}  after ${formatSummary(summarize(after.gap), 2)}  after/before ${formatSummary(summarize(pairRatios(after.gap, before.gap)), 2)}`,
+);
+console.log(
+  `wall time per iteration (ms):        before ${formatSummary(summarize(before.total), 2)}  after ${formatSummary(summarize(after.total), 2)}  after/before ${formatSummary(summarize(pairRatios(after.total, before.total)), 2)}`,
+);

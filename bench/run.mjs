@@ -43,17 +43,28 @@ function readSettings() {
       console.log(USAGE);
       process.exit(0);
     }
-    const count = (/** @type {string | undefined} */ text, /** @type {number} */ fallback, /** @type {string} */ flag) => {
+    const count = (
+      /** @type {string | undefined} */ text,
+      /** @type {number} */ fallback,
+      /** @type {string} */ flag,
+    ) => {
       if (text === undefined) return fallback;
       const n = Number(text);
       if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a whole number ≥ 1, got '${text}'`);
       return n;
     };
-    const only = values.only === undefined ? [1, 2, 3, 4, 5] : values.only.split(',').map((part) => count(part.trim(), 0, '--only'));
-    if (only.some((n) => n > SCENARIOS.length)) throw new Error(`--only takes scenario numbers 1 to ${SCENARIOS.length}`);
+    const only =
+      values.only === undefined
+        ? [1, 2, 3, 4, 5]
+        : values.only.split(',').map((part) => count(part.trim(), 0, '--only'));
+    if (only.some((n) => n > SCENARIOS.length))
+      throw new Error(`--only takes scenario numbers 1 to ${SCENARIOS.length}`);
     return {
       quick: values.quick,
-      out: resolve(values.out ?? (values.quick ? join(tmpdir(), `ralph-bench-quick-${process.pid}.md`) : join(BENCH_DIR, 'RESULTS.md'))),
+      out: resolve(
+        values.out ??
+          (values.quick ? join(tmpdir(), `ralph-bench-quick-${process.pid}.md`) : join(BENCH_DIR, 'RESULTS.md')),
+      ),
       runs: count(values.runs, values.quick ? 1 : 5, '--runs'),
       bigRuns: count(values['big-runs'], values.quick ? 1 : 3, '--big-runs'),
       only,
@@ -79,7 +90,11 @@ function describeBuild() {
   const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
   let commit = 'unknown commit';
   try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: PACKAGE_ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {}
   return `ralph ${version} (${commit})`;
 }
@@ -90,7 +105,8 @@ async function main() {
   const hasJq = hasCommand('jq');
   const hasTime = hasGnuTime();
   if (!hasJq) console.error('bench: jq is not installed, so the bash reference loop is skipped (apt-get install jq)');
-  if (!hasTime) console.error('bench: /usr/bin/time is not installed, so peak RSS is not measured (apt-get install time)');
+  if (!hasTime)
+    console.error('bench: /usr/bin/time is not installed, so peak RSS is not measured (apt-get install time)');
 
   const ws = createWorkspace();
   const began = Date.now();
@@ -133,7 +149,10 @@ async function main() {
     ws.dispose();
   }
 
-  const streamJson = caps.streamJsonArgs === undefined ? 'none in this build' : `ralph run ${caps.streamJsonArgs.join(' ') || '(default)'}`;
+  const streamJson =
+    caps.streamJsonArgs === undefined
+      ? 'none in this build'
+      : `ralph run ${caps.streamJsonArgs.join(' ') || '(default)'}`;
   notes.push(
     `ralph was run as \`ralph run --max-iterations N --max-stuck 1000000${caps.textArgs.length ? ` ${caps.textArgs.join(' ')}` : ''}\` for text output; stream-json: ${streamJson}; \`ralph status\`: ${caps.hasStatus ? 'present' : 'not in this build'}.`,
     'The bash loop is `bench/reference-ralph.sh`; both loops call the same fake agent (`bench/agents/`) as `claude` first on PATH, in fresh temporary git repositories, stdout to /dev/null.',
@@ -142,7 +161,9 @@ async function main() {
   const section = renderMarkdown({
     machine: describeMachine(),
     build: describeBuild(),
-    settings: settings.quick ? 'quick (one run each, small sizes — not a result)' : `${settings.runs} per cheap scenario, ${settings.bigRuns} per big one`,
+    settings: settings.quick
+      ? 'quick (one run each, small sizes — not a result)'
+      : `${settings.runs} per cheap scenario, ${settings.bigRuns} per big one`,
     rows,
     targets,
     notes,

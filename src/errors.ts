@@ -56,7 +56,11 @@ export function ioError(error: unknown, path: string, action: 'read' | 'write'):
   const code = errnoCode(error) ?? 'EIO';
   // Node's message is "ENOSPC: no space left on device, write": keep the human part.
   const said = /^[A-Z0-9]+: ([^,]+)/.exec((error as Error)?.message ?? '')?.[1];
-  return new RalphError('io', `cannot ${action} ${path}: ${code}${said ? ` (${said})` : ''}`, IO_HINTS[code] ?? 'check the path, its disk and its permissions');
+  return new RalphError(
+    'io',
+    `cannot ${action} ${path}: ${code}${said ? ` (${said})` : ''}`,
+    IO_HINTS[code] ?? 'check the path, its disk and its permissions',
+  );
 }
 
 const IO_HINTS: Record<string, string> = {

@@ -75,5 +75,6 @@ export async function measure(file, args, options) {
 /** Throws unless the log holds exactly the agent's output: a measurement of less work is no measurement. */
 export function expectLogSize(/** @type {string} */ path, /** @type {number} */ bytes, /** @type {string} */ who) {
   const size = existsSync(path) ? statSync(path).size : 0;
-  if (size !== bytes) throw new Error(`${who} logged ${size} of the agent's ${bytes} bytes in ${path}: it did not read the whole output`);
+  if (size !== bytes)
+    throw new Error(`${who} logged ${size} of the agent's ${bytes} bytes in ${path}: it did not read the whole output`);
 }

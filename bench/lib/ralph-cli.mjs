@@ -17,7 +17,8 @@ export function detectRalph() {
   if (!existsSync(join(PACKAGE_ROOT, 'dist/cli/main.js'))) {
     throw new Error('ralph is not built (no dist/cli/main.js): run `npm install` or `npm run build` first');
   }
-  const help = (/** @type {string[]} */ ...args) => execFileSync(process.execPath, [RALPH_BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const help = (/** @type {string[]} */ ...args) =>
+    execFileSync(process.execPath, [RALPH_BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   const runHelp = help('run', '--help');
   const hasOutput = /--output\b/.test(runHelp);
   return {

@@ -10,15 +10,30 @@ const END = '<!-- bench:end -->';
 
 /** The cells of one row, numbers written as median (min–max). */
 function cells(/** @type {Row} */ row) {
-  return [row.scenario, row.metric, formatSummary(row.ralph, row.digits), row.peer, formatSummary(row.peerValue, row.digits), formatSummary(row.ratio, 2)];
+  return [
+    row.scenario,
+    row.metric,
+    formatSummary(row.ralph, row.digits),
+    row.peer,
+    formatSummary(row.peerValue, row.digits),
+    formatSummary(row.ratio, 2),
+  ];
 }
 
 /** A fixed-width text table for the terminal. */
 export function renderTable(/** @type {Row[]} */ rows) {
   const table = [HEADERS, ...rows.map(cells)];
   const widths = HEADERS.map((_, column) => Math.max(...table.map((line) => [...line[column]].length)));
-  const line = (/** @type {string[]} */ values) => values.map((value, column) => value + ' '.repeat(widths[column] - [...value].length)).join('  ').trimEnd();
-  return [line(HEADERS), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map((row) => line(cells(row)))].join('\n');
+  const line = (/** @type {string[]} */ values) =>
+    values
+      .map((value, column) => value + ' '.repeat(widths[column] - [...value].length))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(HEADERS),
+    widths.map((width) => '-'.repeat(width)).join('  '),
+    ...rows.map((row) => line(cells(row))),
+  ].join('\n');
 }
 
 /** The targets, one per line, with PASS / FAIL / n/a. */

@@ -23,23 +23,54 @@ function initEvent() {
 /** One agent turn: a thought, a tool call, its result. */
 function turnEvents(n) {
   const toolId = `toolu_01${String(n).padStart(6, '0')}Bench`;
-  const usage = { input_tokens: 4, cache_creation_input_tokens: 312, cache_read_input_tokens: 18_422 + n, output_tokens: 96 };
-  const message = (content) => ({ id: `msg_01${String(n).padStart(6, '0')}`, type: 'message', role: 'assistant', model: MODEL, content, stop_reason: null, usage });
+  const usage = {
+    input_tokens: 4,
+    cache_creation_input_tokens: 312,
+    cache_read_input_tokens: 18_422 + n,
+    output_tokens: 96,
+  };
+  const message = (content) => ({
+    id: `msg_01${String(n).padStart(6, '0')}`,
+    type: 'message',
+    role: 'assistant',
+    model: MODEL,
+    content,
+    stop_reason: null,
+    usage,
+  });
   const tools = [
     { name: 'Bash', input: { command: 'npm test -- --reporter=dot', description: 'Run the test suite' } },
     { name: 'Read', input: { file_path: `/work/project/src/module-${n % 17}.ts` } },
     { name: 'Grep', input: { pattern: 'runIteration', path: '/work/project/src', output_mode: 'content' } },
-    { name: 'Edit', input: { file_path: `/work/project/src/module-${n % 17}.ts`, old_string: 'return undefined;', new_string: 'return { reason: "stuck" };' } },
+    {
+      name: 'Edit',
+      input: {
+        file_path: `/work/project/src/module-${n % 17}.ts`,
+        old_string: 'return undefined;',
+        new_string: 'return { reason: "stuck" };',
+      },
+    },
   ];
   const tool = tools[n % tools.length];
   const text = `Step ${n}: the failing assertion is in the stuck counter. I will ${tool.name === 'Bash' ? 'run the tests again' : 'look at the code it touches'} before changing anything else, so the fix stays small.`;
-  const result = Array.from({ length: 6 + (n % 5) }, (_, line) => `  ${line + 1}\t  const value${line} = compute(${line}, options); // line from module-${n % 17}.ts`).join('\n');
+  const result = Array.from(
+    { length: 6 + (n % 5) },
+    (_, line) => `  ${line + 1}\t  const value${line} = compute(${line}, options); // line from module-${n % 17}.ts`,
+  ).join('\n');
   return [
     { type: 'assistant', message: message([{ type: 'text', text }]), parent_tool_use_id: null, session_id: SESSION },
-    { type: 'assistant', message: message([{ type: 'tool_use', id: toolId, name: tool.name, input: tool.input }]), parent_tool_use_id: null, session_id: SESSION },
+    {
+      type: 'assistant',
+      message: message([{ type: 'tool_use', id: toolId, name: tool.name, input: tool.input }]),
+      parent_tool_use_id: null,
+      session_id: SESSION,
+    },
     {
       type: 'user',
-      message: { role: 'user', content: [{ tool_use_id: toolId, type: 'tool_result', content: result, is_error: n % 23 === 0 }] },
+      message: {
+        role: 'user',
+        content: [{ tool_use_id: toolId, type: 'tool_result', content: result, is_error: n % 23 === 0 }],
+      },
       parent_tool_use_id: null,
       session_id: SESSION,
     },
@@ -58,7 +89,12 @@ function resultEvent(turns) {
     result: 'Implemented the story and committed it.',
     session_id: SESSION,
     total_cost_usd: 0.4187,
-    usage: { input_tokens: 1_200, cache_creation_input_tokens: 40_000, cache_read_input_tokens: 900_000, output_tokens: 25_000 },
+    usage: {
+      input_tokens: 1_200,
+      cache_creation_input_tokens: 40_000,
+      cache_read_input_tokens: 900_000,
+      output_tokens: 25_000,
+    },
     permission_denials: [],
     terminal_reason: 'completed',
   };

@@ -40,11 +40,15 @@ export function createWorkspace() {
     makeRepo() {
       const dir = join(root, `repo-${++repos}`);
       mkdirSync(join(dir, 'ralph'), { recursive: true });
-      const git = (/** @type {string[]} */ ...args) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...IDENTITY }, stdio: 'ignore' });
+      const git = (/** @type {string[]} */ ...args) =>
+        execFileSync('git', args, { cwd: dir, env: { ...process.env, ...IDENTITY }, stdio: 'ignore' });
       git('init', '-q');
       // Both loops add thousands of commits; an automatic gc in the middle would be noise.
       git('config', 'gc.auto', '0');
-      writeFileSync(join(dir, 'ralph/prompt.md'), 'Implement the highest-priority story that does not pass yet, run the tests, commit.\n');
+      writeFileSync(
+        join(dir, 'ralph/prompt.md'),
+        'Implement the highest-priority story that does not pass yet, run the tests, commit.\n',
+      );
       const stories = [1, 2, 3].map((n) => ({ id: `US-${n}`, title: `Story ${n}`, priority: n, passes: n === 1 }));
       writeFileSync(join(dir, 'ralph/tasks.json'), JSON.stringify({ project: 'bench', stories }, null, 2) + '\n');
       git('add', '-A');
@@ -63,7 +67,15 @@ export function createWorkspace() {
      */
     env(/** @type {string} */ binDir, /** @type {Record<string, string>} */ extra = {}) {
       /** @type {NodeJS.ProcessEnv} */
-      const env = { ...process.env, ...IDENTITY, PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`, NO_COLOR: '1', LC_ALL: 'C', IS_SANDBOX: '1', ...extra };
+      const env = {
+        ...process.env,
+        ...IDENTITY,
+        PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
+        NO_COLOR: '1',
+        LC_ALL: 'C',
+        IS_SANDBOX: '1',
+        ...extra,
+      };
       delete env.FORCE_COLOR;
       delete env.CLAUDECODE;
       return env;

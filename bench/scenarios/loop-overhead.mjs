@@ -7,7 +7,8 @@ import { pairRatios, summarize } from '../lib/stats.mjs';
 import { AGENTS } from '../lib/workspace.mjs';
 
 /** The agent alone: called the way both loops call it, from a bash loop, output discarded. */
-const AGENT_ALONE = 'for ((i = 0; i < $1; i++)); do claude -p "$2" --dangerously-skip-permissions </dev/null >/dev/null 2>&1; done';
+const AGENT_ALONE =
+  'for ((i = 0; i < $1; i++)); do claude -p "$2" --dangerously-skip-permissions </dev/null >/dev/null 2>&1; done';
 
 /** @param {import('../lib/loops.mjs').Context} ctx */
 export async function loopOverhead(ctx) {
@@ -43,11 +44,15 @@ export async function loopOverhead(ctx) {
         digits: 2,
       },
     ],
-    notes: [`Scenario 1: the agent alone took ${summarize(alone.map((ms) => ms / iterations))?.median.toFixed(2)} ms per call (median of ${alone.length} rounds of ${iterations} calls from a bash loop); each loop's total minus that, divided by ${iterations}, is its overhead.`],
+    notes: [
+      `Scenario 1: the agent alone took ${summarize(alone.map((ms) => ms / iterations))?.median.toFixed(2)} ms per call (median of ${alone.length} rounds of ${iterations} calls from a bash loop); each loop's total minus that, divided by ${iterations}, is its overhead.`,
+    ],
     targets: [
       {
         goal: 'Loop overhead ≤ 0.25 × the bash reference’s (median ratio)',
-        measured: ratio ? `${ratio.median.toFixed(3)} × (${ralph?.median.toFixed(2)} ms vs ${summarize(overhead.reference)?.median.toFixed(2)} ms per iteration)` : noReference,
+        measured: ratio
+          ? `${ratio.median.toFixed(3)} × (${ralph?.median.toFixed(2)} ms vs ${summarize(overhead.reference)?.median.toFixed(2)} ms per iteration)`
+          : noReference,
         pass: ratio ? ratio.median <= 0.25 : undefined,
       },
     ],

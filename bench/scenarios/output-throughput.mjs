@@ -21,7 +21,11 @@ export async function outputThroughput(ctx) {
   for (let round = 0; round < ctx.bigRuns; round++) {
     ctx.progress(`output throughput: round ${round + 1}/${ctx.bigRuns} (${label} of text)`);
     const tee = await inFreshRepo(ctx, (dir) =>
-      measure('bash', ['-c', PLAIN_TEE, 'plain-tee', 'Implement the next story.', 'iteration.log'], { cwd: dir, env, scratch: ctx.ws.scratch }),
+      measure('bash', ['-c', PLAIN_TEE, 'plain-tee', 'Implement the next story.', 'iteration.log'], {
+        cwd: dir,
+        env,
+        scratch: ctx.ws.scratch,
+      }),
     );
     runs.tee.push(rate(tee.wallMs));
     for (const loop of loopsForRound(ctx, round)) {
@@ -41,9 +45,33 @@ export async function outputThroughput(ctx) {
   const scenario = '2 text output';
   return {
     rows: [
-      { scenario, metric: `${label} of text, throughput (MB/s)`, ralph: orReason(summarize(runs.ralph), NOT_AVAILABLE), peer: 'agent | tee file', peerValue: orReason(summarize(runs.tee), NOT_AVAILABLE), ratio: orReason(vsTee, NOT_AVAILABLE), digits: 0 },
-      { scenario, metric: `${label} of text, throughput (MB/s)`, ralph: orReason(summarize(runs.ralph), NOT_AVAILABLE), peer: 'bash loop', peerValue: orReason(summarize(runs.reference), noReference), ratio: orReason(summarize(pairRatios(runs.ralph, runs.reference)), noReference), digits: 0 },
-      { scenario, metric: `${label} of text, peak RSS (MB)`, ralph: orReason(ralphRss, noRss), peer: 'bash loop', peerValue: orReason(summarize(runs.referenceRss), ctx.hasJq ? noRss : noReference), ratio: orReason(summarize(pairRatios(runs.ralphRss, runs.referenceRss)), ctx.hasJq ? noRss : noReference), digits: 1 },
+      {
+        scenario,
+        metric: `${label} of text, throughput (MB/s)`,
+        ralph: orReason(summarize(runs.ralph), NOT_AVAILABLE),
+        peer: 'agent | tee file',
+        peerValue: orReason(summarize(runs.tee), NOT_AVAILABLE),
+        ratio: orReason(vsTee, NOT_AVAILABLE),
+        digits: 0,
+      },
+      {
+        scenario,
+        metric: `${label} of text, throughput (MB/s)`,
+        ralph: orReason(summarize(runs.ralph), NOT_AVAILABLE),
+        peer: 'bash loop',
+        peerValue: orReason(summarize(runs.reference), noReference),
+        ratio: orReason(summarize(pairRatios(runs.ralph, runs.reference)), noReference),
+        digits: 0,
+      },
+      {
+        scenario,
+        metric: `${label} of text, peak RSS (MB)`,
+        ralph: orReason(ralphRss, noRss),
+        peer: 'bash loop',
+        peerValue: orReason(summarize(runs.referenceRss), ctx.hasJq ? noRss : noReference),
+        ratio: orReason(summarize(pairRatios(runs.ralphRss, runs.referenceRss)), ctx.hasJq ? noRss : noReference),
+        digits: 1,
+      },
     ],
     targets: [
       {

@@ -41,7 +41,8 @@ export async function scaling(ctx) {
         const env = ctx.ws.env(bin, { BENCH_STAMPS: stampsPath });
         await runLoop(ctx, loop, { dir, env, iterations });
         const gaps = gapsBetweenCalls(readFileSync(stampsPath, 'utf8'));
-        if (gaps.length !== iterations - 1) throw new Error(`scaling: expected ${iterations} agent calls from ${loop}, got ${gaps.length + 1}`);
+        if (gaps.length !== iterations - 1)
+          throw new Error(`scaling: expected ${iterations} agent calls from ${loop}, got ${gaps.length + 1}`);
         const first = median(gaps.slice(0, window));
         const last = median(gaps.slice(-window));
         runs[loop].first.push(first);
@@ -68,7 +69,9 @@ export async function scaling(ctx) {
       row(`overhead per iteration, last ${window} of ${iterations} (ms)`, 'last'),
       row(`last ${window} / first ${window}`, 'growth', 3),
     ],
-    notes: [`Scenario 4 measures overhead as the gap between one agent call's end and the next call's start (stamped by the agent with bash's $EPOCHREALTIME), its median over each window.`],
+    notes: [
+      `Scenario 4 measures overhead as the gap between one agent call's end and the next call's start (stamped by the agent with bash's $EPOCHREALTIME), its median over each window.`,
+    ],
     targets: [
       {
         goal: `Iteration ${iterations} no slower than iteration 1: last ${window} / first ${window} ≤ ${GROWTH_LIMIT} (median)`,

@@ -18,7 +18,8 @@ export async function startup(ctx) {
     // A repository with a few iterations behind it, so `ralph status` has something to report.
     await runLoop(ctx, 'ralph', { dir, env, iterations: 3 });
     const options = { cwd: dir, env, scratch: ctx.ws.scratch };
-    const time = async (/** @type {string[]} */ args, okCodes = [0]) => (await measure(process.execPath, args, { ...options, okCodes })).wallMs;
+    const time = async (/** @type {string[]} */ args, okCodes = [0]) =>
+      (await measure(process.execPath, args, { ...options, okCodes })).wallMs;
     /** @type {{ node: number[], version: number[], status: number[] }} */
     const runs = { node: [], version: [], status: [] };
     await time([RALPH_BIN, '--version']);
@@ -34,7 +35,15 @@ export async function startup(ctx) {
     const scenario = '5 start-up';
     return {
       rows: [
-        { scenario, metric: '`ralph --version` wall time (ms)', ralph: orReason(version, NOT_AVAILABLE), peer: 'node -e 0', peerValue: orReason(node, NOT_AVAILABLE), ratio: orReason(summarize(pairRatios(runs.version, runs.node)), NOT_AVAILABLE), digits: 1 },
+        {
+          scenario,
+          metric: '`ralph --version` wall time (ms)',
+          ralph: orReason(version, NOT_AVAILABLE),
+          peer: 'node -e 0',
+          peerValue: orReason(node, NOT_AVAILABLE),
+          ratio: orReason(summarize(pairRatios(runs.version, runs.node)), NOT_AVAILABLE),
+          digits: 1,
+        },
         {
           scenario,
           metric: '`ralph status` wall time (ms)',

@@ -25,8 +25,19 @@ export async function streamJsonThroughput(ctx) {
   if (ralphArgs === undefined) {
     const why = 'n/a (stream-json not available in this build)';
     return {
-      rows: [{ scenario, metric: `${label} of events, throughput (MB/s)`, ralph: why, peer: 'bash loop', peerValue: why, ratio: why }],
-      targets: [{ goal: `stream-json ≥ ${RATE_TARGET} MB/s with RSS under ${RSS_LIMIT_MB} MB`, measured: why, pass: undefined }],
+      rows: [
+        {
+          scenario,
+          metric: `${label} of events, throughput (MB/s)`,
+          ralph: why,
+          peer: 'bash loop',
+          peerValue: why,
+          ratio: why,
+        },
+      ],
+      targets: [
+        { goal: `stream-json ≥ ${RATE_TARGET} MB/s with RSS under ${RSS_LIMIT_MB} MB`, measured: why, pass: undefined },
+      ],
     };
   }
   const bin = ctx.ws.agentBin(AGENTS.streamJson);
@@ -34,13 +45,28 @@ export async function streamJsonThroughput(ctx) {
   const tiny = planStream(1).bytes;
   const tinyEnv = ctx.ws.env(bin, { BENCH_BYTES: '1' });
   const rate = (/** @type {number} */ wallMs) => bytes / 1e6 / (wallMs / 1000);
-  const streamRate = (/** @type {number} */ wallMs, /** @type {number} */ tinyWallMs) => (bytes - tiny) / 1e6 / (Math.max(1, wallMs - tinyWallMs) / 1000);
+  const streamRate = (/** @type {number} */ wallMs, /** @type {number} */ tinyWallMs) =>
+    (bytes - tiny) / 1e6 / (Math.max(1, wallMs - tinyWallMs) / 1000);
   /** @type {Record<'agent' | 'agentRss' | 'ralph' | 'reference' | 'ralphRss' | 'referenceRss' | 'ralphStream' | 'referenceStream', number[]>} */
-  const runs = { agent: [], agentRss: [], ralph: [], reference: [], ralphRss: [], referenceRss: [], ralphStream: [], referenceStream: [] };
+  const runs = {
+    agent: [],
+    agentRss: [],
+    ralph: [],
+    reference: [],
+    ralphRss: [],
+    referenceRss: [],
+    ralphStream: [],
+    referenceStream: [],
+  };
   for (let round = 0; round < ctx.bigRuns; round++) {
     ctx.progress(`stream-json throughput: round ${round + 1}/${ctx.bigRuns} (${label} of events)`);
     const agent = await inFreshRepo(ctx, (dir) =>
-      measure('bash', ['-c', AGENT_ALONE, 'agent-alone', 'Implement the next story.'], { cwd: dir, env, scratch: ctx.ws.scratch, rss: true }),
+      measure('bash', ['-c', AGENT_ALONE, 'agent-alone', 'Implement the next story.'], {
+        cwd: dir,
+        env,
+        scratch: ctx.ws.scratch,
+        rss: true,
+      }),
     );
     runs.agent.push(rate(agent.wallMs));
     if (agent.rssMb !== undefined) runs.agentRss.push(agent.rssMb);
@@ -52,7 +78,9 @@ export async function streamJsonThroughput(ctx) {
         expectLogSize(join(dir, `ralph/logs/iteration-001.${loop === 'ralph' ? 'jsonl' : 'log'}`), bytes, loop);
         return measured;
       });
-      const startOnly = await inFreshRepo(ctx, (dir) => runLoop(ctx, loop, { dir, env: tinyEnv, iterations: 1, ...args }));
+      const startOnly = await inFreshRepo(ctx, (dir) =>
+        runLoop(ctx, loop, { dir, env: tinyEnv, iterations: 1, ...args }),
+      );
       runs[loop].push(rate(result.wallMs));
       runs[loop === 'ralph' ? 'ralphStream' : 'referenceStream'].push(streamRate(result.wallMs, startOnly.wallMs));
       if (result.rssMb !== undefined) runs[loop === 'ralph' ? 'ralphRss' : 'referenceRss'].push(result.rssMb);
@@ -65,9 +93,33 @@ export async function streamJsonThroughput(ctx) {
   const ralphRss = summarize(runs.ralphRss);
   return {
     rows: [
-      { scenario, metric: `${label} of events, parse + render + log rate, start-up excluded (MB/s)`, ralph: orReason(ralphStream, NOT_AVAILABLE), peer: 'bash loop (raw copy)', peerValue: orReason(summarize(runs.referenceStream), noReference), ratio: orReason(summarize(pairRatios(runs.ralphStream, runs.referenceStream)), noReference), digits: 0 },
-      { scenario, metric: `${label} of events, whole run, start-up included (MB/s)`, ralph: orReason(ralphRate, NOT_AVAILABLE), peer: 'bash loop (raw copy)', peerValue: orReason(summarize(runs.reference), noReference), ratio: orReason(summarize(pairRatios(runs.ralph, runs.reference)), noReference), digits: 0 },
-      { scenario, metric: `${label} of events, peak RSS (MB)`, ralph: orReason(ralphRss, noRss), peer: 'bash loop (raw copy)', peerValue: orReason(summarize(runs.referenceRss), ctx.hasJq ? noRss : noReference), ratio: orReason(summarize(pairRatios(runs.ralphRss, runs.referenceRss)), ctx.hasJq ? noRss : noReference), digits: 1 },
+      {
+        scenario,
+        metric: `${label} of events, parse + render + log rate, start-up excluded (MB/s)`,
+        ralph: orReason(ralphStream, NOT_AVAILABLE),
+        peer: 'bash loop (raw copy)',
+        peerValue: orReason(summarize(runs.referenceStream), noReference),
+        ratio: orReason(summarize(pairRatios(runs.ralphStream, runs.referenceStream)), noReference),
+        digits: 0,
+      },
+      {
+        scenario,
+        metric: `${label} of events, whole run, start-up included (MB/s)`,
+        ralph: orReason(ralphRate, NOT_AVAILABLE),
+        peer: 'bash loop (raw copy)',
+        peerValue: orReason(summarize(runs.reference), noReference),
+        ratio: orReason(summarize(pairRatios(runs.ralph, runs.reference)), noReference),
+        digits: 0,
+      },
+      {
+        scenario,
+        metric: `${label} of events, peak RSS (MB)`,
+        ralph: orReason(ralphRss, noRss),
+        peer: 'bash loop (raw copy)',
+        peerValue: orReason(summarize(runs.referenceRss), ctx.hasJq ? noRss : noReference),
+        ratio: orReason(summarize(pairRatios(runs.ralphRss, runs.referenceRss)), ctx.hasJq ? noRss : noReference),
+        digits: 1,
+      },
     ],
     notes: [
       `Scenario 3: the agent alone writes its ${label} into a pipe at ${summarize(runs.agent)?.median.toFixed(0)} MB/s, peak RSS ${summarize(runs.agentRss)?.max.toFixed(1) ?? 'n/a'} MB. GNU time reports the largest process of a tree; ${ownRss(runs.agentRss, runs.ralphRss)} The parse + render + log rate is ${label} less ${tiny} bytes over the wall time of the run less that of the same run with a ${tiny}-byte stream, in the same round; the whole-run rate counts start-up too.`,
@@ -75,7 +127,9 @@ export async function streamJsonThroughput(ctx) {
     targets: [
       {
         goal: `stream-json parse + render + log ≥ ${RATE_TARGET} MB/s (median, start-up excluded)`,
-        measured: ralphStream ? `${ralphStream.median.toFixed(0)} MB/s (whole run ${ralphRate?.median.toFixed(0) ?? NOT_AVAILABLE} MB/s)` : NOT_AVAILABLE,
+        measured: ralphStream
+          ? `${ralphStream.median.toFixed(0)} MB/s (whole run ${ralphRate?.median.toFixed(0) ?? NOT_AVAILABLE} MB/s)`
+          : NOT_AVAILABLE,
         pass: ralphStream ? ralphStream.median >= RATE_TARGET : undefined,
       },
       {

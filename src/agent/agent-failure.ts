@@ -11,10 +11,12 @@ const SETUP_PHRASES: readonly RegExp[] = [/--dangerously-skip-permissions cannot
 const NETWORK_PHRASES: readonly RegExp[] = [/\bUnable to connect to API\b/i, /\bFailedToOpenSocket\b/];
 // Node's and TLS's codes for the same: a project's own failing tests print them too, so they count
 // only on a line about connecting, a request, the API or a proxy.
-const NETWORK_CODES = /\b(?:ECONNREFUSED|ConnectionRefused|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN)\b|\bself[- ]signed certificate\b/i;
+const NETWORK_CODES =
+  /\b(?:ECONNREFUSED|ConnectionRefused|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN)\b|\bself[- ]signed certificate\b/i;
 const NETWORK_CONTEXT = /\b(?:API|connect(?:ion)?|request|fetch|socket|proxy)\b/i;
 
-const isNetworkLine = (line: string) => NETWORK_PHRASES.some((phrase) => phrase.test(line)) || (NETWORK_CODES.test(line) && NETWORK_CONTEXT.test(line));
+const isNetworkLine = (line: string) =>
+  NETWORK_PHRASES.some((phrase) => phrase.test(line)) || (NETWORK_CODES.test(line) && NETWORK_CONTEXT.test(line));
 
 const AUTH_PHRASES: readonly RegExp[] = [
   /\binvalid api key\b/i,

@@ -10,7 +10,12 @@ import { detectServerBusy, detectUsageLimit, isLimitStatus } from './usage-limit
  * limit" or a prompt quoting "Not logged in" can never stop the run. Wall-clock reset times
  * without a zone are read in `localZone` (this machine's when absent).
  */
-export function diagnoseFailure(summary: OutputSummary, exitCode: number | null, now: number, localZone?: string): AgentFailure | undefined {
+export function diagnoseFailure(
+  summary: OutputSummary,
+  exitCode: number | null,
+  now: number,
+  localZone?: string,
+): AgentFailure | undefined {
   const failed = exitCode !== 0 || summary.result?.isError === true;
   if (!failed) return undefined;
   const text = summary.errorText.join('\n');
@@ -25,11 +30,21 @@ export function diagnoseFailure(summary: OutputSummary, exitCode: number | null,
   const busy = event ? undefined : detectServerBusy(text, now);
   const status = summary.result?.apiErrorStatus;
   if (busy || (!event && status === 529)) {
-    return { kind: 'error', lines: errorLines(), busy: busy ?? { kind: 'overloaded', message: `the API is overloaded (HTTP ${status})` } };
+    return {
+      kind: 'error',
+      lines: errorLines(),
+      busy: busy ?? { kind: 'overloaded', message: `the API is overloaded (HTTP ${status})` },
+    };
   }
   const limit = detectUsageLimit(text, now, localZone);
   if (!limit && !event && !isLimitStatus(status)) return { kind: 'error', lines: errorLines() };
   const reset = event?.reset ?? limit?.reset;
-  const message = limit?.message ?? (summary.result?.text || event?.message || `the agent hit a rate limit (HTTP ${status ?? 429})`);
-  return { kind: 'usage_limit', message, ...(reset ? { reset } : {}), ...(limit?.exhausted ? { exhausted: limit.exhausted } : {}) };
+  const message =
+    limit?.message ?? (summary.result?.text || event?.message || `the agent hit a rate limit (HTTP ${status ?? 429})`);
+  return {
+    kind: 'usage_limit',
+    message,
+    ...(reset ? { reset } : {}),
+    ...(limit?.exhausted ? { exhausted: limit.exhausted } : {}),
+  };
 }

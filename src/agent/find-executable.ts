@@ -5,7 +5,11 @@ import { delimiter, join, resolve } from 'node:path';
  * The absolute path of an executable: a name is looked up on PATH, a path (anything with a
  * slash) is taken relative to `cwd`. Undefined when there is no such executable file.
  */
-export async function findExecutable(name: string, cwd: string, pathVariable = process.env.PATH ?? ''): Promise<string | undefined> {
+export async function findExecutable(
+  name: string,
+  cwd: string,
+  pathVariable = process.env.PATH ?? '',
+): Promise<string | undefined> {
   const candidates = name.includes('/')
     ? [resolve(cwd, name)]
     : pathVariable

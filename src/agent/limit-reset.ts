@@ -21,7 +21,10 @@ const WHEN = String.raw`\b(?:resets?|reset\s+(?:on|at)|on|until)\s+`;
 const ZONE = String.raw`(?:\s*\(([^()\s]{1,64})\)|\s+(UTC|GMT)\b)?`;
 const CLOCK = String.raw`(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?`;
 // resets Feb 22 at 9:30am · resets May 5 at 9pm (America/New_York) · resets Oct 6, 1pm (Europe/Paris) · Apr 23 at 4pm
-const DATED_NAME = new RegExp(String.raw`${WHEN}([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?${CLOCK}${ZONE}`, 'gi');
+const DATED_NAME = new RegExp(
+  String.raw`${WHEN}([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?${CLOCK}${ZONE}`,
+  'gi',
+);
 // You will regain access on 2026-04-01 at 00:00 UTC.
 const DATED_ISO = new RegExp(String.raw`${WHEN}(\d{4})-(\d{2})-(\d{2})(?:\s+at)?\s+${CLOCK}${ZONE}`, 'i');
 /** A date further back than this is no reset to wait for (a misread, or a message long stale). */

@@ -25,7 +25,8 @@ const MAX_ROUNDS = 5;
  * carries the marker, ralph itself excluded. Empty where there is no /proc (macOS).
  */
 export function findMarked(match: MarkerMatch): MarkedProcess[] {
-  const [entry, exact] = 'exact' in match ? [`${MARKER_VARIABLE}=${match.exact}`, true] : [`${MARKER_VARIABLE}=${match.prefix}`, false];
+  const [entry, exact] =
+    'exact' in match ? [`${MARKER_VARIABLE}=${match.exact}`, true] : [`${MARKER_VARIABLE}=${match.prefix}`, false];
   const found: MarkedProcess[] = [];
   for (const pid of listPids()) {
     if (pid === process.pid) continue;
@@ -66,7 +67,11 @@ export async function endMarked(
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const found = findMarked(match);
     if (found.length === 0) break;
-    ended.push(...found.filter((process) => !ended.some((seen) => seen.pid === process.pid && seen.startTicks === process.startTicks)));
+    ended.push(
+      ...found.filter(
+        (process) => !ended.some((seen) => seen.pid === process.pid && seen.startTicks === process.startTicks),
+      ),
+    );
     for (const target of found) signal(target, 'SIGTERM');
     const deadline = Date.now() + graceMs;
     while (found.some(isSame) && Date.now() < deadline && !force?.aborted) await sleep(POLL_MS);

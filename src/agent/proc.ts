@@ -31,7 +31,9 @@ let procAvailable: boolean | undefined;
 /** The pids in /proc; empty where there is no /proc. */
 export function listPids(): number[] {
   try {
-    return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number);
+    return readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number);
   } catch {
     return [];
   }
@@ -45,7 +47,10 @@ export function parseProcStat(text: string): ProcStat | undefined {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
   if (open === -1 || close < open) return undefined;
-  const fields = text.slice(close + 2).trim().split(' ');
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(' ');
   const startTicks = fields[22 - 3];
   if (fields.length < 20 || startTicks === undefined || !/^\d+$/.test(startTicks)) return undefined;
   return { comm: text.slice(open + 1, close), state: fields[0] ?? '', pgrp: Number(fields[5 - 3]), startTicks };
@@ -104,7 +109,11 @@ export function processStartTime(pid: number): string | undefined {
     return stat && stat.state !== 'Z' ? `${stat.startTicks}@${currentBootId()}` : undefined;
   }
   try {
-    const text = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
+    const text = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    });
     return text.trim() || undefined;
   } catch {
     return undefined;

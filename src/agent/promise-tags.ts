@@ -68,7 +68,8 @@ export class PromiseTagScanner {
         break;
       case 'invalid':
         // A handful is enough to explain the mistake; an agent printing thousands must not grow memory.
-        if (this.found.invalid.length < MAX_INVALID_KEPT) this.found.invalid.push(`<promise>${body.slice(0, 200)}</promise>`);
+        if (this.found.invalid.length < MAX_INVALID_KEPT)
+          this.found.invalid.push(`<promise>${body.slice(0, 200)}</promise>`);
         break;
     }
   }
@@ -77,7 +78,12 @@ export class PromiseTagScanner {
 /** The last occurrence of `needle` from `from` on that starts before `limit` (`from` itself is one). */
 function lastBefore(buffer: Buffer, needle: Buffer, from: number, limit: number): number {
   let last = from;
-  for (let next = buffer.indexOf(needle, last + 1); next !== -1 && next < limit; next = buffer.indexOf(needle, next + 1)) last = next;
+  for (
+    let next = buffer.indexOf(needle, last + 1);
+    next !== -1 && next < limit;
+    next = buffer.indexOf(needle, next + 1)
+  )
+    last = next;
   return last;
 }
 
@@ -88,13 +94,15 @@ function unfinishedTag(buffer: Buffer, position: number): Buffer {
     const start = lastBefore(buffer, OPEN, open, buffer.length);
     // Room for a whole body and all of its closer but the last byte, which would have ended the tag.
     // A copy: the stream may reuse the chunk's memory once we return.
-    if (buffer.length - start <= OPEN.length + MAX_TAG_BODY + CLOSE.length - 1) return Buffer.from(buffer.subarray(start));
+    if (buffer.length - start <= OPEN.length + MAX_TAG_BODY + CLOSE.length - 1)
+      return Buffer.from(buffer.subarray(start));
   }
   // Only a "<" among the last few bytes can start an opener that the next piece completes.
   const tail = Math.max(position, buffer.length - (OPEN.length - 1));
   if (buffer.indexOf(OPEN[0]!, tail) === -1) return NOTHING;
   for (let length = Math.min(OPEN.length - 1, buffer.length - position); length > 0; length--) {
-    if (buffer.subarray(buffer.length - length).equals(OPEN.subarray(0, length))) return Buffer.from(buffer.subarray(buffer.length - length));
+    if (buffer.subarray(buffer.length - length).equals(OPEN.subarray(0, length)))
+      return Buffer.from(buffer.subarray(buffer.length - length));
   }
   return NOTHING;
 }

@@ -40,14 +40,23 @@ export async function endRunRemains(run: RunTraces): Promise<MarkedProcess[]> {
 function isTheRunsGroup(pgid: number, run: RunTraces): boolean {
   if (hasProc()) {
     const entry = `${MARKER_VARIABLE}=${run.marker ?? ''}:`;
-    return run.marker !== undefined && groupMembers(pgid).some((pid) => {
-      const environ = readProcEnviron(pid);
-      return environ !== undefined && environHas(environ, entry, false);
-    });
+    return (
+      run.marker !== undefined &&
+      groupMembers(pgid).some((pid) => {
+        const environ = readProcEnviron(pid);
+        return environ !== undefined && environHas(environ, entry, false);
+      })
+    );
   }
   const started = Date.parse(run.startedAt);
   try {
-    const leader = Date.parse(execFileSync('ps', ['-o', 'lstart=', '-p', String(pgid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim());
+    const leader = Date.parse(
+      execFileSync('ps', ['-o', 'lstart=', '-p', String(pgid)], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 5000,
+      }).trim(),
+    );
     return Number.isFinite(started) && Number.isFinite(leader) && leader >= started - 1000;
   } catch {
     return false;

@@ -7,7 +7,11 @@ import { findExecutable } from './find-executable.js';
 
 /** `ralph-<dir>-<8 hex of the absolute path>`: the same repository always gets the same sandbox. */
 export function defaultSandboxName(root: string): string {
-  const dir = basename(root).toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'repo';
+  const dir =
+    basename(root)
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, '-')
+      .replace(/^[^a-z0-9]+/, '') || 'repo';
   const hash = createHash('sha256').update(root).digest('hex').slice(0, 8);
   return `ralph-${dir}-${hash}`;
 }
@@ -25,12 +29,24 @@ export function sandboxCommand(docker: string, name: string, root: string, inner
 export async function checkSandbox(cwd: string): Promise<string> {
   const docker = await findExecutable('docker', cwd);
   if (!docker) {
-    throw new RalphError('setup', '--sandbox needs docker, which is not on PATH', 'install Docker Desktop 4.50+ (docker sandbox), or run without --sandbox');
+    throw new RalphError(
+      'setup',
+      '--sandbox needs docker, which is not on PATH',
+      'install Docker Desktop 4.50+ (docker sandbox), or run without --sandbox',
+    );
   }
   const probe = await execa(docker, ['sandbox', 'ls'], { cwd, reject: false, stdin: 'ignore', timeout: 30_000 });
   if (probe.exitCode !== 0) {
-    const said = `${probe.stderr}\n${probe.stdout}`.split('\n').map((line) => line.trim()).find(Boolean) ?? `exit ${probe.exitCode}`;
-    throw new RalphError('setup', `--sandbox: \`docker sandbox ls\` failed: ${said}`, 'start Docker Desktop and make sure `docker sandbox` works, or run without --sandbox');
+    const said =
+      `${probe.stderr}\n${probe.stdout}`
+        .split('\n')
+        .map((line) => line.trim())
+        .find(Boolean) ?? `exit ${probe.exitCode}`;
+    throw new RalphError(
+      'setup',
+      `--sandbox: \`docker sandbox ls\` failed: ${said}`,
+      'start Docker Desktop and make sure `docker sandbox` works, or run without --sandbox',
+    );
   }
   return docker;
 }

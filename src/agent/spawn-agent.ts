@@ -130,7 +130,13 @@ function outputTargets(options: SpawnAgentOptions, logs: IterationLogs): OutputT
  * Watches a started agent: its output into the readers, its timers, ralph's interrupts, and ralph's
  * own exit. `exited` resolves with its exit code; `unwatch` undoes the rest.
  */
-function watchAgent(child: ResultPromise<AgentSpawnOptions>, output: AgentOutput, stopper: Stopper, deadline: number | undefined, options: SpawnAgentOptions) {
+function watchAgent(
+  child: ResultPromise<AgentSpawnOptions>,
+  output: AgentOutput,
+  stopper: Stopper,
+  deadline: number | undefined,
+  options: SpawnAgentOptions,
+) {
   const { interrupts } = options;
   const group = child.pid!;
   // Whatever way ralph itself ends (an uncaught error, process.exit), the agent's group goes with it.
@@ -157,7 +163,11 @@ function watchAgent(child: ResultPromise<AgentSpawnOptions>, output: AgentOutput
 }
 
 /** Ends what the agent left running: its group, then what escaped the group (returned, to be told). */
-async function endWhatIsLeft(group: number, marker: Parameters<Containment['endStrays']>[0], options: SpawnAgentOptions) {
+async function endWhatIsLeft(
+  group: number,
+  marker: Parameters<Containment['endStrays']>[0],
+  options: SpawnAgentOptions,
+) {
   // Also after a normal exit: dev servers and watchers the agent left behind die with the iteration.
   await terminateGroup(group, { force: options.interrupts.force });
   // And those that left the group (setsid, double fork, daemon()) are found by their marker.
@@ -165,7 +175,11 @@ async function endWhatIsLeft(group: number, marker: Parameters<Containment['endS
 }
 
 /** What the loop learns of one agent: its exit, signals, failure or stop, usage and stats. */
-function agentRunOf(summary: ReturnType<AgentOutput['summary']>, exitCode: number | null, stoppedBy: Stopper['cause']): AgentRun {
+function agentRunOf(
+  summary: ReturnType<AgentOutput['summary']>,
+  exitCode: number | null,
+  stoppedBy: Stopper['cause'],
+): AgentRun {
   const failure = stoppedBy ? undefined : diagnoseFailure(summary, exitCode, Date.now());
   const { result } = summary;
   return {
@@ -213,10 +227,18 @@ function createOutput(options: SpawnAgentOptions, targets: OutputTargets, stoppe
 }
 
 /** The iteration and idle timers; returns what clears them. */
-function startTimers(options: SpawnAgentOptions, stopper: Stopper, deadline: number | undefined, streams: NodeJS.ReadableStream[]): () => void {
+function startTimers(
+  options: SpawnAgentOptions,
+  stopper: Stopper,
+  deadline: number | undefined,
+  streams: NodeJS.ReadableStream[],
+): () => void {
   const untilDeadline = deadline === undefined ? Infinity : Math.max(0, deadline - Date.now());
   const runtimeFirst = untilDeadline < options.iterationTimeoutMs;
-  const total = setTimeout(() => stopper.stop({ cause: runtimeFirst ? 'max_runtime' : 'timeout' }), Math.min(untilDeadline, options.iterationTimeoutMs));
+  const total = setTimeout(
+    () => stopper.stop({ cause: runtimeFirst ? 'max_runtime' : 'timeout' }),
+    Math.min(untilDeadline, options.iterationTimeoutMs),
+  );
   const idle = setTimeout(() => stopper.stop({ cause: 'idle_timeout' }), options.idleTimeoutMs);
   const onActivity = () => idle.refresh();
   for (const stream of streams) stream.on('data', onActivity);
@@ -235,14 +257,24 @@ async function notStarted(cause: string, output: AgentOutput, logs: IterationLog
   logs.log.write(`[ralph] ${cause}\n`);
   await logs.close();
   const stats = { toolCalls: 0, invalidLines: 0 };
-  return { exitCode: null, signals: output.summary().signals, failure: { kind: 'error', lines: [cause] }, truncated: false, stats };
+  return {
+    exitCode: null,
+    signals: output.summary().signals,
+    failure: { kind: 'error', lines: [cause] },
+    truncated: false,
+    stats,
+  };
 }
 
 /**
  * Starts the agent in its own process group, or says in one line why it could not be started:
  * a NUL byte, E2BIG, ENOENT, EACCES. Such a spawn has no pid and will never emit `exit`.
  */
-async function startAgent(command: AgentCommand, env: NodeJS.ProcessEnv, cwd: string): Promise<{ child: ResultPromise<AgentSpawnOptions> } | { cause: string }> {
+async function startAgent(
+  command: AgentCommand,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ child: ResultPromise<AgentSpawnOptions> } | { cause: string }> {
   const nul = findNulByte(command, env);
   if (nul !== undefined) return { cause: `the agent could not be started: ${nul}` };
   const spawnOptions: AgentSpawnOptions = {
@@ -271,7 +303,10 @@ async function startAgent(command: AgentCommand, env: NodeJS.ProcessEnv, cwd: st
 async function drain(sources: NodeJS.ReadableStream[], sinks: Writable[]): Promise<void> {
   const all = Promise.all(sinks.map((sink) => finished(sink).catch(() => undefined)));
   const timer = new AbortController();
-  const timedOut = await Promise.race([all.then(() => false), sleep(DRAIN_LIMIT_MS, true, { signal: timer.signal }).catch(() => false)]);
+  const timedOut = await Promise.race([
+    all.then(() => false),
+    sleep(DRAIN_LIMIT_MS, true, { signal: timer.signal }).catch(() => false),
+  ]);
   timer.abort();
   if (!timedOut) return;
   // Something that escaped the group still holds the pipe: stop reading and close our side.

@@ -10,7 +10,8 @@ const KIB = 1024;
 export function findNulByte(command: AgentCommand, env: NodeJS.ProcessEnv): string | undefined {
   const index = command.args.findIndex((arg) => arg.includes('\0'));
   if (command.file.includes('\0')) return 'the agent command contains a NUL byte';
-  if (index !== -1) return `argument ${index + 1} of the agent command (${preview(command.args[index] ?? '')}) contains a NUL byte`;
+  if (index !== -1)
+    return `argument ${index + 1} of the agent command (${preview(command.args[index] ?? '')}) contains a NUL byte`;
   for (const [name, value] of Object.entries(env)) {
     if (name.includes('\0')) return `an environment variable name (${preview(name)}) contains a NUL byte`;
     // ralph's own environment cannot hold one (the kernel passed it as C strings): it came from agent.env.
@@ -48,7 +49,10 @@ function commandSizes(command: AgentCommand, env: NodeJS.ProcessEnv) {
   const sizes = argv.map((arg) => Buffer.byteLength(arg) + 1);
   const at = sizes.indexOf(Math.max(...sizes));
   const what = at === 0 ? 'the command' : `argument ${at} (${preview(argv[at] ?? '')})`;
-  const environment = Object.entries(env).reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}=${value ?? ''}`) + 1, 0);
+  const environment = Object.entries(env).reduce(
+    (sum, [name, value]) => sum + Buffer.byteLength(`${name}=${value ?? ''}`) + 1,
+    0,
+  );
   return { args: sizes.reduce((sum, size) => sum + size, 0), largest: { bytes: sizes[at] ?? 0, what }, environment };
 }
 

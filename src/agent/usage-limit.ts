@@ -34,7 +34,11 @@ const FALLBACK_NOTICE = /\bnow using\b/i;
 /** Wordings (from the client's own messages) of limits that do not lift within a run. */
 const EXHAUSTED: readonly { cause: ExhaustedCause; phrase: RegExp }[] = [
   // Your usage allocation has been disabled by your admin · Your group's usage limit is set to $0 · Your seat type doesn't include usage credits
-  { cause: 'allocation_disabled', phrase: /\b(?:usage allocation has been disabled|usage limit is set to \$0|seat type doesn(?:'|’)?t include (?:extra )?usage)/i },
+  {
+    cause: 'allocation_disabled',
+    phrase:
+      /\b(?:usage allocation has been disabled|usage limit is set to \$0|seat type doesn(?:'|’)?t include (?:extra )?usage)/i,
+  },
   // You're out of usage credits · Your org is out of usage · add funds to continue
   { cause: 'out_of_credits', phrase: /\b(?:out of usage credits|org is out of usage\b)/i },
   // You've hit your org's monthly usage limit · monthly spend limit · You have reached your specified API usage limits
@@ -46,7 +50,10 @@ const SERVER_BUSY: readonly { kind: ServerBusy['kind']; phrase: RegExp }[] = [
   // API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited
   { kind: 'rate_limited', phrase: /\b(?:temporarily limiting requests|not your usage limit)\b/i },
   // API Error: 529 Overloaded · API Error (529 {"type":"overloaded_error",…}) · API Error: 500 {…"message":"Overloaded"}
-  { kind: 'overloaded', phrase: /\boverloaded_error\b|\b529\b[^\n]{0,40}\boverloaded\b|\bAPI Error\b[^\n]{0,80}\bOverloaded\b/i },
+  {
+    kind: 'overloaded',
+    phrase: /\boverloaded_error\b|\b529\b[^\n]{0,40}\boverloaded\b|\bAPI Error\b[^\n]{0,80}\bOverloaded\b/i,
+  },
 ];
 
 /**
@@ -56,12 +63,17 @@ const SERVER_BUSY: readonly { kind: ServerBusy['kind']; phrase: RegExp }[] = [
  */
 export function detectUsageLimit(text: string, now: number, localZone?: string): UsageLimit | undefined {
   const isLimit = (message: string) =>
-    !FALLBACK_NOTICE.test(message) && (EXHAUSTED.some(({ phrase }) => phrase.test(message)) || LIMIT_PHRASES.some((phrase) => phrase.test(message)));
+    !FALLBACK_NOTICE.test(message) &&
+    (EXHAUSTED.some(({ phrase }) => phrase.test(message)) || LIMIT_PHRASES.some((phrase) => phrase.test(message)));
   const found = findMessage(text, isLimit);
   if (found === undefined) return undefined;
   const exhausted = EXHAUSTED.find(({ phrase }) => phrase.test(found.message))?.cause;
   const reset = resetFromText(found.withFollowing, now, localZone);
-  return { message: truncate(found.message, MAX_MESSAGE), ...(reset ? { reset } : {}), ...(exhausted ? { exhausted } : {}) };
+  return {
+    message: truncate(found.message, MAX_MESSAGE),
+    ...(reset ? { reset } : {}),
+    ...(exhausted ? { exhausted } : {}),
+  };
 }
 
 /** Recognises server-side throttling or an overloaded API in the agent's own error output. */
@@ -80,7 +92,8 @@ export function usageLimitFromEvent(event: unknown): UsageLimit | undefined {
   const info = event.rate_limit_info;
   // overageStatus "rejected" on an allowed event only says extra usage is unavailable.
   if (!isRecord(info) || info.status !== 'rejected') return undefined;
-  const kind = typeof info.rateLimitType === 'string' && info.rateLimitType ? ` (${info.rateLimitType.slice(0, 40)})` : '';
+  const kind =
+    typeof info.rateLimitType === 'string' && info.rateLimitType ? ` (${info.rateLimitType.slice(0, 40)})` : '';
   const message = `usage limit reached${kind}`;
   const at = typeof info.resetsAt === 'number' ? epochToMs(info.resetsAt) : undefined;
   return at === undefined ? { message } : { message, reset: { at, source: 'event' } };
@@ -95,7 +108,10 @@ export function isLimitStatus(status: unknown): boolean {
  * The first line (or a line and the next, joined: a message wrapped by a terminal) that `matches`,
  * trimmed; `withFollowing` adds the lines after it, where a wrapped reset time continues.
  */
-function findMessage(text: string, matches: (message: string) => boolean): { message: string; withFollowing: string } | undefined {
+function findMessage(
+  text: string,
+  matches: (message: string) => boolean,
+): { message: string; withFollowing: string } | undefined {
   const lines = text
     .split(/\r?\n/)
     .map((line) => line.trim())
@@ -104,7 +120,11 @@ function findMessage(text: string, matches: (message: string) => boolean): { mes
     const line = lines[index] ?? '';
     const next = lines[index + 1];
     // Joined only when the phrase spans the break: a next line that matches alone is its own message.
-    const message = matches(line) ? line : next !== undefined && !matches(next) && matches(`${line} ${next}`) ? `${line} ${next}` : undefined;
+    const message = matches(line)
+      ? line
+      : next !== undefined && !matches(next) && matches(`${line} ${next}`)
+        ? `${line} ${next}`
+        : undefined;
     if (message === undefined) continue;
     return { message, withFollowing: lines.slice(index, index + 1 + WRAP_LINES).join(' ') };
   }

@@ -23,8 +23,20 @@ export function usageWindowsFromEvent(event: unknown): UsageWindow[] {
 
 function windowOf(name: unknown, value: Record<string, unknown>): UsageWindow | undefined {
   const utilization = value.utilization;
-  if (typeof name !== 'string' || name === '' || typeof utilization !== 'number' || !Number.isFinite(utilization) || utilization < 0) return undefined;
-  const reset = typeof value.resetsAt === 'number' ? value.resetsAt : typeof value.resets_at === 'number' ? value.resets_at : undefined;
+  if (
+    typeof name !== 'string' ||
+    name === '' ||
+    typeof utilization !== 'number' ||
+    !Number.isFinite(utilization) ||
+    utilization < 0
+  )
+    return undefined;
+  const reset =
+    typeof value.resetsAt === 'number'
+      ? value.resetsAt
+      : typeof value.resets_at === 'number'
+        ? value.resets_at
+        : undefined;
   const resetsAt = reset === undefined ? undefined : epochToMs(reset);
   return { window: name.slice(0, 40), utilization, ...(resetsAt === undefined ? {} : { resetsAt }) };
 }

@@ -41,7 +41,10 @@ function declareRun(program: Command, setExitCode: SetExitCode): Command {
     .allowExcessArguments(true)
     .action(async (options: Record<string, unknown>, command: Command) => {
       refuseArguments(command.args);
-      const [{ runCommand }, { givenRunFlags }] = await Promise.all([import('../commands/run.js'), import('./run-flags.js')]);
+      const [{ runCommand }, { givenRunFlags }] = await Promise.all([
+        import('../commands/run.js'),
+        import('./run-flags.js'),
+      ]);
       setExitCode(
         await runCommand({
           cwd: process.cwd(),
@@ -75,10 +78,16 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
   program
     .command('init')
     .description('scaffold ralph/ in this repository: prompt, PRD guide, task list, progress notes')
-    .option('--force', 'replace ralph\'s template files you already have', false)
+    .option('--force', "replace ralph's template files you already have", false)
     .addOption(new Option('--ci <provider>', 'also write a CI workflow').choices(CI_PROVIDERS))
-    .option('--from <dir>', 'import a ralph.sh setup from this folder: prd.json, progress.txt, prompt.md or CLAUDE.md (nothing there is changed)')
-    .option('--install <spec>', 'with --ci: what the workflow installs instead of this version of ralph (git URL, tarball, path)')
+    .option(
+      '--from <dir>',
+      'import a ralph.sh setup from this folder: prd.json, progress.txt, prompt.md or CLAUDE.md (nothing there is changed)',
+    )
+    .option(
+      '--install <spec>',
+      'with --ci: what the workflow installs instead of this version of ralph (git URL, tarball, path)',
+    )
     .action(async (options: { force: boolean; ci?: CiProvider; from?: string; install?: string }) => {
       const { initCommand } = await import('../commands/init.js');
       setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
@@ -90,7 +99,7 @@ function declareArchive(program: Command, setExitCode: SetExitCode): void {
     .command('archive')
     .description('move the finished task list to ralph/archive/DATE-NAME/ and start a fresh one')
     .option('--include-logs', 'move ralph/logs/ into the archive too', false)
-    .option('--name <name>', 'archive name (default: the task list\'s branchName, or project)')
+    .option('--name <name>', "archive name (default: the task list's branchName, or project)")
     .option('-y, --yes', 'archive even when stories still fail, without asking', false)
     .action(async (options: { includeLogs: boolean; name?: string; yes: boolean }) => {
       const { archiveCommand } = await import('../commands/archive.js');
@@ -123,10 +132,14 @@ function declareHook(program: Command, setExitCode: SetExitCode): void {
   const hook = program.command('hook').description('entry points for Claude Code hooks (ralph init registers them)');
   hook
     .command('stop')
-    .description("Claude Code's Stop hook: during a loop, refuse a stop that leaves tasks.json broken or work uncommitted")
+    .description(
+      "Claude Code's Stop hook: during a loop, refuse a stop that leaves tasks.json broken or work uncommitted",
+    )
     .action(async () => {
       const { hookStopCommand } = await import('../commands/hook-stop.js');
-      setExitCode(await hookStopCommand({ stdin: process.stdin, stdout: process.stdout, env: process.env, cwd: process.cwd() }));
+      setExitCode(
+        await hookStopCommand({ stdin: process.stdin, stdout: process.stdout, env: process.env, cwd: process.cwd() }),
+      );
     });
 }
 
@@ -139,8 +152,14 @@ function declareHelp(program: Command, run: Command): void {
     .action(async (names: string[]) => {
       let command: Command = program;
       for (const name of names) {
-        const next = command.commands.find((candidate) => candidate.name() === name || candidate.aliases().includes(name));
-        if (!next) return program.error(`error: unknown command '${names.join(' ')}'`, { exitCode: USAGE_EXIT_CODE, code: 'commander.unknownCommand' });
+        const next = command.commands.find(
+          (candidate) => candidate.name() === name || candidate.aliases().includes(name),
+        );
+        if (!next)
+          return program.error(`error: unknown command '${names.join(' ')}'`, {
+            exitCode: USAGE_EXIT_CODE,
+            code: 'commander.unknownCommand',
+          });
         command = next;
       }
       if (command === run) await declareRunOptions(run);
@@ -152,7 +171,9 @@ function declareHelp(program: Command, run: Command): void {
 function refuseArguments(args: readonly string[]): void {
   const [first] = args;
   if (first === undefined) return;
-  const hint = /^\d+$/.test(first) ? `did you mean --max-iterations ${first}?` : 'ralph run takes no arguments: see ralph run --help';
+  const hint = /^\d+$/.test(first)
+    ? `did you mean --max-iterations ${first}?`
+    : 'ralph run takes no arguments: see ralph run --help';
   throw new RalphError('usage', `unexpected argument '${first}' for 'run'`, hint);
 }
 
@@ -177,7 +198,10 @@ export async function main(argv: string[]): Promise<number> {
 
 /** On GitHub Actions a refused start is annotated and its reason written to the step outputs too. */
 async function reportToGitHub(error: RalphError): Promise<void> {
-  const [{ annotationFor, writeOutputs }, { recordOf }] = await Promise.all([import('../ui/github-actions.js'), import('../loop/run-report.js')]);
+  const [{ annotationFor, writeOutputs }, { recordOf }] = await Promise.all([
+    import('../ui/github-actions.js'),
+    import('../loop/run-report.js'),
+  ]);
   const record = recordOf(endingOf(error));
   const annotation = annotationFor(record.reason, record.exitCode, error.message);
   if (annotation) process.stdout.write(`${annotation}\n`);
@@ -187,14 +211,21 @@ async function reportToGitHub(error: RalphError): Promise<void> {
 function reportError(error: unknown): number {
   if (error instanceof CommanderError) {
     // Help and version are not errors; everything else commander rejects is a usage error.
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help'
+    )
+      return 0;
     return USAGE_EXIT_CODE;
   }
   if (error instanceof RalphError) {
     process.stderr.write(`${errorLine(error)}\n`);
     return exitCodeFor(endingOf(error));
   }
-  const where = PACKAGE_BUGS_URL ? `at ${PACKAGE_BUGS_URL}` : `to the maintainers of ${PACKAGE_NAME} (the issue tracker of its repository)`;
+  const where = PACKAGE_BUGS_URL
+    ? `at ${PACKAGE_BUGS_URL}`
+    : `to the maintainers of ${PACKAGE_NAME} (the issue tracker of its repository)`;
   process.stderr.write(
     `ralph: internal error — this is a bug in ralph, not in your project. Please report it ${where}, ` +
       `with this trace and: ralph ${PACKAGE_VERSION}, node ${process.version}, ${process.platform}.\n${(error as Error)?.stack ?? String(error)}\n`,

@@ -23,5 +23,9 @@ export function addRunOptions(command: Command): Command {
 
 /** The run options given on the command line (no defaults: those are resolved with env and config). */
 export function givenRunFlags(values: Record<string, unknown>): Partial<Record<RunOptionKey, unknown>> {
-  return Object.fromEntries(Object.keys(RUN_OPTIONS).filter((key) => values[key] !== undefined).map((key) => [key, values[key]]));
+  return Object.fromEntries(
+    Object.keys(RUN_OPTIONS)
+      .filter((key) => values[key] !== undefined)
+      .map((key) => [key, values[key]]),
+  );
 }

@@ -44,7 +44,12 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
   if (open > 0 && !options.yes) {
     const unfinished = `${open} of ${tasks.stories.length} stories in ralph/tasks.json still fail`;
     const confirm = options.confirm === undefined ? terminalConfirm() : (options.confirm ?? undefined);
-    if (!confirm) throw new RalphError('setup', `${unfinished}; not archiving an unfinished task list`, 'finish it, or pass --yes to archive it anyway');
+    if (!confirm)
+      throw new RalphError(
+        'setup',
+        `${unfinished}; not archiving an unfinished task list`,
+        'finish it, or pass --yes to archive it anyway',
+      );
     if (!(await confirm(`${unfinished}. Archive anyway?`))) {
       stdout.write('Nothing archived.\n');
       return DECLINED_EXIT_CODE;
@@ -73,9 +78,15 @@ async function refuseWhileRunning(paths: RalphPaths): Promise<void> {
 
 async function readTaskList(paths: RalphPaths): Promise<TaskList> {
   const text = await readOptional(paths.tasks);
-  if (text === undefined) throw new RalphError('setup', 'ralph/tasks.json not found: there is no task list to archive', 'run `ralph init` to start one');
+  if (text === undefined)
+    throw new RalphError(
+      'setup',
+      'ralph/tasks.json not found: there is no task list to archive',
+      'run `ralph init` to start one',
+    );
   const parsed = parseTasks(text);
-  if (!parsed.ok) throw new RalphError('setup', `ralph/tasks.json is not a valid task list: ${parsed.error}`, 'fix it, then archive');
+  if (!parsed.ok)
+    throw new RalphError('setup', `ralph/tasks.json is not a valid task list: ${parsed.error}`, 'fix it, then archive');
   return parsed.tasks;
 }
 
@@ -151,6 +162,7 @@ function renderArchive(root: string, dir: string, filed: Filed, reset: string[],
   if (filed.moved.length > 0) lines.push(`  moved   ${filed.moved.join(', ')}`);
   if (filed.copied.length > 0) lines.push(`  copied  ${filed.copied.join(', ')} (it stays in ralph/)`);
   if (!includeLogs) lines.push('  kept    ralph/logs/ where it is (--include-logs moves it too)');
-  if (reset.length > 0) lines.push(`Fresh ${reset.join(' and ')} written from the templates; ralph/prompt.md is unchanged.`);
+  if (reset.length > 0)
+    lines.push(`Fresh ${reset.join(' and ')} written from the templates; ralph/prompt.md is unchanged.`);
   return lines.join('\n') + '\n';
 }

@@ -59,7 +59,8 @@ async function hookStop(options: HookStopOptions): Promise<void> {
     if (!parsed.ok) throw new Error(parsed.problem);
     const loop = toLoopState(active as unknown as Record<string, unknown>);
     const snapshotText = await readOptional(paths.tasksSnapshot);
-    if (snapshotText === undefined) throw new Error('ralph/.tasks-snapshot.json is missing (ralph run writes it when an iteration begins)');
+    if (snapshotText === undefined)
+      throw new Error('ralph/.tasks-snapshot.json is missing (ralph run writes it when an iteration begins)');
     const decision = await decideStop({
       snapshotText,
       tasksText: await readOptional(paths.tasks),
@@ -76,7 +77,9 @@ async function hookStop(options: HookStopOptions): Promise<void> {
     await writeBlocks(files.state, { ...at, blocks });
     const label = `iteration ${loop.iteration} (${loop.mode})`;
     if (blocks > MAX_BLOCKS_PER_ITERATION) {
-      await log(`${label}: allowed stop attempt ${blocks} after ${MAX_BLOCKS_PER_ITERATION} blocks this iteration, though: ${decision.reason}`);
+      await log(
+        `${label}: allowed stop attempt ${blocks} after ${MAX_BLOCKS_PER_ITERATION} blocks this iteration, though: ${decision.reason}`,
+      );
       return;
     }
     options.stdout.write(`${JSON.stringify({ decision: 'block', reason: decision.reason })}\n`);

@@ -31,13 +31,30 @@ export async function initCommand(options: InitOptions): Promise<number> {
   // Checked first: a bad flag writes nothing.
   const install = checkInstallSpec(options.install, options.ci);
   const root = await findRepoRoot(options.cwd);
-  const from = options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
+  const from =
+    options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
   const gates = await detectGates(root);
-  const outcomes = await applyPlan(root, planInit({ ci: options.ci, gates, ...(from ? { from } : {}), ...(install === undefined ? {} : { install }) }), { force: options.force ?? false });
-  const written = outcomes.filter((outcome) => ['created', 'replaced', 'updated'].includes(outcome.result)).map((outcome) => outcome.path);
+  const outcomes = await applyPlan(
+    root,
+    planInit({ ci: options.ci, gates, ...(from ? { from } : {}), ...(install === undefined ? {} : { install }) }),
+    { force: options.force ?? false },
+  );
+  const written = outcomes
+    .filter((outcome) => ['created', 'replaced', 'updated'].includes(outcome.result))
+    .map((outcome) => outcome.path);
   await acceptAsLeftBehind(root, ralphPaths(root).state, written);
-  const where: Whereabouts = { claudeFound: (await findExecutable('claude', options.cwd)) !== undefined, root: process.getuid?.() === 0, imported: from !== undefined };
-  const notes = from ? ['', `Imported from ${from.shown} (nothing there was changed):`, ...legacyPromptNotes(from).map((note) => `  ${note}`)] : [];
+  const where: Whereabouts = {
+    claudeFound: (await findExecutable('claude', options.cwd)) !== undefined,
+    root: process.getuid?.() === 0,
+    imported: from !== undefined,
+  };
+  const notes = from
+    ? [
+        '',
+        `Imported from ${from.shown} (nothing there was changed):`,
+        ...legacyPromptNotes(from).map((note) => `  ${note}`),
+      ]
+    : [];
   stdout.write(renderInit(root, outcomes, options.force ?? false, gates, where, notes));
   return 0;
 }
@@ -59,9 +76,15 @@ export function renderInit(
   if (changed.length === 0) lines.push('  nothing changed: ralph is already set up here');
   if (kept.length > 0) {
     lines.push(`  already exists, kept: ${kept.map((outcome) => outcome.path).join(', ')}`);
-    if (!force) lines.push(pc.dim('  (ralph init --force replaces the template files; .gitignore and .claude/settings.json are only ever added to)'));
+    if (!force)
+      lines.push(
+        pc.dim(
+          '  (ralph init --force replaces the template files; .gitignore and .claude/settings.json are only ever added to)',
+        ),
+      );
   }
-  for (const outcome of outcomes) if (outcome.result === 'skipped') lines.push(`  ${pc.yellow('warning:')} ${outcome.warning}`);
+  for (const outcome of outcomes)
+    if (outcome.result === 'skipped') lines.push(`  ${pc.yellow('warning:')} ${outcome.warning}`);
   const config = outcomes.find((outcome) => outcome.path === 'ralph/config.json');
   if (config?.result === 'created' || config?.result === 'replaced') lines.push('', ...describeGates(gates));
   lines.push(...notes, '', ...nextSteps(where));
@@ -70,10 +93,15 @@ export function renderInit(
 
 /** What init wrote into the config's `gates`, so the user can check it. */
 function describeGates(gates: readonly DetectedGate[]): string[] {
-  if (gates.length === 0) return ['Quality gates: none detected; ralph/config.json has "gates": [] (add your build and test commands there).'];
+  if (gates.length === 0)
+    return [
+      'Quality gates: none detected; ralph/config.json has "gates": [] (add your build and test commands there).',
+    ];
   return [
     'Quality gates written to ralph/config.json (a COMPLETE claim must pass them):',
-    ...gates.map((gate) => `  ${gate.name.padEnd(10)} ${gate.command}${gate.after ? pc.dim(`  (after ${gate.after})`) : ''}`),
+    ...gates.map(
+      (gate) => `  ${gate.name.padEnd(10)} ${gate.command}${gate.after ? pc.dim(`  (after ${gate.after})`) : ''}`,
+    ),
   ];
 }
 

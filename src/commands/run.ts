@@ -50,7 +50,14 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const terminal = terminalFor(options);
   const root = await findRepoRoot(options.cwd);
   const paths = ralphPaths(root);
-  const start: StartInput = { cwd: options.cwd, root, paths, flags: options.flags, env: terminal.env, yes: options.yes === true };
+  const start: StartInput = {
+    cwd: options.cwd,
+    root,
+    paths,
+    flags: options.flags,
+    env: terminal.env,
+    yes: options.yes === true,
+  };
   if (options.dryRun) return await dryRunCommand(start, terminal);
   await requireRalphFolder(paths, options.cwd, () => checkStart(start));
   const run = await openRun(options, terminal, paths);
@@ -59,7 +66,12 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (run.lockWarning) terminal.out.line(pc.yellow(`warning: ${run.lockWarning}`));
     return await finishRun(await runUnderLock(start, run), {
       ...{ paths, out: terminal.out, stderr: terminal.stderr, env: terminal.env, github: terminal.github },
-      ...{ startedAt: run.startedAt, firstIteration: run.firstIteration, maxIterations: run.maxIterations, strayProcessesEnded: run.containment.ended },
+      ...{
+        startedAt: run.startedAt,
+        firstIteration: run.firstIteration,
+        maxIterations: run.maxIterations,
+        strayProcessesEnded: run.containment.ended,
+      },
     });
   } finally {
     await closeRun(run);
@@ -91,9 +103,23 @@ async function openRun(options: RunCommandOptions, terminal: Terminal, paths: Ra
   });
   const { warning } = await lock.acquire();
   const interrupts = installInterrupts((signal, count) =>
-    terminal.out.line(count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`),
+    terminal.out.line(
+      count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`,
+    ),
   );
-  return { options, terminal, paths, lock, lockWarning: warning, containment, interrupts, rows: [], startedAt, firstIteration: 1, maxIterations: 0 };
+  return {
+    options,
+    terminal,
+    paths,
+    lock,
+    lockWarning: warning,
+    containment,
+    interrupts,
+    rows: [],
+    startedAt,
+    firstIteration: 1,
+    maxIterations: 0,
+  };
 }
 
 /** Closes the screen, stops listening for interrupts, and releases the lock — however the run ended. */
@@ -102,7 +128,9 @@ async function closeRun({ terminal, interrupts, paths }: LoopRun): Promise<void>
   terminal.out.close();
   interrupts.dispose();
   await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
-  await releaseActiveLock(paths.active, process.pid).catch((error: Error) => terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`));
+  await releaseActiveLock(paths.active, process.pid).catch((error: Error) =>
+    terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`),
+  );
 }
 
 /** Prepare → wire → loop, under the lock; any refusal or fault becomes the run's ending. */
@@ -126,7 +154,13 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   // Numbered under the lock: no other run can be writing logs now.
   run.firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
   // Under the lock: two runs never switch branches under each other.
-  const { tasks, branch } = await enterTaskBranch({ root: paths.root, tasks: prepared.ready.tasks, tasksPath: paths.tasks, enabled: settings.branch, say: (text) => terminal.out.line(text) });
+  const { tasks, branch } = await enterTaskBranch({
+    root: paths.root,
+    tasks: prepared.ready.tasks,
+    tasksPath: paths.tasks,
+    enabled: settings.branch,
+    say: (text) => terminal.out.line(text),
+  });
   // Checked under the lock, so two simultaneous starts cannot both count as one resume.
   const taskList = taskListId(tasks);
   const state = await readRunState(paths.state, taskList);
@@ -137,17 +171,34 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
 }
 
 /** Runs the loop; a fault mid-run (a full disk) still counts the iterations it started in the record. */
-async function loopOver(ready: ReadyRun, run: LoopRun, ports: LoopPorts, started: () => number, lastFailure: () => { lastFailure?: AgentFailure }): Promise<RunEnd> {
+async function loopOver(
+  ready: ReadyRun,
+  run: LoopRun,
+  ports: LoopPorts,
+  started: () => number,
+  lastFailure: () => { lastFailure?: AgentFailure },
+): Promise<RunEnd> {
   const { tasks, loopRan, policy } = ready;
   const { rows } = run;
   try {
-    const { termination, ...progress } = await runLoop(loopSettings(ready.resolved.settings, run.firstIteration, ready.branch), ports, tasks, ready.unconfirmed);
+    const { termination, ...progress } = await runLoop(
+      loopSettings(ready.resolved.settings, run.firstIteration, ready.branch),
+      ports,
+      tasks,
+      ready.unconfirmed,
+    );
     return { ending: termination, progress, loopRan, rows, ...lastFailure() };
   } catch (error) {
     const last = rows.at(-1);
     const stories = last ? { complete: last.storiesComplete, total: last.storiesTotal } : countStories(tasks, policy);
     const costUsd = rows.reduce((sum, row) => sum + (row.stats.costUsd ?? 0), 0);
-    return { ...endingOfError(error), progress: { ...noProgress(stories), iterations: started(), costUsd }, loopRan, rows, ...lastFailure() };
+    return {
+      ...endingOfError(error),
+      progress: { ...noProgress(stories), iterations: started(), costUsd },
+      loopRan,
+      rows,
+      ...lastFailure(),
+    };
   }
 }
 
@@ -156,7 +207,13 @@ async function loopOver(ready: ReadyRun, run: LoopRun, ports: LoopPorts, started
  * in either. The start checks then say what is missing (and how a ralph.sh layout is imported).
  */
 async function requireRalphFolder(paths: RalphPaths, cwd: string, checks: () => Promise<unknown>): Promise<void> {
-  if (await access(paths.dir).then(() => true, () => false)) return;
+  if (
+    await access(paths.dir).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
   await checks();
   throw new RalphError('setup', `${relative(cwd, paths.dir) || paths.dir} not found`, 'run `ralph init` to create it');
 }

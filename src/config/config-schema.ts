@@ -7,7 +7,10 @@ import { duration } from './value-kinds.js';
 const agentSchema = z
   .strictObject({
     bin: RUN_OPTIONS.agentBin.kind.schema.optional().describe('The agent executable (default "claude").'),
-    args: z.array(z.string()).optional().describe('Extra arguments appended to every agent call, e.g. ["--model", "opus"].'),
+    args: z
+      .array(z.string())
+      .optional()
+      .describe('Extra arguments appended to every agent call, e.g. ["--model", "opus"].'),
     skipPermissions: z.boolean().optional().describe('Add --dangerously-skip-permissions (default true).'),
     env: z.record(z.string(), z.string()).optional().describe('Extra environment variables for the agent.'),
   })
@@ -15,9 +18,18 @@ const agentSchema = z
 
 /** One quality gate: a shell command that must pass before a COMPLETE claim stands. */
 const gateSchema = z.strictObject({
-  name: z.string({ error: 'expected a gate name' }).min(1, { error: 'expected a gate name' }).describe('build, lint, tests, typecheck, or any name of your own.'),
-  command: z.string({ error: 'expected a shell command' }).min(1, { error: 'expected a shell command' }).describe('Run with your shell in the repository root.'),
-  after: z.string().optional().describe('A gate earlier in the list that must pass first; when it fails, this one is skipped.'),
+  name: z
+    .string({ error: 'expected a gate name' })
+    .min(1, { error: 'expected a gate name' })
+    .describe('build, lint, tests, typecheck, or any name of your own.'),
+  command: z
+    .string({ error: 'expected a shell command' })
+    .min(1, { error: 'expected a shell command' })
+    .describe('Run with your shell in the repository root.'),
+  after: z
+    .string()
+    .optional()
+    .describe('A gate earlier in the list that must pass first; when it fails, this one is skipped.'),
   timeout: duration().schema.optional().describe('How long the gate may run (default 10m): 45s, 90m, 1h30m.'),
 });
 

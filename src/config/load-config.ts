@@ -10,12 +10,21 @@ export async function loadConfig(path: string, shownPath: string): Promise<Confi
   const text = await readOptional(path);
   if (text === undefined) return {};
   const parsed = parseJson(text);
-  if (!parsed.ok) throw new RalphError('setup', `${shownPath} is not valid JSON: ${parsed.error}`, 'fix the file (keys are camelCase, durations are strings like "90m")');
+  if (!parsed.ok)
+    throw new RalphError(
+      'setup',
+      `${shownPath} is not valid JSON: ${parsed.error}`,
+      'fix the file (keys are camelCase, durations are strings like "90m")',
+    );
   const json = parsed.value;
   const result = configSchema.safeParse(json);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  throw new RalphError('setup', `${shownPath}: ${describeConfigIssue(issue, json)}`, 'see ralph/config.schema.json (written by `ralph init`) or docs/configuration.md for the keys and their forms');
+  throw new RalphError(
+    'setup',
+    `${shownPath}: ${describeConfigIssue(issue, json)}`,
+    'see ralph/config.schema.json (written by `ralph init`) or docs/configuration.md for the keys and their forms',
+  );
 }
 
 /** `maxIterations: expected a whole number ≥ 1, got "ten"`, or `unknown key "maxIteration" (did you mean "maxIterations"?)`. */
@@ -55,7 +64,8 @@ function closest(key: string, known: string[]): string | undefined {
   let best: { key: string; distance: number } | undefined;
   for (const candidate of known) {
     const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (distance <= Math.max(2, Math.floor(candidate.length / 3)) && (!best || distance < best.distance)) best = { key: candidate, distance };
+    if (distance <= Math.max(2, Math.floor(candidate.length / 3)) && (!best || distance < best.distance))
+      best = { key: candidate, distance };
   }
   return best?.key;
 }

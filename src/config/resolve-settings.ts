@@ -1,7 +1,14 @@
 import { RalphError } from '../errors.js';
 import type { GateSpec } from '../gates/types.js';
 import type { ConfigFile } from './config-schema.js';
-import { configPathOf, envName, RUN_OPTIONS, type OptionDef, type RunOptionKey, type RunSettings } from './run-options.js';
+import {
+  configPathOf,
+  envName,
+  RUN_OPTIONS,
+  type OptionDef,
+  type RunOptionKey,
+  type RunSettings,
+} from './run-options.js';
 import { parseText } from './value-kinds.js';
 
 /** A gate's time limit when its config gives none. */
@@ -30,7 +37,11 @@ export interface ResolvedSettings {
  * ralph/config.json > built-in default. Flags arrive already checked by the CLI; an
  * environment value that does not parse is a set-up error naming the variable.
  */
-export function resolveSettings(flags: Partial<Record<RunOptionKey, unknown>>, env: NodeJS.ProcessEnv, config: ConfigFile): ResolvedSettings {
+export function resolveSettings(
+  flags: Partial<Record<RunOptionKey, unknown>>,
+  env: NodeJS.ProcessEnv,
+  config: ConfigFile,
+): ResolvedSettings {
   const settings: Record<string, unknown> = {};
   const sources: Record<string, Source> = {};
   for (const key of Object.keys(RUN_OPTIONS) as RunOptionKey[]) {
@@ -42,7 +53,8 @@ export function resolveSettings(flags: Partial<Record<RunOptionKey, unknown>>, e
       sources[key] = 'flag';
     } else if (env[variable] !== undefined) {
       const parsed = parseText(def.kind as never, env[variable]);
-      if (!parsed.ok) throw new RalphError('usage', `environment variable ${variable}: ${parsed.error}`, `fix or unset ${variable}`);
+      if (!parsed.ok)
+        throw new RalphError('usage', `environment variable ${variable}: ${parsed.error}`, `fix or unset ${variable}`);
       settings[key] = parsed.value;
       sources[key] = 'env';
     } else if (fromConfig !== undefined) {

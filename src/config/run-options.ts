@@ -1,4 +1,13 @@
-import { boolean, choice, duration, percent, positiveNumber, text, wholeNumber, type ValueKind } from './value-kinds.js';
+import {
+  boolean,
+  choice,
+  duration,
+  percent,
+  positiveNumber,
+  text,
+  wholeNumber,
+  type ValueKind,
+} from './value-kinds.js';
 import { sandboxName } from './sandbox-kind.js';
 
 // The defaults below are widened from their literal to the option's whole union: inference needs
@@ -32,9 +41,24 @@ function option<T>(def: OptionDef<T>): OptionDef<T> {
  * from this one list.
  */
 export const RUN_OPTIONS = {
-  maxIterations: option({ flag: '--max-iterations <n>', kind: wholeNumber(1), default: 10, description: 'iterations this run may start' }),
-  maxStuck: option({ flag: '--max-stuck <n>', kind: wholeNumber(1), default: 3, description: 'consecutive iterations without a new commit that stop the run' }),
-  prompt: option({ flag: '--prompt <file>', kind: text('a file path'), default: 'ralph/prompt.md', description: 'the prompt sent every iteration' }),
+  maxIterations: option({
+    flag: '--max-iterations <n>',
+    kind: wholeNumber(1),
+    default: 10,
+    description: 'iterations this run may start',
+  }),
+  maxStuck: option({
+    flag: '--max-stuck <n>',
+    kind: wholeNumber(1),
+    default: 3,
+    description: 'consecutive iterations without a new commit that stop the run',
+  }),
+  prompt: option({
+    flag: '--prompt <file>',
+    kind: text('a file path'),
+    default: 'ralph/prompt.md',
+    description: 'the prompt sent every iteration',
+  }),
   agentBin: option({
     flag: '--agent-bin <path>',
     kind: text('an executable name or path'),
@@ -46,20 +70,50 @@ export const RUN_OPTIONS = {
     flag: '--output <format>',
     kind: choice(['stream-json', 'text'] as const),
     default: 'stream-json' as 'stream-json' | 'text',
-    description: 'stream-json: parse the agent\'s events and show a readable transcript; text: plain claude -p output',
+    description: "stream-json: parse the agent's events and show a readable transcript; text: plain claude -p output",
   }),
-  verbose: option({ flag: '--verbose', kind: boolean(), default: false, description: 'show more of the transcript: thinking, tool results, unknown events' }),
-  maxRuntime: option({ flag: '--max-runtime <duration>', kind: duration(), default: 4 * HOUR, defaultLabel: '4h', description: 'wall time for the whole run; the running agent is stopped when it is up' }),
+  verbose: option({
+    flag: '--verbose',
+    kind: boolean(),
+    default: false,
+    description: 'show more of the transcript: thinking, tool results, unknown events',
+  }),
+  maxRuntime: option({
+    flag: '--max-runtime <duration>',
+    kind: duration(),
+    default: 4 * HOUR,
+    defaultLabel: '4h',
+    description: 'wall time for the whole run; the running agent is stopped when it is up',
+  }),
   maxCost: option({
     flag: '--max-cost <usd>',
     kind: positiveNumber(),
     default: undefined as number | undefined,
     defaultLabel: 'none',
-    description: "stop once the agents' summed total_cost_usd reaches this many US dollars (checked after each iteration)",
+    description:
+      "stop once the agents' summed total_cost_usd reaches this many US dollars (checked after each iteration)",
   }),
-  iterationTimeout: option({ flag: '--iteration-timeout <duration>', kind: duration(), default: 30 * MINUTE, defaultLabel: '30m', description: "one iteration's wall time before its agent is stopped" }),
-  idleTimeout: option({ flag: '--idle-timeout <duration>', kind: duration(), default: 10 * MINUTE, defaultLabel: '10m', description: 'how long the agent may print nothing at all before it is stopped' }),
-  maxAgentFailures: option({ flag: '--max-agent-failures <n>', kind: wholeNumber(1), default: 3, description: 'consecutive iterations in which the agent failed (non-zero exit or an error result) that stop the run' }),
+  iterationTimeout: option({
+    flag: '--iteration-timeout <duration>',
+    kind: duration(),
+    default: 30 * MINUTE,
+    defaultLabel: '30m',
+    description: "one iteration's wall time before its agent is stopped",
+  }),
+  idleTimeout: option({
+    flag: '--idle-timeout <duration>',
+    kind: duration(),
+    default: 10 * MINUTE,
+    defaultLabel: '10m',
+    description: 'how long the agent may print nothing at all before it is stopped',
+  }),
+  maxAgentFailures: option({
+    flag: '--max-agent-failures <n>',
+    kind: wholeNumber(1),
+    default: 3,
+    description:
+      'consecutive iterations in which the agent failed (non-zero exit or an error result) that stop the run',
+  }),
   onUsageLimit: option({
     flag: '--on-usage-limit <action>',
     kind: choice(['wait', 'stop'] as const),
@@ -73,14 +127,21 @@ export const RUN_OPTIONS = {
     kind: percent(),
     default: undefined as number | undefined,
     defaultLabel: 'none',
-    description: "when the agent reports a usage window (five_hour, seven_day, …) this full, finish the iteration, then wait for that window's reset (or stop, with --on-usage-limit stop)",
+    description:
+      "when the agent reports a usage window (five_hour, seven_day, …) this full, finish the iteration, then wait for that window's reset (or stop, with --on-usage-limit stop)",
   }),
-  maxRepeats: option({ flag: '--max-repeats <n>', kind: wholeNumber(2), default: 5, description: 'identical tool calls in a row that stop an iteration (stream-json)' }),
+  maxRepeats: option({
+    flag: '--max-repeats <n>',
+    kind: wholeNumber(2),
+    default: 5,
+    description: 'identical tool calls in a row that stop an iteration (stream-json)',
+  }),
   maxValidationFailures: option({
     flag: '--max-validation-failures <n>',
     kind: wholeNumber(1),
     default: 3,
-    description: 'consecutive iterations that break the rules (bad promise tags, a rejected COMPLETE, a broken tasks.json, a cut-off stream) that stop the run',
+    description:
+      'consecutive iterations that break the rules (bad promise tags, a rejected COMPLETE, a broken tasks.json, a cut-off stream) that stop the run',
   }),
   gatesWhen: option({
     flag: '--gates-when <when>',
@@ -88,17 +149,43 @@ export const RUN_OPTIONS = {
     default: 'complete' as 'complete' | 'commit',
     description: 'when the quality gates run: on a COMPLETE claim, or also after every iteration that committed',
   }),
-  maxGateFailures: option({ flag: '--max-gate-failures <n>', kind: wholeNumber(1), default: 3, description: 'consecutive COMPLETE claims rejected by the quality gates that stop the run' }),
-  skipReview: option({ flag: '--skip-review', kind: boolean(), default: false, description: 'turn the review cycle off: every iteration implements, and COMPLETE needs only passes' }),
-  maxReviews: option({ flag: '--max-reviews <n>', kind: wholeNumber(1), default: 3, description: 'reviews that send one story back before the run stops for a human (exit 2)' }),
-  maxResumes: option({ flag: '--max-resumes <n>', kind: wholeNumber(0), default: 3, description: 'runs in a row that may resume after a run that completed no story (0: none)' }),
+  maxGateFailures: option({
+    flag: '--max-gate-failures <n>',
+    kind: wholeNumber(1),
+    default: 3,
+    description: 'consecutive COMPLETE claims rejected by the quality gates that stop the run',
+  }),
+  skipReview: option({
+    flag: '--skip-review',
+    kind: boolean(),
+    default: false,
+    description: 'turn the review cycle off: every iteration implements, and COMPLETE needs only passes',
+  }),
+  maxReviews: option({
+    flag: '--max-reviews <n>',
+    kind: wholeNumber(1),
+    default: 3,
+    description: 'reviews that send one story back before the run stops for a human (exit 2)',
+  }),
+  maxResumes: option({
+    flag: '--max-resumes <n>',
+    kind: wholeNumber(0),
+    default: 3,
+    description: 'runs in a row that may resume after a run that completed no story (0: none)',
+  }),
   allowDirty: option({
     flag: '--allow-dirty',
     kind: boolean(),
     default: false,
-    description: "start even with uncommitted changes outside ralph/ that the last run did not leave (the agent's commits may sweep them in)",
+    description:
+      "start even with uncommitted changes outside ralph/ that the last run did not leave (the agent's commits may sweep them in)",
   }),
-  quiet: option({ flag: '--quiet', kind: boolean(), default: false, description: "show only ralph's own lines and the summary (agent output still goes to the logs)" }),
+  quiet: option({
+    flag: '--quiet',
+    kind: boolean(),
+    default: false,
+    description: "show only ralph's own lines and the summary (agent output still goes to the logs)",
+  }),
   branch: option({
     flag: '--no-branch',
     kind: boolean(),
@@ -139,4 +226,3 @@ export function configPathOf(key: RunOptionKey): readonly string[] {
 export function isSwitch(def: OptionDef<unknown>): boolean {
   return !/[<[]/.test(def.flag);
 }
-

@@ -7,7 +7,9 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 export function sandboxName(): ValueKind<string | boolean> {
   const expected = 'true, false, or a sandbox name of letters, digits, ".", "_" and "-"';
   return {
-    schema: z.union([z.boolean(), z.string().regex(NAME, { error: `expected ${expected}` })], { error: `expected ${expected}` }),
+    schema: z.union([z.boolean(), z.string().regex(NAME, { error: `expected ${expected}` })], {
+      error: `expected ${expected}`,
+    }),
     fromText: (value) => {
       const word = value.trim().toLowerCase();
       if (['1', 'true', 'yes', 'on'].includes(word)) return true;

@@ -38,7 +38,10 @@ export function positiveNumber(): ValueKind<number> {
 export function percent(): ValueKind<number> {
   const expected = 'a percentage from 1 to 100 (90, not 0.9)';
   return {
-    schema: z.number({ error: `expected ${expected}` }).min(1, { error: `expected ${expected}` }).max(100, { error: `expected ${expected}` }),
+    schema: z
+      .number({ error: `expected ${expected}` })
+      .min(1, { error: `expected ${expected}` })
+      .max(100, { error: `expected ${expected}` }),
     fromText: (text) => (/^\s*\d+(\.\d+)?\s*%?\s*$/.test(text) ? Number(text.replace('%', '')) : text),
     expected,
   };

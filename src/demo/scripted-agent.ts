@@ -72,7 +72,8 @@ async function main(argv: string[]): Promise<void> {
   await out.init();
   if (step.stderr) process.stderr.write(step.stderr);
   if (step.say !== undefined) await out.say(step.say);
-  for (const tool of step.tools ?? []) await out.tool(tool.name, tool.input, tool.result ?? 'ok', tool.isError ?? false);
+  for (const tool of step.tools ?? [])
+    await out.tool(tool.name, tool.input, tool.result ?? 'ok', tool.isError ?? false);
   for (const event of step.events ?? []) await out.raw(typeof event === 'string' ? event : JSON.stringify(event));
   if (step.writeTasks !== undefined) {
     const text = typeof step.writeTasks === 'string' ? step.writeTasks : JSON.stringify(step.writeTasks, null, 2);
@@ -89,7 +90,8 @@ async function main(argv: string[]): Promise<void> {
   if (mode?.mode === 'fix') await fix(out, mode.story);
   if (step.commit) commitAll('chore: scripted change', `change-${Date.now()}-${process.pid}.txt`);
   const reviewed = prompt.includes('Review cycle:');
-  if (step.completeWhenDone && isAllDone(reviewed)) await out.say('All stories are done.\n<promise>COMPLETE</promise>\n');
+  if (step.completeWhenDone && isAllDone(reviewed))
+    await out.say('All stories are done.\n<promise>COMPLETE</promise>\n');
   if (step.sleepMs) await sleep(step.sleepMs);
   if (step.tickMs) setInterval(() => void out.say('tick\n'), step.tickMs);
   if (step.hang) await new Promise(() => setInterval(() => undefined, 1 << 30));
@@ -105,10 +107,19 @@ function createEmitter(streamJson: boolean, pauseMs: number) {
   let lastText = '';
   let turns = 0;
   const line = (event: unknown) => write(`${JSON.stringify(event)}\n`);
-  const assistant = (content: unknown[]) => line({ type: 'assistant', message: { role: 'assistant', model: 'scripted', content }, session_id: 'scripted' });
+  const assistant = (content: unknown[]) =>
+    line({ type: 'assistant', message: { role: 'assistant', model: 'scripted', content }, session_id: 'scripted' });
   return {
     async init() {
-      if (streamJson) await line({ type: 'system', subtype: 'init', session_id: 'scripted', model: 'scripted', tools: ['Bash', 'Edit', 'Read'], claude_code_version: 'scripted' });
+      if (streamJson)
+        await line({
+          type: 'system',
+          subtype: 'init',
+          session_id: 'scripted',
+          model: 'scripted',
+          tools: ['Bash', 'Edit', 'Read'],
+          claude_code_version: 'scripted',
+        });
     },
     async say(text: string | string[]) {
       const pieces = typeof text === 'string' ? [text] : text;
@@ -133,7 +144,14 @@ function createEmitter(streamJson: boolean, pauseMs: number) {
       turns++;
       const id = `toolu_${turns}_${Math.random().toString(36).slice(2, 8)}`;
       await assistant([{ type: 'tool_use', id, name, input }]);
-      await line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: result, is_error: isError }] }, session_id: 'scripted' });
+      await line({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: id, content: result, is_error: isError }],
+        },
+        session_id: 'scripted',
+      });
     },
     raw: (text: string) => write(`${text}\n`),
     async result(isError: boolean, fields: Record<string, unknown>) {
@@ -174,7 +192,14 @@ function loadStep(argv: string[], prompt: string): Step {
   const counter = `${script}.calls`;
   const call = existsSync(counter) ? Number(readFileSync(counter, 'utf8')) + 1 : 1;
   writeFileSync(counter, String(call));
-  const record = { call, argv, prompt, cwd: process.cwd(), claudecode: process.env.CLAUDECODE ?? null, marker: process.env.RALPH_RUN_MARKER ?? null };
+  const record = {
+    call,
+    argv,
+    prompt,
+    cwd: process.cwd(),
+    claudecode: process.env.CLAUDECODE ?? null,
+    marker: process.env.RALPH_RUN_MARKER ?? null,
+  };
   writeFileSync(`${script}.call-${call}.json`, JSON.stringify(record, null, 2));
   return steps[Math.min(call, steps.length) - 1] ?? {};
 }
@@ -227,13 +252,19 @@ function modeOf(prompt: string): { mode: 'implement' | 'review' | 'fix' | 'finis
 }
 
 function isAllDone(reviewed: boolean): boolean {
-  return readTaskFile().stories.every((story) => story.passes === true && (!reviewed || story.reviewStatus === 'approved'));
+  return readTaskFile().stories.every(
+    (story) => story.passes === true && (!reviewed || story.reviewStatus === 'approved'),
+  );
 }
 
 /** Changes one story's fields in tasks.json and commits, as an agent's review or fix would. */
 async function updateStory(out: Emitter, id: string, fields: Partial<DemoStory>, message: string): Promise<void> {
   const { data, stories } = readTaskFile();
-  for (const story of stories) if (story.id === id) Object.assign(story, fields, { reviewCount: (story.reviewCount ?? 0) + (fields.reviewStatus === 'pending' ? 0 : 1) });
+  for (const story of stories)
+    if (story.id === id)
+      Object.assign(story, fields, {
+        reviewCount: (story.reviewCount ?? 0) + (fields.reviewStatus === 'pending' ? 0 : 1),
+      });
   writeFileSync('ralph/tasks.json', JSON.stringify(data, null, 2) + '\n');
   await out.tool('Bash', { command: `git commit -am "${message}"` }, '1 file changed', false);
   execFileSync('git', ['commit', '-q', '-am', message], { stdio: 'ignore' });
@@ -246,7 +277,12 @@ async function review(out: Emitter, id: string, verdict: 'approve' | 'request_ch
     await updateStory(out, id, { reviewStatus: 'approved' }, `review: [${id}] - approved`);
   } else {
     await out.say(`${id} misses a criterion. Changes requested.\n`);
-    await updateStory(out, id, { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'Add a test for the empty case.' }, `review: [${id}] - changes requested`);
+    await updateStory(
+      out,
+      id,
+      { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'Add a test for the empty case.' },
+      `review: [${id}] - changes requested`,
+    );
   }
 }
 
@@ -281,7 +317,10 @@ async function implementNextStory(out: Emitter): Promise<void> {
   for (const each of stories) if (each.id === story.id) each.passes = true;
   writeFileSync('ralph/tasks.json', JSON.stringify(data, null, 2) + '\n');
   mkdirSync('src', { recursive: true });
-  appendFileSync('ralph/progress.txt', `\n## ${story.id} - ${story.title}\n- Implemented and verified by the scripted agent.\n`);
+  appendFileSync(
+    'ralph/progress.txt',
+    `\n## ${story.id} - ${story.title}\n- Implemented and verified by the scripted agent.\n`,
+  );
   const message = `feat: [${story.id}] - ${story.title}`;
   await out.tool('Bash', { command: `git add -A && git commit -m "${message}"` }, '1 file changed', false);
   commitAll(message, file, story.title);

@@ -35,7 +35,10 @@ export type ReviewPolicy = { review: boolean; unconfirmed?: ReadonlySet<string> 
 
 /** Stories done and in all. */
 export function countStories(tasks: TaskList, policy: ReviewPolicy): { complete: number; total: number } {
-  return { complete: tasks.stories.filter((story) => isStoryComplete(story, policy)).length, total: tasks.stories.length };
+  return {
+    complete: tasks.stories.filter((story) => isStoryComplete(story, policy)).length,
+    total: tasks.stories.length,
+  };
 }
 
 /** A story is complete when it passes — and, with the review cycle on, a review approved it. */

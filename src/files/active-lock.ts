@@ -64,11 +64,13 @@ export async function acquireActiveLock(path: string, initial: ActiveFile): Prom
   if (await createExclusive(path, initial)) return {};
   const text = await readOptional(path);
   // Released between our attempt and this read: simply try again.
-  if (text === undefined) return createExclusive(path, initial).then((created) => (created ? {} : acquireActiveLock(path, initial)));
+  if (text === undefined)
+    return createExclusive(path, initial).then((created) => (created ? {} : acquireActiveLock(path, initial)));
   const existing = parseActive(text);
   if (existing && isLockLive(existing)) throw lockHeld(existing);
   await setAsideStale(path, existing);
-  if (!(await createExclusive(path, initial))) throw lockHeld(parseActive((await readOptional(path)) ?? '') ?? { ...initial, pid: 0 });
+  if (!(await createExclusive(path, initial)))
+    throw lockHeld(parseActive((await readOptional(path)) ?? '') ?? { ...initial, pid: 0 });
   const ended = existing && existing.host === hostname() ? await endRunRemains(existing) : [];
   const remains = ended.length > 0 ? `; ${describeEnded(ended, 'that its run left running')}` : '';
   return { warning: `took over a stale ralph/.ralph-active left by ${staleOwner(existing)}${remains}` };
@@ -78,7 +80,8 @@ export async function acquireActiveLock(path: string, initial: ActiveFile): Prom
 function staleOwner(stale: ActiveFile | undefined): string {
   if (!stale) return 'an unreadable lock file';
   if (stale.startTime === undefined) return `an older ralph (pid ${stale.pid}), which recorded no start time`;
-  if (stale.host !== hostname()) return `pid ${stale.pid} on host ${stale.host ?? 'unknown'}, whose processes cannot be seen from here`;
+  if (stale.host !== hostname())
+    return `pid ${stale.pid} on host ${stale.host ?? 'unknown'}, whose processes cannot be seen from here`;
   return `pid ${stale.pid}, which is no longer running`;
 }
 

@@ -18,10 +18,15 @@ export function reduceName(raw: string): string {
 export function archiveName(given: string | undefined, tasks: { branchName?: string; project?: string }): string {
   if (given !== undefined) {
     if (/[/\\]/.test(given) || /^\.+$/.test(given.trim())) {
-      throw new RalphError('usage', `--name '${given}' looks like a path`, 'give a plain name such as --name login-page');
+      throw new RalphError(
+        'usage',
+        `--name '${given}' looks like a path`,
+        'give a plain name such as --name login-page',
+      );
     }
     const reduced = reduceName(given);
-    if (!reduced) throw new RalphError('usage', `--name '${given}' has no letters or digits`, 'give a name made of a-z, 0-9 and -');
+    if (!reduced)
+      throw new RalphError('usage', `--name '${given}' has no letters or digits`, 'give a name made of a-z, 0-9 and -');
     return reduced;
   }
   const candidates = [tasks.branchName?.replace(/^ralph\//, ''), tasks.project, 'project'];
@@ -46,7 +51,11 @@ export async function createUniqueDir(parent: string, base: string): Promise<str
   try {
     await mkdir(parent, { recursive: true });
   } catch (error) {
-    throw new RalphError('setup', `cannot create the archive folder ${parent}: ${(error as Error).message}`, 'free the path or fix its permissions');
+    throw new RalphError(
+      'setup',
+      `cannot create the archive folder ${parent}: ${(error as Error).message}`,
+      'free the path or fix its permissions',
+    );
   }
   for (let suffix = 1; ; suffix += 1) {
     const dir = join(parent, suffix === 1 ? base : `${base}-${suffix}`);

@@ -23,7 +23,8 @@ export function createLoopFiles(
   lock: ActiveLock,
   taskList: string,
 ): LoopFiles & { writeUsage(windows: UsageWindow[]): Promise<void> } {
-  const inLogs = async <T>(path: string, work: () => Promise<T>) => ownFile(path, 'write', async () => (await mkdir(dirname(path), { recursive: true }), work()));
+  const inLogs = async <T>(path: string, work: () => Promise<T>) =>
+    ownFile(path, 'write', async () => (await mkdir(dirname(path), { recursive: true }), work()));
   return {
     readPrompt: () => readPromptFile(promptPath, promptPath, 'restore it: the run reads it every iteration'),
     readTasks: async () => {
@@ -40,7 +41,9 @@ export function createLoopFiles(
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
     // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than comparing against an old one.
     snapshotTasks: () =>
-      copyFile(paths.tasks, paths.tasksSnapshot).catch(() => ownFile(paths.tasksSnapshot, 'write', () => rm(paths.tasksSnapshot, { force: true }))),
+      copyFile(paths.tasks, paths.tasksSnapshot).catch(() =>
+        ownFile(paths.tasksSnapshot, 'write', () => rm(paths.tasksSnapshot, { force: true })),
+      ),
     recordReviewRejection: async (storyId) => {
       const state = await ownFile(paths.state, 'write', () =>
         updateRunState(paths.state, taskList, (current) => ({
@@ -57,11 +60,15 @@ export function createLoopFiles(
     },
     // A new iteration: no agent is running until it starts (its group is recorded then). The usage
     // windows stay from one iteration to the next: the agent reports them only now and then.
-    writeActive: (state) => ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
+    writeActive: (state) =>
+      ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
     writeUsage: (windows) => ownFile(paths.active, 'write', () => lock.update({ usage: windows })),
     saveUnconfirmedApprovals: async (ids) => {
       await ownFile(paths.state, 'write', () =>
-        updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({ ...current, ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}) })),
+        updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({
+          ...current,
+          ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}),
+        })),
       );
     },
   };

@@ -11,8 +11,13 @@ export async function readPromptFile(path: string, shown: string, missingHint: s
   const nul = text.indexOf('\0');
   if (nul !== -1) {
     const line = text.slice(0, nul).split('\n').length;
-    throw new RalphError('setup', `prompt file ${shown} contains a NUL byte (line ${line})`, 'remove it: a prompt is text, and no process argument can carry a NUL');
+    throw new RalphError(
+      'setup',
+      `prompt file ${shown} contains a NUL byte (line ${line})`,
+      'remove it: a prompt is text, and no process argument can carry a NUL',
+    );
   }
-  if (text.trim() === '') throw new RalphError('setup', `prompt file ${shown} is empty`, 'write the instructions for the agent in it');
+  if (text.trim() === '')
+    throw new RalphError('setup', `prompt file ${shown} is empty`, 'write the instructions for the agent in it');
   return text;
 }

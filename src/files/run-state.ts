@@ -29,7 +29,13 @@ export interface RunState {
 /** The state for a task list: what state.json holds when it is about that list, else a fresh start. */
 export async function readRunState(path: string, taskList: string): Promise<RunState> {
   const state = await readStored(path);
-  const fresh: RunState = { taskList, runs: 0, resumeAttempts: 0, reviewRejections: {}, ...(state.leftBehind ? { leftBehind: state.leftBehind } : {}) };
+  const fresh: RunState = {
+    taskList,
+    runs: 0,
+    resumeAttempts: 0,
+    reviewRejections: {},
+    ...(state.leftBehind ? { leftBehind: state.leftBehind } : {}),
+  };
   if (state.taskList !== taskList) return fresh;
   return { ...fresh, ...state, reviewRejections: { ...state.reviewRejections } };
 }
@@ -42,7 +48,11 @@ export async function writeRunState(path: string, state: RunState): Promise<void
 }
 
 /** Changes state.json under a lock-free read-modify-write (only the one running loop writes it). */
-export async function updateRunState(path: string, taskList: string, change: (state: RunState) => RunState): Promise<RunState> {
+export async function updateRunState(
+  path: string,
+  taskList: string,
+  change: (state: RunState) => RunState,
+): Promise<RunState> {
   const next = change(await readRunState(path, taskList));
   await writeRunState(path, next);
   return next;
@@ -62,12 +72,15 @@ export async function acceptAsLeftBehind(root: string, path: string, written: re
   const ours = Object.entries(now).filter(([changed]) => written.includes(changed));
   if (ours.length === 0) return;
   const stored = await readStored(path);
-  await writeRunState(path, { ...stored, leftBehind: { ...stored.leftBehind, ...Object.fromEntries(ours) } } as RunState);
+  await writeRunState(path, {
+    ...stored,
+    leftBehind: { ...stored.leftBehind, ...Object.fromEntries(ours) },
+  } as RunState);
 }
 
 /** What state.json holds; a damaged file must not stop the loop (it only holds counters), so it reads as empty. */
 async function readStored(path: string): Promise<Partial<RunState>> {
   const text = await readOptional(path);
   const parsed = text === undefined ? undefined : parseJson(text);
-  return parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value) : {};
+  return parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null ? parsed.value : {};
 }

@@ -14,8 +14,6 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
 /** `["stories", 2, "id"]` → `stories[2].id`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   return path
-    .map((part, index) =>
-      typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
-    )
+    .map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`))
     .join('');
 }

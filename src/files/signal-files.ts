@@ -4,12 +4,18 @@ import type { DecideState } from '../loop/port-data.js';
 import { isoSeconds } from '../loop/time.js';
 
 /** Writes ralph/blocked.txt: where the reason came from, then the reason. */
-export async function writeBlocked(path: string, entry: { iteration: number; at: number; reason: string }): Promise<void> {
+export async function writeBlocked(
+  path: string,
+  entry: { iteration: number; at: number; reason: string },
+): Promise<void> {
   await writeFile(path, `## Blocked (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.reason}\n`);
 }
 
 /** Writes ralph/decide.txt with the question and an empty answer section for the human. */
-export async function writeDecide(path: string, entry: { iteration: number; at: number; question: string }): Promise<void> {
+export async function writeDecide(
+  path: string,
+  entry: { iteration: number; at: number; question: string },
+): Promise<void> {
   const text = `## Question (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.question}\n\n---\n## Answer\n`;
   await writeFile(path, text);
 }
@@ -61,7 +67,8 @@ export async function readOptional(path: string): Promise<string | undefined> {
     return await readFile(path, 'utf8');
   } catch (error) {
     if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return undefined;
-    if (isErrno(error, 'EISDIR')) throw new RalphError('setup', `${path} is a folder, but ralph needs a file there`, 'move the folder away');
+    if (isErrno(error, 'EISDIR'))
+      throw new RalphError('setup', `${path} is a folder, but ralph needs a file there`, 'move the folder away');
     throw ioError(error, path, 'read');
   }
 }

@@ -34,11 +34,17 @@ const taskListSchema = z
   .superRefine((value, context) => {
     const key = value.stories ? 'stories' : 'userStories';
     const stories = value.stories ?? value.userStories ?? [];
-    if (stories.length === 0) context.addIssue({ code: 'custom', path: [key], message: 'has no stories: add at least one' });
+    if (stories.length === 0)
+      context.addIssue({ code: 'custom', path: [key], message: 'has no stories: add at least one' });
     // Review counts, modes and the Stop hook all know a story by its id.
     const seen = new Set<string>();
     stories.forEach((story, index) => {
-      if (seen.has(story.id)) context.addIssue({ code: 'custom', path: [key, index, 'id'], message: `"${story.id}" is used by two stories; ids must be unique` });
+      if (seen.has(story.id))
+        context.addIssue({
+          code: 'custom',
+          path: [key, index, 'id'],
+          message: `"${story.id}" is used by two stories; ids must be unique`,
+        });
       seen.add(story.id);
     });
   });
@@ -53,6 +59,8 @@ export function parseTasks(text: string): TasksParse {
     return { ok: false, error: first ? describeIssue(first) : 'not a task list' };
   }
   const { project, branchName, description, example, stories, userStories } = result.data;
-  return { ok: true, tasks: { project, branchName, description, ...(example ? { example } : {}), stories: stories ?? userStories ?? [] } };
+  return {
+    ok: true,
+    tasks: { project, branchName, description, ...(example ? { example } : {}), stories: stories ?? userStories ?? [] },
+  };
 }
-

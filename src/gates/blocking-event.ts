@@ -48,7 +48,7 @@ export async function writeBlockingEvent(path: string, event: BlockingEvent): Pr
  */
 function shareDetails(failed: readonly Extract<GateOutcome, { status: 'failed' }>[]): string[] {
   const quotas = failed.map(() => 0);
-  for (let left = MAX_DETAILS, progressed = true; left > 0 && progressed; ) {
+  for (let left = MAX_DETAILS, progressed = true; left > 0 && progressed;) {
     progressed = false;
     failed.forEach((outcome, index) => {
       if (left > 0 && (quotas[index] ?? 0) < outcome.details.length) {
@@ -67,7 +67,14 @@ function shareDetails(failed: readonly Extract<GateOutcome, { status: 'failed' }
 function gateStatus(outcome: GateOutcome, command: string, root: string): GateStatus {
   switch (outcome.status) {
     case 'passed':
-      return { name: outcome.name, command, status: 'passed', exitCode: 0, durationMs: outcome.durationMs, logPath: repoPath(root, outcome.logPath) };
+      return {
+        name: outcome.name,
+        command,
+        status: 'passed',
+        exitCode: 0,
+        durationMs: outcome.durationMs,
+        logPath: repoPath(root, outcome.logPath),
+      };
     case 'failed':
       return {
         name: outcome.name,

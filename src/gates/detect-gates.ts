@@ -60,13 +60,16 @@ async function packageScripts(root: string): Promise<Set<string> | undefined> {
     throw error;
   }
   const parsed = parseJson(text);
-  if (!parsed.ok) throw new RalphError('setup', `${path} is not valid JSON (${parsed.error})`, 'fix it, then run ralph init again');
+  if (!parsed.ok)
+    throw new RalphError('setup', `${path} is not valid JSON (${parsed.error})`, 'fix it, then run ralph init again');
   const scripts = (parsed.value as { scripts?: unknown } | null)?.scripts;
   if (typeof scripts !== 'object' || scripts === null || Array.isArray(scripts)) return new Set();
   return new Set(
     Object.entries(scripts)
       // npm init's placeholder test script always fails: it is no gate.
-      .filter(([, command]) => typeof command === 'string' && command.trim() !== '' && !command.includes('no test specified'))
+      .filter(
+        ([, command]) => typeof command === 'string' && command.trim() !== '' && !command.includes('no test specified'),
+      )
       .map(([name]) => name),
   );
 }

@@ -97,12 +97,17 @@ export class DetailExtractor {
     const unique = [...new Set(specific)];
     if (unique.length > 0) return unique.slice(0, MAX_DETAILS);
     if (this.compiler.items.length > 0) return this.compiler.items.map((item) => item.text);
-    return [...this.tail.slice(this.tailStart), ...this.tail.slice(0, this.tailStart)].map((line) => clip(line.trimEnd()));
+    return [...this.tail.slice(this.tailStart), ...this.tail.slice(0, this.tailStart)].map((line) =>
+      clip(line.trimEnd()),
+    );
   }
 
   private attachParsers(): void {
     const attach = (factory: ParserFactory, found: Found) => factory((detail) => found.add(this.lineNumber, detail));
-    this.parsers = [...SPECIFIC.map((factory, index) => attach(factory, this.specific[index] as Found)), attach(compilerParser, this.compiler)];
+    this.parsers = [
+      ...SPECIFIC.map((factory, index) => attach(factory, this.specific[index] as Found)),
+      attach(compilerParser, this.compiler),
+    ];
   }
 }
 

@@ -7,7 +7,11 @@ export function formatBlockingEvent(event: BlockingEvent): string {
     lines.push('### Issues Found', ...event.details.slice(0, MAX_DETAILS).map((detail) => `- ${detail}`), '');
   }
   if (event.suggestions.length > 0) {
-    lines.push('### Suggested Actions', ...event.suggestions.map((suggestion, index) => `${index + 1}. ${suggestion}`), '');
+    lines.push(
+      '### Suggested Actions',
+      ...event.suggestions.map((suggestion, index) => `${index + 1}. ${suggestion}`),
+      '',
+    );
   }
   lines.push('### Gate Status', ...event.gates.flatMap(statusLines));
   return `${lines.join('\n')}\n`;

@@ -18,7 +18,11 @@ export async function gateFiles(logsDir: string, iteration: number, gateNames: r
   const existing = await readdir(logsDir);
   const padded = String(iteration).padStart(3, '0');
   let base = `gates-${padded}`;
-  for (let attempt = 2; existing.some((entry) => entry === `${base}.json` || entry.startsWith(`${base}-`)); attempt += 1) {
+  for (
+    let attempt = 2;
+    existing.some((entry) => entry === `${base}.json` || entry.startsWith(`${base}-`));
+    attempt += 1
+  ) {
     base = `gates-${padded}.${attempt}`;
   }
   const used = new Set<string>();

@@ -37,7 +37,8 @@ export async function* readLineBatches(path: string, range: LineRange = {}): Asy
       const end = text.indexOf('\n', start);
       const stop = end === -1 ? text.length : end;
       // Past the limit, the rest of the line is skipped rather than collected.
-      if (!skipping && line.length < maxLength) line += text.slice(start, Math.min(stop, start + maxLength - line.length));
+      if (!skipping && line.length < maxLength)
+        line += text.slice(start, Math.min(stop, start + maxLength - line.length));
       if (end === -1) break;
       if (!skipping) batch.push(line);
       skipping = false;

@@ -57,7 +57,12 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
   // Also after a normal exit: servers and watchers the command left behind must not outlive it.
   await stop();
   if (marker) await endStrays(marker, options, contained);
-  return { exitCode, durationMs: Date.now() - startedAt, ...(stoppedBy ? { stoppedBy } : {}), ...(startError ? { startError } : {}) };
+  return {
+    exitCode,
+    durationMs: Date.now() - startedAt,
+    ...(stoppedBy ? { stoppedBy } : {}),
+    ...(startError ? { startError } : {}),
+  };
 }
 
 /** Starts `$SHELL -c command` in its own process group writing to the log; `exited` says how it ended or why it never started. */
@@ -81,11 +86,16 @@ async function spawnGate(options: GateProcessOptions, env: NodeJS.ProcessEnv) {
     // Listen before anything awaits: a command that fails to start or ends at once must not be missed.
     exited = new Promise((resolve) => {
       started.once('exit', (code) => resolve({ exitCode: code }));
-      started.once('error', (error) => resolve({ exitCode: null, startError: `could not start ${shell}: ${error.message}` }));
+      started.once('error', (error) =>
+        resolve({ exitCode: null, startError: `could not start ${shell}: ${error.message}` }),
+      );
     });
   } catch (error) {
     // Thrown, not emitted: a NUL byte in the command or E2BIG. No exit event will ever come.
-    exited = Promise.resolve({ exitCode: null, startError: `could not start ${shell}: ${(error as Error).message.split('\n')[0]}` });
+    exited = Promise.resolve({
+      exitCode: null,
+      startError: `could not start ${shell}: ${(error as Error).message.split('\n')[0]}`,
+    });
   } finally {
     await log.close();
   }
@@ -93,7 +103,11 @@ async function spawnGate(options: GateProcessOptions, env: NodeJS.ProcessEnv) {
 }
 
 /** Ends the processes that left the gate's group (setsid, double fork, daemon()), found by their marker, and says so in the log. */
-async function endStrays(marker: Parameters<Containment['endStrays']>[0], options: GateProcessOptions, contained: (() => void) | undefined): Promise<void> {
+async function endStrays(
+  marker: Parameters<Containment['endStrays']>[0],
+  options: GateProcessOptions,
+  contained: (() => void) | undefined,
+): Promise<void> {
   if (!options.containment) return;
   const strays = await options.containment.run.endStrays(marker, options.force ? { force: options.force } : {});
   contained?.();

@@ -35,7 +35,11 @@ const INTERRUPTED = 'ralph was interrupted';
  */
 export async function runGates(specs: readonly GateSpec[], options: RunGatesOptions): Promise<GateReport> {
   if (specs.length === 0) return { passed: true, outcomes: [] };
-  const files = await gateFiles(options.logsDir, options.iteration, specs.map((spec) => spec.name));
+  const files = await gateFiles(
+    options.logsDir,
+    options.iteration,
+    specs.map((spec) => spec.name),
+  );
   const outcomes: GateOutcome[] = [];
   for (const [index, spec] of specs.entries()) {
     const reason = options.signal?.aborted ? INTERRUPTED : cascadeSkipReason(spec, outcomes);
@@ -53,7 +57,13 @@ export async function runGates(specs: readonly GateSpec[], options: RunGatesOpti
   const failed = outcomes.some((outcome) => outcome.status === 'failed');
   if (interrupted) return { passed: false, outcomes, interrupted: true };
   if (!failed) return { passed: true, outcomes };
-  const event = buildBlockingEvent({ request: options.request, iteration: options.iteration, specs, outcomes, root: options.cwd });
+  const event = buildBlockingEvent({
+    request: options.request,
+    iteration: options.iteration,
+    specs,
+    outcomes,
+    root: options.cwd,
+  });
   await writeBlockingEvent(files.eventPath, event);
   return { passed: false, outcomes, event, eventPath: files.eventPath };
 }
@@ -68,10 +78,13 @@ async function runGate(spec: GateSpec, logPath: string, options: RunGatesOptions
     logPath,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.force ? { force: options.force } : {}),
-    ...(options.containment ? { containment: { ...options.containment, scope: `gate-${options.iteration}-${spec.name}` } } : {}),
+    ...(options.containment
+      ? { containment: { ...options.containment, scope: `gate-${options.iteration}-${spec.name}` } }
+      : {}),
   });
   const { exitCode, durationMs, stoppedBy } = result;
-  if (exitCode === 0 && stoppedBy === undefined) return { name: spec.name, status: 'passed', exitCode: 0, durationMs, logPath };
+  if (exitCode === 0 && stoppedBy === undefined)
+    return { name: spec.name, status: 'passed', exitCode: 0, durationMs, logPath };
   const found = result.startError === undefined ? relativeTo(options.cwd, await extractDetailsFromFile(logPath)) : [];
   const cause = causeOf(result, spec.timeoutMs);
   const details = cause ? [cause, ...found].slice(0, MAX_DETAILS) : found.length > 0 ? found : [silentExit(exitCode)];
@@ -96,7 +109,9 @@ function causeOf(result: GateProcessResult, timeoutMs: number): string | undefin
 }
 
 function silentExit(exitCode: number | null): string {
-  return exitCode === null ? 'ended by a signal without printing anything' : `exited with code ${exitCode} without printing anything`;
+  return exitCode === null
+    ? 'ended by a signal without printing anything'
+    : `exited with code ${exitCode} without printing anything`;
 }
 
 /** Tools print absolute paths (eslint, node --test); inside the repository, relative ones read better. */

@@ -18,8 +18,12 @@ export interface FailedGate {
  */
 export function suggestionsFor(failed: readonly FailedGate[]): string[] {
   const several = failed.length > 1;
-  const actions = failed.flatMap((gate) => actionsFor(gate).map((action) => (several ? `${gate.name}: ${action}` : action)));
-  const logs = failed.map((gate) => (several ? `Read the full log of ${gate.name}: ${gate.logPath}` : `Read the full log: ${gate.logPath}`));
+  const actions = failed.flatMap((gate) =>
+    actionsFor(gate).map((action) => (several ? `${gate.name}: ${action}` : action)),
+  );
+  const logs = failed.map((gate) =>
+    several ? `Read the full log of ${gate.name}: ${gate.logPath}` : `Read the full log: ${gate.logPath}`,
+  );
   return [...new Set(actions), ...logs];
 }
 

@@ -20,20 +20,32 @@ export async function switchToBranch(root: string, branch: string, source: strin
   try {
     await git.raw(['check-ref-format', '--branch', branch]);
   } catch {
-    throw new RalphError('setup', `${source}: branchName "${branch}" is not a valid git branch name`, 'fix branchName, or run with --no-branch');
+    throw new RalphError(
+      'setup',
+      `${source}: branchName "${branch}" is not a valid git branch name`,
+      'fix branchName, or run with --no-branch',
+    );
   }
   const exists = (await git.raw(['branch', '--list', branch])).trim() !== '';
   try {
     await git.raw(exists ? ['switch', '--no-guess', branch] : ['switch', '--create', branch]);
   } catch (error) {
-    throw new RalphError('setup', `cannot switch to branch ${branch}: ${gitReason(error)}`, 'commit or stash your changes, then run again (or run with --no-branch)');
+    throw new RalphError(
+      'setup',
+      `cannot switch to branch ${branch}: ${gitReason(error)}`,
+      'commit or stash your changes, then run again (or run with --no-branch)',
+    );
   }
   return { kind: exists ? 'switched' : 'created', branch, from: current };
 }
 
 /** The checked-out branch, as the loop's git port reads it; undefined on a detached HEAD or when git cannot tell. */
 export async function currentBranch(root: string): Promise<string | undefined> {
-  return (await createGit(root).branch().catch(() => null)) ?? undefined;
+  return (
+    (await createGit(root)
+      .branch()
+      .catch(() => null)) ?? undefined
+  );
 }
 
 /** The sentence git gave for a refusal: its `error:` line, without the file list. */

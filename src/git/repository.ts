@@ -14,7 +14,11 @@ export async function findRepoRoot(cwd: string): Promise<string> {
   try {
     return (await simpleGit(cwd).revparse(['--show-toplevel'])).trim();
   } catch {
-    throw new RalphError('setup', `${cwd} is not inside a git repository`, 'run `git init` first (ralph measures progress by commits)');
+    throw new RalphError(
+      'setup',
+      `${cwd} is not inside a git repository`,
+      'run `git init` first (ralph measures progress by commits)',
+    );
   }
 }
 
@@ -77,7 +81,11 @@ export async function readHead(git: SimpleGit): Promise<string | null> {
   try {
     head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).trim();
   } catch (error) {
-    throw new RalphError('setup', `git rev-parse HEAD failed: ${(error as Error).message.split('\n')[0]}`, 'check the repository with `git status`');
+    throw new RalphError(
+      'setup',
+      `git rev-parse HEAD failed: ${(error as Error).message.split('\n')[0]}`,
+      'check the repository with `git status`',
+    );
   }
   return head || null;
 }
@@ -99,7 +107,10 @@ export async function ensureIgnored(root: string, wanted: readonly string[]): Pr
   await mkdir(dirname(exclude), { recursive: true });
   const existing = await readFile(exclude, 'utf8').catch(() => '');
   const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
-  await appendFile(exclude, `${separator}# ralph: the loop's own files\n${missing.map((path) => `/${path}`).join('\n')}\n`);
+  await appendFile(
+    exclude,
+    `${separator}# ralph: the loop's own files\n${missing.map((path) => `/${path}`).join('\n')}\n`,
+  );
   return missing;
 }
 

@@ -58,12 +58,36 @@ export interface PendingOperation {
 
 /** Each half-finished operation by the file git keeps for it in the git directory, most specific first. */
 const OPERATIONS: readonly (PendingOperation & { marker: string })[] = [
-  { marker: 'rebase-apply/applying', what: 'a `git am` is in progress', howToEnd: 'finish it with `git am --continue` or abort it with `git am --abort`' },
-  { marker: 'rebase-merge', what: 'a rebase is in progress', howToEnd: 'finish it with `git rebase --continue` or abort it with `git rebase --abort`' },
-  { marker: 'rebase-apply', what: 'a rebase is in progress', howToEnd: 'finish it with `git rebase --continue` or abort it with `git rebase --abort`' },
-  { marker: 'MERGE_HEAD', what: 'a merge is in progress', howToEnd: 'finish it with `git commit` or abort it with `git merge --abort`' },
-  { marker: 'CHERRY_PICK_HEAD', what: 'a cherry-pick is in progress', howToEnd: 'finish it with `git cherry-pick --continue` or abort it with `git cherry-pick --abort`' },
-  { marker: 'REVERT_HEAD', what: 'a revert is in progress', howToEnd: 'finish it with `git revert --continue` or abort it with `git revert --abort`' },
+  {
+    marker: 'rebase-apply/applying',
+    what: 'a `git am` is in progress',
+    howToEnd: 'finish it with `git am --continue` or abort it with `git am --abort`',
+  },
+  {
+    marker: 'rebase-merge',
+    what: 'a rebase is in progress',
+    howToEnd: 'finish it with `git rebase --continue` or abort it with `git rebase --abort`',
+  },
+  {
+    marker: 'rebase-apply',
+    what: 'a rebase is in progress',
+    howToEnd: 'finish it with `git rebase --continue` or abort it with `git rebase --abort`',
+  },
+  {
+    marker: 'MERGE_HEAD',
+    what: 'a merge is in progress',
+    howToEnd: 'finish it with `git commit` or abort it with `git merge --abort`',
+  },
+  {
+    marker: 'CHERRY_PICK_HEAD',
+    what: 'a cherry-pick is in progress',
+    howToEnd: 'finish it with `git cherry-pick --continue` or abort it with `git cherry-pick --abort`',
+  },
+  {
+    marker: 'REVERT_HEAD',
+    what: 'a revert is in progress',
+    howToEnd: 'finish it with `git revert --continue` or abort it with `git revert --abort`',
+  },
   { marker: 'BISECT_LOG', what: 'a bisect is in progress', howToEnd: 'end it with `git bisect reset`' },
 ];
 

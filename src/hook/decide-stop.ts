@@ -42,7 +42,13 @@ function checkTaskList(checks: StopChecks): string | undefined {
   const before = parseStories(checks.snapshotText);
   // An iteration that began with a broken list was asked to repair it: there is nothing to compare with.
   if (!before.ok) return undefined;
-  return checkTransitions({ before: before.stories, after: now.stories, mode: checks.mode, story: checks.story, review: checks.review ?? true });
+  return checkTransitions({
+    before: before.stories,
+    after: now.stories,
+    mode: checks.mode,
+    story: checks.story,
+    review: checks.review ?? true,
+  });
 }
 
 /** `Uncommitted changes: src/a.ts, new.txt and 3 more. Commit them …` */

@@ -15,7 +15,10 @@ const MAX_INPUT_BYTES = 1024 * 1024;
  * Reads stdin to its end, but never waits longer than `timeoutMs` nor keeps more than 1 MiB:
  * a hook that hangs would hang the agent. A terminal counts as no input.
  */
-export function readHookStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean }, timeoutMs: number): Promise<{ text: string; problem?: string }> {
+export function readHookStdin(
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean },
+  timeoutMs: number,
+): Promise<{ text: string; problem?: string }> {
   if (stdin.isTTY) return Promise.resolve({ text: '', problem: 'stdin is a terminal, not Claude Code' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -44,11 +47,13 @@ export function readHookStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean }
  * needed: ralph counts its own blocks per iteration.
  */
 export function parseHookInput(text: string): HookInputParse {
-  if (text.trim() === '') return { ok: false, problem: 'no hook input on stdin (expected Claude Code\'s Stop hook JSON)' };
+  if (text.trim() === '')
+    return { ok: false, problem: "no hook input on stdin (expected Claude Code's Stop hook JSON)" };
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, problem: `stdin is not JSON (${parsed.error})` };
   const json = parsed.value;
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, problem: 'stdin is not a JSON object' };
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return { ok: false, problem: 'stdin is not a JSON object' };
   const { cwd } = json as Record<string, unknown>;
   return { ok: true, input: { cwd: typeof cwd === 'string' && cwd !== '' ? cwd : undefined } };
 }

@@ -20,7 +20,8 @@ export interface LoopState {
 export function toLoopState(active: Record<string, unknown>): LoopState {
   const { startedAt, iteration, mode = 'implement', story, review } = active;
   if (!Number.isInteger(iteration)) throw new Error(`ralph/.ralph-active has no integer "iteration"`);
-  if (!LOOP_MODES.includes(mode as Mode)) throw new Error(`ralph/.ralph-active has an unknown mode ${JSON.stringify(mode)}`);
+  if (!LOOP_MODES.includes(mode as Mode))
+    throw new Error(`ralph/.ralph-active has an unknown mode ${JSON.stringify(mode)}`);
   return {
     run: typeof startedAt === 'string' ? startedAt : '',
     iteration: iteration as number,

@@ -19,7 +19,10 @@ export interface Uncommitted {
 export function listUncommitted(root: string, options: { timeoutMs: number; keep: number }): Promise<Uncommitted> {
   return new Promise((resolve, reject) => {
     // -z: paths unquoted, one NUL-terminated entry each; `normal`: an untracked folder is one entry.
-    const child = spawn('git', ['status', '--porcelain=v1', '-z', '--untracked-files=normal'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', ['status', '--porcelain=v1', '-z', '--untracked-files=normal'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const reader = porcelainReader(options.keep);
     let stderr = '';
     const timer = setTimeout(() => {
@@ -79,5 +82,7 @@ export function porcelainReader(keep: number) {
 
 /** Whether a repository path is one of ralph's own files (or inside its logs folder). */
 export function isLoopOwned(path: string): boolean {
-  return LOOP_OWNED_PATHS.some((owned) => (owned.endsWith('/') ? path.startsWith(owned) || path === owned.slice(0, -1) : path === owned));
+  return LOOP_OWNED_PATHS.some((owned) =>
+    owned.endsWith('/') ? path.startsWith(owned) || path === owned.slice(0, -1) : path === owned,
+  );
 }

@@ -19,7 +19,11 @@ export type ItemOutcome =
   | { path: string; result: 'skipped'; warning: string };
 
 /** Carries out the plan under `root`, one item at a time; never overwrites without `force`. */
-export async function applyPlan(root: string, items: readonly PlannedItem[], options: { force: boolean }): Promise<ItemOutcome[]> {
+export async function applyPlan(
+  root: string,
+  items: readonly PlannedItem[],
+  options: { force: boolean },
+): Promise<ItemOutcome[]> {
   const outcomes: ItemOutcome[] = [];
   for (const item of items) {
     try {
@@ -27,7 +31,11 @@ export async function applyPlan(root: string, items: readonly PlannedItem[], opt
       outcomes.push(await applyItem(join(root, item.path).replace(/\/$/, ''), item, options.force));
     } catch (error) {
       if (error instanceof RalphError) throw error;
-      throw new RalphError('setup', `cannot set up ${item.path}: ${(error as Error).message}`, 'free the path or fix its permissions, then run `ralph init` again');
+      throw new RalphError(
+        'setup',
+        `cannot set up ${item.path}: ${(error as Error).message}`,
+        'free the path or fix its permissions, then run `ralph init` again',
+      );
     }
   }
   return outcomes;
@@ -38,7 +46,12 @@ async function applyItem(target: string, item: PlannedItem, force: boolean): Pro
   switch (item.kind) {
     case 'directory':
       if (await exists(target)) {
-        if (!(await lstat(target)).isDirectory()) throw new RalphError('setup', `${path} exists but is not a folder`, 'move it away, then run `ralph init` again');
+        if (!(await lstat(target)).isDirectory())
+          throw new RalphError(
+            'setup',
+            `${path} exists but is not a folder`,
+            'move it away, then run `ralph init` again',
+          );
         return { path, result: 'exists' };
       }
       await mkdir(target, { recursive: true });

@@ -20,7 +20,9 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * `ralph hook stop` however it is spelled: on PATH, by path, or through npx with this package's
  * name (optionally @version). Another package's name is not ralph, even if it says `hook stop`.
  */
-const REGISTERED = new RegExp(`(?:(?:^|[\\s/])ralph(?:\\.js)?|^npx\\s+(?:--yes\\s+|-y\\s+)?${escaped(PACKAGE_NAME)}(?:@\\S+)?)\\s+hook\\s+stop\\s*$`);
+const REGISTERED = new RegExp(
+  `(?:(?:^|[\\s/])ralph(?:\\.js)?|^npx\\s+(?:--yes\\s+|-y\\s+)?${escaped(PACKAGE_NAME)}(?:@\\S+)?)\\s+hook\\s+stop\\s*$`,
+);
 
 /**
  * Adds ralph's Stop hook to the text of `.claude/settings.json`, keeping every other key and
@@ -56,7 +58,9 @@ function leftAlone(existing: string, problem: string): Merged {
 /** Whether a `hooks.Stop[]` entry already runs ralph's hook. */
 function isRalphEntry(entry: unknown): boolean {
   if (!isObject(entry) || !Array.isArray(entry.hooks)) return false;
-  return entry.hooks.some((hook) => isObject(hook) && typeof hook.command === 'string' && REGISTERED.test(hook.command.trim()));
+  return entry.hooks.some(
+    (hook) => isObject(hook) && typeof hook.command === 'string' && REGISTERED.test(hook.command.trim()),
+  );
 }
 
 /** The indentation the user's file uses (a tab, or its first indent in spaces), so a merge does not reformat it. */

@@ -21,10 +21,19 @@ export async function readRalphSh(dir: string, cwd: string): Promise<RalphShSetu
   const shown = relative(cwd, dir) || '.';
   const tasks = await readOptional(join(dir, 'prd.json'));
   if (tasks === undefined) {
-    throw new RalphError('setup', `${shown}/prd.json not found`, 'name the folder that holds the ralph.sh files (prd.json, progress.txt, prompt.md or CLAUDE.md), e.g. --from scripts/ralph');
+    throw new RalphError(
+      'setup',
+      `${shown}/prd.json not found`,
+      'name the folder that holds the ralph.sh files (prd.json, progress.txt, prompt.md or CLAUDE.md), e.g. --from scripts/ralph',
+    );
   }
   const parsed = parseTasks(tasks);
-  if (!parsed.ok) throw new RalphError('setup', `${shown}/prd.json is not a valid task list: ${parsed.error}`, 'fix it, then run `ralph init --from` again');
+  if (!parsed.ok)
+    throw new RalphError(
+      'setup',
+      `${shown}/prd.json is not a valid task list: ${parsed.error}`,
+      'fix it, then run `ralph init --from` again',
+    );
   const progress = await readOptional(join(dir, 'progress.txt'));
   let prompt: RalphShSetup['prompt'];
   for (const name of LEGACY_PROMPTS) {
@@ -48,7 +57,8 @@ export function legacyPromptNotes(setup: RalphShSetup): string[] {
     '  - besides <promise>COMPLETE</promise> the agent may stop with BLOCKED:reason or DECIDE:question',
     '  - each story is reviewed before it counts (ralph run --skip-review turns that off)',
   ];
-  if (/\bamp\b|AMP_CURRENT_THREAD_ID|ampcode/i.test(text)) notes.push('  - it mentions Amp threads: ralph runs Claude Code, which has none');
+  if (/\bamp\b|AMP_CURRENT_THREAD_ID|ampcode/i.test(text))
+    notes.push('  - it mentions Amp threads: ralph runs Claude Code, which has none');
   notes.push('  copy any project-specific rules from ralph/prompt.legacy.md into ralph/prompt.md');
   return notes;
 }

@@ -8,7 +8,6 @@ import type { CiProvider } from './ci-providers.js';
 import type { RalphShSetup } from './import-ralph-sh.js';
 import { defaultInstallSpec, shellWord } from './install-spec.js';
 
-
 /** One thing `ralph init` sets up; paths are relative to the repository root, with `/`. */
 export type PlannedItem =
   /** A file created when missing; replaced only with --force. */
@@ -19,7 +18,12 @@ export type PlannedItem =
   | { kind: 'merge'; path: string; merge: (existing: string | undefined) => Merged };
 
 /** Everything `ralph init` sets up, in the order it is done and reported. */
-export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGate[]; from?: RalphShSetup; install?: string }): PlannedItem[] {
+export function planInit(options: {
+  ci?: CiProvider;
+  gates: readonly DetectedGate[];
+  from?: RalphShSetup;
+  install?: string;
+}): PlannedItem[] {
   const { from } = options;
   const items: PlannedItem[] = [
     fromTemplate('ralph/prompt.md', 'prompt.md'),
@@ -27,7 +31,9 @@ export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGat
     ...(from?.prompt ? [fromText('ralph/prompt.legacy.md', from.prompt.text)] : []),
     fromTemplate('ralph/prd.md', 'prd.md'),
     from ? fromText('ralph/tasks.json', from.tasks) : fromTemplate('ralph/tasks.json', 'tasks.json'),
-    from?.progress !== undefined ? fromText('ralph/progress.txt', from.progress) : fromTemplate('ralph/progress.txt', 'progress.txt'),
+    from?.progress !== undefined
+      ? fromText('ralph/progress.txt', from.progress)
+      : fromTemplate('ralph/progress.txt', 'progress.txt'),
     { kind: 'file', path: 'ralph/config.json', content: () => Promise.resolve(initialConfig(options.gates)) },
     // A copy beside the config, so editors check it offline whatever way ralph was installed.
     fromTemplate('ralph/config.schema.json', 'config.schema.json'),
@@ -39,7 +45,11 @@ export function planInit(options: { ci?: CiProvider; gates: readonly DetectedGat
   ];
   if (options.ci === 'github') {
     const install = shellWord(options.install ?? defaultInstallSpec());
-    items.push({ kind: 'file', path: '.github/workflows/ralph.yml', content: async () => (await readTemplate('github-workflow.yml')).replace('__RALPH_INSTALL__', () => install) });
+    items.push({
+      kind: 'file',
+      path: '.github/workflows/ralph.yml',
+      content: async () => (await readTemplate('github-workflow.yml')).replace('__RALPH_INSTALL__', () => install),
+    });
   }
   return items;
 }

@@ -14,7 +14,12 @@ export function defaultInstallSpec(): string {
 export function checkInstallSpec(spec: string | undefined, ci: CiProvider | undefined): string | undefined {
   if (spec === undefined) return undefined;
   const fix = 'give one npm install spec, e.g. --install github:you/ralph#v1.2.0 or --install ./ralph.tgz';
-  if (ci === undefined) throw new RalphError('usage', '--install needs --ci: it sets what the CI workflow installs', `add --ci github, or drop --install`);
+  if (ci === undefined)
+    throw new RalphError(
+      'usage',
+      '--install needs --ci: it sets what the CI workflow installs',
+      `add --ci github, or drop --install`,
+    );
   if (spec.trim() === '') throw new RalphError('usage', '--install is empty', fix);
   if (/[\r\n]/.test(spec)) throw new RalphError('usage', '--install contains a line break', fix);
   return spec.trim();

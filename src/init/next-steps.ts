@@ -18,8 +18,12 @@ export function nextSteps({ claudeFound, root, imported }: Whereabouts): string[
     'Log in to Claude Code: run `claude` once and follow the prompts (or set ANTHROPIC_API_KEY).',
     ...(root ? ['You are root: run ralph as a normal user, or set IS_SANDBOX=1 in a container you trust.'] : []),
     ...(imported
-      ? ['Check ralph/tasks.json (your prd.json) and copy what you need from ralph/prompt.legacy.md into ralph/prompt.md.']
-      : ['Write the PRD in ralph/prd.md (it explains how), then your stories in ralph/tasks.json — and delete its "example": true line.']),
+      ? [
+          'Check ralph/tasks.json (your prd.json) and copy what you need from ralph/prompt.legacy.md into ralph/prompt.md.',
+        ]
+      : [
+          'Write the PRD in ralph/prd.md (it explains how), then your stories in ralph/tasks.json — and delete its "example": true line.',
+        ]),
     'Commit the scaffold: git add ralph .claude/settings.json .gitignore && git commit -m "Set up ralph"',
     'Check, then run: ralph run --dry-run && ralph run --max-iterations 10 --max-stuck 3',
   ];

@@ -17,7 +17,10 @@ export interface ApprovalChange {
  * stays unconfirmed until a review iteration of that story leaves it approved. A story that is no
  * longer approved needs no confirmation. Approvals present when the run started are not in the set.
  */
-export function nextUnconfirmed(unconfirmed: ReadonlySet<string>, { before, after, mode, story }: ApprovalChange): Set<string> {
+export function nextUnconfirmed(
+  unconfirmed: ReadonlySet<string>,
+  { before, after, mode, story }: ApprovalChange,
+): Set<string> {
   const wasApproved = new Set(before.stories.filter((each) => each.reviewStatus === 'approved').map((each) => each.id));
   const next = new Set<string>();
   for (const { id, reviewStatus } of after.stories) {

@@ -31,21 +31,34 @@ export function renderFeedback(items: readonly FeedbackItem[], decideAnswered: b
   const events = items.flatMap((item) => (item.kind === 'gates_blocked' ? [item.event.trimEnd()] : []));
   const lines = items.filter((item) => item.kind !== 'gates_blocked').map(renderItem);
   if (decideAnswered) {
-    lines.push('- A human answered your question in `ralph/decide.txt`: read the answer below `---`, act on it, then delete the file.');
+    lines.push(
+      '- A human answered your question in `ralph/decide.txt`: read the answer below `---`, act on it, then delete the file.',
+    );
   }
   if (lines.length === 0 && events.length === 0) return '';
-  return [`## Loop feedback\n`, ...(lines.length ? [`${lines.join('\n')}\n`] : []), ...events.map((event) => `${event}\n`)].join('\n');
+  return [
+    `## Loop feedback\n`,
+    ...(lines.length ? [`${lines.join('\n')}\n`] : []),
+    ...events.map((event) => `${event}\n`),
+  ].join('\n');
 }
 
 function renderItem(item: FeedbackItem): string {
   switch (item.kind) {
     case 'complete_rejected': {
-      const named = (why: UnfinishedStory['why']) => item.remaining.filter((story) => story.why === why).map((story) => `${story.id} (${story.title})`);
+      const named = (why: UnfinishedStory['why']) =>
+        item.remaining.filter((story) => story.why === why).map((story) => `${story.id} (${story.title})`);
       const [failing, unreviewed, unconfirmed] = [named('failing'), named('unreviewed'), named('unconfirmed')];
       const reasons = [
-        ...(failing.length ? [`these stories still have \`passes: false\` in ralph/tasks.json: ${failing.join(', ')}`] : []),
+        ...(failing.length
+          ? [`these stories still have \`passes: false\` in ralph/tasks.json: ${failing.join(', ')}`]
+          : []),
         ...(unreviewed.length ? [`these pass but no review approved them yet: ${unreviewed.join(', ')}`] : []),
-        ...(unconfirmed.length ? [`these were marked approved outside a review iteration, so a review must still approve them: ${unconfirmed.join(', ')}`] : []),
+        ...(unconfirmed.length
+          ? [
+              `these were marked approved outside a review iteration, so a review must still approve them: ${unconfirmed.join(', ')}`,
+            ]
+          : []),
         ...(item.broke === 'rule_broken' ? ['the iteration broke a rule of the task list (see above)'] : []),
         ...(item.broke === 'history_rewritten' ? ['commits left the branch (see above)'] : []),
       ];
@@ -63,7 +76,9 @@ function renderItem(item: FeedbackItem): string {
       return '- The previous iteration was cut off before it finished (its output ended without a final result). Check `git status` and `git log` for half-done work, then continue.';
     case 'repetition': {
       const { tool, count, inputPreview, lastOutcome } = item.repetition;
-      const outcome = lastOutcome ? ` It last returned${lastOutcome.isError ? ' an error' : ''}: ${lastOutcome.preview}` : '';
+      const outcome = lastOutcome
+        ? ` It last returned${lastOutcome.isError ? ' an error' : ''}: ${lastOutcome.preview}`
+        : '';
       return `- The previous iteration was stopped because it called \`${tool}\` ${count} times with the same input: ${inputPreview}.${outcome} Repeating it will not work: step back, find out why it fails, and take a different approach.`;
     }
     case 'time_limit':

@@ -28,11 +28,15 @@ export async function checkGates(
  * After a review iteration: when the review sent the story back, ralph's own count for it goes
  * up (the agent's reviewCount is informational); at --max-reviews a human must look.
  */
-export async function countReview(storyId: string, tasks: TaskList, settings: LoopSettings, { files }: LoopPorts): Promise<IterationFacts['reviewCap']> {
+export async function countReview(
+  storyId: string,
+  tasks: TaskList,
+  settings: LoopSettings,
+  { files }: LoopPorts,
+): Promise<IterationFacts['reviewCap']> {
   const reviewed = tasks.stories.find((story) => story.id === storyId);
   if (reviewed?.reviewStatus !== 'changes_requested') return undefined;
   const count = await files.recordReviewRejection(storyId);
   if (count < settings.maxReviews) return undefined;
   return { id: storyId, count, ...(reviewed.reviewFeedback ? { feedback: reviewed.reviewFeedback } : {}) };
 }
-

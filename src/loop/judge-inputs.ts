@@ -32,7 +32,14 @@ export interface Counters {
 }
 
 /** The counters before the first iteration. */
-export const INITIAL_COUNTERS: Counters = { stuck: 0, agentFailures: 0, validationFailures: 0, usageLimits: 0, gateFailures: 0, costUsd: 0 };
+export const INITIAL_COUNTERS: Counters = {
+  stuck: 0,
+  agentFailures: 0,
+  validationFailures: 0,
+  usageLimits: 0,
+  gateFailures: 0,
+  costUsd: 0,
+};
 
 /** What an iteration did, as the judge sees it. */
 export interface IterationFacts {

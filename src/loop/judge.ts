@@ -80,7 +80,9 @@ function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
   let rejectedComplete: UnfinishedStory[] | undefined;
   if (run.signals.complete) {
     const policy = { review: settings.review, unconfirmed: facts.unconfirmed };
-    const remaining: UnfinishedStory[] = tasks ? openStories(tasks, policy).map((story) => ({ id: story.id, title: story.title, why: whyOpen(story, policy) })) : [];
+    const remaining: UnfinishedStory[] = tasks
+      ? openStories(tasks, policy).map((story) => ({ id: story.id, title: story.title, why: whyOpen(story, policy) }))
+      : [];
     complete = isVerifiedComplete(facts, settings);
     if (!complete) {
       rejectedComplete = remaining;
@@ -101,7 +103,8 @@ function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
     problems.push('the output stream ended without a result (cut off)');
     feedback.push({ kind: 'truncated' });
   }
-  if (run.stoppedBy?.cause === 'repetition') feedback.push({ kind: 'repetition', repetition: run.stoppedBy.repetition });
+  if (run.stoppedBy?.cause === 'repetition')
+    feedback.push({ kind: 'repetition', repetition: run.stoppedBy.repetition });
   if (run.stoppedBy?.cause === 'timeout') feedback.push({ kind: 'time_limit', limit: 'iteration' });
   if (run.stoppedBy?.cause === 'idle_timeout') feedback.push({ kind: 'time_limit', limit: 'idle' });
   if (run.failure?.kind === 'error') feedback.push({ kind: 'agent_failed', lines: run.failure.lines.slice(-8) });
@@ -124,12 +127,18 @@ function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
 }
 
 /** The counters after this iteration. */
-function nextCounters(facts: IterationFacts, previous: Counters, outcome: Outcome, { problems, claimChecked, gateEvent }: Findings): Counters {
+function nextCounters(
+  facts: IterationFacts,
+  previous: Counters,
+  outcome: Outcome,
+  { problems, claimChecked, gateEvent }: Findings,
+): Counters {
   const limited = outcome === 'usage_limit';
   return {
     // A usage-limited iteration is no strike; a commit is progress however the iteration ended.
     stuck: facts.committed ? 0 : limited ? previous.stuck : previous.stuck + 1,
-    agentFailures: outcome === 'agent_error' ? previous.agentFailures + 1 : outcome === 'ok' ? 0 : previous.agentFailures,
+    agentFailures:
+      outcome === 'agent_error' ? previous.agentFailures + 1 : outcome === 'ok' ? 0 : previous.agentFailures,
     validationFailures: validationFailures(facts, previous.validationFailures, outcome, problems),
     usageLimits: limited ? previous.usageLimits + 1 : 0,
     gateFailures: claimChecked ? (gateEvent !== undefined ? previous.gateFailures + 1 : 0) : previous.gateFailures,
@@ -143,14 +152,21 @@ function nextCounters(facts: IterationFacts, previous: Counters, outcome: Outcom
  */
 function iterationOutcome({ run, rewrite }: IterationFacts): Outcome {
   const outcome = outcomeOf(run);
-  return rewrite && (outcome === 'ok' || outcome === 'truncated' || outcome === 'agent_error') ? 'history_rewritten' : outcome;
+  return rewrite && (outcome === 'ok' || outcome === 'truncated' || outcome === 'agent_error')
+    ? 'history_rewritten'
+    : outcome;
 }
 
 /**
  * Consecutive iterations that broke a rule. An iteration ralph stopped, or a usage-limited one, is
  * not judged on its rules — except rewritten history: the commits are gone however it ended.
  */
-function validationFailures(facts: IterationFacts, previous: number, outcome: Outcome, problems: readonly string[]): number {
+function validationFailures(
+  facts: IterationFacts,
+  previous: number,
+  outcome: Outcome,
+  problems: readonly string[],
+): number {
   if (facts.rewrite && outcome !== 'interrupted') return previous + 1;
   if (wasStoppedByRalph(outcome) || outcome === 'usage_limit') return previous;
   return problems.length > 0 ? previous + 1 : 0;
@@ -169,24 +185,42 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
   if (facts.reviewCap) {
     const { id, count, feedback } = facts.reviewCap;
     const last = feedback ? ` Its last review feedback: ${feedback}` : '';
-    return end({ reason: 'blocked', message: `Story ${id} was sent back by review ${count} times (--max-reviews ${settings.maxReviews}): a human should look at it.${last}` });
+    return end({
+      reason: 'blocked',
+      message: `Story ${id} was sent back by review ${count} times (--max-reviews ${settings.maxReviews}): a human should look at it.${last}`,
+    });
   }
   if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });
   if (run.failure?.kind === 'auth') return end({ reason: 'agent_auth', message: run.failure.message });
-  if (run.failure?.kind === 'setup') return end({ reason: 'agent_setup', message: run.failure.message, ...(run.failure.cause ? { cause: run.failure.cause } : {}) });
+  if (run.failure?.kind === 'setup')
+    return end({
+      reason: 'agent_setup',
+      message: run.failure.message,
+      ...(run.failure.cause ? { cause: run.failure.cause } : {}),
+    });
   const pause = usageLimitRuling(facts, settings, counters);
   if (pause && 'termination' in pause) return end(pause.termination);
   if (pause) ruling = { ...verdict, wait: pause.wait };
   if (settings.maxCostUsd !== undefined && counters.costUsd >= settings.maxCostUsd) {
     return end({ reason: 'max_cost', costUsd: counters.costUsd, limitUsd: settings.maxCostUsd });
   }
-  if (verdict.outcome === 'max_runtime' || facts.now >= facts.deadline) return end({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
+  if (verdict.outcome === 'max_runtime' || facts.now >= facts.deadline)
+    return end({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
   if (counters.agentFailures >= settings.maxAgentFailures) {
     const busy = run.failure?.kind === 'error' ? run.failure.busy?.kind : undefined;
-    return end({ reason: 'agent_failures', count: counters.agentFailures, lastError: run.failure?.kind === 'error' ? run.failure.lines : [], ...(busy ? { busy } : {}) });
+    return end({
+      reason: 'agent_failures',
+      count: counters.agentFailures,
+      lastError: run.failure?.kind === 'error' ? run.failure.lines : [],
+      ...(busy ? { busy } : {}),
+    });
   }
   if (counters.validationFailures >= settings.maxValidationFailures) {
-    return end({ reason: 'validation_failures', count: counters.validationFailures, last: findings.problems.join('; ') });
+    return end({
+      reason: 'validation_failures',
+      count: counters.validationFailures,
+      last: findings.problems.join('; '),
+    });
   }
   if (findings.claimChecked && findings.gateEvent !== undefined && counters.gateFailures >= settings.maxGateFailures) {
     return end({ reason: 'quality_gate_exhausted', count: counters.gateFailures, event: findings.gateEvent });
@@ -200,7 +234,10 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
  * tasks.json is valid, changed by the rules, with every story passing (and, with reviews, approved
  * by a review ralph saw). Only such a claim is worth running the quality gates for.
  */
-export function isVerifiedComplete(facts: Pick<IterationFacts, 'run' | 'tasks' | 'ruleBroken' | 'rewrite' | 'unconfirmed'>, { review }: ReviewPolicy): boolean {
+export function isVerifiedComplete(
+  facts: Pick<IterationFacts, 'run' | 'tasks' | 'ruleBroken' | 'rewrite' | 'unconfirmed'>,
+  { review }: ReviewPolicy,
+): boolean {
   if (!facts.run.signals.complete || !facts.tasks.ok || facts.ruleBroken !== undefined || facts.rewrite) return false;
   return openStories(facts.tasks.tasks, { review, unconfirmed: facts.unconfirmed }).length === 0;
 }

@@ -34,22 +34,48 @@ export function usageLimitRuling(facts: IterationFacts, settings: JudgeSettings,
     const pause = Math.min(BUSY_CAP_MS, BUSY_BASE_MS * 2 ** Math.max(0, counters.agentFailures - 1));
     return { wait: { until: Math.min(facts.deadline, retryAt ?? now + pause), message, why: kind } };
   }
-  const full = settings.maxUsage === undefined || !run.usage ? undefined : windowOverShare(run.usage, settings.maxUsage, now);
+  const full =
+    settings.maxUsage === undefined || !run.usage ? undefined : windowOverShare(run.usage, settings.maxUsage, now);
   if (!full || settings.maxUsage === undefined) return undefined;
   const message = `${full.window} usage is at ${Math.round(full.utilization * 100)}% (--max-usage ${Math.round(settings.maxUsage * 100)})`;
   const wait: Wait =
     full.resetsAt === undefined
       ? { until: now + BACKOFF_BASE_MS, message, why: 'max_usage' }
-      : { until: full.resetsAt + RESET_MARGIN_MS, message, resetsAt: full.resetsAt, resetSource: 'event', why: 'max_usage' };
+      : {
+          until: full.resetsAt + RESET_MARGIN_MS,
+          message,
+          resetsAt: full.resetsAt,
+          resetSource: 'event',
+          why: 'max_usage',
+        };
   return waitOrStop(wait, facts, settings);
 }
 
 /** The wait, unless no wait lifts the limit, --on-usage-limit stop, or it would end past --max-runtime. */
-function waitOrStop(wait: Wait, facts: IterationFacts, settings: JudgeSettings, exhausted?: ExhaustedCause): LimitRuling {
-  const why: UsageLimitStop | undefined = exhausted ?? (settings.onUsageLimit === 'stop' ? 'stop_requested' : wait.until > facts.deadline ? 'beyond_max_runtime' : undefined);
+function waitOrStop(
+  wait: Wait,
+  facts: IterationFacts,
+  settings: JudgeSettings,
+  exhausted?: ExhaustedCause,
+): LimitRuling {
+  const why: UsageLimitStop | undefined =
+    exhausted ??
+    (settings.onUsageLimit === 'stop'
+      ? 'stop_requested'
+      : wait.until > facts.deadline
+        ? 'beyond_max_runtime'
+        : undefined);
   if (why === undefined) return { wait };
   const resetsAt = wait.resetsAt === undefined ? {} : { resetsAt: wait.resetsAt };
-  return { termination: { reason: 'usage_limit', message: wait.message, ...resetsAt, resetSource: wait.resetSource ?? 'backoff', why } };
+  return {
+    termination: {
+      reason: 'usage_limit',
+      message: wait.message,
+      ...resetsAt,
+      resetSource: wait.resetSource ?? 'backoff',
+      why,
+    },
+  };
 }
 
 /** 5 minutes, doubling with each consecutive limit, at most an hour. */

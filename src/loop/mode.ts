@@ -19,7 +19,9 @@ export function chooseMode(tasks: TaskList, { review, unconfirmed }: ReviewPolic
   const stories = byPriority(tasks.stories);
   if (review) {
     const awaitsReview = (story: Story) =>
-      story.reviewStatus === undefined || story.reviewStatus === 'pending' || (story.reviewStatus === 'approved' && unconfirmed?.has(story.id) === true);
+      story.reviewStatus === undefined ||
+      story.reviewStatus === 'pending' ||
+      (story.reviewStatus === 'approved' && unconfirmed?.has(story.id) === true);
     const toReview = stories.find((story) => story.passes && awaitsReview(story));
     if (toReview) return { mode: 'review', story: toReview };
     const toFix = stories.find((story) => story.reviewStatus === 'changes_requested');

@@ -47,7 +47,9 @@ export async function observeIteration(
   const { position, movement } = await observeMovement(ports.git, baseline.accepted);
   if (movement.kind === 'rewritten') ports.report.warning(describeRewrite(movement.rewrite));
   const tasks = await ports.files.readTasks();
-  const { ruleBroken, unconfirmed } = tasks.ok ? await judgeTasks(baseline, tasks.tasks, choice, review, ports) : { unconfirmed: baseline.unconfirmed };
+  const { ruleBroken, unconfirmed } = tasks.ok
+    ? await judgeTasks(baseline, tasks.tasks, choice, review, ports)
+    : { unconfirmed: baseline.unconfirmed };
   return {
     committed: movement.kind === 'forward',
     ...(movement.kind === 'forward' ? { commit: movement.head } : {}),
@@ -68,11 +70,19 @@ async function judgeTasks(
   { files, report }: Pick<LoopPorts, 'files' | 'report'>,
 ): Promise<{ ruleBroken?: string; unconfirmed: ReadonlySet<string> }> {
   const about = story ? { story: story.id } : {};
-  const ruleBroken = checkTransitions({ before: storyRecords(baseline.tasks.stories), after: storyRecords(after.stories), mode, review, source: GIT_SOURCE, ...about });
+  const ruleBroken = checkTransitions({
+    before: storyRecords(baseline.tasks.stories),
+    after: storyRecords(after.stories),
+    mode,
+    review,
+    source: GIT_SOURCE,
+    ...about,
+  });
   if (ruleBroken !== undefined) report.warning(`the iteration broke a rule of the task list: ${ruleBroken}`);
   if (!review) return { ...(ruleBroken === undefined ? {} : { ruleBroken }), unconfirmed: baseline.unconfirmed };
   const before = baseline.unconfirmed;
   const unconfirmed = nextUnconfirmed(before, { before: baseline.tasks, after, mode, ...about });
-  if (unconfirmed.size !== before.size || [...unconfirmed].some((id) => !before.has(id))) await files.saveUnconfirmedApprovals([...unconfirmed]);
+  if (unconfirmed.size !== before.size || [...unconfirmed].some((id) => !before.has(id)))
+    await files.saveUnconfirmedApprovals([...unconfirmed]);
   return { ...(ruleBroken === undefined ? {} : { ruleBroken }), unconfirmed };
 }

@@ -4,7 +4,18 @@ import type { AgentFailure } from '../domain/agent-failure.js';
 import type { TasksParse } from '../domain/tasks.js';
 import type { Mode } from './mode.js';
 import type { InterruptSignal } from './termination.js';
-import type { ActiveState, AgentRequest, AgentRun, DecideState, GateTrigger, GateVerdict, IterationRow, StopCause, Wait, UnfinishedStory } from './port-data.js';
+import type {
+  ActiveState,
+  AgentRequest,
+  AgentRun,
+  DecideState,
+  GateTrigger,
+  GateVerdict,
+  IterationRow,
+  StopCause,
+  Wait,
+  UnfinishedStory,
+} from './port-data.js';
 
 /** The loop's view of the world: everything with a side effect arrives through these ports. */
 export interface LoopPorts {
@@ -87,7 +98,12 @@ export interface LoopReporter {
     stories: { complete: number; total: number };
     story?: { id: string; title: string };
   }): void;
-  iterationFinished(event: { row: IterationRow; committed: boolean; failure?: AgentFailure; stoppedBy?: StopCause }): void;
+  iterationFinished(event: {
+    row: IterationRow;
+    committed: boolean;
+    failure?: AgentFailure;
+    stoppedBy?: StopCause;
+  }): void;
   completeRejected(event: { remaining: UnfinishedStory[] }): void;
   /** A pause before the next iteration (a usage limit, --max-usage, a busy server). Returns what ends the display. */
   usageLimitWait(event: Wait): () => void;

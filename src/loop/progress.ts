@@ -34,7 +34,10 @@ export async function readPosition(git: Git): Promise<Position> {
  * Judges HEAD against `accepted`: progress only when it is on the same branch and the accepted
  * commit is an ancestor of the new one. Asks git about ancestry only when HEAD moved.
  */
-export async function observeMovement(git: Git, accepted: Position): Promise<{ position: Position; movement: Movement }> {
+export async function observeMovement(
+  git: Git,
+  accepted: Position,
+): Promise<{ position: Position; movement: Movement }> {
   const position = await readPosition(git);
   const { head } = position;
   if (position.branch === accepted.branch) {
@@ -49,7 +52,13 @@ export async function observeMovement(git: Git, accepted: Position): Promise<{ p
   const how = position.branch !== accepted.branch ? 'branch_switch' : rewound ? 'rewind' : 'rewrite';
   const left = from === null ? 0 : await git.countLeft(from, head);
   const reflog = from === null ? undefined : await git.reflogEntry(from);
-  return { position, movement: { kind: 'rewritten', rewrite: { how, from: accepted, to: position, left, ...(reflog ? { reflog } : {}) } } };
+  return {
+    position,
+    movement: {
+      kind: 'rewritten',
+      rewrite: { how, from: accepted, to: position, left, ...(reflog ? { reflog } : {}) },
+    },
+  };
 }
 
 /** The git command that puts HEAD back where the loop last accepted it. */

@@ -5,7 +5,13 @@ import type { ModeChoice } from './mode.js';
 import type { LoopFiles } from './ports.js';
 
 /** The prompt: the user's prompt, the mode's guide, and the feedback (which goes to a file when it is over the cap). */
-export async function promptFor(iteration: number, choice: ModeChoice, settings: LoopSettings, files: LoopFiles, state: LoopState): Promise<string> {
+export async function promptFor(
+  iteration: number,
+  choice: ModeChoice,
+  settings: LoopSettings,
+  files: LoopFiles,
+  state: LoopState,
+): Promise<string> {
   const decideAnswered = !state.decideDelivered && (await files.decideState()) === 'answered';
   state.decideDelivered ||= decideAnswered;
   let section = renderFeedback(state.feedback, decideAnswered);
@@ -22,12 +28,20 @@ export async function promptFor(iteration: number, choice: ModeChoice, settings:
 
 /** The prompt of one iteration: the user's prompt, the mode's guide, then the feedback section when there is one. */
 export function buildPrompt(base: string, modeSection: string, feedback: string): string {
-  return [base, modeSection, feedback].filter((part) => part.trim() !== '').map((part) => part.trimEnd()).join('\n\n') + '\n';
+  return (
+    [base, modeSection, feedback]
+      .filter((part) => part.trim() !== '')
+      .map((part) => part.trimEnd())
+      .join('\n\n') + '\n'
+  );
 }
 
 /** A feedback section over the cap: its start, and where the whole of it is. */
 export function feedbackPreview(feedback: string, path: string, previewBytes: number): string {
-  const preview = Buffer.from(feedback).subarray(0, previewBytes).toString('utf8').replace(/\uFFFD$/, '');
+  const preview = Buffer.from(feedback)
+    .subarray(0, previewBytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return `${preview.trimEnd()}\n\n… (cut here: the whole feedback is in \`${path}\` — read it before anything else)\n`;
 }
 

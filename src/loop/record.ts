@@ -9,13 +9,28 @@ import { isoSeconds } from './time.js';
 
 /** Announces an iteration: tasks.json set aside for the Stop hook, `.ralph-active`, the reporter. */
 export async function recordStart(
-  start: { iteration: number; counted: number; choice: ModeChoice; stuckCount: number; stories: { complete: number; total: number } },
+  start: {
+    iteration: number;
+    counted: number;
+    choice: ModeChoice;
+    stuckCount: number;
+    stories: { complete: number; total: number };
+  },
   settings: LoopSettings,
   { files, report }: LoopPorts,
 ): Promise<void> {
-  const { iteration, choice: { mode, story } } = start;
+  const {
+    iteration,
+    choice: { mode, story },
+  } = start;
   await files.snapshotTasks();
-  const active = { iteration, maxIterations: settings.maxIterations, stuckCount: start.stuckCount, mode, ...(settings.review ? {} : { review: false }) };
+  const active = {
+    iteration,
+    maxIterations: settings.maxIterations,
+    stuckCount: start.stuckCount,
+    mode,
+    ...(settings.review ? {} : { review: false }),
+  };
   await files.writeActive({ ...active, ...(story ? { story: story.id } : {}) });
   report.iterationStarted({
     iteration,
@@ -45,8 +60,10 @@ export interface IterationEnd {
 export async function recordEnd(end: IterationEnd, { files, report }: LoopPorts): Promise<void> {
   const { iteration, run, verdict, endedAt } = end;
   if (verdict.rejectedComplete) report.completeRejected({ remaining: verdict.rejectedComplete });
-  if (verdict.termination?.reason === 'blocked') await files.writeBlocked({ iteration, at: endedAt, reason: verdict.termination.message });
-  if (verdict.termination?.reason === 'decide') await files.writeDecide({ iteration, at: endedAt, question: verdict.termination.question });
+  if (verdict.termination?.reason === 'blocked')
+    await files.writeBlocked({ iteration, at: endedAt, reason: verdict.termination.message });
+  if (verdict.termination?.reason === 'decide')
+    await files.writeDecide({ iteration, at: endedAt, question: verdict.termination.question });
   const row: IterationRow = {
     iteration,
     mode: end.choice.mode,
@@ -61,5 +78,10 @@ export async function recordEnd(end: IterationEnd, { files, report }: LoopPorts)
     stats: run.stats,
   };
   await files.appendRow(row);
-  report.iterationFinished({ row, committed: end.committed, ...(run.failure ? { failure: run.failure } : {}), ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}) });
+  report.iterationFinished({
+    row,
+    committed: end.committed,
+    ...(run.failure ? { failure: run.failure } : {}),
+    ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}),
+  });
 }

@@ -16,10 +16,27 @@ import type { Termination } from './termination.js';
  * The loop: one fresh agent per iteration until the task list is done, the agent asks for a
  * human, no commit comes for too long, or a budget runs out.
  */
-export async function runLoop(settings: LoopSettings, ports: LoopPorts, tasks: TaskList, unconfirmed: readonly string[] = []): Promise<LoopResult> {
+export async function runLoop(
+  settings: LoopSettings,
+  ports: LoopPorts,
+  tasks: TaskList,
+  unconfirmed: readonly string[] = [],
+): Promise<LoopResult> {
   const deadline = ports.clock.now() + settings.maxRuntimeMs;
-  const baseline = { tasks, accepted: await readPosition(ports.git), unconfirmed: startingUnconfirmed(unconfirmed, tasks) };
-  const state: LoopState = { ...baseline, counters: INITIAL_COUNTERS, stuckIterations: 0, feedback: [], repetitions: {}, started: 0, decideDelivered: false };
+  const baseline = {
+    tasks,
+    accepted: await readPosition(ports.git),
+    unconfirmed: startingUnconfirmed(unconfirmed, tasks),
+  };
+  const state: LoopState = {
+    ...baseline,
+    counters: INITIAL_COUNTERS,
+    stuckIterations: 0,
+    feedback: [],
+    repetitions: {},
+    started: 0,
+    decideDelivered: false,
+  };
   const result = (termination: Termination): LoopResult => ({
     termination,
     iterations: state.started,
@@ -42,7 +59,14 @@ export async function runLoop(settings: LoopSettings, ports: LoopPorts, tasks: T
     if (signal) return result({ reason: 'interrupted', signal });
     if (ports.clock.now() >= deadline) return result({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
 
-    const verdict = await runIteration(settings.firstIteration + state.started, counted, deadline, settings, ports, state);
+    const verdict = await runIteration(
+      settings.firstIteration + state.started,
+      counted,
+      deadline,
+      settings,
+      ports,
+      state,
+    );
     state.started++;
     if (verdict.termination) return result(verdict.termination);
     if (verdict.outcome !== 'usage_limit') counted++;
@@ -57,10 +81,21 @@ export async function runLoop(settings: LoopSettings, ports: LoopPorts, tasks: T
 }
 
 /** One iteration: prompt → agent → observe → judge → record. */
-async function runIteration(iteration: number, counted: number, deadline: number, settings: LoopSettings, ports: LoopPorts, state: LoopState): Promise<Verdict> {
+async function runIteration(
+  iteration: number,
+  counted: number,
+  deadline: number,
+  settings: LoopSettings,
+  ports: LoopPorts,
+  state: LoopState,
+): Promise<Verdict> {
   const stories = () => countStories(state.tasks, policyOf(settings, state));
   const choice = chooseMode(state.tasks, policyOf(settings, state));
-  await recordStart({ iteration, counted, choice, stuckCount: state.counters.stuck, stories: stories() }, settings, ports);
+  await recordStart(
+    { iteration, counted, choice, stuckCount: state.counters.stuck, stories: stories() },
+    settings,
+    ports,
+  );
 
   const prompt = await promptFor(iteration, choice, settings, ports.files, state);
   const startedAt = ports.clock.now();
@@ -68,16 +103,32 @@ async function runIteration(iteration: number, counted: number, deadline: number
   const endedAt = ports.clock.now();
 
   const { accepted, commit, ...observed } = await observeIteration(state, choice, settings.review, ports);
-  Object.assign(state, { accepted, unconfirmed: observed.unconfirmed }, observed.tasks.ok ? { tasks: observed.tasks.tasks } : {});
+  Object.assign(
+    state,
+    { accepted, unconfirmed: observed.unconfirmed },
+    observed.tasks.ok ? { tasks: observed.tasks.tasks } : {},
+  );
   const claim = { run, ...observed };
   const gates = await checkGates(iteration, claim, observed.committed, settings, ports);
-  const reviewCap = choice.mode === 'review' && choice.story ? await countReview(choice.story.id, state.tasks, settings, ports) : undefined;
+  const reviewCap =
+    choice.mode === 'review' && choice.story
+      ? await countReview(choice.story.id, state.tasks, settings, ports)
+      : undefined;
 
   const facts = { ...claim, now: endedAt, deadline, ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) };
   const verdict = judgeIteration(facts, state.counters, settings);
   carryOver(state, verdict, run);
 
-  const end = { iteration, choice, run, startedAt, endedAt, committed: observed.committed, verdict, stories: stories() };
+  const end = {
+    iteration,
+    choice,
+    run,
+    startedAt,
+    endedAt,
+    committed: observed.committed,
+    verdict,
+    stories: stories(),
+  };
   await recordEnd({ ...end, ...(commit ? { commit } : {}) }, ports);
   return verdict;
 }

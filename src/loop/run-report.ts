@@ -24,7 +24,9 @@ export function recordOf(ending: Ending): EndingRecord {
     reason: ending.reason,
     exitCode: exitCodeFor(ending),
     ...(detail === undefined ? {} : { detail }),
-    ...(ending.reason === 'usage_limit' && ending.resetsAt !== undefined ? { resetsAt: new Date(ending.resetsAt).toISOString() } : {}),
+    ...(ending.reason === 'usage_limit' && ending.resetsAt !== undefined
+      ? { resetsAt: new Date(ending.resetsAt).toISOString() }
+      : {}),
     ...(ending.reason === 'usage_limit' ? { resetSource: ending.resetSource } : {}),
   };
 }
@@ -61,7 +63,13 @@ export interface RunReport extends EndingRecord {
 export function buildRunReport(
   ending: Ending,
   result: RunProgress,
-  run: { startedAt: number; endedAt: number; firstIteration: number; maxIterations: number; strayProcessesEnded: number },
+  run: {
+    startedAt: number;
+    endedAt: number;
+    firstIteration: number;
+    maxIterations: number;
+    strayProcessesEnded: number;
+  },
 ): RunReport {
   const durationMs = run.endedAt - run.startedAt;
   const { resetsAt, ...record } = recordOf(ending);

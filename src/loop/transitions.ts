@@ -42,7 +42,8 @@ export function checkTransitions(check: TransitionCheck): string | undefined {
   const sameStories = checkSameStories(check.before, check.after, hint);
   if (sameStories) return sameStories;
   const pairs = check.before.map((story, index) => [story, check.after[index]!] as const);
-  const story = check.story !== undefined && pairs.some(([before]) => before.id === check.story) ? check.story : undefined;
+  const story =
+    check.story !== undefined && pairs.some(([before]) => before.id === check.story) ? check.story : undefined;
   switch (check.mode) {
     case 'implement':
       return checkImplement(pairs, check.review, hint);
@@ -54,7 +55,11 @@ export function checkTransitions(check: TransitionCheck): string | undefined {
 }
 
 /** Stories are neither added, removed nor reordered while an iteration runs. */
-function checkSameStories(before: readonly StoryRecord[], after: readonly StoryRecord[], hint: string): string | undefined {
+function checkSameStories(
+  before: readonly StoryRecord[],
+  after: readonly StoryRecord[],
+  hint: string,
+): string | undefined {
   const was = before.map((story) => story.id);
   const now = after.map((story) => story.id);
   const removed = was.filter((id) => !now.includes(id));
@@ -95,10 +100,14 @@ function checkImplement(pairs: readonly Pair[], review: boolean, hint: string): 
 
 /** Only the reviewed story changes, and only in its passes and review fields. */
 function checkReview(pairs: readonly Pair[], story: string | undefined, hint: string): string | undefined {
-  const changes = pairs.map(([before, after]) => ({ id: before.id, fields: changedFields(before, after) })).filter((change) => change.fields.length > 0);
+  const changes = pairs
+    .map(([before, after]) => ({ id: before.id, fields: changedFields(before, after) }))
+    .filter((change) => change.fields.length > 0);
   let reviewed = story;
   if (reviewed === undefined) {
-    const decided = changes.filter((change) => change.fields.some((field) => REVIEW_FIELDS.includes(field))).map((change) => change.id);
+    const decided = changes
+      .filter((change) => change.fields.some((field) => REVIEW_FIELDS.includes(field)))
+      .map((change) => change.id);
     if (decided.length > 1) {
       return `A review iteration reviews one story, but the review fields of ${decided.join(' and ')} changed. Restore all but the story you reviewed (${hint}).`;
     }

@@ -26,7 +26,10 @@ export const EVIDENCE: Record<ResetSource, string> = {
 /** What ended the run and what the user can do about it, in one paragraph. */
 export function usageLimitDetail({ message, resetsAt, resetSource, why }: UsageLimitEnding): string {
   const when = resetsAt === undefined ? undefined : new Date(resetsAt).toISOString();
-  const resets = when === undefined ? ` (no reset time: ${EVIDENCE.backoff})` : ` (resets ${when}, read from ${EVIDENCE[resetSource]})`;
+  const resets =
+    when === undefined
+      ? ` (no reset time: ${EVIDENCE.backoff})`
+      : ` (resets ${when}, read from ${EVIDENCE[resetSource]})`;
   switch (why) {
     case 'allocation_disabled':
       return `${message} — an admin has turned your usage allocation off, and no wait lifts that: ask your organisation's admin to re-enable it or raise your limit, then run ralph again`;
@@ -42,7 +45,10 @@ export function usageLimitDetail({ message, resetsAt, resetSource, why }: UsageL
 }
 
 /** How a busy server reads in the transcript and the summary. */
-export const BUSY_LABEL: Record<ServerBusy['kind'], string> = { rate_limited: 'rate limited', overloaded: 'overloaded' };
+export const BUSY_LABEL: Record<ServerBusy['kind'], string> = {
+  rate_limited: 'rate limited',
+  overloaded: 'overloaded',
+};
 
 /** `once`, `2 times`: how often the agent failed. */
 export function times(count: number): string {

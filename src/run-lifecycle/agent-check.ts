@@ -25,18 +25,28 @@ export interface AgentCheckOptions {
  */
 export async function checkAgent(options: AgentCheckOptions): Promise<{ checks: Check[]; path?: string }> {
   const { agentBin, needed } = options;
-  if (agentBin === undefined) return { checks: [{ name: 'agent', status: 'ok', detail: 'runs inside the Docker sandbox' }] };
+  if (agentBin === undefined)
+    return { checks: [{ name: 'agent', status: 'ok', detail: 'runs inside the Docker sandbox' }] };
   const notNeeded = 'not needed now: every story is complete (needed only if the quality gates fail)';
   const path = await findExecutable(agentBin, options.cwd, options.agentEnv.PATH);
   const checks: Check[] = [];
   if (path) checks.push({ name: 'agent', status: 'ok', detail: path });
   else {
     const error = agentNotFound(agentBin);
-    checks.push(needed ? { name: 'agent', status: 'failure', detail: error.message, error } : { name: 'agent', status: 'warning', detail: `${error.message}; ${notNeeded}` });
+    checks.push(
+      needed
+        ? { name: 'agent', status: 'failure', detail: error.message, error }
+        : { name: 'agent', status: 'warning', detail: `${error.message}; ${notNeeded}` },
+    );
   }
   const root = rootRefusal(options);
   if (root === undefined) checks.push({ name: 'root', status: 'ok', detail: rootOk(options) });
-  else checks.push(needed ? { name: 'root', status: 'failure', detail: root.message, error: root } : { name: 'root', status: 'warning', detail: `${root.message}; ${notNeeded}` });
+  else
+    checks.push(
+      needed
+        ? { name: 'root', status: 'failure', detail: root.message, error: root }
+        : { name: 'root', status: 'warning', detail: `${root.message}; ${notNeeded}` },
+    );
   return { checks, ...(path ? { path } : {}) };
 }
 
@@ -73,12 +83,23 @@ export function isSandboxSet(env: NodeJS.ProcessEnv): boolean {
 
 /** The refusal Claude Code would give, said before any call — with the same fix. */
 function rootRefusal({ agentBin, skipPermissions, agentEnv, uid }: AgentCheckOptions): RalphError | undefined {
-  if (agentBin === undefined || uid !== 0 || !isClaudeCodeSkippingPermissions(agentBin, skipPermissions) || isSandboxSet(agentEnv)) return undefined;
-  return new RalphError('setup', 'running as root without IS_SANDBOX: Claude Code would refuse --dangerously-skip-permissions', setupFixHint());
+  if (
+    agentBin === undefined ||
+    uid !== 0 ||
+    !isClaudeCodeSkippingPermissions(agentBin, skipPermissions) ||
+    isSandboxSet(agentEnv)
+  )
+    return undefined;
+  return new RalphError(
+    'setup',
+    'running as root without IS_SANDBOX: Claude Code would refuse --dangerously-skip-permissions',
+    setupFixHint(),
+  );
 }
 
 function rootOk({ agentBin = '', skipPermissions, uid, agentEnv }: AgentCheckOptions): string {
   if (uid !== 0) return 'not running as root';
-  if (!isClaudeCodeSkippingPermissions(agentBin, skipPermissions)) return 'root, but the agent is not claude with --dangerously-skip-permissions';
+  if (!isClaudeCodeSkippingPermissions(agentBin, skipPermissions))
+    return 'root, but the agent is not claude with --dangerously-skip-permissions';
   return isSandboxSet(agentEnv) ? 'root, with IS_SANDBOX set' : 'root';
 }

@@ -13,7 +13,12 @@ export interface AgentInvocation {
  * The agent command line: on the host `claude -p <prompt> …`, or with --sandbox the same
  * inside `docker sandbox run` (checked to work first: never a silent fallback to the host).
  */
-export async function prepareInvocation(resolved: ResolvedSettings, root: string, cwd: string, agentPath?: string): Promise<AgentInvocation> {
+export async function prepareInvocation(
+  resolved: ResolvedSettings,
+  root: string,
+  cwd: string,
+  agentPath?: string,
+): Promise<AgentInvocation> {
   const onHost = (prompt: string) => agentCommand(agentPath ?? 'claude', agentArguments(resolved), prompt);
   const { sandbox } = resolved.settings;
   if (sandbox === false) return { command: onHost };

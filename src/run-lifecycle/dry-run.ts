@@ -40,7 +40,12 @@ export function renderChecks(checks: readonly Check[]): string[] {
 }
 
 /** What `ralph run --dry-run` prints: the checks, every resolved value with its source, and the agent command line. */
-export function renderDryRun(resolved: ResolvedSettings, checks: readonly Check[], command: AgentCommand | undefined, promptShown: string): string {
+export function renderDryRun(
+  resolved: ResolvedSettings,
+  checks: readonly Check[],
+  command: AgentCommand | undefined,
+  promptShown: string,
+): string {
   const rows: [string, string, string][] = (Object.keys(RUN_OPTIONS) as RunOptionKey[]).map((key) => {
     const value: unknown = resolved.settings[key];
     const format = (RUN_OPTIONS[key].kind as { format?: (value: unknown) => string }).format;
@@ -53,7 +58,10 @@ export function renderDryRun(resolved: ResolvedSettings, checks: readonly Check[
   const valueWidth = Math.min(40, Math.max(...rows.map(([, value]) => value.length)) + 2);
   const table = rows.map(([key, value, source]) => `  ${key.padEnd(width)}${value.padEnd(valueWidth)}${source}`);
   const failures = checks.filter((check) => check.status === 'failure').length;
-  const verdict = failures === 0 ? 'Everything a run needs checks out.' : `${failures} ${failures === 1 ? 'check fails' : 'checks fail'}: a run would stop before its first call.`;
+  const verdict =
+    failures === 0
+      ? 'Everything a run needs checks out.'
+      : `${failures} ${failures === 1 ? 'check fails' : 'checks fail'}: a run would stop before its first call.`;
   return [
     'Dry run: the agent was not called.',
     '',
@@ -65,11 +73,15 @@ export function renderDryRun(resolved: ResolvedSettings, checks: readonly Check[
     ...table,
     '',
     ...(command ? renderCommand(command, promptShown) : []),
-  ].join('\n').trimEnd();
+  ]
+    .join('\n')
+    .trimEnd();
 }
 
 function renderCommand(command: AgentCommand, promptShown: string): string[] {
-  const argv = command.args.map((arg) => (arg === PROMPT_MARK ? `"$(cat ${shellQuote(promptShown)})"` : shellQuote(arg)));
+  const argv = command.args.map((arg) =>
+    arg === PROMPT_MARK ? `"$(cat ${shellQuote(promptShown)})"` : shellQuote(arg),
+  );
   const stdin = command.input === undefined ? '' : ` < ${shellQuote(promptShown)}`;
   return [
     'Agent command (run in the repository root, stdin /dev/null, in its own process group):',

@@ -18,7 +18,8 @@ import { writeLastRun } from './run-report.js';
  * a file (ENOSPC, EROFS…) as io_error. Anything else is a bug, and is thrown on.
  */
 export function endingOfError(error: unknown): { ending: Ending; error: RalphError } {
-  const known = error instanceof RalphError ? error : errnoCode(error) ? ioError(error, pathOf(error), 'write') : undefined;
+  const known =
+    error instanceof RalphError ? error : errnoCode(error) ? ioError(error, pathOf(error), 'write') : undefined;
   if (!known) throw error;
   return { ending: endingOf(known), error: known };
 }
@@ -72,7 +73,13 @@ export async function finishRun(
     }
   }
   const { startedAt, firstIteration, maxIterations, strayProcessesEnded } = context;
-  const built = buildRunReport(ending, end.progress, { startedAt, endedAt: Date.now(), firstIteration, maxIterations, strayProcessesEnded });
+  const built = buildRunReport(ending, end.progress, {
+    startedAt,
+    endedAt: Date.now(),
+    firstIteration,
+    maxIterations,
+    strayProcessesEnded,
+  });
   const report = withLastFailure(built, end.lastFailure);
   const unwritten = await writeLastRun(context.paths.lastRun, report);
   if (error) context.stderr.write(`${errorLine(error)}\n`);
@@ -86,7 +93,9 @@ export async function finishRun(
     const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
     // A command of ralph's own: column 0, no timestamp, and the runner obeying commands again.
     if (annotation) context.out.command(annotation);
-    await publishToGitHub(context.env, report, end.rows).catch((failure: Error) => context.stderr.write(`ralph: could not write the GitHub step outputs: ${failure.message}\n`));
+    await publishToGitHub(context.env, report, end.rows).catch((failure: Error) =>
+      context.stderr.write(`ralph: could not write the GitHub step outputs: ${failure.message}\n`),
+    );
   }
   return report.exitCode;
 }
@@ -95,8 +104,15 @@ export async function finishRun(
 async function recordState(run: NonNullable<RunEnd['loopRan']>, end: RunEnd, paths: RalphPaths): Promise<void> {
   // Re-read: review counts may have changed during the run.
   const latest = await readRunState(paths.state, run.taskList);
-  const next = stateAfterRun(latest, { reason: end.ending.reason, attempts: run.attempts, completeBefore: run.completeBefore, completeAfter: end.progress.stories.complete });
+  const next = stateAfterRun(latest, {
+    reason: end.ending.reason,
+    attempts: run.attempts,
+    completeBefore: run.completeBefore,
+    completeAfter: end.progress.stories.complete,
+  });
   // Should git fail now, the last record stands: a later start then asks about more, never less.
   const leftBehind = await uncommittedChanges(paths.root).catch(() => latest.leftBehind);
-  await ownFile(paths.state, 'write', () => writeRunState(paths.state, { ...next, ...(leftBehind ? { leftBehind } : {}) }));
+  await ownFile(paths.state, 'write', () =>
+    writeRunState(paths.state, { ...next, ...(leftBehind ? { leftBehind } : {}) }),
+  );
 }

@@ -3,7 +3,12 @@ import type { AgentFailure } from '../domain/agent-failure.js';
 import type { RunReport } from '../loop/run-report.js';
 
 /** Endings whose own detail already is the agent's failure. */
-const NAME_THE_FAILURE: ReadonlySet<Reason> = new Set<Reason>(['agent_failures', 'agent_auth', 'agent_setup', 'usage_limit']);
+const NAME_THE_FAILURE: ReadonlySet<Reason> = new Set<Reason>([
+  'agent_failures',
+  'agent_auth',
+  'agent_setup',
+  'usage_limit',
+]);
 
 /** One line saying how an agent failed. */
 export function describeFailure(failure: AgentFailure): string {

@@ -35,7 +35,9 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
  * Everything that must hold before the first agent call, each as a check. Nothing here calls
  * the agent or changes a file but ralph/logs/.
  */
-export async function runChecks(options: PreflightOptions): Promise<{ checks: Check[]; ready?: ReadyRun; agentPath?: string }> {
+export async function runChecks(
+  options: PreflightOptions,
+): Promise<{ checks: Check[]; ready?: ReadyRun; agentPath?: string }> {
   const paths = ralphPaths(options.root);
   const shown = (path: string) => relative(options.cwd, path) || path;
   const checks: Check[] = [];
@@ -54,7 +56,13 @@ export async function runChecks(options: PreflightOptions): Promise<{ checks: Ch
 
   const found = agent.path ? { agentPath: agent.path } : {};
   if (checks.some((check) => check.status === 'failure') || !tasks.list) return { checks, ...found };
-  const ready: ReadyRun = { paths, promptPath: options.promptPath, tasks: tasks.list, nothingLeft, ...(agent.path ? { agentPath: agent.path } : {}) };
+  const ready: ReadyRun = {
+    paths,
+    promptPath: options.promptPath,
+    tasks: tasks.list,
+    nothingLeft,
+    ...(agent.path ? { agentPath: agent.path } : {}),
+  };
   return { checks, ready, ...found };
 }
 
@@ -68,7 +76,8 @@ export async function preflight(options: PreflightOptions): Promise<ReadyRun> {
 }
 
 async function checkPrompt(promptPath: string, paths: RalphPaths, shown: (path: string) => string): Promise<Check> {
-  const hint = promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path';
+  const hint =
+    promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path';
   try {
     await readPromptFile(promptPath, shown(promptPath), hint);
     return { name: 'prompt', status: 'ok', detail: shown(promptPath) };
@@ -78,24 +87,44 @@ async function checkPrompt(promptPath: string, paths: RalphPaths, shown: (path: 
   }
 }
 
-async function readTaskList(paths: RalphPaths, shown: (path: string) => string): Promise<{ check: Check; list?: TaskList }> {
+async function readTaskList(
+  paths: RalphPaths,
+  shown: (path: string) => string,
+): Promise<{ check: Check; list?: TaskList }> {
   const name = shown(paths.tasks);
   const text = await readOptional(paths.tasks);
   if (text === undefined) {
     // The ralph.sh layout keeps its task list in scripts/ralph/prd.json: the way in is an import.
     const legacy = await readOptional(`${paths.root}/scripts/ralph/prd.json`);
-    const hint = legacy === undefined ? 'run `ralph init` to create it' : 'import the ralph.sh files with `ralph init --from scripts/ralph`';
+    const hint =
+      legacy === undefined
+        ? 'run `ralph init` to create it'
+        : 'import the ralph.sh files with `ralph init --from scripts/ralph`';
     return { check: failed('task list', new RalphError('setup', `${name} not found`, hint)) };
   }
   const parsed = parseTasks(text);
-  if (!parsed.ok) return { check: failed('task list', new RalphError('setup', `${name} is not a valid task list: ${parsed.error}`, 'fix the file and run again')) };
+  if (!parsed.ok)
+    return {
+      check: failed(
+        'task list',
+        new RalphError('setup', `${name} is not a valid task list: ${parsed.error}`, 'fix the file and run again'),
+      ),
+    };
   const { stories } = parsed.tasks;
-  return { check: { name: 'task list', status: 'ok', detail: `${name}: ${stories.length} ${stories.length === 1 ? 'story' : 'stories'}` }, list: parsed.tasks };
+  return {
+    check: {
+      name: 'task list',
+      status: 'ok',
+      detail: `${name}: ${stories.length} ${stories.length === 1 ? 'story' : 'stories'}`,
+    },
+    list: parsed.tasks,
+  };
 }
 
 function exampleCheck(tasks: TaskList, shown: string, yes: boolean): Check {
   if (!tasks.example) return { name: 'example', status: 'ok', detail: 'the task list is your own' };
-  if (yes) return { name: 'example', status: 'warning', detail: `${shown} is still the example; running it anyway (--yes)` };
+  if (yes)
+    return { name: 'example', status: 'warning', detail: `${shown} is still the example; running it anyway (--yes)` };
   return failed('example', exampleRefusal(shown));
 }
 
@@ -104,16 +133,31 @@ async function checkPendingHuman(paths: RalphPaths, shown: (path: string) => str
   const blocked = await readOptional(paths.blocked);
   if (blocked !== undefined) {
     const reason = blocked.split('\n').slice(1).join(' ').trim() || blocked.trim();
-    return failed('signals', new RalphError('blocked', `the loop is blocked: ${reason}`, `resolve it, then delete ${shown(paths.blocked)} and run again`));
+    return failed(
+      'signals',
+      new RalphError(
+        'blocked',
+        `the loop is blocked: ${reason}`,
+        `resolve it, then delete ${shown(paths.blocked)} and run again`,
+      ),
+    );
   }
   const decide = await readOptional(paths.decide);
   if (decide !== undefined && !decideAnswer(decide)) {
     return failed(
       'signals',
-      new RalphError('decide', `a decision is pending: ${decideQuestion(decide)}`, `write your answer below the --- line in ${shown(paths.decide)} and run again`),
+      new RalphError(
+        'decide',
+        `a decision is pending: ${decideQuestion(decide)}`,
+        `write your answer below the --- line in ${shown(paths.decide)} and run again`,
+      ),
     );
   }
-  return { name: 'signals', status: 'ok', detail: decide === undefined ? 'no BLOCKED, no DECIDE' : 'the decision is answered' };
+  return {
+    name: 'signals',
+    status: 'ok',
+    detail: decide === undefined ? 'no BLOCKED, no DECIDE' : 'the decision is answered',
+  };
 }
 
 async function checkLogDir(dir: string, shown: string): Promise<Check> {
@@ -123,6 +167,13 @@ async function checkLogDir(dir: string, shown: string): Promise<Check> {
     return { name: 'logs', status: 'ok', detail: `${shown} is writable` };
   } catch (error) {
     const why = isErrno(error, 'EACCES') ? 'permission denied' : (error as Error).message;
-    return failed('logs', new RalphError('setup', `cannot write the log directory ${shown}: ${why}`, 'fix its permissions or free the path'));
+    return failed(
+      'logs',
+      new RalphError(
+        'setup',
+        `cannot write the log directory ${shown}: ${why}`,
+        'fix its permissions or free the path',
+      ),
+    );
   }
 }

@@ -80,7 +80,11 @@ export async function setUpRun(paths: RalphPaths): Promise<void> {
   } catch (error) {
     if (error instanceof RalphError) throw error;
     const said = (error as Error).message.split('\n')[0];
-    throw new RalphError('setup', `cannot make git ignore ralph's own files: ${said}`, 'check the repository with `git status`');
+    throw new RalphError(
+      'setup',
+      `cannot make git ignore ralph's own files: ${said}`,
+      'check the repository with `git status`',
+    );
   }
   if ((await readOptional(paths.progress)) === undefined) {
     const template = await readTemplate('progress.txt');

@@ -38,7 +38,8 @@ export function createQualityGates(options: QualityGateOptions): QualityGates {
         iteration,
         env: options.env,
         request: REQUEST[trigger](iteration),
-        onGateStart: (name) => out.line(pc.dim(`  ▸ ${name}: ${options.specs.find((spec) => spec.name === name)?.command ?? ''}`)),
+        onGateStart: (name) =>
+          out.line(pc.dim(`  ▸ ${name}: ${options.specs.find((spec) => spec.name === name)?.command ?? ''}`)),
         onGateEnd: (outcome) => out.line(gateLine(outcome, options.root)),
         signal: options.interrupts.graceful,
         force: options.interrupts.force,
@@ -46,7 +47,12 @@ export function createQualityGates(options: QualityGateOptions): QualityGates {
       });
       if (report.passed) return { passed: true };
       if (report.interrupted || !report.event) return { passed: false, interrupted: true };
-      return { passed: false, interrupted: false, summary: report.event.summary, event: formatBlockingEvent(report.event) };
+      return {
+        passed: false,
+        interrupted: false,
+        summary: report.event.summary,
+        event: formatBlockingEvent(report.event),
+      };
     },
   };
 }
@@ -58,7 +64,9 @@ function gateLine(outcome: GateOutcome, root: string): string {
       return pc.green(`  ✓ ${outcome.name} passed (${compactDuration(outcome.durationMs)})`);
     case 'failed': {
       const how = outcome.timedOut ? 'timed out' : `exit ${outcome.exitCode ?? 'signal'}`;
-      return pc.red(`  ✗ ${outcome.name} failed (${how}, ${compactDuration(outcome.durationMs)}) — ${relative(root, outcome.logPath)}`);
+      return pc.red(
+        `  ✗ ${outcome.name} failed (${how}, ${compactDuration(outcome.durationMs)}) — ${relative(root, outcome.logPath)}`,
+      );
     }
     case 'skipped':
       return pc.dim(`  ~ ${outcome.name} skipped (${outcome.reason})`);

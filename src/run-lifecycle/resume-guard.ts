@@ -25,10 +25,21 @@ export function checkResume(state: RunState, maxResumes: number, reset: boolean)
  * Endings that say nothing about the task list: a login or set-up problem, a usage limit, a human's
  * interrupt, a full disk. A run that ends so is not counted, so fixing the login does not cost a resume.
  */
-const NOT_THE_TASK_LISTS_DOING = new Set<RunState['lastReason']>(['agent_auth', 'agent_setup', 'usage_limit', 'interrupted', 'setup', 'max_resumes', 'io_error']);
+const NOT_THE_TASK_LISTS_DOING = new Set<RunState['lastReason']>([
+  'agent_auth',
+  'agent_setup',
+  'usage_limit',
+  'interrupted',
+  'setup',
+  'max_resumes',
+  'io_error',
+]);
 
 /** The state after a run: its ending, and the resume count reset by any completed story or a COMPLETE. */
-export function stateAfterRun(state: RunState, run: { reason: RunState['lastReason']; attempts: number; completeBefore: number; completeAfter: number }): RunState {
+export function stateAfterRun(
+  state: RunState,
+  run: { reason: RunState['lastReason']; attempts: number; completeBefore: number; completeAfter: number },
+): RunState {
   const completed = Math.max(0, run.completeAfter - run.completeBefore);
   if (NOT_THE_TASK_LISTS_DOING.has(run.reason) && completed === 0) return state;
   return {

@@ -23,7 +23,11 @@ export async function enterTaskBranch(options: {
   if (result.kind !== 'switched') return { tasks: options.tasks, branch: branchName };
   const parsed = parseTasks(await readFile(options.tasksPath, 'utf8').catch(() => ''));
   if (!parsed.ok) {
-    throw new RalphError('setup', `ralph/tasks.json on branch ${branchName} is not a valid task list: ${parsed.error}`, 'fix it on that branch, or run with --no-branch');
+    throw new RalphError(
+      'setup',
+      `ralph/tasks.json on branch ${branchName} is not a valid task list: ${parsed.error}`,
+      'fix it on that branch, or run with --no-branch',
+    );
   }
   return { tasks: parsed.tasks, branch: branchName };
 }

@@ -10,7 +10,10 @@ const LISTED_PATHS = 10;
  * ralph/ but those the previous run itself left behind (unless allowed: the agent's first
  * `git add -A` would sweep a person's edits into its commit).
  */
-export async function checkWorkTree(root: string, options: { allowDirty: boolean; leftBehind: WorkTreeChanges }): Promise<void> {
+export async function checkWorkTree(
+  root: string,
+  options: { allowDirty: boolean; leftBehind: WorkTreeChanges },
+): Promise<void> {
   const pending = await pendingOperation(root);
   if (pending) throw new RalphError('setup', `${pending.what} in ${root}`, `${pending.howToEnd}, then run again`);
   if (options.allowDirty) return;

@@ -26,7 +26,14 @@ export interface StatusReport {
 export type TasksStatus =
   | { state: 'missing' }
   | { state: 'invalid'; error: string }
-  | { state: 'ok'; project: string | null; branchName: string | null; complete: number; total: number; next: NextStory | null };
+  | {
+      state: 'ok';
+      project: string | null;
+      branchName: string | null;
+      complete: number;
+      total: number;
+      next: NextStory | null;
+    };
 
 export interface NextStory {
   id: string;
@@ -73,7 +80,10 @@ export interface IterationStatus {
 }
 
 /** Reads the status from the files alone; a missing file is a fresh project, not an error. */
-export async function readStatus(paths: RalphPaths, options: { now: number; rows: number; policy: ReviewPolicy }): Promise<StatusReport> {
+export async function readStatus(
+  paths: RalphPaths,
+  options: { now: number; rows: number; policy: ReviewPolicy },
+): Promise<StatusReport> {
   const [current, tasks, loop, blocked, decide, lastRun, recentIterations] = await Promise.all([
     currentBranch(paths.root),
     readTasksStatus(paths, options.policy),
@@ -134,7 +144,11 @@ async function readLoopStatus(path: string, now: number): Promise<LoopStatus> {
 function usageOf(value: unknown): UsageWindow[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const windows = value.filter(
-    (item): item is UsageWindow => typeof item === 'object' && item !== null && typeof (item as Partial<UsageWindow>).window === 'string' && typeof (item as Partial<UsageWindow>).utilization === 'number',
+    (item): item is UsageWindow =>
+      typeof item === 'object' &&
+      item !== null &&
+      typeof (item as Partial<UsageWindow>).window === 'string' &&
+      typeof (item as Partial<UsageWindow>).utilization === 'number',
   );
   return windows.length > 0 ? windows : undefined;
 }

@@ -13,13 +13,23 @@ export function renderStatus(status: StatusReport): string {
     ['Branch', branchLine(status.branch)],
     ['Loop', loopLine(status.loop)],
   ];
-  if (status.blocked) rows.push(['Blocked', `${pc.red(status.blocked.reason || '(no reason given)')} — resolve it, then delete ralph/blocked.txt`]);
+  if (status.blocked)
+    rows.push([
+      'Blocked',
+      `${pc.red(status.blocked.reason || '(no reason given)')} — resolve it, then delete ralph/blocked.txt`,
+    ]);
   if (status.decide) {
-    const what = status.decide.answered ? 'answered; the next run acts on it' : 'waiting for your answer below --- in ralph/decide.txt';
+    const what = status.decide.answered
+      ? 'answered; the next run acts on it'
+      : 'waiting for your answer below --- in ralph/decide.txt';
     rows.push(['Decision', `${pc.yellow(status.decide.question || '(no question given)')} — ${what}`]);
   }
   rows.push(['Last run', lastRunLine(status.lastRun)]);
-  const lines = [`${pc.bold('ralph status')} · ${status.root}`, ...rows.map(([key, value]) => `${key.padEnd(10)}${value}`), ''];
+  const lines = [
+    `${pc.bold('ralph status')} · ${status.root}`,
+    ...rows.map(([key, value]) => `${key.padEnd(10)}${value}`),
+    '',
+  ];
   lines.push(...iterationTable(status.recentIterations));
   return lines.join('\n') + '\n';
 }
@@ -42,7 +52,10 @@ function storiesLine(tasks: TasksStatus): string {
 }
 
 function nextLine(tasks: Extract<TasksStatus, { state: 'ok' }>): string {
-  if (!tasks.next) return pc.green(tasks.total === 0 ? 'no stories yet' : 'none: every story passes (ralph archive files the list away)');
+  if (!tasks.next)
+    return pc.green(
+      tasks.total === 0 ? 'no stories yet' : 'none: every story passes (ralph archive files the list away)',
+    );
   return `${tasks.next.id}  ${tasks.next.title}${tasks.next.priority === null ? '' : pc.dim(` (priority ${tasks.next.priority})`)}`;
 }
 
@@ -63,7 +76,10 @@ function lastRunLine(run: LastRunStatus | null): string {
   if (!run) return 'none yet';
   if (run.state === 'invalid') return pc.red(`ralph/logs/last-run.json is unreadable: ${run.error}`);
   const label = `${reasonLabel(run.reason)} (code ${run.exitCode})`;
-  const parts = [run.exitCode === 0 ? pc.green(label) : pc.yellow(label), `${run.iterations} iteration${run.iterations === 1 ? '' : 's'}`];
+  const parts = [
+    run.exitCode === 0 ? pc.green(label) : pc.yellow(label),
+    `${run.iterations} iteration${run.iterations === 1 ? '' : 's'}`,
+  ];
   if (run.durationSeconds !== undefined) parts.push(formatDuration(run.durationSeconds * 1000));
   if (run.endedAt) parts.push(`ended ${run.endedAt}`);
   const detail = run.detail?.split('\n')[0];
@@ -82,6 +98,15 @@ function iterationTable(rows: readonly IterationStatus[]): string[] {
     row.outcome ?? '-',
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => cell[column]!.length)));
-  const format = (cell: string[]) => '  ' + cell.map((value, column) => (column === 0 ? value.padStart(widths[column]!) : value.padEnd(widths[column]!))).join('  ').trimEnd();
-  return [`Last ${rows.length} iteration${rows.length === 1 ? '' : 's'} (ralph/logs/summary.csv):`, pc.dim(format(header)), ...cells.map(format)];
+  const format = (cell: string[]) =>
+    '  ' +
+    cell
+      .map((value, column) => (column === 0 ? value.padStart(widths[column]!) : value.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd();
+  return [
+    `Last ${rows.length} iteration${rows.length === 1 ? '' : 's'} (ralph/logs/summary.csv):`,
+    pc.dim(format(header)),
+    ...cells.map(format),
+  ];
 }

@@ -1,7 +1,8 @@
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 // Two columns: emoji presentation, and the East Asian Wide and Fullwidth blocks (Hangul, CJK, kana, fullwidth forms).
-const WIDE = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F|[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]|[\u{20000}-\u{3FFFD}]/u;
+const WIDE =
+  /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F|[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]|[\u{20000}-\u{3FFFD}]/u;
 // No column: control characters, and a grapheme that is only combining marks or joiners.
 const ZERO = /^[\p{Cc}\p{Mn}\p{Me}\u200B-\u200F\u2060\uFEFF]+$/u;
 

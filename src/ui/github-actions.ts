@@ -14,18 +14,33 @@ export function escapeData(text: string): string {
 export function annotationFor(reason: string, exitCode: number, detail?: string): string | undefined {
   if (exitCode === 0) return undefined;
   const text = escapeData(`ralph: ${reasonLabel(reason)} (exit ${exitCode})${detail ? `: ${detail}` : ''}`);
-  return reason === 'decide' ? `::notice title=ralph needs a decision::${text}` : `::error title=ralph stopped::${text}`;
+  return reason === 'decide'
+    ? `::notice title=ralph needs a decision::${text}`
+    : `::error title=ralph stopped::${text}`;
 }
 
 /** The job summary: the summary block as a table, the iterations, and what a human must answer. */
 export function stepSummary(report: RunReport, rows: readonly IterationRow[]): string {
   const facts = summaryFacts(report);
-  const lines = ['## Ralph Loop Summary', '', '| | |', '| --- | --- |', ...facts.map(([key, value]) => `| ${key} | ${cell(value)} |`), ''];
+  const lines = [
+    '## Ralph Loop Summary',
+    '',
+    '| | |',
+    '| --- | --- |',
+    ...facts.map(([key, value]) => `| ${key} | ${cell(value)} |`),
+    '',
+  ];
   if (report.reason === 'blocked' && report.detail) lines.push('### Blocked', '', quote(report.detail), '');
-  else if (report.reason === 'decide' && report.detail) lines.push('### Decision needed (answer in `ralph/decide.txt`)', '', quote(report.detail), '');
+  else if (report.reason === 'decide' && report.detail)
+    lines.push('### Decision needed (answer in `ralph/decide.txt`)', '', quote(report.detail), '');
   else if (report.detail) lines.push('### Reason', '', quote(report.detail), '');
   if (rows.length > 0) {
-    lines.push('### Iterations', '', '| # | mode | duration | commit | stories | outcome | cost |', '| --- | --- | --- | --- | --- | --- | --- |');
+    lines.push(
+      '### Iterations',
+      '',
+      '| # | mode | duration | commit | stories | outcome | cost |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+    );
     for (const row of rows) {
       const cost = row.stats.costUsd === undefined ? '' : `$${row.stats.costUsd.toFixed(2)}`;
       lines.push(
@@ -38,15 +53,28 @@ export function stepSummary(report: RunReport, rows: readonly IterationRow[]): s
 }
 
 /** Appends the job summary and writes `reason`, `exit-code` and `detail` to the step's outputs. */
-export async function publishToGitHub(env: NodeJS.ProcessEnv, report: RunReport, rows: readonly IterationRow[]): Promise<void> {
+export async function publishToGitHub(
+  env: NodeJS.ProcessEnv,
+  report: RunReport,
+  rows: readonly IterationRow[],
+): Promise<void> {
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, stepSummary(report, rows));
   await writeOutputs(env, report.reason, report.exitCode, report.detail);
 }
 
 /** The step's outputs, so the workflow can branch on the reason; also for a start ralph refused. */
-export async function writeOutputs(env: NodeJS.ProcessEnv, reason: string, exitCode: number, detail?: string): Promise<void> {
+export async function writeOutputs(
+  env: NodeJS.ProcessEnv,
+  reason: string,
+  exitCode: number,
+  detail?: string,
+): Promise<void> {
   if (!env.GITHUB_OUTPUT) return;
-  const entries = [outputEntry('reason', reason), outputEntry('exit-code', String(exitCode)), ...(detail ? [outputEntry('detail', detail)] : [])];
+  const entries = [
+    outputEntry('reason', reason),
+    outputEntry('exit-code', String(exitCode)),
+    ...(detail ? [outputEntry('detail', detail)] : []),
+  ];
   await appendFile(env.GITHUB_OUTPUT, entries.join(''));
 }
 

@@ -83,7 +83,10 @@ type Started = Parameters<LoopReporter['iterationStarted']>[0];
 type Finished = Parameters<LoopReporter['iterationFinished']>[0];
 
 /** "Iteration 3 (3/10) · implement · S2 Title · stories 1/4 · 2m elapsed". */
-function iterationHeader({ iteration, index, maxIterations, mode, stories, story }: Started, elapsedMs: number): string {
+function iterationHeader(
+  { iteration, index, maxIterations, mode, stories, story }: Started,
+  elapsedMs: number,
+): string {
   return [
     `Iteration ${iteration} (${index + 1}/${maxIterations})`,
     mode,
@@ -94,13 +97,22 @@ function iterationHeader({ iteration, index, maxIterations, mode, stories, story
 }
 
 /** "✓ iteration 3: commit abc1234 · 1m 2s · stories 2/4 · $0.12", or why nothing was committed. */
-function iterationResult(row: Finished['row'], committed: boolean, failure: Finished['failure'], maxStuck: number): string {
+function iterationResult(
+  row: Finished['row'],
+  committed: boolean,
+  failure: Finished['failure'],
+  maxStuck: number,
+): string {
   const facts = [
     formatDuration(row.durationSeconds * 1000),
     `stories ${row.storiesComplete}/${row.storiesTotal}`,
     ...(row.stats.costUsd === undefined ? [] : [`$${row.stats.costUsd.toFixed(2)}`]),
     ...(row.agentExitCode !== 0 && row.agentExitCode !== null ? [`agent exit ${row.agentExitCode}`] : []),
-    ...(failure?.kind === 'error' && failure.busy ? [BUSY_LABEL[failure.busy.kind]] : OUTCOME_LABEL[row.outcome] ? [OUTCOME_LABEL[row.outcome]] : []),
+    ...(failure?.kind === 'error' && failure.busy
+      ? [BUSY_LABEL[failure.busy.kind]]
+      : OUTCOME_LABEL[row.outcome]
+        ? [OUTCOME_LABEL[row.outcome]]
+        : []),
   ].join(' · ');
   const head = committed
     ? `✓ iteration ${row.iteration}: commit ${row.commitHash.slice(0, 7)}`
@@ -125,7 +137,9 @@ function showWait(out: Console, now: () => number, { message, until, why, resetS
   const left = () => formatDuration(until - now());
   const words = WAIT_WORDS[why];
   const evidence = resetSource ? `, reset read from ${EVIDENCE[resetSource]}` : '';
-  out.line(pc.yellow(`${words.head}: ${message} — waiting until ${new Date(until).toISOString()} (${left()}${evidence})`));
+  out.line(
+    pc.yellow(`${words.head}: ${message} — waiting until ${new Date(until).toISOString()} (${left()}${evidence})`),
+  );
   const timer = setInterval(() => out.status(`${words.countdown}: ${left()} left`), 1000);
   timer.unref();
   return () => {

@@ -24,7 +24,12 @@ export function renderSummary(report: RunReport, csvPath = 'ralph/logs/summary.c
     ['Log:', csvPath],
   ];
   const title = 'Ralph Loop Summary';
-  const more = report.detail?.includes('\n') ? report.detail.split('\n').slice(1).map((line) => `             ${line}`) : [];
+  const more = report.detail?.includes('\n')
+    ? report.detail
+        .split('\n')
+        .slice(1)
+        .map((line) => `             ${line}`)
+    : [];
   const lines = rows.map(([key, value]) => `${key.padEnd(13)}${value}`);
   lines.splice(report.detail ? 2 : 1, 0, ...more);
   return [title, '─'.repeat(title.length), ...lines].join('\n');

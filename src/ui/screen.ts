@@ -58,7 +58,12 @@ export class Screen implements Console {
     this.around(() => {
       this.endLines();
       this.stopCommands();
-      this.stdout.write(`${text.split('\n').map((line) => `${stamp}${line}`).join('\n')}\n`);
+      this.stdout.write(
+        `${text
+          .split('\n')
+          .map((line) => `${stamp}${line}`)
+          .join('\n')}\n`,
+      );
     });
   }
 

@@ -93,7 +93,11 @@ describe('ralph archive: a finished task list', () => {
 describe('ralph archive: the name', () => {
   it('defaults to the branchName without ralph/, reduced to [a-z0-9-]', async () => {
     const repo = await makeRepo({
-      tasksText: JSON.stringify({ project: 'Shop', branchName: 'ralph/Login Page_v2', stories: [{ id: 'A', passes: true }] }),
+      tasksText: JSON.stringify({
+        project: 'Shop',
+        branchName: 'ralph/Login Page_v2',
+        stories: [{ id: 'A', passes: true }],
+      }),
     });
     expect((await runRalph(repo, ['archive'])).code).toBe(0);
     await archivedFolder(repo, 'login-page-v2');

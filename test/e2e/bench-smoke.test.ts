@@ -16,14 +16,19 @@ describe('bench/run.mjs --quick', () => {
   it('completes, prints the results table and writes it to --out', async () => {
     dir = await mkdtemp(join(tmpdir(), 'ralph-bench-smoke-'));
     const out = join(dir, 'results.md');
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['bench/run.mjs', '--quick', '--out', out], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('close', (exitCode) => resolve({ code: exitCode, stdout, stderr }));
-    });
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        const child = spawn(process.execPath, ['bench/run.mjs', '--quick', '--out', out], {
+          cwd: PACKAGE_ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on('close', (exitCode) => resolve({ code: exitCode, stdout, stderr }));
+      },
+    );
 
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/^scenario +metric +ralph +peer +peer value +ralph \/ peer$/m);

@@ -33,7 +33,11 @@ function stepScript(workflow: string, name: string): string {
 
 /** Runs a step's script as GitHub runs `shell: bash` (bash --noprofile --norc -eo pipefail). */
 function runStep(script: string, options: { cwd: string; env: NodeJS.ProcessEnv }) {
-  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd: options.cwd, env: { ...process.env, ...options.env }, encoding: 'utf8' });
+  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -42,7 +46,12 @@ async function actionsFiles() {
   const env = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), RUNNER_TEMP: dir };
   await writeFile(env.GITHUB_OUTPUT, '');
   await writeFile(env.GITHUB_STEP_SUMMARY, '');
-  return { dir, env, outputs: async () => Object.fromEntries(readOutputFile(await readFile(env.GITHUB_OUTPUT, 'utf8'))), summary: () => readFile(env.GITHUB_STEP_SUMMARY, 'utf8') };
+  return {
+    dir,
+    env,
+    outputs: async () => Object.fromEntries(readOutputFile(await readFile(env.GITHUB_OUTPUT, 'utf8'))),
+    summary: () => readFile(env.GITHUB_STEP_SUMMARY, 'utf8'),
+  };
 }
 
 describe('the generated GitHub workflow', () => {
@@ -57,8 +66,12 @@ describe('the generated GitHub workflow', () => {
 
   it('installs this package at this version, or the --install spec as one shell word', async () => {
     expect((await generatedWorkflow()).workflow).toContain(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`);
-    expect((await generatedWorkflow('--install', 'github:me/ralph#v1.2.0')).workflow).toContain('npm install -g github:me/ralph#v1.2.0\n');
-    expect((await generatedWorkflow('--install', "./ralph's build.tgz")).workflow).toContain(`npm install -g './ralph'\\''s build.tgz'\n`);
+    expect((await generatedWorkflow('--install', 'github:me/ralph#v1.2.0')).workflow).toContain(
+      'npm install -g github:me/ralph#v1.2.0\n',
+    );
+    expect((await generatedWorkflow('--install', "./ralph's build.tgz")).workflow).toContain(
+      `npm install -g './ralph'\\''s build.tgz'\n`,
+    );
   });
 
   it.each([
@@ -78,7 +91,9 @@ describe('the generated GitHub workflow', () => {
   it('names no package but its own (and the Claude Code client) in any file the project generates or documents', async () => {
     const { repo } = await generatedWorkflow();
     const files = [
-      ...(await filesUnder(repo.root)).filter((path) => !path.startsWith('.git/') && !path.startsWith('.agent-script')).map((path) => join(repo.root, path)),
+      ...(await filesUnder(repo.root))
+        .filter((path) => !path.startsWith('.git/') && !path.startsWith('.agent-script'))
+        .map((path) => join(repo.root, path)),
       ...(await filesUnder(join(PACKAGE_ROOT, 'templates'))).map((path) => join(PACKAGE_ROOT, 'templates', path)),
       ...(await filesUnder(join(PACKAGE_ROOT, 'docs'))).map((path) => join(PACKAGE_ROOT, 'docs', path)),
       join(PACKAGE_ROOT, 'README.md'),
@@ -86,15 +101,23 @@ describe('the generated GitHub workflow', () => {
     const named: string[] = [];
     for (const file of files) {
       const text = await readFile(file, 'utf8');
-      for (const match of text.matchAll(/\b(?:npx(?: --yes| -y)?|npm (?:install|i)(?: -g| --global)?) +([@\w.][^\s`'"]*)/g)) named.push(match[1]!);
+      for (const match of text.matchAll(
+        /\b(?:npx(?: --yes| -y)?|npm (?:install|i)(?: -g| --global)?) +([@\w.][^\s`'"]*)/g,
+      ))
+        named.push(match[1]!);
     }
     expect(named.length).toBeGreaterThan(0);
-    const allowed = (name: string) => name === '@anthropic-ai/claude-code' || name === '.' || name === '__RALPH_INSTALL__' || name === PACKAGE_NAME || name.startsWith(`${PACKAGE_NAME}@`);
+    const allowed = (name: string) =>
+      name === '@anthropic-ai/claude-code' ||
+      name === '.' ||
+      name === '__RALPH_INSTALL__' ||
+      name === PACKAGE_NAME ||
+      name.startsWith(`${PACKAGE_NAME}@`);
     expect(named.filter((name) => !allowed(name))).toEqual([]);
   });
 });
 
-describe('the generated workflow\'s steps, run as the runner runs them', () => {
+describe("the generated workflow's steps, run as the runner runs them", () => {
   it.each([
     [0, 0],
     [2, 0],
@@ -106,10 +129,16 @@ describe('the generated workflow\'s steps, run as the runner runs them', () => {
   ])('Run ralph: ralph exiting %i ends the step with %i and records the code', async (ralphCode, stepCode) => {
     const { workflow } = await generatedWorkflow();
     const bin = await mkdtemp(join(tmpdir(), 'ralph-fake-bin-'));
-    await writeFile(join(bin, 'ralph'), `#!/bin/sh\necho "## summary of the run" >> "$GITHUB_STEP_SUMMARY"\nexit ${ralphCode}\n`);
+    await writeFile(
+      join(bin, 'ralph'),
+      `#!/bin/sh\necho "## summary of the run" >> "$GITHUB_STEP_SUMMARY"\nexit ${ralphCode}\n`,
+    );
     await chmod(join(bin, 'ralph'), 0o755);
     const files = await actionsFiles();
-    const step = runStep(stepScript(workflow, 'Run ralph'), { cwd: files.dir, env: { ...files.env, PATH: `${bin}${delimiter}${process.env.PATH}` } });
+    const step = runStep(stepScript(workflow, 'Run ralph'), {
+      cwd: files.dir,
+      env: { ...files.env, PATH: `${bin}${delimiter}${process.env.PATH}` },
+    });
     expect(step.code).toBe(stepCode);
     expect(await files.outputs()).toEqual({ code: String(ralphCode) });
     // Kept for the pull request's body: later steps have a summary file of their own.
@@ -118,7 +147,10 @@ describe('the generated workflow\'s steps, run as the runner runs them', () => {
 
   it('checks out (or creates) branchName, and pushes it only when the run made commits', async () => {
     const { workflow, repo } = await generatedWorkflow();
-    await writeFile(join(repo.root, 'ralph/tasks.json'), JSON.stringify({ project: 'App', branchName: 'ralph/feature', stories: [] }));
+    await writeFile(
+      join(repo.root, 'ralph/tasks.json'),
+      JSON.stringify({ project: 'App', branchName: 'ralph/feature', stories: [] }),
+    );
     repo.git('add', '-A');
     repo.git('commit', '-qm', 'ralph init');
     const remote = await bareRemote(repo.root);
@@ -131,19 +163,25 @@ describe('the generated workflow\'s steps, run as the runner runs them', () => {
     expect(outputs).toEqual({ name: 'ralph/feature', start: repo.git('rev-parse', 'HEAD') });
     expect(repo.git('branch', '--show-current')).toBe('ralph/feature');
 
-    const push = (cwd: string) => runStep(stepScript(workflow, "Push the agent's commits"), { cwd, env: { ...env, BRANCH: outputs.name, START: outputs.start } });
+    const push = (cwd: string) =>
+      runStep(stepScript(workflow, "Push the agent's commits"), {
+        cwd,
+        env: { ...env, BRANCH: outputs.name, START: outputs.start },
+      });
     expect(push(repo.root).code).toBe(0);
     expect(remote.head('ralph/feature')).toBe('');
     repo.git('commit', '-q', '--allow-empty', '-m', 'the agent worked');
     expect(push(repo.root).code).toBe(0);
     expect(remote.head('ralph/feature')).toBe(repo.git('rev-parse', 'HEAD'));
-    expect(await files.summary()).toContain('The agent\'s commits are on the branch `ralph/feature`.');
+    expect(await files.summary()).toContain("The agent's commits are on the branch `ralph/feature`.");
 
     // The next run continues the pushed branch.
     const clone = await mkdtemp(join(tmpdir(), 'ralph-clone-'));
     execFileSync('git', ['clone', '-q', '--branch', 'main', remote.path, clone]);
     expect(runStep(stepScript(workflow, "Check out the task list's branch"), { cwd: clone, env }).code).toBe(0);
-    expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: clone, encoding: 'utf8' }).trim()).toBe(repo.git('rev-parse', 'HEAD'));
+    expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: clone, encoding: 'utf8' }).trim()).toBe(
+      repo.git('rev-parse', 'HEAD'),
+    );
   });
 
   it('falls back to ralph/<project> without a branchName, and says so in the summary', async () => {
@@ -151,9 +189,16 @@ describe('the generated workflow\'s steps, run as the runner runs them', () => {
     const remote = await bareRemote(repo.root);
     await writeFile(join(repo.root, 'ralph/tasks.json'), JSON.stringify({ project: 'My App!', stories: [] }));
     const files = await actionsFiles();
-    expect(runStep(stepScript(workflow, "Check out the task list's branch"), { cwd: repo.root, env: { ...files.env, ...remote.env } }).code).toBe(0);
+    expect(
+      runStep(stepScript(workflow, "Check out the task list's branch"), {
+        cwd: repo.root,
+        env: { ...files.env, ...remote.env },
+      }).code,
+    ).toBe(0);
     expect((await files.outputs()).name).toBe('ralph/my-app');
-    expect(await files.summary()).toContain('No branchName in ralph/tasks.json: the work goes to the fallback branch `ralph/my-app`.');
+    expect(await files.summary()).toContain(
+      'No branchName in ralph/tasks.json: the work goes to the fallback branch `ralph/my-app`.',
+    );
   });
 
   it('warns, naming the file to read and the branch, for BLOCKED and DECIDE', async () => {
@@ -162,7 +207,9 @@ describe('the generated workflow\'s steps, run as the runner runs them', () => {
     const blocked = runStep(script, { cwd: tmpdir(), env: { CODE: '2', BRANCH: 'ralph/feature' } });
     expect(blocked.code).toBe(0);
     expect(blocked.stdout).toMatch(/^::warning title=ralph BLOCKED::.*ralph\/blocked\.txt.*ralph\/feature/);
-    expect(runStep(script, { cwd: tmpdir(), env: { CODE: '3', BRANCH: 'b' } }).stdout).toMatch(/^::warning title=ralph DECIDE::.*ralph\/decide\.txt/);
+    expect(runStep(script, { cwd: tmpdir(), env: { CODE: '3', BRANCH: 'b' } }).stdout).toMatch(
+      /^::warning title=ralph DECIDE::.*ralph\/decide\.txt/,
+    );
   });
 });
 
@@ -174,8 +221,19 @@ async function bareRemote(root: string) {
   const url = 'https://x-access-token:test-token@github.example/owner/repo.git';
   return {
     path,
-    env: { GH_TOKEN: 'test-token', GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'owner/repo', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `url.${path}.insteadOf`, GIT_CONFIG_VALUE_0: url },
-    head: (branch: string) => spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: path, encoding: 'utf8' }).stdout.trim(),
+    env: {
+      GH_TOKEN: 'test-token',
+      GITHUB_SERVER_URL: 'https://github.example',
+      GITHUB_REPOSITORY: 'owner/repo',
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: `url.${path}.insteadOf`,
+      GIT_CONFIG_VALUE_0: url,
+    },
+    head: (branch: string) =>
+      spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], {
+        cwd: path,
+        encoding: 'utf8',
+      }).stdout.trim(),
   };
 }
 

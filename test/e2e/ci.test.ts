@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, runRalph, type RalphResult, type Step } from '../helpers/e2e.js';
-import { readAsRunner, readOutputFile, STEP_SUMMARY_LIMIT_BYTES, type ObeyedCommand } from '../helpers/workflow-commands.js';
+import {
+  readAsRunner,
+  readOutputFile,
+  STEP_SUMMARY_LIMIT_BYTES,
+  type ObeyedCommand,
+} from '../helpers/workflow-commands.js';
 
 const ANSI = /\u001b\[\d+m/;
 
@@ -69,7 +74,11 @@ function hostileStep(say: string): Step {
 describe('ralph run on GitHub Actions', () => {
   it('groups each iteration, annotates the ending, and writes the step summary and outputs, as the runner reads them', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }] });
-    await repo.steps([{ implement: true }, { say: 'thinking\n' }, { say: '<promise>BLOCKED:the staging API key is missing</promise>' }]);
+    await repo.steps([
+      { implement: true },
+      { say: 'thinking\n' },
+      { say: '<promise>BLOCKED:the staging API key is missing</promise>' },
+    ]);
     const gha = await githubFiles();
     const result = await runRalph(repo, ['run'], { env: { ...gha.env, NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(result.code).toBe(2);
@@ -81,7 +90,11 @@ describe('ralph run on GitHub Actions', () => {
       { name: 'endgroup', data: '', properties: {} },
       { name: 'group', data: 'Iteration 3 (implement)', properties: {} },
       { name: 'endgroup', data: '', properties: {} },
-      { name: 'error', data: 'ralph: BLOCKED (exit 2): the staging API key is missing', properties: { title: 'ralph stopped' } },
+      {
+        name: 'error',
+        data: 'ralph: BLOCKED (exit 2): the staging API key is missing',
+        properties: { title: 'ralph stopped' },
+      },
     ]);
     // The runner stamps every line itself: ralph adds no timestamps of its own there.
     expect(result.stdout).not.toMatch(/^\S*\d\d:\d\d:\d\d /m);
@@ -91,14 +104,22 @@ describe('ralph run on GitHub Actions', () => {
     expect(summary).toContain('### Blocked\n\n> the staging API key is missing');
     expect(summary).toMatch(/\| 1 \| implement \| .* \| [0-9a-f]{7} \| 1\/2 \| ok \|/);
     expect(await gha.summaryBytes()).toBeLessThan(STEP_SUMMARY_LIMIT_BYTES);
-    expect(await gha.outputs()).toEqual({ reason: 'blocked', 'exit-code': '2', detail: 'the staging API key is missing' });
+    expect(await gha.outputs()).toEqual({
+      reason: 'blocked',
+      'exit-code': '2',
+      detail: 'the staging API key is missing',
+    });
   });
 
-  it.each(['text', 'stream-json'])('obeys none of a hostile agent\'s commands (--output %s)', async (output) => {
+  it.each(['text', 'stream-json'])("obeys none of a hostile agent's commands (--output %s)", async (output) => {
     const repo = await makeRepo({ stories: [{ id: 'US-1', title: '##[error]HOSTILE title' }] });
-    await repo.steps([hostileStep('<promise>BLOCKED:##[error]HOSTILE reason %0A ::add-mask::x</promise>\n::error::HOSTILE last line')]);
+    await repo.steps([
+      hostileStep('<promise>BLOCKED:##[error]HOSTILE reason %0A ::add-mask::x</promise>\n::error::HOSTILE last line'),
+    ]);
     const gha = await githubFiles();
-    const result = await runRalph(repo, ['run', '--output', output], { env: { ...gha.env, NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    const result = await runRalph(repo, ['run', '--output', output], {
+      env: { ...gha.env, NO_COLOR: undefined, FORCE_COLOR: '1' },
+    });
     expect(result.code).toBe(2);
     // The agent's lines did reach the log (in text mode as they were written)…
     expect(result.stdout).toContain('HOSTILE-split');
@@ -109,10 +130,18 @@ describe('ralph run on GitHub Actions', () => {
     expect(obeyedByRunner(result).map(({ name, data, properties }) => ({ name, data, properties }))).toEqual([
       { name: 'group', data: 'Iteration 1 (implement)', properties: {} },
       { name: 'endgroup', data: '', properties: {} },
-      { name: 'error', data: 'ralph: BLOCKED (exit 2): ##[error]HOSTILE reason %0A ::add-mask::x', properties: { title: 'ralph stopped' } },
+      {
+        name: 'error',
+        data: 'ralph: BLOCKED (exit 2): ##[error]HOSTILE reason %0A ::add-mask::x',
+        properties: { title: 'ralph stopped' },
+      },
     ]);
     const outputs = await gha.outputs();
-    expect(outputs).toEqual({ reason: 'blocked', 'exit-code': '2', detail: '##[error]HOSTILE reason %0A ::add-mask::x' });
+    expect(outputs).toEqual({
+      reason: 'blocked',
+      'exit-code': '2',
+      detail: '##[error]HOSTILE reason %0A ::add-mask::x',
+    });
   });
 
   it('gives DECIDE a notice, not an error', async () => {
@@ -121,8 +150,16 @@ describe('ralph run on GitHub Actions', () => {
     const gha = await githubFiles();
     const result = await runRalph(repo, ['run'], { env: gha.env });
     expect(result.code).toBe(3);
-    const annotations = obeyedByRunner(result).filter((command) => ['error', 'warning', 'notice'].includes(command.name));
-    expect(annotations).toMatchObject([{ name: 'notice', properties: { title: 'ralph needs a decision' }, data: 'ralph: DECIDE (exit 3): REST or GraphQL?' }]);
+    const annotations = obeyedByRunner(result).filter((command) =>
+      ['error', 'warning', 'notice'].includes(command.name),
+    );
+    expect(annotations).toMatchObject([
+      {
+        name: 'notice',
+        properties: { title: 'ralph needs a decision' },
+        data: 'ralph: DECIDE (exit 3): REST or GraphQL?',
+      },
+    ]);
     expect(await gha.read('GITHUB_STEP_SUMMARY')).toContain('### Decision needed');
   });
 
@@ -138,7 +175,10 @@ describe('ralph run on GitHub Actions', () => {
 
   it('annotates a refused start and writes its reason to the outputs', async () => {
     const repo = await makeRepo();
-    await writeFile(join(repo.root, 'ralph/blocked.txt'), '## Blocked (from iteration 1, 2026-01-01T00:00:00Z)\nno key\n');
+    await writeFile(
+      join(repo.root, 'ralph/blocked.txt'),
+      '## Blocked (from iteration 1, 2026-01-01T00:00:00Z)\nno key\n',
+    );
     const gha = await githubFiles();
     const result = await runRalph(repo, ['run'], { env: gha.env });
     expect(result.code).toBe(2);

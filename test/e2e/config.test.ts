@@ -13,7 +13,9 @@ describe('ralph run: configuration layers', () => {
     await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ maxIterations: 4, maxStuck: 9 }));
     await repo.steps([{ implement: true }]);
     expect((await runRalph(repo, ['run'])).stdout).toMatch(/Iterations: +4 \/ 4/);
-    expect((await runRalph(repo, ['run'], { env: { RALPH_MAX_ITERATIONS: '2' } })).stdout).toMatch(/Iterations: +2 \/ 2/);
+    expect((await runRalph(repo, ['run'], { env: { RALPH_MAX_ITERATIONS: '2' } })).stdout).toMatch(
+      /Iterations: +2 \/ 2/,
+    );
     const flag = await runRalph(repo, ['run', '--max-iterations', '1'], { env: { RALPH_MAX_ITERATIONS: '2' } });
     expect(flag.stdout).toMatch(/Iterations: +1 \/ 1/);
   });
@@ -26,7 +28,15 @@ describe('ralph run: configuration layers', () => {
     );
     await repo.steps([{ implement: true }]);
     await runRalph(repo, ['run', '--max-iterations', '1']);
-    expect(repo.call(1).argv).toEqual(['-p', PROMPT_WITH_MODE, '--output-format', 'stream-json', '--verbose', '--model', 'opus']);
+    expect(repo.call(1).argv).toEqual([
+      '-p',
+      PROMPT_WITH_MODE,
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--model',
+      'opus',
+    ]);
   });
 
   it.each([
@@ -53,7 +63,10 @@ describe('ralph run: configuration layers', () => {
 describe('ralph run --dry-run', () => {
   it('prints every value with its source and the exact agent command, and calls no agent', async () => {
     const repo = await makeRepo();
-    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ maxStuck: 5, agent: { args: ['--model', 'opus'] } }));
+    await writeFile(
+      join(repo.root, 'ralph/config.json'),
+      JSON.stringify({ maxStuck: 5, agent: { args: ['--model', 'opus'] } }),
+    );
     const result = await runRalph(repo, ['run', '--dry-run', '--max-iterations', '7'], { env: { RALPH_QUIET: '1' } });
     expect(result.code).toBe(0);
     expect(repo.calls()).toBe(0);
@@ -92,7 +105,10 @@ describe('ralph run --quiet', () => {
 
 describe('ralph run --sandbox', () => {
   function dockerCalls(log: string): string[][] {
-    return readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]);
+    return readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as string[]);
   }
 
   it('runs each iteration through docker sandbox run with a deterministic name', async () => {
@@ -108,8 +124,19 @@ describe('ralph run --sandbox', () => {
     const name = runs[0]?.[3] ?? '';
     expect(name).toMatch(/^ralph-ralph-e2e-[a-z0-9]+-[0-9a-f]{8}$/);
     expect(runs[0]).toEqual([
-      'sandbox', 'run', '--name', name, 'claude', repo.root, '--',
-      '-p', PROMPT_WITH_MODE, '--dangerously-skip-permissions', '--output-format', 'stream-json', '--verbose',
+      'sandbox',
+      'run',
+      '--name',
+      name,
+      'claude',
+      repo.root,
+      '--',
+      '-p',
+      PROMPT_WITH_MODE,
+      '--dangerously-skip-permissions',
+      '--output-format',
+      'stream-json',
+      '--verbose',
     ]);
     expect(runs[1]?.[3]).toBe(name);
   });
@@ -122,7 +149,7 @@ describe('ralph run --sandbox', () => {
     expect(dockerCalls(log).find((argv) => argv[1] === 'run')?.[3]).toBe('my-box');
   });
 
-  it('exits 64 with docker\'s message when the sandbox command does not work, never falling back to the host', async () => {
+  it("exits 64 with docker's message when the sandbox command does not work, never falling back to the host", async () => {
     const repo = await makeRepo();
     const result = await runRalph(repo, ['run', '--sandbox'], { env: { RALPH_FAKE_DOCKER: 'no-sandbox' } });
     expect(result.code).toBe(64);

@@ -25,16 +25,25 @@ describe('ralph run: processes that leave the group', () => {
     expect(daemons.filter(isAlive)).toEqual([]);
     expect(processesMarked(runPrefix(marker))).toEqual([]);
     expect(result.stdout).toMatch(/warning: ended 2 processes that left the agent's group: \d+ sleep, \d+ sleep/);
-    expect(repo.read('ralph/logs/iteration-001.log')).toMatch(/^\[ralph\] ended 2 processes that left the agent's group: /m);
+    expect(repo.read('ralph/logs/iteration-001.log')).toMatch(
+      /^\[ralph\] ended 2 processes that left the agent's group: /m,
+    );
     expect(repo.lastRun()).toMatchObject({ reason: 'complete', strayProcessesEnded: 2 });
   });
 
-  it("ends what a quality gate leaves running outside its group", async () => {
+  it('ends what a quality gate leaves running outside its group', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const pidFile = join(repo.root, 'gate.pid');
     // The gate waits until the daemon has left its group: then only the marker can find it.
     const leftGroup = 'while [ "$(cut -d" " -f5 /proc/$pid/stat)" = "$(cut -d" " -f5 /proc/$$/stat)" ]; do :; done';
-    await configure(repo, { gates: [{ name: 'server', command: `setsid sleep 300 >/dev/null 2>&1 & pid=$!; ${leftGroup}; echo $pid > ${pidFile}; echo started` }] });
+    await configure(repo, {
+      gates: [
+        {
+          name: 'server',
+          command: `setsid sleep 300 >/dev/null 2>&1 & pid=$!; ${leftGroup}; echo $pid > ${pidFile}; echo started`,
+        },
+      ],
+    });
     await repo.steps([{ implement: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(0);
@@ -42,7 +51,9 @@ describe('ralph run: processes that leave the group', () => {
     expect(daemon).toBeGreaterThan(0);
     expect(isAlive(daemon!)).toBe(false);
     expect(result.stdout).toMatch(/warning: ended 1 process that left the gate's group: \d+ sleep/);
-    expect(repo.read('ralph/logs/gates-001-server.log')).toMatch(/^\[ralph\] ended 1 process that left the gate's group/m);
+    expect(repo.read('ralph/logs/gates-001-server.log')).toMatch(
+      /^\[ralph\] ended 1 process that left the gate's group/m,
+    );
     expect(repo.lastRun()).toMatchObject({ strayProcessesEnded: 1 });
   });
 
@@ -64,9 +75,24 @@ describe('ralph run: processes that leave the group', () => {
     ];
     await writeFile(agent, `${script.join('\n')}\n`, { mode: 0o755 });
     // --allow-dirty: the test's own agent script sits untracked in the work tree.
-    const result = await runRalph(repo, ['run', '--allow-dirty', '--agent-bin', agent, '--output', 'text', '--max-iterations', String(iterations), '--max-stuck', String(iterations + 1)], {
-      timeoutMs: 600_000,
-    });
+    const result = await runRalph(
+      repo,
+      [
+        'run',
+        '--allow-dirty',
+        '--agent-bin',
+        agent,
+        '--output',
+        'text',
+        '--max-iterations',
+        String(iterations),
+        '--max-stuck',
+        String(iterations + 1),
+      ],
+      {
+        timeoutMs: 600_000,
+      },
+    );
     expect(result.code).toBe(1);
     expect(repo.lastRun()).toMatchObject({ reason: 'max_iterations', iterations, strayProcessesEnded: iterations });
     const marker = repo.read('.marker').trim();
@@ -83,8 +109,12 @@ describe('ralph run: an agent that cannot be started', () => {
     expect(result.code).toBe(4);
     expect(repo.calls()).toBe(0);
     expect(repo.csvRows()[1]?.[8]).toBe('agent_error');
-    expect(result.stdout).toMatch(/the agent could not be started: its arguments \(\d+ KiB, the largest 200 KiB: argument \d+ \("x+…"\)\) and environment \(\d+ (KiB|bytes)\) are too large for the kernel \(E2BIG\); move long text/);
-    expect(repo.read('ralph/logs/iteration-001.log')).toContain('[ralph] the agent could not be started: its arguments');
+    expect(result.stdout).toMatch(
+      /the agent could not be started: its arguments \(\d+ KiB, the largest 200 KiB: argument \d+ \("x+…"\)\) and environment \(\d+ (KiB|bytes)\) are too large for the kernel \(E2BIG\); move long text/,
+    );
+    expect(repo.read('ralph/logs/iteration-001.log')).toContain(
+      '[ralph] the agent could not be started: its arguments',
+    );
     expect(repo.lastRun()).toMatchObject({ reason: 'agent_failures', exitCode: 4, iterations: 2 });
     expect(repo.exists('ralph/.ralph-active')).toBe(false);
   });
@@ -94,7 +124,9 @@ describe('ralph run: an agent that cannot be started', () => {
     // Under `ulimit -s 256` the kernel allows 128 KiB of arguments and environment in all.
     const chunk = 'y'.repeat(50 * 1024);
     await configure(repo, { agent: { args: ['--a', chunk, '--b', chunk, '--c', chunk] } });
-    const result = await runRalph(repo, ['run', '--max-agent-failures', '1'], { wrapper: ['sh', '-c', 'ulimit -s 256 && exec "$@"', 'sh'] });
+    const result = await runRalph(repo, ['run', '--max-agent-failures', '1'], {
+      wrapper: ['sh', '-c', 'ulimit -s 256 && exec "$@"', 'sh'],
+    });
     expect(result.code).toBe(4);
     expect(result.stdout).toMatch(/its arguments \(1\d\d KiB, the largest 50 KiB: .*\(E2BIG\)/);
   });
@@ -120,7 +152,12 @@ describe('ralph run: an agent that cannot be started', () => {
     const result = await runRalph(repo, ['run', '--allow-dirty', '--agent-bin', agent, '--max-agent-failures', '2']);
     expect(result.code).toBe(4);
     expect(repo.calls()).toBe(1);
-    expect(repo.csvRows().slice(1).map((row) => row[8])).toEqual(['ok', 'agent_error', 'agent_error']);
+    expect(
+      repo
+        .csvRows()
+        .slice(1)
+        .map((row) => row[8]),
+    ).toEqual(['ok', 'agent_error', 'agent_error']);
     expect(result.stdout).toMatch(message);
   });
 
@@ -128,14 +165,18 @@ describe('ralph run: an agent that cannot be started', () => {
     const repo = await makeRepo();
     await configure(repo, { agent: { env: { BAD: '\u0000' } } });
     let signalled = false;
-    const result = await runRalph(repo, ['run', '--max-agent-failures', '1000', '--max-stuck', '1000', '--max-iterations', '1000'], {
-      onStdout: (text, child) => {
-        if (!signalled && text.includes('Iteration 3')) {
-          signalled = true;
-          child.kill('SIGTERM');
-        }
+    const result = await runRalph(
+      repo,
+      ['run', '--max-agent-failures', '1000', '--max-stuck', '1000', '--max-iterations', '1000'],
+      {
+        onStdout: (text, child) => {
+          if (!signalled && text.includes('Iteration 3')) {
+            signalled = true;
+            child.kill('SIGTERM');
+          }
+        },
       },
-    });
+    );
     expect(result.code).toBe(143);
     expect(repo.lastRun()).toMatchObject({ reason: 'interrupted' });
     await waitFor(() => !repo.exists('ralph/.ralph-active'));

@@ -9,10 +9,11 @@ import { readOutputFile } from '../helpers/workflow-commands.js';
 // One record of every ending: last-run.json, the exit code and `ralph status` agree after a run that
 // ended in its loop, after a start refused under the lock, and after a fault in ralph's own files.
 
-const status = async (repo: Repo) => JSON.parse((await runRalph(repo, ['status', '--json'])).stdout) as { lastRun: Record<string, unknown> };
+const status = async (repo: Repo) =>
+  JSON.parse((await runRalph(repo, ['status', '--json'])).stdout) as { lastRun: Record<string, unknown> };
 
 describe('one record of every ending', () => {
-  it('a start refused under the lock replaces the last run\'s record: max iterations (1), then a broken tasks.json (64)', async () => {
+  it("a start refused under the lock replaces the last run's record: max iterations (1), then a broken tasks.json (64)", async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([{ say: 'thinking\n' }]);
     const first = await runRalph(repo, ['run', '--max-iterations', '1']);
@@ -112,7 +113,7 @@ describe('start conditions', () => {
     expect((await runRalph(repo, ['run'], { env: { RALPH_ALLOW_DIRTY: '1' } })).code).toBe(0);
   });
 
-  it('lets a run resume over what the previous run left uncommitted, but not over a person\'s edit since', async () => {
+  it("lets a run resume over what the previous run left uncommitted, but not over a person's edit since", async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([{ files: { 'half-done.ts': 'export const x = 1;\n' }, say: 'not finished\n' }]);
     expect((await runRalph(repo, ['run', '--max-iterations', '1'])).code).toBe(1);
@@ -150,7 +151,7 @@ describe('start conditions', () => {
   });
 });
 
-describe('faults in ralph\'s own files end the run (io_error, 74), never crash it', () => {
+describe("faults in ralph's own files end the run (io_error, 74), never crash it", () => {
   const mounts: string[] = [];
   const immutable: string[] = [];
   afterEach(async () => {
@@ -168,7 +169,9 @@ describe('faults in ralph\'s own files end the run (io_error, 74), never crash i
     await repo.steps([{ implement: true }]);
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(74);
-    expect(result.stderr).toMatch(new RegExp(`^ralph: cannot write ${csv}: EPERM \\(operation not permitted\\) — `, 'm'));
+    expect(result.stderr).toMatch(
+      new RegExp(`^ralph: cannot write ${csv}: EPERM \\(operation not permitted\\) — `, 'm'),
+    );
     expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
     expect(repo.lastRun()).toMatchObject({ reason: 'io_error', exitCode: 74, iterations: 1 });
     expect(repo.exists('ralph/.ralph-active')).toBe(false);
@@ -184,7 +187,9 @@ describe('faults in ralph\'s own files end the run (io_error, 74), never crash i
     await repo.steps([{ say: `${'x'.repeat(200_000)}\n` }]);
     const result = await runRalph(repo, ['run', '--quiet']);
     expect(result.code).toBe(74);
-    expect(result.stderr).toMatch(new RegExp(`^ralph: cannot write ${logs}/iteration-001\\.(log|jsonl): ENOSPC \\(no space left on device\\)`, 'm'));
+    expect(result.stderr).toMatch(
+      new RegExp(`^ralph: cannot write ${logs}/iteration-001\\.(log|jsonl): ENOSPC \\(no space left on device\\)`, 'm'),
+    );
     expect(result.stderr).toMatch(/last-run\.json could not be written: ENOSPC/);
     expect(result.stderr).not.toMatch(/internal error/);
     expect(repo.exists('ralph/.ralph-active')).toBe(false);

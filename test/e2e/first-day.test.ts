@@ -20,13 +20,18 @@ async function tasksWithBranch(branchName: string, passes = false): Promise<Repo
 }
 
 describe('preflight: what can be checked before the first call', () => {
-  it.runIf(isRoot)('as root without IS_SANDBOX refuses Claude Code with exit 64 and the hint the real refusal gets, calling nothing', async () => {
-    const repo = await makeRepo();
-    const result = await runRalph(repo, ['run'], { env: { IS_SANDBOX: undefined } });
-    expect(result.code).toBe(64);
-    expect(result.stderr).toBe(`ralph: running as root without IS_SANDBOX: Claude Code would refuse --dangerously-skip-permissions — ${setupFixHint()}\n`);
-    expect(repo.calls()).toBe(0);
-  });
+  it.runIf(isRoot)(
+    'as root without IS_SANDBOX refuses Claude Code with exit 64 and the hint the real refusal gets, calling nothing',
+    async () => {
+      const repo = await makeRepo();
+      const result = await runRalph(repo, ['run'], { env: { IS_SANDBOX: undefined } });
+      expect(result.code).toBe(64);
+      expect(result.stderr).toBe(
+        `ralph: running as root without IS_SANDBOX: Claude Code would refuse --dangerously-skip-permissions — ${setupFixHint()}\n`,
+      );
+      expect(repo.calls()).toBe(0);
+    },
+  );
 
   it.runIf(isRoot)('as root judges only Claude Code: another agent executable runs', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
@@ -43,12 +48,15 @@ describe('preflight: what can be checked before the first call', () => {
     const repo = await makeRepo();
     const ok = await runRalph(repo, ['run', '--dry-run']);
     expect(ok.code).toBe(0);
-    for (const name of ['task list', 'prompt', 'example', 'signals', 'agent', 'root', 'logs']) expect(ok.stdout).toMatch(new RegExp(`^ {2}ok +${name} `, 'm'));
+    for (const name of ['task list', 'prompt', 'example', 'signals', 'agent', 'root', 'logs'])
+      expect(ok.stdout).toMatch(new RegExp(`^ {2}ok +${name} `, 'm'));
     expect(ok.stdout).toContain('Everything a run needs checks out.');
 
     const missing = await runRalph(repo, ['run', '--dry-run', '--agent-bin', 'no-such-agent']);
     expect(missing.code).toBe(64);
-    expect(missing.stdout).toMatch(/^ {2}FAILED +agent +agent executable 'no-such-agent' not found on PATH — install Claude Code/m);
+    expect(missing.stdout).toMatch(
+      /^ {2}FAILED +agent +agent executable 'no-such-agent' not found on PATH — install Claude Code/m,
+    );
     expect(missing.stdout).toContain('1 check fails: a run would stop before its first call.');
     // The configuration is still shown: the point of a dry run is to see everything at once.
     expect(missing.stdout).toMatch(/agentBin +no-such-agent +flag/);
@@ -69,7 +77,9 @@ describe('the example task list', () => {
     const repo = await makeRepo({ tasksText: await template('tasks.json') });
     const refused = await runRalph(repo, ['run', '--no-branch']);
     expect(refused.code).toBe(64);
-    expect(refused.stderr).toBe('ralph: ralph/tasks.json is still the example: write your stories (see ralph/prd.md), then remove "example" — or pass --yes to run the example anyway\n');
+    expect(refused.stderr).toBe(
+      'ralph: ralph/tasks.json is still the example: write your stories (see ralph/prd.md), then remove "example" — or pass --yes to run the example anyway\n',
+    );
     expect(repo.calls()).toBe(0);
 
     await repo.steps([{ implement: true }]);
@@ -98,7 +108,11 @@ describe("the task list's branch", () => {
     const repo = await tasksWithBranch('ralph/feature');
     const start = repo.git('rev-parse', '--abbrev-ref', 'HEAD');
     repo.git('switch', '-q', '-c', 'ralph/feature');
-    const done = { project: 'e2e', branchName: 'ralph/feature', stories: [{ id: 'US-1', title: 'One', priority: 1, passes: true }] };
+    const done = {
+      project: 'e2e',
+      branchName: 'ralph/feature',
+      stories: [{ id: 'US-1', title: 'One', priority: 1, passes: true }],
+    };
     await repo.write('ralph/tasks.json', JSON.stringify(done));
     repo.git('commit', '-q', '-am', 'US-1 passes');
     repo.git('switch', '-q', start);
@@ -123,7 +137,9 @@ describe("the task list's branch", () => {
     // Allowed dirty: the branch switch itself must refuse (without the flag, the work tree check refuses first).
     const result = await runRalph(repo, ['run', '--allow-dirty']);
     expect(result.code).toBe(64);
-    expect(result.stderr).toMatch(/^ralph: cannot switch to branch ralph\/feature: Your local changes to the following files would be overwritten by checkout — commit or stash your changes/);
+    expect(result.stderr).toMatch(
+      /^ralph: cannot switch to branch ralph\/feature: Your local changes to the following files would be overwritten by checkout — commit or stash your changes/,
+    );
     expect(repo.git('rev-parse', '--abbrev-ref', 'HEAD')).toBe(start);
     expect(repo.read('notes.txt')).toBe('my uncommitted edit\n');
     expect(repo.calls()).toBe(0);
@@ -154,7 +170,9 @@ describe("the task list's branch", () => {
     const repo = await tasksWithBranch('ralph/feature');
     const start = repo.git('rev-parse', '--abbrev-ref', 'HEAD');
     const before = await runRalph(repo, ['status']);
-    expect(before.stdout).toContain(`Branch    ${start} — the task list's branchName is ralph/feature: ralph run switches to it`);
+    expect(before.stdout).toContain(
+      `Branch    ${start} — the task list's branchName is ralph/feature: ralph run switches to it`,
+    );
     repo.git('switch', '-q', '-c', 'ralph/feature');
     const after = await runRalph(repo, ['status', '--json']);
     expect(JSON.parse(after.stdout).branch).toEqual({ current: 'ralph/feature', tasks: 'ralph/feature' });
@@ -175,14 +193,18 @@ describe('coming from ralph.sh', () => {
 
   async function snapshot(dir: string): Promise<Record<string, string>> {
     const names = (await readdir(dir)).sort();
-    return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(join(dir, name), 'utf8')] as const)));
+    return Object.fromEntries(
+      await Promise.all(names.map(async (name) => [name, await readFile(join(dir, name), 'utf8')] as const)),
+    );
   }
 
   it('ralph run names the import command when only the ralph.sh layout is there', async () => {
     const repo = await ralphShProject();
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(64);
-    expect(result.stderr).toBe('ralph: ralph/tasks.json not found — import the ralph.sh files with `ralph init --from scripts/ralph`\n');
+    expect(result.stderr).toBe(
+      'ralph: ralph/tasks.json not found — import the ralph.sh files with `ralph init --from scripts/ralph`\n',
+    );
   });
 
   it('ralph init --from imports prd.json, progress.txt and the old prompt, notes what differs, and changes nothing there', async () => {
@@ -203,7 +225,12 @@ describe('coming from ralph.sh', () => {
 
     // The imported list keeps its stories, ids, passes and branch, and ralph runs it as it is.
     const parsed = parseTasks(repo.read('ralph/tasks.json'));
-    expect(parsed.ok && parsed.tasks.stories.map((story) => [story.id, story.passes])).toEqual([['US-001', true], ['US-002', false], ['US-003', false], ['4', false]]);
+    expect(parsed.ok && parsed.tasks.stories.map((story) => [story.id, story.passes])).toEqual([
+      ['US-001', true],
+      ['US-002', false],
+      ['US-003', false],
+      ['4', false],
+    ]);
     expect(parsed.ok && parsed.tasks.branchName).toBe('ralph/task-priority');
     const dry = await runRalph(repo, ['run', '--dry-run']);
     expect(dry.code).toBe(0);
@@ -269,10 +296,15 @@ describe('ralph init: next steps from where the user is', () => {
   it('starts with installing Claude Code when claude is not on PATH, then log in, stories, commit, run', async () => {
     const repo = await makeProject({ git: 'committed' });
     const result = await runRalph(repo, ['init'], { env: NO_AGENT });
-    const steps = result.stdout.slice(result.stdout.indexOf('Next steps:')).split('\n').filter((line) => /^ {2}\d\./.test(line));
+    const steps = result.stdout
+      .slice(result.stdout.indexOf('Next steps:'))
+      .split('\n')
+      .filter((line) => /^ {2}\d\./.test(line));
     expect(steps[0]).toContain('1. Install Claude Code: npm install -g @anthropic-ai/claude-code');
     expect(steps[1]).toContain('Log in to Claude Code');
-    expect(steps.join('\n')).toMatch(/ralph\/prd\.md[\s\S]*"example": true[\s\S]*git add ralph \.claude\/settings\.json[\s\S]*ralph run/);
+    expect(steps.join('\n')).toMatch(
+      /ralph\/prd\.md[\s\S]*"example": true[\s\S]*git add ralph \.claude\/settings\.json[\s\S]*ralph run/,
+    );
   });
 
   it('leaves the install step out when claude is on PATH', async () => {

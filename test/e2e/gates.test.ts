@@ -6,7 +6,8 @@ import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
 /** A tests gate that fails, vitest-style, until fixed.txt exists. */
 const TESTS_GATE = {
   name: 'tests',
-  command: 'if [ -f fixed.txt ]; then echo "all tests pass"; else echo " FAIL  test/api.test.ts > creates a user"; echo "AssertionError: expected 500 to be 201"; exit 1; fi',
+  command:
+    'if [ -f fixed.txt ]; then echo "all tests pass"; else echo " FAIL  test/api.test.ts > creates a user"; echo "AssertionError: expected 500 to be 201"; exit 1; fi',
 };
 
 async function configure(repo: Repo, config: unknown): Promise<void> {
@@ -39,7 +40,10 @@ describe('ralph run: quality gates', () => {
   it('stops with exit 4 after three rejected claims, printing the last blocking event', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await configure(repo, { gates: [TESTS_GATE] });
-    await repo.steps([{ implement: true, completeWhenDone: true }, { commit: true, say: '<promise>COMPLETE</promise>' }]);
+    await repo.steps([
+      { implement: true, completeWhenDone: true },
+      { commit: true, say: '<promise>COMPLETE</promise>' },
+    ]);
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(4);
     expect(repo.calls()).toBe(3);
@@ -60,7 +64,10 @@ describe('ralph run: quality gates', () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await configure(repo, {
       gates: [
-        { name: 'build', command: 'echo "src/x.ts(3,7): error TS2322: Type string is not assignable to type number."; exit 2' },
+        {
+          name: 'build',
+          command: 'echo "src/x.ts(3,7): error TS2322: Type string is not assignable to type number."; exit 2',
+        },
         { name: 'tests', command: 'echo ran > tests-ran.txt', after: 'build' },
       ],
     });
@@ -94,9 +101,23 @@ describe('ralph run: quality gates', () => {
   });
 
   it.each([
-    [{ gates: [{ name: 'tests', command: 'npm test', after: 'build' }] }, 'gate "tests" has after: "build", but no gate is named "build"'],
-    [{ gates: [{ name: 'tests', command: 'npm test', after: 'build' }, { name: 'build', command: 'x' }] }, '"build" comes later in the list'],
-    [{ gates: [{ name: 'tests', command: 'npm test', timeout: '10' }] }, "gates[0].timeout: expected a duration like 45s, 90m, 2h or 1h30m, got '10'"],
+    [
+      { gates: [{ name: 'tests', command: 'npm test', after: 'build' }] },
+      'gate "tests" has after: "build", but no gate is named "build"',
+    ],
+    [
+      {
+        gates: [
+          { name: 'tests', command: 'npm test', after: 'build' },
+          { name: 'build', command: 'x' },
+        ],
+      },
+      '"build" comes later in the list',
+    ],
+    [
+      { gates: [{ name: 'tests', command: 'npm test', timeout: '10' }] },
+      "gates[0].timeout: expected a duration like 45s, 90m, 2h or 1h30m, got '10'",
+    ],
   ])('refuses a bad gate list with exit 64: %j', async (config, message) => {
     const repo = await makeRepo();
     await configure(repo, config);

@@ -17,10 +17,19 @@ function stopInput(cwd: string, stopHookActive = false): string {
 }
 
 /** Simulates `ralph run` at the start of an iteration: the snapshot, and a live `.ralph-active` (this test's own pid). */
-async function startIteration(repo: Repo, loop: { iteration: number; mode?: string; story?: string; pid?: number; startTime?: string }): Promise<void> {
+async function startIteration(
+  repo: Repo,
+  loop: { iteration: number; mode?: string; story?: string; pid?: number; startTime?: string },
+): Promise<void> {
   await repo.write('ralph/.tasks-snapshot.json', repo.read('ralph/tasks.json'));
   const owner = { ...(loop.pid ? { pid: loop.pid } : {}), ...(loop.startTime ? { startTime: loop.startTime } : {}) };
-  const active = liveLock({ ...owner, startedAt: STARTED, iteration: loop.iteration, mode: loop.mode ?? 'implement', story: loop.story });
+  const active = liveLock({
+    ...owner,
+    startedAt: STARTED,
+    iteration: loop.iteration,
+    mode: loop.mode ?? 'implement',
+    story: loop.story,
+  });
   await repo.write('ralph/.ralph-active', JSON.stringify(active, null, 2));
 }
 
@@ -31,7 +40,10 @@ async function loopRepo(stories?: StoryInput[], loop: { mode?: string; story?: s
 }
 
 /** The agent edits tasks.json: `change` gets each story and may rewrite it. */
-async function editStories(repo: Repo, change: (story: Record<string, unknown>) => Record<string, unknown> | undefined): Promise<void> {
+async function editStories(
+  repo: Repo,
+  change: (story: Record<string, unknown>) => Record<string, unknown> | undefined,
+): Promise<void> {
   const tasks = JSON.parse(repo.read('ralph/tasks.json')) as { stories: Record<string, unknown>[] };
   tasks.stories = tasks.stories.map((story) => change(story) ?? story);
   await repo.write('ralph/tasks.json', JSON.stringify(tasks, null, 2));
@@ -44,7 +56,10 @@ function commitAll(repo: Repo): void {
 
 /** Claude Code running the hook in the project. */
 function stop(repo: Repo, options: { stopHookActive?: boolean } = {}): Promise<RalphResult> {
-  return runRalph(repo, ['hook', 'stop'], { input: stopInput(repo.root, options.stopHookActive), env: { CLAUDE_PROJECT_DIR: repo.root } });
+  return runRalph(repo, ['hook', 'stop'], {
+    input: stopInput(repo.root, options.stopHookActive),
+    env: { CLAUDE_PROJECT_DIR: repo.root },
+  });
 }
 
 /** The reason of a block, after checking it is one: exit 0 and the JSON decision on stdout. */
@@ -60,7 +75,8 @@ function expectAllowed(result: RalphResult): void {
   expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
 }
 
-const hookLog = (repo: Repo) => (repo.exists('ralph/logs/hook.log') ? repo.read('ralph/logs/hook.log').trim().split('\n') : []);
+const hookLog = (repo: Repo) =>
+  repo.exists('ralph/logs/hook.log') ? repo.read('ralph/logs/hook.log').trim().split('\n') : [];
 
 describe('ralph hook stop: outside a loop', () => {
   it('allows at once and prints nothing when no loop is running', async () => {
@@ -103,22 +119,32 @@ describe('ralph hook stop: during a loop', () => {
     await repo.write('ralph/prompt.md', 'edited\n');
     await repo.write('new.txt', 'new\n');
     const reason = blockReason(await stop(repo));
-    expect(reason).toBe('Uncommitted changes: ralph/prompt.md, new.txt. Commit them (git add -A && git commit) before stopping.');
-    expect(hookLog(repo)).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ iteration 1 \(implement\): blocked 1\/3: Uncommitted changes: ralph\/prompt\.md, new\.txt\./)]);
+    expect(reason).toBe(
+      'Uncommitted changes: ralph/prompt.md, new.txt. Commit them (git add -A && git commit) before stopping.',
+    );
+    expect(hookLog(repo)).toEqual([
+      expect.stringMatching(
+        /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ iteration 1 \(implement\): blocked 1\/3: Uncommitted changes: ralph\/prompt\.md, new\.txt\./,
+      ),
+    ]);
   });
 
   it('blocks two stories flipped to passes: true in one implement iteration, even committed', async () => {
     const repo = await loopRepo([{ id: 'US-1' }, { id: 'US-2' }, { id: 'US-3' }]);
     await editStories(repo, (story) => (story.id !== 'US-3' ? { ...story, passes: true } : undefined));
     commitAll(repo);
-    expect(blockReason(await stop(repo))).toMatch(/^2 stories were marked passes: true in one implement iteration \(US-1, US-2\)/);
+    expect(blockReason(await stop(repo))).toMatch(
+      /^2 stories were marked passes: true in one implement iteration \(US-1, US-2\)/,
+    );
   });
 
   it('blocks invalid JSON in tasks.json before anything else', async () => {
     const repo = await loopRepo();
     await repo.write('ralph/tasks.json', '{ "stories": [ { "id": "US-1", } ] }');
     await repo.write('new.txt', 'uncommitted too\n');
-    expect(blockReason(await stop(repo))).toMatch(/^ralph\/tasks\.json is not valid JSON \(.+\)\. Fix it .* and commit it\.$/);
+    expect(blockReason(await stop(repo))).toMatch(
+      /^ralph\/tasks\.json is not valid JSON \(.+\)\. Fix it .* and commit it\.$/,
+    );
   });
 
   it('blocks a removed story', async () => {
@@ -126,24 +152,36 @@ describe('ralph hook stop: during a loop', () => {
     const tasks = JSON.parse(repo.read('ralph/tasks.json')) as { stories: unknown[] };
     await repo.write('ralph/tasks.json', JSON.stringify({ ...tasks, stories: tasks.stories.slice(0, 1) }));
     commitAll(repo);
-    expect(blockReason(await stop(repo))).toMatch(/^ralph\/tasks\.json lost story US-2 during the iteration\. Put it back/);
+    expect(blockReason(await stop(repo))).toMatch(
+      /^ralph\/tasks\.json lost story US-2 during the iteration\. Put it back/,
+    );
   });
 
-  it('in a review iteration allows the reviewed story\'s decision and blocks a change to another story', async () => {
+  it("in a review iteration allows the reviewed story's decision and blocks a change to another story", async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1', passes: true }, { id: 'US-2' }] });
     await startIteration(repo, { iteration: 1, mode: 'review', story: 'US-1' });
-    await editStories(repo, (story) => (story.id === 'US-1' ? { ...story, passes: false, reviewStatus: 'changes_requested', reviewFeedback: 'no test for the empty list' } : undefined));
+    await editStories(repo, (story) =>
+      story.id === 'US-1'
+        ? { ...story, passes: false, reviewStatus: 'changes_requested', reviewFeedback: 'no test for the empty list' }
+        : undefined,
+    );
     commitAll(repo);
     expectAllowed(await stop(repo));
     await editStories(repo, (story) => (story.id === 'US-2' ? { ...story, title: 'retitled' } : undefined));
     commitAll(repo);
-    expect(blockReason(await stop(repo))).toMatch(/^In a review iteration only the reviewed story US-1 may change, but story US-2 changed \(title\)/);
+    expect(blockReason(await stop(repo))).toMatch(
+      /^In a review iteration only the reviewed story US-1 may change, but story US-2 changed \(title\)/,
+    );
   });
 
   it('finds the repository from the cwd in its input, wherever it is started', async () => {
     const repo = await loopRepo();
     await repo.write('new.txt', 'new\n');
-    const result = await runRalph(repo, ['hook', 'stop'], { cwd: '..', input: stopInput(join(repo.root, 'ralph')), env: { CLAUDE_PROJECT_DIR: '' } });
+    const result = await runRalph(repo, ['hook', 'stop'], {
+      cwd: '..',
+      input: stopInput(join(repo.root, 'ralph')),
+      env: { CLAUDE_PROJECT_DIR: '' },
+    });
     expect(blockReason(result)).toMatch(/^Uncommitted changes: new\.txt\./);
   });
 });
@@ -153,13 +191,17 @@ describe('ralph hook stop: never traps the agent', () => {
     const repo = await loopRepo();
     await repo.write('new.txt', 'never committed\n');
     for (let attempt = 1; attempt <= 3; attempt += 1) {
-      expect(blockReason(await stop(repo, { stopHookActive: attempt > 1 }))).toMatch(/^Uncommitted changes: new\.txt\./);
+      expect(blockReason(await stop(repo, { stopHookActive: attempt > 1 }))).toMatch(
+        /^Uncommitted changes: new\.txt\./,
+      );
     }
     expectAllowed(await stop(repo, { stopHookActive: true }));
     const log = hookLog(repo);
     expect(log).toHaveLength(4);
     expect(log.slice(0, 3).map((line) => /blocked (\d)\/3/.exec(line)?.[1])).toEqual(['1', '2', '3']);
-    expect(log[3]).toMatch(/ iteration 1 \(implement\): allowed stop attempt 4 after 3 blocks this iteration, though: Uncommitted changes: new\.txt\./);
+    expect(log[3]).toMatch(
+      / iteration 1 \(implement\): allowed stop attempt 4 after 3 blocks this iteration, though: Uncommitted changes: new\.txt\./,
+    );
     expect(JSON.parse(repo.read('ralph/logs/hook-state.json'))).toEqual({ run: STARTED, iteration: 1, blocks: 4 });
   });
 

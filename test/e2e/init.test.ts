@@ -22,7 +22,8 @@ describe('ralph init: a fresh repository', () => {
     expect(repo.exists('ralph/logs')).toBe(true);
     expect(repo.read('.gitignore').split('\n')).toEqual(expect.arrayContaining(LOOP_OWNED_PATHS));
     expect(repo.exists('.github')).toBe(false);
-    for (const path of [...RALPH_FILES, 'ralph/logs/', '.gitignore', '.claude/settings.json']) expect(result.stdout).toMatch(new RegExp(`created +${path.replace(/\./g, '\\.')}\n`));
+    for (const path of [...RALPH_FILES, 'ralph/logs/', '.gitignore', '.claude/settings.json'])
+      expect(result.stdout).toMatch(new RegExp(`created +${path.replace(/\./g, '\\.')}\n`));
     expect(result.stdout).toContain('Next steps:');
     expect(result.stdout).toContain('ralph/prd.md');
     expect(result.stdout).toContain('ralph run');
@@ -42,8 +43,18 @@ describe('ralph init: a fresh repository', () => {
     const result = await runRalph(repo, ['init']);
     expect(result.code).toBe(0);
     for (const path of RALPH_FILES) expect(repo.exists(path)).toBe(true);
-    const loopFiles = ['ralph/logs/iteration-001.log', 'ralph/blocked.txt', 'ralph/decide.txt', 'ralph/.ralph-active', 'ralph/.tasks-snapshot.json', 'ralph/state.json'];
-    const ignored = execFileSync('git', ['check-ignore', '--no-index', ...loopFiles], { cwd: repo.root, encoding: 'utf8' });
+    const loopFiles = [
+      'ralph/logs/iteration-001.log',
+      'ralph/blocked.txt',
+      'ralph/decide.txt',
+      'ralph/.ralph-active',
+      'ralph/.tasks-snapshot.json',
+      'ralph/state.json',
+    ];
+    const ignored = execFileSync('git', ['check-ignore', '--no-index', ...loopFiles], {
+      cwd: repo.root,
+      encoding: 'utf8',
+    });
     expect(ignored.trim().split('\n')).toEqual(loopFiles);
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).not.toContain('ralph/logs');
   });
@@ -124,13 +135,23 @@ describe('ralph init: .gitignore', () => {
     await repo.write('.gitignore', mine);
     const result = await runRalph(repo, ['init']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('updated  .gitignore (added ralph/blocked.txt, ralph/.ralph-active, ralph/.tasks-snapshot.json, ralph/state.json)');
+    expect(result.stdout).toContain(
+      'updated  .gitignore (added ralph/blocked.txt, ralph/.ralph-active, ralph/.tasks-snapshot.json, ralph/state.json)',
+    );
     const text = repo.read('.gitignore');
     expect(text.startsWith(`${mine}\n`)).toBe(true);
     const lines = text.split('\n');
     expect(lines.filter((line) => line.replace(/^\//, '') === 'ralph/logs/')).toHaveLength(1);
     expect(lines.filter((line) => line === 'ralph/decide.txt')).toHaveLength(1);
-    expect(lines).toEqual(expect.arrayContaining(['ralph/blocked.txt', 'ralph/.ralph-active', 'ralph/.tasks-snapshot.json', 'ralph/state.json', 'dist/']));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'ralph/blocked.txt',
+        'ralph/.ralph-active',
+        'ralph/.tasks-snapshot.json',
+        'ralph/state.json',
+        'dist/',
+      ]),
+    );
 
     await runRalph(repo, ['init']);
     expect(repo.read('.gitignore')).toBe(text);
@@ -151,13 +172,17 @@ describe('ralph init --ci github', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/created +\.github\/workflows\/ralph\.yml/);
     const workflow = repo.read('.github/workflows/ralph.yml');
-    expect(workflow).toBe((await template('github-workflow.yml')).replace('__RALPH_INSTALL__', `${PACKAGE_NAME}@${PACKAGE_VERSION}`));
+    expect(workflow).toBe(
+      (await template('github-workflow.yml')).replace('__RALPH_INSTALL__', `${PACKAGE_NAME}@${PACKAGE_VERSION}`),
+    );
     expect(workflow).toContain('workflow_dispatch');
     expect(workflow).toContain('npm install -g @anthropic-ai/claude-code');
     expect(workflow).toContain(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`);
     expect(workflow).toMatch(/ralph run --max-iterations \d+ --max-stuck \d+/);
     expect(workflow).toContain('ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}');
-    expect(workflow).toMatch(/if: always\(\)\n\s+uses: actions\/upload-artifact@v4\n\s+with:\n\s+name: ralph-logs\n\s+path: \|\n\s+ralph\/logs\//);
+    expect(workflow).toMatch(
+      /if: always\(\)\n\s+uses: actions\/upload-artifact@v4\n\s+with:\n\s+name: ralph-logs\n\s+path: \|\n\s+ralph\/logs\//,
+    );
     // The run step must not swallow ralph's exit code, or the job would pass on a failed loop (ci-workflow.test.ts runs it).
     expect(workflow).not.toMatch(/ralph run[^\n]*(\|\| true|; *exit 0)/);
     expect(workflow).not.toContain('continue-on-error');
@@ -184,7 +209,9 @@ describe('ralph init --ci github', () => {
   it('runs ralph as a step whose outputs and summary the workflow relies on', async () => {
     const workflow = await template('github-workflow.yml');
     expect(workflow).toMatch(/- name: Run ralph\n\s+id: ralph\n/);
-    expect(workflow).toMatch(/ralph run --max-iterations \d+ --max-stuck \d+ --max-runtime \w+ --max-cost \d+ \|\| code=\$\?\n/);
+    expect(workflow).toMatch(
+      /ralph run --max-iterations \d+ --max-stuck \d+ --max-runtime \w+ --max-cost \d+ \|\| code=\$\?\n/,
+    );
     expect(workflow).toContain("if: failure() && steps.ralph.outputs.reason == ''");
   });
 });
@@ -192,7 +219,10 @@ describe('ralph init --ci github', () => {
 describe('ralph init: the config file and its quality gates', () => {
   it('writes ralph/config.json with the gates it detects in package.json, and says which', async () => {
     const repo = await makeProject({ git: 'committed' });
-    await writeFile(join(repo.root, 'package.json'), JSON.stringify({ scripts: { build: 'tsc', lint: 'eslint .', test: 'vitest run' } }));
+    await writeFile(
+      join(repo.root, 'package.json'),
+      JSON.stringify({ scripts: { build: 'tsc', lint: 'eslint .', test: 'vitest run' } }),
+    );
     repo.git('add', 'package.json');
     repo.git('commit', '-q', '-m', 'package.json');
     const result = await runRalph(repo, ['init']);
@@ -225,7 +255,11 @@ describe('ralph init: the config file and its quality gates', () => {
   });
 
   it('detects cargo, go and pytest projects', async () => {
-    for (const [file, command] of [['Cargo.toml', 'cargo test'], ['go.mod', 'go test ./...'], ['pytest.ini', 'pytest']]) {
+    for (const [file, command] of [
+      ['Cargo.toml', 'cargo test'],
+      ['go.mod', 'go test ./...'],
+      ['pytest.ini', 'pytest'],
+    ]) {
       const repo = await makeProject({ git: 'committed' });
       await writeFile(join(repo.root, file!), '');
       await runRalph(repo, ['init']);
@@ -281,7 +315,9 @@ describe('ralph init: the Claude Code Stop hook in .claude/settings.json', () =>
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(repo.read('.claude/settings.json')).toBe(broken);
-    expect(result.stdout).toMatch(/\n  warning: \.claude\/settings\.json is not valid JSON \(.+\): left it as it is\. To let ralph check each stop of the agent, add \{"hooks":.*"ralph hook stop".*\} to it yourself\.\n/);
+    expect(result.stdout).toMatch(
+      /\n  warning: \.claude\/settings\.json is not valid JSON \(.+\): left it as it is\. To let ralph check each stop of the agent, add \{"hooks":.*"ralph hook stop".*\} to it yourself\.\n/,
+    );
     expect(result.stdout).not.toMatch(/(created|updated|kept) +\.claude/);
     expect(repo.exists('ralph/tasks.json')).toBe(true);
   });

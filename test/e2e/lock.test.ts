@@ -18,21 +18,31 @@ describe('ralph/.ralph-active knows its owner', () => {
     const unrelated = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
     started.push(unrelated);
     const pid = unrelated.pid!;
-    await repo.write('ralph/.ralph-active', JSON.stringify(liveLock({ pid, startTime: '12345@an-earlier-boot', agentGroup: pid })));
+    await repo.write(
+      'ralph/.ralph-active',
+      JSON.stringify(liveLock({ pid, startTime: '12345@an-earlier-boot', agentGroup: pid })),
+    );
     await repo.steps([{ implement: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`warning: took over a stale ralph/.ralph-active left by pid ${pid}, which is no longer running`);
+    expect(result.stdout).toContain(
+      `warning: took over a stale ralph/.ralph-active left by pid ${pid}, which is no longer running`,
+    );
     expect(isAlive(pid)).toBe(true);
   });
 
   it('treats a lock from an older ralph (no start time) as stale, even when its pid is alive', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
-    await repo.write('ralph/.ralph-active', JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), iteration: 3 }));
+    await repo.write(
+      'ralph/.ralph-active',
+      JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), iteration: 3 }),
+    );
     await repo.steps([{ implement: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`took over a stale ralph/.ralph-active left by an older ralph (pid ${process.pid}), which recorded no start time`);
+    expect(result.stdout).toContain(
+      `took over a stale ralph/.ralph-active left by an older ralph (pid ${process.pid}), which recorded no start time`,
+    );
     expect(isAlive(process.pid)).toBe(true);
   });
 
@@ -41,10 +51,19 @@ describe('ralph/.ralph-active knows its owner', () => {
     const daemons = join(repo.root, 'daemons.pid');
     const grandchild = join(repo.root, 'grandchild.pid');
     // Silent after its first line: an agent that writes on dies of EPIPE once ralph is gone, this one would not.
-    await repo.steps([{ daemons, grandchild, say: 'working\n', hang: true }, { implement: true, completeWhenDone: true }]);
+    await repo.steps([
+      { daemons, grandchild, say: 'working\n', hang: true },
+      { implement: true, completeWhenDone: true },
+    ]);
     const crashed = await runRalph(repo, ['run'], {
       onStdout: (_text, child) => {
-        if (repo.calls() >= 1 && repo.exists('daemons.pid') && pidsIn(daemons).length >= 2 && repo.exists('grandchild.pid')) child.kill('SIGKILL');
+        if (
+          repo.calls() >= 1 &&
+          repo.exists('daemons.pid') &&
+          pidsIn(daemons).length >= 2 &&
+          repo.exists('grandchild.pid')
+        )
+          child.kill('SIGKILL');
       },
     });
     expect(crashed.code).toBe(null);
@@ -57,7 +76,11 @@ describe('ralph/.ralph-active knows its owner', () => {
     const result = await runRalph(repo, ['run', '--allow-dirty']);
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
-    const tookOver = lines.findIndex((line) => /warning: took over a stale ralph\/\.ralph-active left by pid \d+, which is no longer running; ended \d+ processes that its run left running: /.test(line));
+    const tookOver = lines.findIndex((line) =>
+      /warning: took over a stale ralph\/\.ralph-active left by pid \d+, which is no longer running; ended \d+ processes that its run left running: /.test(
+        line,
+      ),
+    );
     const firstIteration = lines.findIndex((line) => line.includes('Iteration 2'));
     expect(tookOver).toBeGreaterThan(-1);
     expect(tookOver).toBeLessThan(firstIteration);
@@ -68,7 +91,10 @@ describe('ralph/.ralph-active knows its owner', () => {
 
   it('takes over the lock of a ralph that was pid 1 in a pid namespace, from a new ralph that is pid 1 again (a container restart)', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
-    await repo.steps([{ say: 'working\n', tickMs: 200, hang: true }, { implement: true, completeWhenDone: true }]);
+    await repo.steps([
+      { say: 'working\n', tickMs: 200, hang: true },
+      { implement: true, completeWhenDone: true },
+    ]);
     // --kill-child: killing unshare kills its child, pid 1 of the namespace, and with it the whole namespace.
     const namespace = ['unshare', '--pid', '--mount-proc', '--kill-child'];
     let agentStarted: () => void = () => undefined;
@@ -93,13 +119,15 @@ describe('ralph/.ralph-active knows its owner', () => {
     const result = await runRalph(repo, ['run'], { wrapper: namespace });
     expect(result.stderr).not.toContain('another ralph run is active');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('warning: took over a stale ralph/.ralph-active left by pid 1, which is no longer running');
+    expect(result.stdout).toContain(
+      'warning: took over a stale ralph/.ralph-active left by pid 1, which is no longer running',
+    );
     expect(repo.exists('ralph/.ralph-active')).toBe(false);
   });
 });
 
 describe('ralph/.ralph-active contents', () => {
-  it('records the owner, its start, the host, the run marker and the running agent\'s group', async () => {
+  it("records the owner, its start, the host, the run marker and the running agent's group", async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([{ say: 'working\n', tickMs: 200, hang: true }]);
     let seen: Record<string, unknown> | undefined;

@@ -28,7 +28,13 @@ describe('ralph run: stream-json', () => {
     expect(log).toContain('▸ Write src/us-1.txt');
     expect(log).toContain('[ralph] not JSON: (node:42) ExperimentalWarning: not JSON');
     const raw = repo.read('ralph/logs/iteration-001.jsonl');
-    expect(raw.split('\n').filter(Boolean).slice(0, 1).map((line) => JSON.parse(line).type)).toEqual(['system']);
+    expect(
+      raw
+        .split('\n')
+        .filter(Boolean)
+        .slice(0, 1)
+        .map((line) => JSON.parse(line).type),
+    ).toEqual(['system']);
     expect(raw).toContain('(node:42) ExperimentalWarning: not JSON\n');
     const [header, row] = repo.csvRows();
     const cell = (name: string) => row?.[header?.indexOf(name) ?? -1];
@@ -45,7 +51,16 @@ describe('ralph run: stream-json', () => {
   it('ignores a COMPLETE tag quoted inside a tool result', async () => {
     const repo = await makeRepo();
     await repo.steps([
-      { tools: [{ name: 'Read', input: { file_path: 'ralph/prompt.md' }, result: 'say <promise>COMPLETE</promise> when done' }], commit: true },
+      {
+        tools: [
+          {
+            name: 'Read',
+            input: { file_path: 'ralph/prompt.md' },
+            result: 'say <promise>COMPLETE</promise> when done',
+          },
+        ],
+        commit: true,
+      },
     ]);
     const result = await runRalph(repo, ['run', '--max-iterations', '1']);
     expect(result.code).toBe(1);
@@ -127,7 +142,9 @@ describe('ralph run: money and failures', () => {
 
   it('stops after --max-agent-failures consecutive failures, printing the last error lines', async () => {
     const repo = await makeRepo();
-    await repo.steps([{ stderr: 'fatal: the model crashed\n', exit: 1, result: { is_error: true, result: 'Error: boom' } }]);
+    await repo.steps([
+      { stderr: 'fatal: the model crashed\n', exit: 1, result: { is_error: true, result: 'Error: boom' } },
+    ]);
     const result = await runRalph(repo, ['run', '--max-agent-failures', '2', '--max-stuck', '9']);
     expect(result.code).toBe(4);
     expect(repo.calls()).toBe(2);
@@ -136,7 +153,7 @@ describe('ralph run: money and failures', () => {
     expect(repo.csvRows()[1]?.[8]).toBe('agent_error');
   });
 
-  it('stops at once, exit 64, when the agent is not logged in (the real client\'s stream)', async () => {
+  it("stops at once, exit 64, when the agent is not logged in (the real client's stream)", async () => {
     const repo = await makeRepo();
     await repo.steps([{ events: fixture('not-logged-in.stream.jsonl').trim().split('\n'), exit: 1, result: false }]);
     const result = await runRalph(repo, ['run']);
@@ -157,12 +174,16 @@ describe('ralph run: money and failures', () => {
 
   it('stops after one call, exit 64, when the agent cannot reach the API, and says how to check the network', async () => {
     const repo = await makeRepo();
-    await repo.steps([{ events: fixture('no-network-ending.stream.jsonl').trim().split('\n'), exit: 1, result: false }]);
+    await repo.steps([
+      { events: fixture('no-network-ending.stream.jsonl').trim().split('\n'), exit: 1, result: false },
+    ]);
     const result = await runRalph(repo, ['run', '--max-agent-failures', '3']);
     expect(result.code).toBe(64);
     expect(repo.calls()).toBe(1);
     expect(repo.lastRun()).toMatchObject({ reason: 'agent_setup', exitCode: 64 });
-    expect(repo.lastRun().detail).toMatch(/^API Error: Unable to connect to API \(FailedToOpenSocket\) — .*network.*HTTPS_PROXY.*NODE_EXTRA_CA_CERTS.*curl -sI https:\/\/api\.anthropic\.com/);
+    expect(repo.lastRun().detail).toMatch(
+      /^API Error: Unable to connect to API \(FailedToOpenSocket\) — .*network.*HTTPS_PROXY.*NODE_EXTRA_CA_CERTS.*curl -sI https:\/\/api\.anthropic\.com/,
+    );
   });
 
   it('stops after one call in text mode too (the client prints its error on stdout)', async () => {
@@ -174,13 +195,18 @@ describe('ralph run: money and failures', () => {
     expect(result.stdout).toMatch(/Exit: +AGENT SETUP/i);
   });
 
-  it('names the last iteration\'s failure in the summary whatever the ending', async () => {
+  it("names the last iteration's failure in the summary whatever the ending", async () => {
     const repo = await makeRepo();
     await repo.steps([{ stderr: 'Error: the model backend returned garbage\n', exit: 1, result: false }]);
     const result = await runRalph(repo, ['run', '--max-iterations', '1']);
     expect(result.code).toBe(1);
-    expect(repo.lastRun()).toMatchObject({ reason: 'max_iterations', detail: "the last iteration's agent failed: Error: the model backend returned garbage" });
-    expect(result.stdout).toMatch(/Exit: +MAX ITERATIONS \(code 1\)\nReason: +the last iteration's agent failed: Error: the model backend returned garbage/);
+    expect(repo.lastRun()).toMatchObject({
+      reason: 'max_iterations',
+      detail: "the last iteration's agent failed: Error: the model backend returned garbage",
+    });
+    expect(result.stdout).toMatch(
+      /Exit: +MAX ITERATIONS \(code 1\)\nReason: +the last iteration's agent failed: Error: the model backend returned garbage/,
+    );
   });
 
   it('waits out a usage limit and goes on; the limited iteration keeps its row but does not count', async () => {
@@ -188,7 +214,9 @@ describe('ralph run: money and failures', () => {
     const resetsAt = Math.floor(Date.now() / 1000) - 59;
     await repo.steps([
       {
-        events: [{ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', rateLimitType: 'five_hour', resetsAt } }],
+        events: [
+          { type: 'rate_limit_event', rate_limit_info: { status: 'rejected', rateLimitType: 'five_hour', resetsAt } },
+        ],
         say: "You've hit your limit",
         exit: 1,
         result: { is_error: true, api_error_status: 429, result: "You've hit your limit" },
@@ -197,7 +225,12 @@ describe('ralph run: money and failures', () => {
     ]);
     const result = await runRalph(repo, ['run', '--max-iterations', '1'], { env: { CI: '' } });
     expect(result.code).toBe(0);
-    expect(repo.csvRows().slice(1).map((row) => row[8])).toEqual(['usage_limit', 'ok']);
+    expect(
+      repo
+        .csvRows()
+        .slice(1)
+        .map((row) => row[8]),
+    ).toEqual(['usage_limit', 'ok']);
     expect(result.stdout).toContain('usage limit');
   });
 
@@ -213,7 +246,13 @@ describe('ralph run: money and failures', () => {
     const repo = await makeRepo();
     await repo.steps([
       {
-        tools: [{ name: 'Read', input: { file_path: 'notes.md' }, result: "You've hit your limit · resets 5am (Europe/Amsterdam)" }],
+        tools: [
+          {
+            name: 'Read',
+            input: { file_path: 'notes.md' },
+            result: "You've hit your limit · resets 5am (Europe/Amsterdam)",
+          },
+        ],
         exit: 1,
         result: { is_error: true, result: 'Error: tests failed' },
       },
@@ -234,7 +273,12 @@ describe('ralph run: repetition', () => {
     ];
     await repo.steps([
       {
-        tools: Array.from({ length: 6 }, (_, index) => ({ name: 'Bash', input: calls[index % 3], result: 'FAIL: 1 test failed', isError: true })),
+        tools: Array.from({ length: 6 }, (_, index) => ({
+          name: 'Bash',
+          input: calls[index % 3],
+          result: 'FAIL: 1 test failed',
+          isError: true,
+        })),
         tickMs: 100,
         hang: true,
       },

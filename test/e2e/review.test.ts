@@ -11,7 +11,12 @@ describe('ralph run: the review cycle', () => {
     await repo.steps([{ auto: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run'], { env: REVIEW_ON });
     expect(result.code).toBe(0);
-    expect(repo.csvRows().slice(1).map((row) => [row[1], row[4]])).toEqual([
+    expect(
+      repo
+        .csvRows()
+        .slice(1)
+        .map((row) => [row[1], row[4]]),
+    ).toEqual([
       ['implement', '0'],
       ['review', '1'],
       ['implement', '1'],
@@ -24,7 +29,10 @@ describe('ralph run: the review cycle', () => {
 
   it('refuses COMPLETE until every story is approved', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
-    await repo.steps([{ implement: true, say: '<promise>COMPLETE</promise>' }, { auto: true, completeWhenDone: true }]);
+    await repo.steps([
+      { implement: true, say: '<promise>COMPLETE</promise>' },
+      { auto: true, completeWhenDone: true },
+    ]);
     const result = await runRalph(repo, ['run'], { env: REVIEW_ON });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('COMPLETE rejected: not approved by review yet: US-1');
@@ -33,10 +41,19 @@ describe('ralph run: the review cycle', () => {
 
   it('sends a story back for a fix and reviews it again', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1', passes: true }] });
-    await repo.steps([{ auto: true, verdict: 'request_changes' }, { auto: true }, { auto: true, completeWhenDone: true }]);
+    await repo.steps([
+      { auto: true, verdict: 'request_changes' },
+      { auto: true },
+      { auto: true, completeWhenDone: true },
+    ]);
     const result = await runRalph(repo, ['run'], { env: REVIEW_ON });
     expect(result.code).toBe(0);
-    expect(repo.csvRows().slice(1).map((row) => row[1])).toEqual(['review', 'review-fix', 'review']);
+    expect(
+      repo
+        .csvRows()
+        .slice(1)
+        .map((row) => row[1]),
+    ).toEqual(['review', 'review-fix', 'review']);
     expect(repo.call(2).prompt).toContain('## This iteration: fix US-1 after review');
     expect(repo.call(2).prompt).toContain('> Add a test for the empty case.');
   });
@@ -46,7 +63,12 @@ describe('ralph run: the review cycle', () => {
     await repo.steps([{ auto: true, verdict: 'request_changes' }]);
     const result = await runRalph(repo, ['run', '--max-reviews', '2', '--max-stuck', '9'], { env: REVIEW_ON });
     expect(result.code).toBe(2);
-    expect(repo.csvRows().slice(1).map((row) => row[1])).toEqual(['review', 'review-fix', 'review']);
+    expect(
+      repo
+        .csvRows()
+        .slice(1)
+        .map((row) => row[1]),
+    ).toEqual(['review', 'review-fix', 'review']);
     expect(repo.read('ralph/blocked.txt')).toContain('Story US-1 was sent back by review 2 times');
     expect(repo.read('ralph/blocked.txt')).toContain('Add a test for the empty case.');
     expect(JSON.parse(repo.read('ralph/state.json')).reviewRejections).toEqual({ 'US-1': 2 });
@@ -64,7 +86,12 @@ describe('ralph run: the review cycle', () => {
       await repo.steps([{ implement: true, completeWhenDone: true }]);
       const result = await runRalph(repo, ['run', ...args], { env: { ...env } });
       expect(result.code).toBe(0);
-      expect(repo.csvRows().slice(1).map((row) => row[1])).toEqual(['implement']);
+      expect(
+        repo
+          .csvRows()
+          .slice(1)
+          .map((row) => row[1]),
+      ).toEqual(['implement']);
     }
   });
 
@@ -76,7 +103,10 @@ describe('ralph run: the review cycle', () => {
       env: REVIEW_ON,
       onStdout: (text, child) => {
         if (seen.active || !text.includes('reviewing')) return;
-        seen = { active: JSON.parse(repo.read('ralph/.ralph-active')), snapshot: repo.read('ralph/.tasks-snapshot.json') };
+        seen = {
+          active: JSON.parse(repo.read('ralph/.ralph-active')),
+          snapshot: repo.read('ralph/.tasks-snapshot.json'),
+        };
         child.kill('SIGINT');
       },
     });
@@ -96,7 +126,11 @@ describe('ralph run: resume attempts', () => {
     const run = () => runRalph(repo, ['run', '--max-stuck', '1']);
     expect((await run()).code).toBe(4); // the first run: not a resume
     for (let resume = 1; resume <= 3; resume++) expect((await run()).code).toBe(4);
-    expect(JSON.parse(repo.read('ralph/state.json'))).toMatchObject({ runs: 4, resumeAttempts: 3, lastReason: 'stuck' });
+    expect(JSON.parse(repo.read('ralph/state.json'))).toMatchObject({
+      runs: 4,
+      resumeAttempts: 3,
+      lastReason: 'stuck',
+    });
     const calls = repo.calls();
 
     const refused = await run();

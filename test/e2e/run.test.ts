@@ -20,7 +20,12 @@ describe('ralph run: endings and exit codes', () => {
     expect(result.stdout).toMatch(/Exit: +COMPLETE \(code 0\)/);
     expect(result.stdout).toMatch(/Iterations: +2 \/ 10/);
     expect(result.stdout).toMatch(/Stories: +2\/2 complete/);
-    expect(repo.lastRun()).toMatchObject({ reason: 'complete', exitCode: 0, iterations: 2, stories: { complete: 2, total: 2 } });
+    expect(repo.lastRun()).toMatchObject({
+      reason: 'complete',
+      exitCode: 0,
+      iterations: 2,
+      stories: { complete: 2, total: 2 },
+    });
     expect(repo.exists('ralph/.ralph-active')).toBe(false);
   });
 
@@ -45,10 +50,15 @@ describe('ralph run: endings and exit codes', () => {
 
   it('exits 2 on BLOCKED, writes blocked.txt, and refuses to start again until it is deleted', async () => {
     const repo = await makeRepo();
-    await repo.steps([{ say: 'Trying.\n<promise>BLOCKED:the staging API key is missing</promise>\n' }, { implement: true, completeWhenDone: true }]);
+    await repo.steps([
+      { say: 'Trying.\n<promise>BLOCKED:the staging API key is missing</promise>\n' },
+      { implement: true, completeWhenDone: true },
+    ]);
     const first = await runRalph(repo, ['run']);
     expect(first.code).toBe(2);
-    expect(repo.read('ralph/blocked.txt')).toMatch(/^## Blocked \(from iteration 1, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\nthe staging API key is missing\n$/);
+    expect(repo.read('ralph/blocked.txt')).toMatch(
+      /^## Blocked \(from iteration 1, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\nthe staging API key is missing\n$/,
+    );
     expect(repo.lastRun()).toMatchObject({ reason: 'blocked', detail: 'the staging API key is missing' });
 
     const refused = await runRalph(repo, ['run']);
@@ -64,7 +74,10 @@ describe('ralph run: endings and exit codes', () => {
 
   it('exits 3 on DECIDE, refuses while unanswered, and hands the answer to the next run', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
-    await repo.steps([{ say: '<promise>DECIDE:WebSockets or polling?</promise>' }, { implement: true, completeWhenDone: true }]);
+    await repo.steps([
+      { say: '<promise>DECIDE:WebSockets or polling?</promise>' },
+      { implement: true, completeWhenDone: true },
+    ]);
     const first = await runRalph(repo, ['run']);
     expect(first.code).toBe(3);
     const decide = repo.read('ralph/decide.txt');
@@ -98,12 +111,20 @@ describe('ralph run: endings and exit codes', () => {
     const result = await runRalph(repo, ['run', '--max-stuck', '3']);
     expect(result.code).toBe(4);
     expect(repo.calls()).toBe(6);
-    expect(repo.csvRows().slice(1).map((row) => row[6])).toEqual(['1', '2', '0', '1', '2', '3']);
+    expect(
+      repo
+        .csvRows()
+        .slice(1)
+        .map((row) => row[6]),
+    ).toEqual(['1', '2', '0', '1', '2', '3']);
   });
 
   it('rejects COMPLETE while a story fails, tells the agent which, and goes on', async () => {
     const repo = await makeRepo();
-    await repo.steps([{ implement: true, say: `${COMPLETE}\n` }, { implement: true, completeWhenDone: true }]);
+    await repo.steps([
+      { implement: true, say: `${COMPLETE}\n` },
+      { implement: true, completeWhenDone: true },
+    ]);
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('COMPLETE rejected: stories still failing: US-2');
@@ -138,7 +159,13 @@ describe('ralph run: logs, CSV and state', () => {
     ]);
     const result = await runRalph(repo, ['run', '--max-iterations', '3', '--output', 'text']);
     expect(result.code).toBe(1);
-    expect(await repo.logs()).toEqual(['iteration-001.log', 'iteration-002.log', 'iteration-003.log', 'last-run.json', 'summary.csv']);
+    expect(await repo.logs()).toEqual([
+      'iteration-001.log',
+      'iteration-002.log',
+      'iteration-003.log',
+      'last-run.json',
+      'summary.csv',
+    ]);
     const first = repo.read('ralph/logs/iteration-001.log');
     expect(first).toContain('out: één\n');
     expect(first).toContain('err line\n');
@@ -146,8 +173,21 @@ describe('ralph run: logs, CSV and state', () => {
 
     const rows = repo.csvRows();
     expect(rows[0]).toEqual([
-      'iteration', 'mode', 'duration_seconds', 'commit_hash', 'stories_complete', 'stories_total', 'stuck_count', 'timestamp',
-      'outcome', 'agent_exit_code', 'cost_usd', 'input_tokens', 'output_tokens', 'num_turns', 'tool_calls',
+      'iteration',
+      'mode',
+      'duration_seconds',
+      'commit_hash',
+      'stories_complete',
+      'stories_total',
+      'stuck_count',
+      'timestamp',
+      'outcome',
+      'agent_exit_code',
+      'cost_usd',
+      'input_tokens',
+      'output_tokens',
+      'num_turns',
+      'tool_calls',
     ]);
     expect(rows).toHaveLength(4);
     const [one, two, three] = rows.slice(1);
@@ -171,7 +211,12 @@ describe('ralph run: logs, CSV and state', () => {
     const last = await runRalph(repo, ['run']);
     expect(last.code).toBe(0);
     expect(last.stdout).toMatch(/Iterations: +1 \/ 10/);
-    expect(repo.csvRows().slice(1).map((row) => row[0])).toEqual(['1', '2', '3']);
+    expect(
+      repo
+        .csvRows()
+        .slice(1)
+        .map((row) => row[0]),
+    ).toEqual(['1', '2', '3']);
     expect(await repo.logs()).toContain('iteration-003.log');
     expect(repo.lastRun()).toMatchObject({ firstIteration: 3, lastIteration: 3 });
   });
@@ -199,7 +244,14 @@ describe('ralph run: logs, CSV and state', () => {
     await repo.steps([{ implement: true }]);
     await runRalph(repo, ['run', '--max-iterations', '1'], { env: { CLAUDECODE: '1' } });
     const call = repo.call(1);
-    expect(call.argv).toEqual(['-p', PROMPT_WITH_MODE, '--dangerously-skip-permissions', '--output-format', 'stream-json', '--verbose']);
+    expect(call.argv).toEqual([
+      '-p',
+      PROMPT_WITH_MODE,
+      '--dangerously-skip-permissions',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+    ]);
     expect(call.claudecode).toBeNull();
   });
 
@@ -209,7 +261,13 @@ describe('ralph run: logs, CSV and state', () => {
     await writeFile(join(repo.root, 'ralph/prompt.md'), big);
     await repo.steps([{ implement: true }]);
     await runRalph(repo, ['run', '--max-iterations', '1']);
-    expect(repo.call(1).argv).toEqual(['-p', '--dangerously-skip-permissions', '--output-format', 'stream-json', '--verbose']);
+    expect(repo.call(1).argv).toEqual([
+      '-p',
+      '--dangerously-skip-permissions',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+    ]);
     expect(repo.call(1).prompt.startsWith(big.trimEnd())).toBe(true);
   });
 
@@ -238,7 +296,13 @@ describe('ralph run: help', () => {
     expect(result.stdout).toMatch(/--max-iterations <n> +iterations this run may start \(default: 10;/);
     // The run's own switches first, then the options that also have a variable and a config key.
     const flags = [...result.stdout.matchAll(/^ {2}(--[a-z-]+)/gm)].map(([, flag]) => flag);
-    expect(flags.slice(0, 5)).toEqual(['--dry-run', '--no-gates', '--reset-resumes', '--max-iterations', '--max-stuck']);
+    expect(flags.slice(0, 5)).toEqual([
+      '--dry-run',
+      '--no-gates',
+      '--reset-resumes',
+      '--max-iterations',
+      '--max-stuck',
+    ]);
   });
 
   it('shows the help of a subcommand of a subcommand', async () => {
@@ -331,32 +395,35 @@ describe('ralph run: refused starts and bad input (exit 64, no agent call)', () 
   });
 });
 
-describe('ralph run: interrupts and the agent\'s processes', () => {
+describe("ralph run: interrupts and the agent's processes", () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
     ['SIGHUP', 129],
-  ] as const)('on %s stops the agent and its grandchild, writes the row, prints the summary, exits %i', async (signal, code) => {
-    const repo = await makeRepo();
-    const pidFile = join(repo.root, 'grandchild.pid');
-    await repo.steps([{ grandchild: pidFile, say: 'working\n', hang: true }]);
-    let sent = false;
-    const result = await runRalph(repo, ['run'], {
-      onStdout: (text, child) => {
-        if (!sent && text.includes('working')) {
-          sent = true;
-          child.kill(signal);
-        }
-      },
-    });
-    expect(result.code).toBe(code);
-    const grandchild = Number(readFileSync(pidFile, 'utf8'));
-    await waitFor(() => !isAlive(grandchild), 3000);
-    expect(result.stdout).toMatch(/Exit: +INTERRUPTED/);
-    expect(repo.csvRows()).toHaveLength(2);
-    expect(repo.lastRun()).toMatchObject({ reason: 'interrupted', exitCode: code });
-    expect(repo.exists('ralph/.ralph-active')).toBe(false);
-  });
+  ] as const)(
+    'on %s stops the agent and its grandchild, writes the row, prints the summary, exits %i',
+    async (signal, code) => {
+      const repo = await makeRepo();
+      const pidFile = join(repo.root, 'grandchild.pid');
+      await repo.steps([{ grandchild: pidFile, say: 'working\n', hang: true }]);
+      let sent = false;
+      const result = await runRalph(repo, ['run'], {
+        onStdout: (text, child) => {
+          if (!sent && text.includes('working')) {
+            sent = true;
+            child.kill(signal);
+          }
+        },
+      });
+      expect(result.code).toBe(code);
+      const grandchild = Number(readFileSync(pidFile, 'utf8'));
+      await waitFor(() => !isAlive(grandchild), 3000);
+      expect(result.stdout).toMatch(/Exit: +INTERRUPTED/);
+      expect(repo.csvRows()).toHaveLength(2);
+      expect(repo.lastRun()).toMatchObject({ reason: 'interrupted', exitCode: code });
+      expect(repo.exists('ralph/.ralph-active')).toBe(false);
+    },
+  );
 
   it('kills an agent that ignores SIGTERM at once on a second Ctrl-C', async () => {
     const repo = await makeRepo();
@@ -391,7 +458,7 @@ describe('ralph run: interrupts and the agent\'s processes', () => {
 });
 
 describe('ralph run: git hygiene', () => {
-  it('adds the loop\'s files to .git/info/exclude only where .gitignore does not cover them', async () => {
+  it("adds the loop's files to .git/info/exclude only where .gitignore does not cover them", async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await writeFile(join(repo.root, '.gitignore'), 'ralph/logs/\n');
     repo.git('add', '.gitignore');

@@ -26,7 +26,14 @@ describe('ralph status: a fresh project', () => {
     expect(await statusJson(repo)).toEqual({
       root: repo.root,
       branch: { current: repo.git('rev-parse', '--abbrev-ref', 'HEAD'), tasks: 'ralph/first-feature' },
-      tasks: { state: 'ok', project: 'my-project', branchName: 'ralph/first-feature', complete: 0, total: 2, next: { id: 'US-001', title: 'Add a health check endpoint', priority: 1 } },
+      tasks: {
+        state: 'ok',
+        project: 'my-project',
+        branchName: 'ralph/first-feature',
+        complete: 0,
+        total: 2,
+        next: { id: 'US-001', title: 'Add a health check endpoint', priority: 1 },
+      },
       loop: { running: false },
       blocked: null,
       decide: null,
@@ -49,7 +56,10 @@ describe('ralph status: a fresh project', () => {
     const text = await runRalph(repo, ['status']);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/Stories +ralph\/tasks\.json is not a valid task list: stories\[0\]\.passes/);
-    expect((await statusJson(repo)).tasks).toMatchObject({ state: 'invalid', error: expect.stringContaining('stories[0].passes') });
+    expect((await statusJson(repo)).tasks).toMatchObject({
+      state: 'invalid',
+      error: expect.stringContaining('stories[0].passes'),
+    });
   });
 
   it('exits 64 outside a git repository', async () => {
@@ -80,7 +90,13 @@ describe('ralph status: a finished project', () => {
 
     const json = await statusJson(repo);
     expect(json.tasks).toMatchObject({ state: 'ok', complete: 2, total: 2, next: null });
-    expect(json.lastRun).toMatchObject({ state: 'ok', reason: 'complete', exitCode: 0, iterations: 2, stories: { complete: 2, total: 2 } });
+    expect(json.lastRun).toMatchObject({
+      state: 'ok',
+      reason: 'complete',
+      exitCode: 0,
+      iterations: 2,
+      stories: { complete: 2, total: 2 },
+    });
     expect(json.recentIterations).toEqual([
       { iteration: 1, mode: 'implement', durationSeconds: expect.any(Number), commit: commits[0], outcome: 'ok' },
       { iteration: 2, mode: 'implement', durationSeconds: expect.any(Number), commit: commits[1], outcome: 'ok' },
@@ -94,12 +110,22 @@ describe('ralph status: what needs attention', () => {
     const startedAt = new Date(Date.now() - 125_000).toISOString();
     const active = liveLock({ startedAt, iteration: 4, maxIterations: 10, stuckCount: 1 });
     await writeFile(join(repo.root, 'ralph/.ralph-active'), JSON.stringify(active));
-    await repo.write('ralph/blocked.txt', '## Blocked (from iteration 3, 2026-01-01T00:00:00Z)\nthe staging API key is missing\n');
-    await repo.write('ralph/decide.txt', '## Question (from iteration 2, 2026-01-01T00:00:00Z)\nWebSockets or polling?\n\n---\n## Answer\n');
+    await repo.write(
+      'ralph/blocked.txt',
+      '## Blocked (from iteration 3, 2026-01-01T00:00:00Z)\nthe staging API key is missing\n',
+    );
+    await repo.write(
+      'ralph/decide.txt',
+      '## Question (from iteration 2, 2026-01-01T00:00:00Z)\nWebSockets or polling?\n\n---\n## Answer\n',
+    );
 
     const text = await runRalph(repo, ['status']);
-    expect(text.stdout).toMatch(new RegExp(`Loop +running · pid ${process.pid} · iteration 4 \\(at most 10 this run\\) · 2m \\d+s elapsed`));
-    expect(text.stdout).toMatch(/Blocked +the staging API key is missing — resolve it, then delete ralph\/blocked\.txt/);
+    expect(text.stdout).toMatch(
+      new RegExp(`Loop +running · pid ${process.pid} · iteration 4 \\(at most 10 this run\\) · 2m \\d+s elapsed`),
+    );
+    expect(text.stdout).toMatch(
+      /Blocked +the staging API key is missing — resolve it, then delete ralph\/blocked\.txt/,
+    );
     expect(text.stdout).toMatch(/Decision +WebSockets or polling\? — waiting for your answer/);
 
     const json = await statusJson(repo);
@@ -110,7 +136,17 @@ describe('ralph status: what needs attention', () => {
 
   it('says not running when .ralph-active was left by a process that is gone', async () => {
     const repo = await makeRepo();
-    await repo.write('ralph/.ralph-active', JSON.stringify({ pid: 2 ** 22 + 1, startedAt: new Date().toISOString(), iteration: 1, maxIterations: 1, stuckCount: 0, mode: 'implement' }));
+    await repo.write(
+      'ralph/.ralph-active',
+      JSON.stringify({
+        pid: 2 ** 22 + 1,
+        startedAt: new Date().toISOString(),
+        iteration: 1,
+        maxIterations: 1,
+        stuckCount: 0,
+        mode: 'implement',
+      }),
+    );
     expect((await statusJson(repo)).loop).toEqual({ running: false });
   });
 
@@ -125,7 +161,8 @@ describe('ralph status: what needs attention', () => {
 
   it('shows only the last rows of a long summary.csv, with an outcome column when the file has one', async () => {
     const repo = await makeRepo();
-    const header = 'iteration,mode,duration_seconds,commit_hash,stories_complete,stories_total,stuck_count,timestamp,outcome';
+    const header =
+      'iteration,mode,duration_seconds,commit_hash,stories_complete,stories_total,stuck_count,timestamp,outcome';
     const rows = Array.from({ length: 5000 }, (_, index) => {
       const iteration = index + 1;
       return `${iteration},implement,${iteration % 60},${iteration % 2 ? 'abcdef0123456789' : ''},0,2,0,2026-01-01T00:00:00Z,${iteration % 2 ? 'committed' : 'no-commit'}`;
@@ -142,6 +179,12 @@ describe('ralph status: what needs attention', () => {
     const json = await statusJson(repo);
     expect(json.recentIterations).toHaveLength(10);
     expect(json.recentIterations[0]).toMatchObject({ iteration: 4991 });
-    expect(json.recentIterations[9]).toEqual({ iteration: 5000, mode: 'implement', durationSeconds: 20, commit: null, outcome: 'no-commit' });
+    expect(json.recentIterations[9]).toEqual({
+      iteration: 5000,
+      mode: 'implement',
+      durationSeconds: 20,
+      commit: null,
+      outcome: 'no-commit',
+    });
   });
 });

@@ -18,7 +18,9 @@ function tmux(...args: string[]): string {
 
 /** The visible screen, one string per row, trailing blanks removed. */
 function screen(): string[] {
-  return tmux('capture-pane', '-p', '-t', 'ralph').split('\n').map((row) => row.trimEnd());
+  return tmux('capture-pane', '-p', '-t', 'ralph')
+    .split('\n')
+    .map((row) => row.trimEnd());
 }
 
 const statusRows = () => screen().filter((row) => row.includes(STATUS));

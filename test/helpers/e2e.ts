@@ -32,7 +32,10 @@ export async function makeRepo(options: { stories?: StoryInput[]; unborn?: boole
     passes: story.passes ?? false,
     ...(story.reviewStatus ? { reviewStatus: story.reviewStatus } : {}),
   }));
-  await writeFile(join(repo.root, 'ralph/tasks.json'), options.tasksText ?? JSON.stringify({ project: 'e2e', stories }, null, 2));
+  await writeFile(
+    join(repo.root, 'ralph/tasks.json'),
+    options.tasksText ?? JSON.stringify({ project: 'e2e', stories }, null, 2),
+  );
   if (!options.unborn) {
     repo.git('add', '-A');
     repo.git('commit', '-q', '-m', 'initial');
@@ -66,14 +69,23 @@ export async function makeProject(options: { git: 'committed' | 'unborn' | 'none
     steps: (steps: Step[]) => writeFile(script, JSON.stringify(steps)),
     /** What the fake agent received on its Nth call (argv, prompt, …). */
     call: (n: number) =>
-      JSON.parse(readFileSync(`${script}.call-${n}.json`, 'utf8')) as { argv: string[]; prompt: string; claudecode: string | null; marker: string | null },
+      JSON.parse(readFileSync(`${script}.call-${n}.json`, 'utf8')) as {
+        argv: string[];
+        prompt: string;
+        claudecode: string | null;
+        marker: string | null;
+      },
     calls: () => (existsSync(`${script}.calls`) ? Number(readFileSync(`${script}.calls`, 'utf8')) : 0),
     read: (path: string) => readFileSync(join(root, path), 'utf8'),
     exists: (path: string) => existsSync(join(root, path)),
     write: (path: string, text: string) => writeFile(join(root, path), text),
     list: async (path: string) => (await readdir(join(root, path))).sort(),
     logs: async () => (await readdir(join(root, 'ralph/logs'))).sort(),
-    csvRows: () => readFileSync(join(root, 'ralph/logs/summary.csv'), 'utf8').trim().split('\n').map((line) => line.split(',')),
+    csvRows: () =>
+      readFileSync(join(root, 'ralph/logs/summary.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(',')),
     lastRun: () => JSON.parse(readFileSync(join(root, 'ralph/logs/last-run.json'), 'utf8')) as Record<string, unknown>,
   };
 }
@@ -197,7 +209,8 @@ export function processesMarked(prefix: string): number[] {
   for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const environ = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
-      if (environ.some((variable) => variable.startsWith(`RALPH_RUN_MARKER=${prefix}`)) && isAlive(Number(entry))) found.push(Number(entry));
+      if (environ.some((variable) => variable.startsWith(`RALPH_RUN_MARKER=${prefix}`)) && isAlive(Number(entry)))
+        found.push(Number(entry));
     } catch {
       // Gone while we looked.
     }

@@ -73,7 +73,11 @@ export function parseV2(message: string, registered: ReadonlySet<string>): Parse
   if (!isRegistered(name, registered)) return undefined;
   const properties: Record<string, string> = {};
   if (space > 0) {
-    for (const pair of info.slice(space + 1).trim().split(',').filter(Boolean)) {
+    for (const pair of info
+      .slice(space + 1)
+      .trim()
+      .split(',')
+      .filter(Boolean)) {
       const [key, value] = splitPair(pair);
       if (key && value) properties[key] = unescape(value, PROPERTY_ESCAPES);
     }
@@ -93,7 +97,10 @@ export function parseLegacy(message: string, registered: ReadonlySet<string>): P
   if (!isRegistered(name, registered)) return undefined;
   const properties: Record<string, string> = {};
   if (space > 0) {
-    for (const pair of info.slice(space + 1).split(';').filter(Boolean)) {
+    for (const pair of info
+      .slice(space + 1)
+      .split(';')
+      .filter(Boolean)) {
       const [key, value] = splitPair(pair);
       if (key && value) properties[key] = unescape(value, LEGACY_ESCAPES);
     }

@@ -9,7 +9,20 @@ import { describe, expect, it } from 'vitest';
 const FLOORS: readonly (readonly string[])[] = [
   ['domain', 'errors.ts'],
   ['loop'],
-  ['agent', 'config', 'files', 'gates', 'git', 'hook', 'init', 'status', 'ui', 'demo', 'templates.ts', 'package-info.ts'],
+  [
+    'agent',
+    'config',
+    'files',
+    'gates',
+    'git',
+    'hook',
+    'init',
+    'status',
+    'ui',
+    'demo',
+    'templates.ts',
+    'package-info.ts',
+  ],
   ['commands', 'run-lifecycle'],
   ['cli'],
 ];

@@ -31,10 +31,15 @@ function produces(parts: string[], message: string): boolean {
   const text = open ? message.slice(0, -1) : message;
   const fixed = parts.join('').length;
   const trimmed = [...parts.slice(0, -1), parts[parts.length - 1]!.trimEnd()];
-  return fixed >= text.length * 0.35 && new RegExp(`^${trimmed.map(escape).join('.+')}${open ? '' : '\\s*$'}`).test(open ? `${text}…` : text);
+  return (
+    fixed >= text.length * 0.35 &&
+    new RegExp(`^${trimmed.map(escape).join('.+')}${open ? '' : '\\s*$'}`).test(open ? `${text}…` : text)
+  );
 }
 const fromSource = (message: string) => sourceTemplates.some((parts) => produces(parts, message));
-const agentWords = filesUnder(join(ROOT, 'test/fixtures/claude')).map((path) => readFileSync(path, 'utf8')).join('\n');
+const agentWords = filesUnder(join(ROOT, 'test/fixtures/claude'))
+  .map((path) => readFileSync(path, 'utf8'))
+  .join('\n');
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -49,7 +54,15 @@ const messages = readFileSync(join(ROOT, 'docs/troubleshooting.md'), 'utf8')
 describe('docs/troubleshooting.md', () => {
   it('lists the set-up failures the issue names', () => {
     const all = messages.join('\n');
-    for (const needle of ['running as root', 'Not logged in', 'Unable to connect to API', "agent executable 'claude' not found", 'another ralph run is active', 'is still the example', 'cannot switch to branch']) {
+    for (const needle of [
+      'running as root',
+      'Not logged in',
+      'Unable to connect to API',
+      "agent executable 'claude' not found",
+      'another ralph run is active',
+      'is still the example',
+      'cannot switch to branch',
+    ]) {
       expect(all).toContain(needle);
     }
   });

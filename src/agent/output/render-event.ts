@@ -15,9 +15,14 @@ export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[
   switch (event.type) {
     case 'assistant':
       return [
-        ...(verbose ? event.thinking.map((text) => ({ kind: 'detail' as const, text: `(thinking) ${firstLine(text)}` })) : []),
+        ...(verbose
+          ? event.thinking.map((text) => ({ kind: 'detail' as const, text: `(thinking) ${firstLine(text)}` }))
+          : []),
         ...event.texts.map((text) => ({ kind: 'text' as const, text: text.replace(/\n+$/, '') })),
-        ...event.toolUses.map((use) => ({ kind: 'tool' as const, text: `▸ ${use.name.padEnd(5)} ${summariseInput(use)}`.trimEnd() })),
+        ...event.toolUses.map((use) => ({
+          kind: 'tool' as const,
+          text: `▸ ${use.name.padEnd(5)} ${summariseInput(use)}`.trimEnd(),
+        })),
       ];
     case 'tool_results':
       return event.results.flatMap((result): RenderedLine[] => {
@@ -29,7 +34,9 @@ export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[
       const facts = [
         result.numTurns === undefined ? undefined : `${result.numTurns} turn${result.numTurns === 1 ? '' : 's'}`,
         result.costUsd === undefined ? undefined : `$${result.costUsd.toFixed(4)}`,
-        result.inputTokens === undefined ? undefined : `${groupThousands(result.inputTokens)} in / ${groupThousands(result.outputTokens ?? 0)} out tokens`,
+        result.inputTokens === undefined
+          ? undefined
+          : `${groupThousands(result.inputTokens)} in / ${groupThousands(result.outputTokens ?? 0)} out tokens`,
       ].filter(Boolean);
       const head = result.isError ? `■ failed: ${firstLine(result.text) || result.subtype}` : '■ done';
       return [{ kind: 'result', text: facts.length ? `${head} · ${facts.join(' · ')}` : head }];
@@ -41,13 +48,30 @@ export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[
       }
       // The transcript shows how much of the window is used whenever the agent says so.
       if (event.utilization !== undefined) {
-        return [{ kind: 'detail', text: `· usage ${event.limitType ?? 'window'} ${Math.round(event.utilization * 100)}% (${event.status})` }];
+        return [
+          {
+            kind: 'detail',
+            text: `· usage ${event.limitType ?? 'window'} ${Math.round(event.utilization * 100)}% (${event.status})`,
+          },
+        ];
       }
       return verbose ? [{ kind: 'detail', text: `· rate limit ${event.status}` }] : [];
     case 'api_retry':
-      return [{ kind: 'notice', text: `⟳ API retry ${event.attempt ?? '?'}/${event.maxRetries ?? '?'} in ${Math.round((event.delayMs ?? 0) / 1000)}s` }];
+      return [
+        {
+          kind: 'notice',
+          text: `⟳ API retry ${event.attempt ?? '?'}/${event.maxRetries ?? '?'} in ${Math.round((event.delayMs ?? 0) / 1000)}s`,
+        },
+      ];
     case 'init':
-      return verbose ? [{ kind: 'detail', text: `· claude ${event.version ?? ''} · model ${event.model ?? '?'} · ${event.tools ?? 0} tools` }] : [];
+      return verbose
+        ? [
+            {
+              kind: 'detail',
+              text: `· claude ${event.version ?? ''} · model ${event.model ?? '?'} · ${event.tools ?? 0} tools`,
+            },
+          ]
+        : [];
     case 'other':
       return verbose ? [{ kind: 'detail', text: `· ${event.name}` }] : [];
     default:
@@ -58,10 +82,12 @@ export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[
 /** The one thing worth showing about a tool call's input. */
 export function summariseInput({ name, input }: ToolUse): string {
   const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
-  const pick = (...keys: string[]) => keys.map((key) => fields[key]).find((value): value is string => typeof value === 'string');
+  const pick = (...keys: string[]) =>
+    keys.map((key) => fields[key]).find((value): value is string => typeof value === 'string');
   const chosen =
     name === 'TodoWrite' && Array.isArray(fields.todos)
       ? `${fields.todos.length} todos`
-      : pick('command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt') ?? JSON.stringify(input);
+      : (pick('command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt') ??
+        JSON.stringify(input));
   return truncate(firstLine(chosen ?? ''), MAX_SUMMARY);
 }

@@ -39,9 +39,11 @@ export type StreamEvent =
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const num = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** Reads a parsed stream-json line defensively: whatever the CLI version, never throws. */
 export function readStreamEvent(json: unknown): StreamEvent {
@@ -51,13 +53,21 @@ export function readStreamEvent(json: unknown): StreamEvent {
   const content = Array.isArray(message.content) ? message.content.filter(isObject) : [];
   switch (type) {
     case 'assistant':
-      return { type: 'assistant', ...readAssistantContent(content), ...(str(json.error) ? { error: str(json.error) } : {}) };
+      return {
+        type: 'assistant',
+        ...readAssistantContent(content),
+        ...(str(json.error) ? { error: str(json.error) } : {}),
+      };
     case 'user':
       return {
         type: 'tool_results',
         results: content
           .filter((block) => block.type === 'tool_result')
-          .map((block) => ({ toolUseId: str(block.tool_use_id) ?? '', isError: block.is_error === true, preview: previewOf(block.content) })),
+          .map((block) => ({
+            toolUseId: str(block.tool_use_id) ?? '',
+            isError: block.is_error === true,
+            preview: previewOf(block.content),
+          })),
       };
     case 'result': {
       const usage = isObject(json.usage) ? json.usage : {};
@@ -87,10 +97,20 @@ export function readStreamEvent(json: unknown): StreamEvent {
     }
     case 'system':
       if (json.subtype === 'init') {
-        return { type: 'init', model: str(json.model), version: str(json.claude_code_version), tools: Array.isArray(json.tools) ? json.tools.length : undefined };
+        return {
+          type: 'init',
+          model: str(json.model),
+          version: str(json.claude_code_version),
+          tools: Array.isArray(json.tools) ? json.tools.length : undefined,
+        };
       }
       if (json.subtype === 'api_retry') {
-        return { type: 'api_retry', attempt: num(json.attempt), maxRetries: num(json.max_retries), delayMs: num(json.retry_delay_ms) };
+        return {
+          type: 'api_retry',
+          attempt: num(json.attempt),
+          maxRetries: num(json.max_retries),
+          delayMs: num(json.retry_delay_ms),
+        };
       }
       return { type: 'other', name: `system/${str(json.subtype) ?? '?'}` };
     default:
@@ -105,7 +125,8 @@ function readAssistantContent(content: Json[]): { texts: string[]; toolUses: Too
   const thinking: string[] = [];
   for (const block of content) {
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
-    else if (block.type === 'tool_use') toolUses.push({ id: str(block.id) ?? '', name: str(block.name) ?? 'tool', input: block.input ?? {} });
+    else if (block.type === 'tool_use')
+      toolUses.push({ id: str(block.id) ?? '', name: str(block.name) ?? 'tool', input: block.input ?? {} });
     else if (block.type === 'thinking' && typeof block.thinking === 'string') thinking.push(block.thinking);
   }
   return { texts, toolUses, thinking };

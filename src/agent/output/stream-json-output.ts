@@ -111,7 +111,10 @@ class StreamReading {
   /** A line too long to parse, skipped (it is in the raw log). */
   tooLong(bytes: number): void {
     this.invalidLines++;
-    this.rendered.push({ kind: 'notice', text: `[ralph] skipped a ${bytes}-byte line (too long to parse; it is in the .jsonl log)` });
+    this.rendered.push({
+      kind: 'notice',
+      text: `[ralph] skipped a ${bytes}-byte line (too long to parse; it is in the .jsonl log)`,
+    });
   }
 
   /** A chunk of the agent's stderr, whose tail helps diagnose a failure. */

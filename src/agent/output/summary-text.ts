@@ -2,7 +2,7 @@
 
 /** The first line of `text` that is not blank, trimmed. Looks no further than it must: tool output can be megabytes. */
 export function firstLine(text: string): string {
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
     const line = text.slice(start, end).trim();

@@ -25,7 +25,7 @@ export class TailLines {
     const lastNewline = chunk.lastIndexOf(NEWLINE);
     if (lastNewline === -1) return this.extend(chunk);
     const found: string[] = [];
-    for (let end = lastNewline; found.length < this.keep; ) {
+    for (let end = lastNewline; found.length < this.keep;) {
       // lastIndexOf reads a negative offset as counting from the end, hence the guard.
       const start = end === 0 ? 0 : chunk.lastIndexOf(NEWLINE, end - 1) + 1;
       if (start === 0) {
@@ -34,7 +34,10 @@ export class TailLines {
         keepPrinted(found, this.partialLine());
         break;
       }
-      keepPrinted(found, this.shorten(chunk.toString('utf8', start, Math.min(end, start + this.maxBytes)), end - start > this.maxBytes));
+      keepPrinted(
+        found,
+        this.shorten(chunk.toString('utf8', start, Math.min(end, start + this.maxBytes)), end - start > this.maxBytes),
+      );
       end = start - 1;
     }
     this.lines = [...this.lines, ...found].slice(-this.keep);

@@ -27,7 +27,8 @@ export function compilerParser(emit: Emit): LineParser {
       const rust = RUST_ERROR.exec(text);
       if (rust) {
         finish();
-        if (!NOISE.test(rust[2] ?? '')) pending = { text: `error${rust[1] ?? ''}: ${rust[2]}`, linesLeft: LOCATION_WINDOW };
+        if (!NOISE.test(rust[2] ?? ''))
+          pending = { text: `error${rust[1] ?? ''}: ${rust[2]}`, linesLeft: LOCATION_WINDOW };
         return;
       }
       if (!pending) return;

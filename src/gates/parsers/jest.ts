@@ -24,7 +24,14 @@ export function jestParser(emit: Emit): LineParser {
   let file: string | undefined;
   let pending: Pending | undefined;
   const finish = (message?: string) => {
-    if (pending) emit(message === undefined ? (pending.matcher ? `${pending.label}: ${pending.matcher}` : pending.label) : `${pending.label}: ${message}`);
+    if (pending)
+      emit(
+        message === undefined
+          ? pending.matcher
+            ? `${pending.label}: ${pending.matcher}`
+            : pending.label
+          : `${pending.label}: ${message}`,
+      );
     pending = undefined;
   };
   return {
@@ -58,7 +65,8 @@ export function jestParser(emit: Emit): LineParser {
         return;
       }
       const received = RECEIVED.exec(text);
-      if (received && pending.expected !== undefined) return finish(`${pending.expected}, received${received[1]} ${received[2]}`);
+      if (received && pending.expected !== undefined)
+        return finish(`${pending.expected}, received${received[1]} ${received[2]}`);
       if (BLOCK_END.test(text)) finish();
     },
     end: () => finish(),

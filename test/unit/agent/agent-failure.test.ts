@@ -30,7 +30,8 @@ describe('classifyAgentFailure', () => {
   });
 
   it('prefers the set-up refusal over a login message anywhere in the text', () => {
-    const text = 'Not logged in · Please run /login\n--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
+    const text =
+      'Not logged in · Please run /login\n--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
     expect(classifyAgentFailure(text)?.kind).toBe('setup');
   });
 
@@ -68,21 +69,33 @@ describe('classifyAgentFailure on what the real client printed (2.1.197)', () =>
   });
 
   it('recognises not-logged-in on stdout in text mode', () => {
-    expect(classifyAgentFailure(fixture('not-logged-in.text.stdout'))).toEqual({ kind: 'auth', message: 'Not logged in · Please run /login' });
+    expect(classifyAgentFailure(fixture('not-logged-in.text.stdout'))).toEqual({
+      kind: 'auth',
+      message: 'Not logged in · Please run /login',
+    });
     expect(fixture('not-logged-in.text.exit').trim()).toBe('1');
   });
 
   it('recognises not-logged-in in the synthetic assistant message and the error result of the stream', () => {
-    const events = fixture('not-logged-in.stream.jsonl').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+    const events = fixture('not-logged-in.stream.jsonl')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, any>);
     expect(events.map((event) => event.type)).toEqual(['system', 'assistant', 'result']);
     const [, assistant, result] = events;
     expect(assistant?.error).toBe('authentication_failed');
     expect(assistant?.message.model).toBe('<synthetic>');
-    expect(classifyAgentFailure(assistant?.message.content[0].text)).toEqual({ kind: 'auth', message: 'Not logged in · Please run /login' });
+    expect(classifyAgentFailure(assistant?.message.content[0].text)).toEqual({
+      kind: 'auth',
+      message: 'Not logged in · Please run /login',
+    });
     expect(classifyAgentFailure(assistant?.error)).toEqual({ kind: 'auth', message: 'authentication_failed' });
     // subtype says success although it failed: is_error is what counts.
     expect(result).toMatchObject({ subtype: 'success', is_error: true });
-    expect(classifyAgentFailure(result?.result)).toEqual({ kind: 'auth', message: 'Not logged in · Please run /login' });
+    expect(classifyAgentFailure(result?.result)).toEqual({
+      kind: 'auth',
+      message: 'Not logged in · Please run /login',
+    });
   });
 
   it('recognises not-logged-in in the json-mode result', () => {
@@ -97,11 +110,18 @@ describe('classifyAgentFailure on what the real client printed (2.1.197)', () =>
 });
 
 describe('classifyAgentFailure: an unreachable API', () => {
-  it('recognises the real client\'s no-network ending (fixture: no-network-ending.stream.jsonl)', () => {
-    const lines = fixture('no-network-ending.stream.jsonl').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  it("recognises the real client's no-network ending (fixture: no-network-ending.stream.jsonl)", () => {
+    const lines = fixture('no-network-ending.stream.jsonl')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const result = lines.at(-1) as { is_error: boolean; result: string };
     expect(result.is_error).toBe(true);
-    expect(classifyAgentFailure(result.result)).toEqual({ kind: 'setup', cause: 'network', message: 'API Error: Unable to connect to API (FailedToOpenSocket)' });
+    expect(classifyAgentFailure(result.result)).toEqual({
+      kind: 'setup',
+      cause: 'network',
+      message: 'API Error: Unable to connect to API (FailedToOpenSocket)',
+    });
   });
 
   it.each([
@@ -116,19 +136,25 @@ describe('classifyAgentFailure: an unreachable API', () => {
     expect(classifyAgentFailure(line)).toMatchObject({ kind: 'setup', cause: 'network' });
   });
 
-  it('does not take a project\'s own error codes, without a word about connecting, for the network', () => {
+  it("does not take a project's own error codes, without a word about connecting, for the network", () => {
     expect(classifyAgentFailure('AssertionError: expected ETIMEDOUT to equal ok')).toBeUndefined();
   });
 
   it('puts the root refusal first, and the network before a login message', () => {
-    expect(classifyAgentFailure(`Invalid API key\nAPI Error: Unable to connect to API (FailedToOpenSocket)`)).toMatchObject({ cause: 'network' });
-    expect(classifyAgentFailure(`${fixture('root-refusal.stderr')}\nUnable to connect to API`)).not.toHaveProperty('cause');
+    expect(
+      classifyAgentFailure(`Invalid API key\nAPI Error: Unable to connect to API (FailedToOpenSocket)`),
+    ).toMatchObject({ cause: 'network' });
+    expect(classifyAgentFailure(`${fixture('root-refusal.stderr')}\nUnable to connect to API`)).not.toHaveProperty(
+      'cause',
+    );
   });
 });
 
 describe('networkFixHint', () => {
   it('names the network, the proxy and CA variables, and a reachability test', () => {
-    expect(networkFixHint()).toMatch(/network.*HTTPS_PROXY.*NODE_EXTRA_CA_CERTS.*curl -sI https:\/\/api\.anthropic\.com/);
+    expect(networkFixHint()).toMatch(
+      /network.*HTTPS_PROXY.*NODE_EXTRA_CA_CERTS.*curl -sI https:\/\/api\.anthropic\.com/,
+    );
   });
 });
 

@@ -39,7 +39,8 @@ function readExample(file: string): Example {
   const text = readFileSync(new URL(file, DIR), 'utf8');
   const stdoutAt = text.indexOf('--- stdout\n');
   const stderrAt = text.indexOf('--- stderr\n');
-  if (stdoutAt < 0 || stderrAt < stdoutAt) throw new Error(`${file}: needs a "--- stdout" and then a "--- stderr" section`);
+  if (stdoutAt < 0 || stderrAt < stdoutAt)
+    throw new Error(`${file}: needs a "--- stdout" and then a "--- stderr" section`);
   const header = new Map(
     text
       .slice(0, stdoutAt)
@@ -52,8 +53,10 @@ function readExample(file: string): Example {
     if (value === undefined) throw new Error(`${file}: no "${key}:" in the header`);
     return value;
   };
-  const optional = (key: string) => (header.get(key) === undefined || header.get(key) === 'none' ? undefined : header.get(key));
-  const instant = (value: string | undefined) => (value === undefined ? undefined : Date.parse(value.split(' ')[0] ?? ''));
+  const optional = (key: string) =>
+    header.get(key) === undefined || header.get(key) === 'none' ? undefined : header.get(key);
+  const instant = (value: string | undefined) =>
+    value === undefined ? undefined : Date.parse(value.split(' ')[0] ?? '');
   const usage = optional('usage');
   return {
     name: file.replace(/\.txt$/, ''),
@@ -67,7 +70,9 @@ function readExample(file: string): Example {
     ...(optional('resetSource') ? { resetSource: optional('resetSource') } : {}),
     ...(optional('exhausted') ? { exhausted: optional('exhausted') } : {}),
     ...(optional('retryAt') ? { retryAt: instant(optional('retryAt')) } : {}),
-    ...(usage ? { usage: Object.fromEntries(usage.split(',').map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])])) } : {}),
+    ...(usage
+      ? { usage: Object.fromEntries(usage.split(',').map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])])) }
+      : {}),
     stdout: text.slice(stdoutAt + '--- stdout\n'.length, stderrAt),
     stderr: text.slice(stderrAt + '--- stderr\n'.length),
   };
@@ -77,8 +82,17 @@ const discard = () => new Writable({ write: (_chunk, _encoding, callback) => cal
 
 /** The agent's output through the observer a run of this mode uses, in small chunks as a pipe delivers them. */
 async function observe(example: Example) {
-  const targets: OutputTargets = { log: discard(), jsonl: discard(), color: false, verbose: false, onError: (error) => { throw error; } };
-  const output: AgentOutput = example.mode === 'stream-json' ? createStreamJsonOutput(targets) : createTextOutput(targets);
+  const targets: OutputTargets = {
+    log: discard(),
+    jsonl: discard(),
+    color: false,
+    verbose: false,
+    onError: (error) => {
+      throw error;
+    },
+  };
+  const output: AgentOutput =
+    example.mode === 'stream-json' ? createStreamJsonOutput(targets) : createTextOutput(targets);
   const write = (stream: Writable, text: string) => new Promise<void>((resolve) => stream.write(text, () => resolve()));
   for (let at = 0; at < example.stdout.length; at += 97) await write(output.stdout, example.stdout.slice(at, at + 97));
   await write(output.stderr, example.stderr);
@@ -98,7 +112,10 @@ const SETTINGS: JudgeSettings = {
   review: false,
   maxReviews: 3,
 };
-const TASKS = { ok: true as const, tasks: { project: 'p', stories: [{ id: 'S1', title: 't', passes: false, priority: 1 }] } };
+const TASKS = {
+  ok: true as const,
+  tasks: { project: 'p', stories: [{ id: 'S1', title: 't', passes: false, priority: 1 }] },
+};
 
 const examples = readdirSync(DIR)
   .filter((file) => file.endsWith('.txt'))
@@ -144,7 +161,9 @@ describe('the catalogue of real agent messages', () => {
         expect(failure.exhausted).toBe(example.exhausted);
         break;
     }
-    expect(Object.fromEntries((summary.usage ?? []).map((window) => [window.window, window.utilization]))).toEqual(example.usage ?? {});
+    expect(Object.fromEntries((summary.usage ?? []).map((window) => [window.window, window.utilization]))).toEqual(
+      example.usage ?? {},
+    );
 
     // The judge's ruling: a limit no wait lifts ends the run; a usage limit waits for its reset; a busy server pauses.
     const run: AgentRun = {
@@ -156,12 +175,23 @@ describe('the catalogue of real agent messages', () => {
       ...(summary.usage ? { usage: summary.usage } : {}),
     };
     const verdict = judgeIteration(
-      { run, committed: false, tasks: TASKS, unconfirmed: new Set(), now: example.now, deadline: example.now + SETTINGS.maxRuntimeMs },
+      {
+        run,
+        committed: false,
+        tasks: TASKS,
+        unconfirmed: new Set(),
+        now: example.now,
+        deadline: example.now + SETTINGS.maxRuntimeMs,
+      },
       INITIAL_COUNTERS,
       SETTINGS,
     );
     if (example.expect === 'usage_limit' && example.exhausted) {
-      expect(verdict.termination).toMatchObject({ reason: 'usage_limit', why: example.exhausted, resetSource: example.resetSource });
+      expect(verdict.termination).toMatchObject({
+        reason: 'usage_limit',
+        why: example.exhausted,
+        resetSource: example.resetSource,
+      });
     } else if (example.expect === 'usage_limit') {
       expect(verdict.termination).toBeUndefined();
       expect(verdict.wait).toMatchObject({ why: 'usage_limit' });

@@ -11,7 +11,12 @@ describe('parseProcStat', () => {
   });
 
   it('counts fields from the last parenthesis: a name may hold spaces and ") ("', () => {
-    expect(parseProcStat(stat('a) (b c) Z 9'))).toEqual({ comm: 'a) (b c) Z 9', state: 'S', pgrp: 4240, startTicks: '987654' });
+    expect(parseProcStat(stat('a) (b c) Z 9'))).toEqual({
+      comm: 'a) (b c) Z 9',
+      state: 'S',
+      pgrp: 4240,
+      startTicks: '987654',
+    });
   });
 
   it('refuses a truncated line', () => {
@@ -31,7 +36,9 @@ describe('environHas', () => {
   });
 
   it('matches the first variable, which has no NUL before it', () => {
-    expect(environHas(Buffer.from('RALPH_RUN_MARKER=r:gate-1-x\0', 'latin1'), 'RALPH_RUN_MARKER=r:gate-1-x', true)).toBe(true);
+    expect(
+      environHas(Buffer.from('RALPH_RUN_MARKER=r:gate-1-x\0', 'latin1'), 'RALPH_RUN_MARKER=r:gate-1-x', true),
+    ).toBe(true);
   });
 });
 

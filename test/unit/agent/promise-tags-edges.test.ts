@@ -16,7 +16,10 @@ describe('promise tags: what counts as a signal', () => {
   it('a word must start the tag: "I am not BLOCKED: x" is not BLOCKED', () => {
     expect(parsePromiseTag('I am not BLOCKED: x')).toEqual({ kind: 'invalid' });
     expect(parsePromiseTag('maybe DECIDE: x')).toEqual({ kind: 'invalid' });
-    expect(scan('<promise>I am not BLOCKED: x</promise>')).toEqual({ complete: false, invalid: ['<promise>I am not BLOCKED: x</promise>'] });
+    expect(scan('<promise>I am not BLOCKED: x</promise>')).toEqual({
+      complete: false,
+      invalid: ['<promise>I am not BLOCKED: x</promise>'],
+    });
   });
 
   it('COMPLETE must be the whole tag, blank space around it aside', () => {
@@ -76,7 +79,9 @@ describe('promise tags across pieces', () => {
   });
 
   it('carries an open tag through a piece that holds no "<" at all', () => {
-    expect(scan('<promise>BLOCKED:', 'no key for', ' the API', '</promise>')).toMatchObject({ blocked: 'no key for the API' });
+    expect(scan('<promise>BLOCKED:', 'no key for', ' the API', '</promise>')).toMatchObject({
+      blocked: 'no key for the API',
+    });
   });
 
   it('carries the start of an opener cut at any byte', () => {
@@ -142,6 +147,8 @@ describe('promise tags: the byte limit on an unclosed tag', () => {
   });
 
   it('after dropping a runaway body, still finds a later tag', () => {
-    expect(scan('<promise>', 'z'.repeat(MAX_BODY + 100), 'text <promise>COMPLETE</promise>')).toMatchObject({ complete: true });
+    expect(scan('<promise>', 'z'.repeat(MAX_BODY + 100), 'text <promise>COMPLETE</promise>')).toMatchObject({
+      complete: true,
+    });
   });
 });

@@ -16,14 +16,21 @@ describe('PromiseTagScanner', () => {
     ['a tag split in the closer', ['<promise>COMPLETE</pro', 'mise>'], { complete: true }],
     ['a tag split into single characters', [...'<promise>COMPLETE</promise>'], { complete: true }],
     ['a blocked reason', ['<promise>BLOCKED:no API key</promise>'], { blocked: 'no API key' }],
-    ['a decide question across lines', ['<promise>DECIDE:REST\nor GraphQL?</promise>'], { decide: 'REST\nor GraphQL?' }],
+    [
+      'a decide question across lines',
+      ['<promise>DECIDE:REST\nor GraphQL?</promise>'],
+      { decide: 'REST\nor GraphQL?' },
+    ],
     ['padding around the body', ['<promise>  COMPLETE \n</promise>'], { complete: true }],
   ])('finds %s', (_name, pieces, expected) => {
     expect(scan(...pieces)).toMatchObject(expected);
   });
 
   it('keeps the first reason and question when several tags appear', () => {
-    const signals = scan('<promise>BLOCKED:first</promise> <promise>BLOCKED:second</promise>', '<promise>DECIDE:q1</promise><promise>COMPLETE</promise>');
+    const signals = scan(
+      '<promise>BLOCKED:first</promise> <promise>BLOCKED:second</promise>',
+      '<promise>DECIDE:q1</promise><promise>COMPLETE</promise>',
+    );
     expect(signals).toEqual({ complete: true, blocked: 'first', decide: 'q1', invalid: [] });
   });
 
@@ -32,7 +39,11 @@ describe('PromiseTagScanner', () => {
     expect(signals.complete).toBe(false);
     expect(signals.blocked).toBeUndefined();
     expect(signals.decide).toBeUndefined();
-    expect(signals.invalid).toEqual(['<promise>BLOCKED:</promise>', '<promise>DECIDE:   </promise>', '<promise>DONE</promise>']);
+    expect(signals.invalid).toEqual([
+      '<promise>BLOCKED:</promise>',
+      '<promise>DECIDE:   </promise>',
+      '<promise>DONE</promise>',
+    ]);
   });
 
   it('ignores a tag without its closing part', () => {
@@ -40,7 +51,10 @@ describe('PromiseTagScanner', () => {
   });
 
   it('ignores a stray closer and lowercase words', () => {
-    expect(scan('</promise> <promise>complete</promise>')).toMatchObject({ complete: false, invalid: ['<promise>complete</promise>'] });
+    expect(scan('</promise> <promise>complete</promise>')).toMatchObject({
+      complete: false,
+      invalid: ['<promise>complete</promise>'],
+    });
   });
 
   it('reads the innermost opener when openers repeat', () => {
@@ -60,7 +74,12 @@ describe('PromiseTagScanner', () => {
 
   it('finds every tag in one large chunk', () => {
     const filler = 'x'.repeat(70_000);
-    expect(scan(`${filler}<promise>DONE</promise>${filler}<promise>DECIDE:which?</promise>${filler}<pro`, 'mise>COMPLETE</promise>')).toEqual({
+    expect(
+      scan(
+        `${filler}<promise>DONE</promise>${filler}<promise>DECIDE:which?</promise>${filler}<pro`,
+        'mise>COMPLETE</promise>',
+      ),
+    ).toEqual({
       complete: true,
       decide: 'which?',
       invalid: ['<promise>DONE</promise>'],
@@ -71,7 +90,9 @@ describe('PromiseTagScanner', () => {
     const body = `BLOCKED:${'x'.repeat(16 * 1024 - 'BLOCKED:'.length)}`;
     for (const cut of [1, 4, '</promise>'.length - 1]) {
       const closer = '</promise>';
-      expect(scan(`<promise>${body}${closer.slice(0, cut)}`, closer.slice(cut)).blocked).toBe('x'.repeat(16 * 1024 - 'BLOCKED:'.length));
+      expect(scan(`<promise>${body}${closer.slice(0, cut)}`, closer.slice(cut)).blocked).toBe(
+        'x'.repeat(16 * 1024 - 'BLOCKED:'.length),
+      );
     }
   });
 

@@ -18,12 +18,22 @@ function feed(detector: RepetitionDetector, calls: Call[]): Array<[number, Repet
   return found;
 }
 const times = (call: Call, count: number): Call[] => Array.from({ length: count }, () => call);
-const alternate = (count: number, ...calls: Call[]): Call[] => Array.from({ length: count }, (_, index) => calls[index % calls.length] as Call);
+const alternate = (count: number, ...calls: Call[]): Call[] =>
+  Array.from({ length: count }, (_, index) => calls[index % calls.length] as Call);
 
 describe('RepetitionDetector: the same call in a row', () => {
   it('reports the call that makes maxRepeats in a row, with tool, signature, count and input', () => {
     expect(feed(new RepetitionDetector({ maxRepeats: 5 }), times(A, 5))).toEqual([
-      [5, { tool: 'Bash', signature: signatureOfCanonical('Bash', canonicalJson(A.input)), count: 5, kind: 'consecutive', inputPreview: '{"command":"npm test"}' }],
+      [
+        5,
+        {
+          tool: 'Bash',
+          signature: signatureOfCanonical('Bash', canonicalJson(A.input)),
+          count: 5,
+          kind: 'consecutive',
+          inputPreview: '{"command":"npm test"}',
+        },
+      ],
     ]);
   });
 
@@ -33,7 +43,9 @@ describe('RepetitionDetector: the same call in a row', () => {
       { name: 'Edit', input: { new_string: 'b', file_path: 'x', old_string: 'a' } },
       { name: 'Edit', input: { old_string: 'a', new_string: 'b', file_path: 'x' } },
     ];
-    expect(feed(new RepetitionDetector({ maxRepeats: 3 }), shuffled).map(([at, found]) => [at, found.kind])).toEqual([[3, 'consecutive']]);
+    expect(feed(new RepetitionDetector({ maxRepeats: 3 }), shuffled).map(([at, found]) => [at, found.kind])).toEqual([
+      [3, 'consecutive'],
+    ]);
   });
 
   it('starts the run again when another call comes between', () => {
@@ -65,7 +77,9 @@ describe('RepetitionDetector: thrash within the window', () => {
   it('reports on the call that reaches the share, not on an unrelated call', () => {
     // A holds 10 of the first 19; call 20 is C, so nothing fires until A is called again.
     const calls = [...alternate(19, A, B), C, A];
-    expect(feed(new RepetitionDetector({ maxRepeats: 5 }), calls).map(([at, found]) => [at, found.tool, found.count])).toEqual([[21, 'Bash', 10]]);
+    expect(
+      feed(new RepetitionDetector({ maxRepeats: 5 }), calls).map(([at, found]) => [at, found.tool, found.count]),
+    ).toEqual([[21, 'Bash', 10]]);
   });
 
   it('after reporting thrash, needs the share afresh before reporting the same call again', () => {
@@ -96,7 +110,9 @@ describe('RepetitionDetector: thrash within the window', () => {
   it('after a consecutive detection also clears that call from the window', () => {
     const detector = new RepetitionDetector({ maxRepeats: 5, window: 10, windowShare: 5 });
     // Without the clearing, A would hold 7 of the 10 calls at call 11.
-    expect(feed(detector, [...times(A, 5), B, A, C, A, D, A]).map(([at, found]) => [at, found.kind])).toEqual([[5, 'consecutive']]);
+    expect(feed(detector, [...times(A, 5), B, A, C, A, D, A]).map(([at, found]) => [at, found.kind])).toEqual([
+      [5, 'consecutive'],
+    ]);
   });
 
   it('prefers the consecutive report when both thresholds are reached by the same call', () => {

@@ -7,11 +7,15 @@ describe('findNulByte', () => {
   const command = { file: '/usr/bin/claude', args: ['-p', 'Implement the next story.', '--verbose'] };
 
   it('names the argument that holds one', () => {
-    expect(findNulByte({ ...command, args: ['-p', 'Implement\0 it'] }, {})).toBe('argument 2 of the agent command ("Implement\\u0000 it") contains a NUL byte');
+    expect(findNulByte({ ...command, args: ['-p', 'Implement\0 it'] }, {})).toBe(
+      'argument 2 of the agent command ("Implement\\u0000 it") contains a NUL byte',
+    );
   });
 
   it('names the variable that holds one', () => {
-    expect(findNulByte(command, { PATH: '/bin', API_TOKEN: 'a\0b' })).toBe('agent.env variable API_TOKEN contains a NUL byte');
+    expect(findNulByte(command, { PATH: '/bin', API_TOKEN: 'a\0b' })).toBe(
+      'agent.env variable API_TOKEN contains a NUL byte',
+    );
   });
 
   it('finds nothing in a clean command', () => {
@@ -31,11 +35,15 @@ describe('describeSpawnError', () => {
 
   it('names the executable for ENOENT and EACCES', () => {
     const command = { file: '/opt/claude', args: [] };
-    expect(describeSpawnError(errno('ENOENT'), command, {})).toBe('the agent could not be started: /opt/claude was not found (ENOENT); check agent.bin and PATH');
+    expect(describeSpawnError(errno('ENOENT'), command, {})).toBe(
+      'the agent could not be started: /opt/claude was not found (ENOENT); check agent.bin and PATH',
+    );
     expect(describeSpawnError(errno('EACCES'), command, {})).toMatch(/\/opt\/claude is not executable \(EACCES\)/);
   });
 
   it('keeps any other error to its first line', () => {
-    expect(describeSpawnError(errno('EMFILE'), { file: 'claude', args: [] }, {})).toBe('the agent could not be started: spawn EMFILE (EMFILE)');
+    expect(describeSpawnError(errno('EMFILE'), { file: 'claude', args: [] }, {})).toBe(
+      'the agent could not be started: spawn EMFILE (EMFILE)',
+    );
   });
 });

@@ -43,6 +43,8 @@ describe('ToolOutcomes', () => {
     call('t2', 'b');
     call('t3', 'a'); // a is the newest again
     call('t4', 'c');
-    expect([outcomes.lastOutcome('a')?.preview, outcomes.lastOutcome('b'), outcomes.lastOutcome('c')?.preview]).toEqual(['t3', undefined, 't4']);
+    expect([outcomes.lastOutcome('a')?.preview, outcomes.lastOutcome('b'), outcomes.lastOutcome('c')?.preview]).toEqual(
+      ['t3', undefined, 't4'],
+    );
   });
 });

@@ -14,11 +14,19 @@ describe('canonicalJson', () => {
     ['an empty object', {}, '{}'],
     ['an empty array', [], '[]'],
     ['keys sorted', { b: 1, a: 2, c: 3 }, '{"a":2,"b":1,"c":3}'],
-    ['keys sorted at every depth', { z: { y: 1, x: [{ d: 1, c: 2 }] }, a: 0 }, '{"a":0,"z":{"x":[{"c":2,"d":1}],"y":1}}'],
+    [
+      'keys sorted at every depth',
+      { z: { y: 1, x: [{ d: 1, c: 2 }] }, a: 0 },
+      '{"a":0,"z":{"x":[{"c":2,"d":1}],"y":1}}',
+    ],
     ['arrays kept in order', [3, 1, 2], '[3,1,2]'],
     ['integer-like keys sorted as text, not as numbers', { b: 1, '10': 2, '2': 3 }, '{"10":2,"2":3,"b":1}'],
-    ['keys that need escaping', { 'a"b': 1, 'é': 2 }, '{"a\\"b":1,"é":2}'],
-    ['undefined members dropped, undefined elements null', { a: undefined, b: [undefined, () => 1] }, '{"b":[null,null]}'],
+    ['keys that need escaping', { 'a"b': 1, é: 2 }, '{"a\\"b":1,"é":2}'],
+    [
+      'undefined members dropped, undefined elements null',
+      { a: undefined, b: [undefined, () => 1] },
+      '{"b":[null,null]}',
+    ],
     ['non-finite numbers as null', [Number.NaN, Number.POSITIVE_INFINITY], '[null,null]'],
     ['a Date through toJSON', { at: new Date(Date.UTC(2025, 0, 2)) }, '{"at":"2025-01-02T00:00:00.000Z"}'],
     ['a bigint as a number', { n: 12345678901234567890n }, '{"n":12345678901234567890}'],
@@ -84,7 +92,12 @@ describe('signatureOfCanonical', () => {
 
   it('hashes a long call with the first 16 hex characters of sha256 over the quoted name and the canonical input', () => {
     const input = { command: `echo ${'a'.repeat(300)}` };
-    expect(toolSignature('Bash', input)).toBe(`#${createHash('sha256').update(`"Bash"${JSON.stringify(input)}`).digest('hex').slice(0, 16)}`);
+    expect(toolSignature('Bash', input)).toBe(
+      `#${createHash('sha256')
+        .update(`"Bash"${JSON.stringify(input)}`)
+        .digest('hex')
+        .slice(0, 16)}`,
+    );
     // Stable across runs and machines.
     expect(toolSignature('Bash', input)).toBe('#be5ecfb9505a5835');
   });

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { detectServerBusy, detectUsageLimit, isLimitStatus, usageLimitFromEvent } from '../../../src/agent/usage-limit.js';
+import {
+  detectServerBusy,
+  detectUsageLimit,
+  isLimitStatus,
+  usageLimitFromEvent,
+} from '../../../src/agent/usage-limit.js';
 
 const at = (iso: string) => Date.parse(iso);
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/claude/${name}`, import.meta.url), 'utf8');
@@ -10,24 +15,68 @@ describe('detectUsageLimit: reset times in the zone the message names', () => {
   const now = at('2025-06-15T10:00:00Z');
 
   it.each([
-    ['rolls a past time to the next day (Amsterdam, 12:00 local now)', "You've hit your limit · resets 5am (Europe/Amsterdam)", '2025-06-16T03:00:00Z'],
-    ['reads the session-limit wording (Berlin)', "You've hit your session limit · resets 9am (Europe/Berlin)", '2025-06-16T07:00:00Z'],
-    ['keeps a later time today, with minutes (New York, 06:00 local now)', "You've hit your limit · resets 2:30pm (America/New_York)", '2025-06-15T18:30:00Z'],
-    ['reads a half-hour zone (Kolkata, 15:30 local now)', "You've hit your limit · resets 4pm (Asia/Kolkata)", '2025-06-15T10:30:00Z'],
-    ['reads a quarter-hour zone (Kathmandu, 15:45 local now)', "You've hit your limit · resets 3pm (Asia/Kathmandu)", '2025-06-16T09:15:00Z'],
-    ['reads a zone across the date line (Auckland, 22:00 local now)', "You've hit your limit · resets 1am (Pacific/Auckland)", '2025-06-15T13:00:00Z'],
-    ['reads a zone with a three-part name', "You've hit your limit · resets 8am (America/Argentina/Buenos_Aires)", '2025-06-15T11:00:00Z'],
+    [
+      'rolls a past time to the next day (Amsterdam, 12:00 local now)',
+      "You've hit your limit · resets 5am (Europe/Amsterdam)",
+      '2025-06-16T03:00:00Z',
+    ],
+    [
+      'reads the session-limit wording (Berlin)',
+      "You've hit your session limit · resets 9am (Europe/Berlin)",
+      '2025-06-16T07:00:00Z',
+    ],
+    [
+      'keeps a later time today, with minutes (New York, 06:00 local now)',
+      "You've hit your limit · resets 2:30pm (America/New_York)",
+      '2025-06-15T18:30:00Z',
+    ],
+    [
+      'reads a half-hour zone (Kolkata, 15:30 local now)',
+      "You've hit your limit · resets 4pm (Asia/Kolkata)",
+      '2025-06-15T10:30:00Z',
+    ],
+    [
+      'reads a quarter-hour zone (Kathmandu, 15:45 local now)',
+      "You've hit your limit · resets 3pm (Asia/Kathmandu)",
+      '2025-06-16T09:15:00Z',
+    ],
+    [
+      'reads a zone across the date line (Auckland, 22:00 local now)',
+      "You've hit your limit · resets 1am (Pacific/Auckland)",
+      '2025-06-15T13:00:00Z',
+    ],
+    [
+      'reads a zone with a three-part name',
+      "You've hit your limit · resets 8am (America/Argentina/Buenos_Aires)",
+      '2025-06-15T11:00:00Z',
+    ],
     ['reads UTC', "You've hit your limit · resets 11am (UTC)", '2025-06-15T11:00:00Z'],
     ['reads 12am as midnight', "You've hit your limit · resets 12am (UTC)", '2025-06-16T00:00:00Z'],
     ['reads 12pm as noon', "You've hit your limit · resets 12pm (UTC)", '2025-06-15T12:00:00Z'],
-    ['reads a reset at exactly now as now, not tomorrow', "You've hit your limit · resets 10am (UTC)", '2025-06-15T10:00:00Z'],
+    [
+      'reads a reset at exactly now as now, not tomorrow',
+      "You've hit your limit · resets 10am (UTC)",
+      '2025-06-15T10:00:00Z',
+    ],
     ['reads a 24-hour clock', "You've hit your limit · resets 14:05 (UTC)", '2025-06-15T14:05:00Z'],
     ['reads upper-case and dotted meridiems', "You've hit your limit · resets 3 P.M. (UTC)", '2025-06-15T15:00:00Z'],
     ['reads a typographic apostrophe', 'You’ve hit your limit · resets 3pm (UTC)', '2025-06-15T15:00:00Z'],
     ['reads "resets tomorrow at"', "You've hit your limit · resets tomorrow at 3pm (UTC)", '2025-06-16T15:00:00Z'],
-    ['reads the older "will reset at" wording', 'Claude usage limit reached. Your limit will reset at 3pm (America/New_York).', '2025-06-15T19:00:00Z'],
-    ['reads a date with "at"', 'Weekly limit reached · resets Jun 22 at 9:30am (America/Los_Angeles)', '2025-06-22T16:30:00Z'],
-    ['reads a date with a comma', 'Opus weekly limit reached ∙ resets Jul 6, 1pm (Europe/Paris)', '2025-07-06T11:00:00Z'],
+    [
+      'reads the older "will reset at" wording',
+      'Claude usage limit reached. Your limit will reset at 3pm (America/New_York).',
+      '2025-06-15T19:00:00Z',
+    ],
+    [
+      'reads a date with "at"',
+      'Weekly limit reached · resets Jun 22 at 9:30am (America/Los_Angeles)',
+      '2025-06-22T16:30:00Z',
+    ],
+    [
+      'reads a date with a comma',
+      'Opus weekly limit reached ∙ resets Jul 6, 1pm (Europe/Paris)',
+      '2025-07-06T11:00:00Z',
+    ],
     ['reads epoch seconds after the bar', 'Claude AI usage limit reached|1751234400', '2025-06-29T22:00:00Z'],
   ])('%s', (_name, text, resetsAt) => {
     expect(detectUsageLimit(text, now)).toMatchObject({ message: text, reset: { at: at(resetsAt) } });
@@ -52,13 +101,33 @@ describe('detectUsageLimit across daylight-saving changes (wall-clock time, not 
     // Europe falls back on 26 October 2025: 9am that morning is CET (+1), not CEST (+2).
     ['Berlin, the night of fall back', '2025-10-25T22:00:00Z', '9am (Europe/Berlin)', '2025-10-26T08:00:00Z'],
     // The US springs forward on 9 March 2025.
-    ['New York, the evening before spring forward', '2025-03-08T23:00:00Z', '5am (America/New_York)', '2025-03-09T09:00:00Z'],
+    [
+      'New York, the evening before spring forward',
+      '2025-03-08T23:00:00Z',
+      '5am (America/New_York)',
+      '2025-03-09T09:00:00Z',
+    ],
     // Sydney springs forward on 5 October 2025 (AEST +10 to AEDT +11).
-    ['Sydney, the evening before spring forward', '2025-10-04T12:00:00Z', '9am (Australia/Sydney)', '2025-10-04T22:00:00Z'],
+    [
+      'Sydney, the evening before spring forward',
+      '2025-10-04T12:00:00Z',
+      '9am (Australia/Sydney)',
+      '2025-10-04T22:00:00Z',
+    ],
     // 2:30am does not exist in New York on 9 March 2025; the clock jumps to 3:30am EDT.
-    ['a time inside the spring-forward gap', '2025-03-09T05:00:00Z', '2:30am (America/New_York)', '2025-03-09T07:30:00Z'],
+    [
+      'a time inside the spring-forward gap',
+      '2025-03-09T05:00:00Z',
+      '2:30am (America/New_York)',
+      '2025-03-09T07:30:00Z',
+    ],
     // 1:30am happens twice in New York on 2 November 2025; the first (EDT) is taken.
-    ['a time that happens twice at fall back', '2025-11-02T04:00:00Z', '1:30am (America/New_York)', '2025-11-02T05:30:00Z'],
+    [
+      'a time that happens twice at fall back',
+      '2025-11-02T04:00:00Z',
+      '1:30am (America/New_York)',
+      '2025-11-02T05:30:00Z',
+    ],
   ])('%s', (_name, now, reset, resetsAt) => {
     expect(detectUsageLimit(`You've hit your limit · resets ${reset}`, at(now))?.reset?.at).toBe(at(resetsAt));
   });
@@ -79,7 +148,9 @@ describe('detectUsageLimit: a reset time without a zone', () => {
   });
 
   it('prefers the zone the message names over the local zone', () => {
-    expect(detectUsageLimit("You've hit your limit · resets 2pm (UTC)", now, 'Asia/Tokyo')?.reset?.at).toBe(at('2025-06-15T14:00:00Z'));
+    expect(detectUsageLimit("You've hit your limit · resets 2pm (UTC)", now, 'Asia/Tokyo')?.reset?.at).toBe(
+      at('2025-06-15T14:00:00Z'),
+    );
   });
 });
 
@@ -92,7 +163,10 @@ describe('detectUsageLimit: a clock time just passed is now, not tomorrow', () =
     const zone = 'Europe/Berlin';
     // 14:00 in Berlin in June is 12:00 UTC.
     const toUtc = (local: string) => Date.parse(`${local}+02:00`);
-    expect(detectUsageLimit('5-hour limit reached ∙ resets 2pm', toUtc(localNow), zone)?.reset).toEqual({ at: toUtc(localReset), source: 'clock' });
+    expect(detectUsageLimit('5-hour limit reached ∙ resets 2pm', toUtc(localNow), zone)?.reset).toEqual({
+      at: toUtc(localReset),
+      source: 'clock',
+    });
   });
 });
 
@@ -100,23 +174,57 @@ describe('detectUsageLimit: the order of evidence in the text', () => {
   const now = at('2026-03-23T23:08:46Z');
 
   it.each([
-    ['an epoch beats a clock time', 'Claude AI usage limit reached|1774310400 · resets 2pm (UTC)', { at: 1_774_310_400_000, source: 'epoch' }],
-    ['a dated text in its named zone', 'You have reached your specified API usage limits. You will regain access on 2026-04-01 at 00:00 UTC.', { at: at('2026-04-01T00:00:00Z'), source: 'dated' }],
-    ['a month-named date', "You've hit your limit · resets Apr 23 at 4pm (America/New_York)", { at: at('2026-04-23T20:00:00Z'), source: 'dated' }],
-    ['a retry-after beats a clock time', 'API Error: 429 rate_limit_error · retry-after: 120 · resets 2pm (UTC)', { at: now + 120_000, source: 'retry_after' }],
-    ['Retry in Ns', 'API Error: 429 · Rate limit exceeded. Retry in 156s.', { at: now + 156_000, source: 'retry_after' }],
+    [
+      'an epoch beats a clock time',
+      'Claude AI usage limit reached|1774310400 · resets 2pm (UTC)',
+      { at: 1_774_310_400_000, source: 'epoch' },
+    ],
+    [
+      'a dated text in its named zone',
+      'You have reached your specified API usage limits. You will regain access on 2026-04-01 at 00:00 UTC.',
+      { at: at('2026-04-01T00:00:00Z'), source: 'dated' },
+    ],
+    [
+      'a month-named date',
+      "You've hit your limit · resets Apr 23 at 4pm (America/New_York)",
+      { at: at('2026-04-23T20:00:00Z'), source: 'dated' },
+    ],
+    [
+      'a retry-after beats a clock time',
+      'API Error: 429 rate_limit_error · retry-after: 120 · resets 2pm (UTC)',
+      { at: now + 120_000, source: 'retry_after' },
+    ],
+    [
+      'Retry in Ns',
+      'API Error: 429 · Rate limit exceeded. Retry in 156s.',
+      { at: now + 156_000, source: 'retry_after' },
+    ],
   ])('%s', (_name, text, reset) => {
     expect(detectUsageLimit(text, now)?.reset).toEqual(reset);
   });
 
   it('joins a message wrapped across terminal lines', () => {
-    const text = 'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"You\n    have reached your specified API usage limits. You will regain access on 2025-07-01 at\n    00:00 UTC."}}';
-    expect(detectUsageLimit(text, at('2025-06-16T01:47:32Z'))).toMatchObject({ exhausted: 'monthly_cap', reset: { at: at('2025-07-01T00:00:00Z'), source: 'dated' } });
+    const text =
+      'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"You\n    have reached your specified API usage limits. You will regain access on 2025-07-01 at\n    00:00 UTC."}}';
+    expect(detectUsageLimit(text, at('2025-06-16T01:47:32Z'))).toMatchObject({
+      exhausted: 'monthly_cap',
+      reset: { at: at('2025-07-01T00:00:00Z'), source: 'dated' },
+    });
   });
 
   it('takes no date from a log line, and none that lies more than a day back', () => {
-    expect(detectUsageLimit("You've hit your limit\n[wrapper] exited at 2026-03-23T23:00:00Z\nMon Mar 23 23:00:00 UTC 2026", now)?.reset).toBeUndefined();
-    expect(detectUsageLimit('You have reached your specified API usage limits. You will regain access on 2026-03-01 at 00:00 UTC.', now)?.reset).toBeUndefined();
+    expect(
+      detectUsageLimit(
+        "You've hit your limit\n[wrapper] exited at 2026-03-23T23:00:00Z\nMon Mar 23 23:00:00 UTC 2026",
+        now,
+      )?.reset,
+    ).toBeUndefined();
+    expect(
+      detectUsageLimit(
+        'You have reached your specified API usage limits. You will regain access on 2026-03-01 at 00:00 UTC.',
+        now,
+      )?.reset,
+    ).toBeUndefined();
   });
 
   it('reads no limit in a notice that the client switched to another model', () => {
@@ -129,10 +237,16 @@ describe('detectUsageLimit: limits no wait lifts', () => {
 
   it.each([
     ["You've hit your org's monthly usage limit", 'monthly_cap'],
-    ['Your usage allocation has been disabled by your admin · run /usage-credits to ask your admin for a higher limit', 'allocation_disabled'],
+    [
+      'Your usage allocation has been disabled by your admin · run /usage-credits to ask your admin for a higher limit',
+      'allocation_disabled',
+    ],
     ["You're out of usage credits. Switch to another model to keep working.", 'out_of_credits'],
     ['Your org is out of usage · add funds to continue', 'out_of_credits'],
-    ['You have reached your specified API usage limits. You will regain access on 2026-06-01 at 00:00 UTC.', 'monthly_cap'],
+    [
+      'You have reached your specified API usage limits. You will regain access on 2026-06-01 at 00:00 UTC.',
+      'monthly_cap',
+    ],
   ])('%s', (text, exhausted) => {
     expect(detectUsageLimit(text, now)).toMatchObject({ message: text, exhausted });
   });
@@ -142,7 +256,11 @@ describe('detectServerBusy', () => {
   const now = at('2026-06-25T12:53:45Z');
 
   it.each([
-    ['API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited', 'rate_limited', undefined],
+    [
+      'API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited',
+      'rate_limited',
+      undefined,
+    ],
     ['Server is temporarily limiting requests (not your usage limit). Retry in 156s.', 'rate_limited', now + 156_000],
     ['API Error: 529 Overloaded', 'overloaded', undefined],
     ['API Error: Repeated 529 Overloaded errors', 'overloaded', undefined],
@@ -152,9 +270,12 @@ describe('detectServerBusy', () => {
     expect(detectServerBusy(text, now)).toEqual({ kind, message: text, ...(retryAt === undefined ? {} : { retryAt }) });
   });
 
-  it.each(["You've hit your limit · resets 2pm", 'Overloaded operators are confusing', 'Tests: 529 passed'])('%j is no busy server', (text) => {
-    expect(detectServerBusy(text, now)).toBeUndefined();
-  });
+  it.each(["You've hit your limit · resets 2pm", 'Overloaded operators are confusing', 'Tests: 529 passed'])(
+    '%j is no busy server',
+    (text) => {
+      expect(detectServerBusy(text, now)).toBeUndefined();
+    },
+  );
 });
 
 describe('detectUsageLimit: limits without a usable reset time', () => {
@@ -167,7 +288,10 @@ describe('detectUsageLimit: limits without a usable reset time', () => {
     ['a bare number', "You've hit your limit · resets 5 (UTC)"],
     ['no reset at all', "You've hit your limit"],
     ['the request-rejected wording', 'API Error: Request rejected (429) · The usage limit has been reached'],
-    ['a 429 body', 'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}'],
+    [
+      'a 429 body',
+      'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}',
+    ],
     ['a bare rate_limit_error', '{"type":"rate_limit_error"}'],
     ['HTTP 429', 'HTTP 429 Too Many Requests'],
     ['HTTP/1.1 429', 'HTTP/1.1 429'],
@@ -181,7 +305,9 @@ describe('detectUsageLimit: limits without a usable reset time', () => {
   });
 
   it('ignores a zone-less time when the local zone given is unknown', () => {
-    expect(detectUsageLimit('5-hour limit reached ∙ resets 2pm', now, 'Not/AZone')).toEqual({ message: '5-hour limit reached ∙ resets 2pm' });
+    expect(detectUsageLimit('5-hour limit reached ∙ resets 2pm', now, 'Not/AZone')).toEqual({
+      message: '5-hour limit reached ∙ resets 2pm',
+    });
   });
 });
 
@@ -189,8 +315,12 @@ describe('detectUsageLimit: what the message is', () => {
   const now = at('2025-06-15T10:00:00Z');
 
   it('is the first matching line, trimmed, from text of several lines', () => {
-    const text = 'Starting…\r\n   \tYou\'ve hit your limit · resets 5am (UTC)  \r\nYou\'ve hit your limit · resets 6am (UTC)\n';
-    expect(detectUsageLimit(text, now)).toEqual({ message: "You've hit your limit · resets 5am (UTC)", reset: { at: at('2025-06-16T05:00:00Z'), source: 'clock' } });
+    const text =
+      "Starting…\r\n   \tYou've hit your limit · resets 5am (UTC)  \r\nYou've hit your limit · resets 6am (UTC)\n";
+    expect(detectUsageLimit(text, now)).toEqual({
+      message: "You've hit your limit · resets 5am (UTC)",
+      reset: { at: at('2025-06-16T05:00:00Z'), source: 'clock' },
+    });
   });
 
   it('is shortened when the line is very long', () => {
@@ -221,27 +351,46 @@ describe('detectUsageLimit: ordinary text is no limit', () => {
     expect(detectUsageLimit(text, now)).toBeUndefined();
   });
 
-  it.each(['not-logged-in.text.stdout', 'not-logged-in.stream.jsonl', 'not-logged-in.json.stdout', 'root-refusal.stderr', 'no-network.stream.jsonl'])(
-    'finds none in the real client output %s',
-    (name) => {
-      expect(detectUsageLimit(fixture(name), now)).toBeUndefined();
-    },
-  );
+  it.each([
+    'not-logged-in.text.stdout',
+    'not-logged-in.stream.jsonl',
+    'not-logged-in.json.stdout',
+    'root-refusal.stderr',
+    'no-network.stream.jsonl',
+  ])('finds none in the real client output %s', (name) => {
+    expect(detectUsageLimit(fixture(name), now)).toBeUndefined();
+  });
 });
 
 describe('usageLimitFromEvent', () => {
   it('reads a rejected rate_limit_event and its reset time in epoch seconds', () => {
-    const event = JSON.parse('{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","rateLimitType":"five_hour","resetsAt":1783173600}}');
-    expect(usageLimitFromEvent(event)).toEqual({ message: 'usage limit reached (five_hour)', reset: { at: 1_783_173_600_000, source: 'event' } });
+    const event = JSON.parse(
+      '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","rateLimitType":"five_hour","resetsAt":1783173600}}',
+    );
+    expect(usageLimitFromEvent(event)).toEqual({
+      message: 'usage limit reached (five_hour)',
+      reset: { at: 1_783_173_600_000, source: 'event' },
+    });
   });
 
   it('reads a rejected event without a type or reset time', () => {
-    expect(usageLimitFromEvent({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected' } })).toEqual({ message: 'usage limit reached' });
+    expect(usageLimitFromEvent({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected' } })).toEqual({
+      message: 'usage limit reached',
+    });
   });
 
   it.each([
-    ['allowed', { type: 'rate_limit_event', rate_limit_info: { status: 'allowed', resetsAt: 1783173600, rateLimitType: 'five_hour' } }],
-    ['allowed_warning', { type: 'rate_limit_event', rate_limit_info: { status: 'allowed_warning', resetsAt: 1783173600 } }],
+    [
+      'allowed',
+      {
+        type: 'rate_limit_event',
+        rate_limit_info: { status: 'allowed', resetsAt: 1783173600, rateLimitType: 'five_hour' },
+      },
+    ],
+    [
+      'allowed_warning',
+      { type: 'rate_limit_event', rate_limit_info: { status: 'allowed_warning', resetsAt: 1783173600 } },
+    ],
     ['an unknown status', { type: 'rate_limit_event', rate_limit_info: { status: 'REJECTED' } }],
     ['no info', { type: 'rate_limit_event' }],
     ['info that is not an object', { type: 'rate_limit_event', rate_limit_info: 'rejected' }],
@@ -260,16 +409,26 @@ describe('usageLimitFromEvent', () => {
     ['a negative number', -5],
     ['infinity', Number.POSITIVE_INFINITY],
   ])('drops a reset time that is %s', (_name, resetsAt) => {
-    expect(usageLimitFromEvent({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt } })).toEqual({ message: 'usage limit reached' });
+    expect(
+      usageLimitFromEvent({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt } }),
+    ).toEqual({ message: 'usage limit reached' });
   });
 
   it('takes a reset time already in milliseconds as it is', () => {
-    expect(usageLimitFromEvent({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1_783_173_600_000 } })?.reset?.at).toBe(1_783_173_600_000);
+    expect(
+      usageLimitFromEvent({
+        type: 'rate_limit_event',
+        rate_limit_info: { status: 'rejected', resetsAt: 1_783_173_600_000 },
+      })?.reset?.at,
+    ).toBe(1_783_173_600_000);
   });
 
   it('finds no limit in any line of the real not-logged-in and no-network streams', () => {
     for (const name of ['not-logged-in.stream.jsonl', 'no-network.stream.jsonl']) {
-      const events = fixture(name).split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+      const events = fixture(name)
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as unknown);
       expect(events.length).toBeGreaterThan(2);
       expect(events.map(usageLimitFromEvent).filter(Boolean)).toEqual([]);
     }

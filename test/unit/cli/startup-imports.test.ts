@@ -34,6 +34,8 @@ describe('start-up', () => {
     const { packages, modules } = staticImports(join(SRC, 'commands/run.ts'));
     expect(packages).toContain('execa');
     expect(packages).not.toContain('luxon');
-    expect([...modules].filter((module) => module.startsWith('gates/run-') || module === 'ui/github-actions.ts')).toEqual([]);
+    expect(
+      [...modules].filter((module) => module.startsWith('gates/run-') || module === 'ui/github-actions.ts'),
+    ).toEqual([]);
   });
 });

@@ -17,7 +17,14 @@ describe('loadConfig', () => {
   });
 
   it('accepts the documented keys', async () => {
-    const config = await load(JSON.stringify({ $schema: './x.json', maxIterations: 5, quiet: true, agent: { bin: 'claude', args: ['--model', 'opus'], env: { A: 'b' } } }));
+    const config = await load(
+      JSON.stringify({
+        $schema: './x.json',
+        maxIterations: 5,
+        quiet: true,
+        agent: { bin: 'claude', args: ['--model', 'opus'], env: { A: 'b' } },
+      }),
+    );
     expect(config.maxIterations).toBe(5);
     expect(config.agent?.args).toEqual(['--model', 'opus']);
   });
@@ -28,8 +35,14 @@ describe('loadConfig', () => {
     ['{ "maxIterations": "ten" }', 'ralph/config.json: maxIterations: expected a whole number ≥ 1, got "ten"'],
     ['{ "maxStuck": 0 }', 'ralph/config.json: maxStuck: expected a whole number ≥ 1, got 0'],
     ['{ "quiet": "yes" }', 'ralph/config.json: quiet: expected true or false, got "yes"'],
-    ['{ "agent": { "bin": "claude", "arg": [] } }', 'ralph/config.json: unknown key "agent.arg" (did you mean "agent.args"?)'],
-    ['{ "agent": { "args": "--model opus" } }', /^ralph\/config.json: agent.args: expected array, received string, got "--model opus"$/],
+    [
+      '{ "agent": { "bin": "claude", "arg": [] } }',
+      'ralph/config.json: unknown key "agent.arg" (did you mean "agent.args"?)',
+    ],
+    [
+      '{ "agent": { "args": "--model opus" } }',
+      /^ralph\/config.json: agent.args: expected array, received string, got "--model opus"$/,
+    ],
     ['{ "sandbox": "../x" }', /^ralph\/config.json: sandbox: expected true, false, or a sandbox name/],
   ])('names the key and the expected form: %s', async (text, message) => {
     await expect(load(text)).rejects.toThrow(message);
@@ -38,7 +51,9 @@ describe('loadConfig', () => {
 
 describe('templates/config.schema.json', () => {
   it('is exactly the schema the loader validates with (run `npm run schema` after changing options)', async () => {
-    const committed = JSON.parse(await readFile(new URL('../../../templates/config.schema.json', import.meta.url), 'utf8'));
+    const committed = JSON.parse(
+      await readFile(new URL('../../../templates/config.schema.json', import.meta.url), 'utf8'),
+    );
     expect(committed).toEqual(configJsonSchema());
   });
 });

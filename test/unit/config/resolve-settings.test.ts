@@ -34,14 +34,22 @@ describe('resolveSettings', () => {
     expect(resolveSettings({}, { RALPH_MAX_USAGE: '90' }, {}).settings.maxUsage).toBe(90);
     expect(resolveSettings({}, { RALPH_MAX_USAGE: '92.5%' }, {}).settings.maxUsage).toBe(92.5);
     expect(resolveSettings({}, {}, { maxUsage: 80 }).settings.maxUsage).toBe(80);
-    expect(() => resolveSettings({}, { RALPH_MAX_USAGE: '120' }, {})).toThrow(/RALPH_MAX_USAGE: expected a percentage from 1 to 100 \(90, not 0.9\), got '120'/);
+    expect(() => resolveSettings({}, { RALPH_MAX_USAGE: '120' }, {})).toThrow(
+      /RALPH_MAX_USAGE: expected a percentage from 1 to 100 \(90, not 0.9\), got '120'/,
+    );
     // A share is the likely mistake: 0.9 % would stop almost at once.
-    expect(() => resolveSettings({}, { RALPH_MAX_USAGE: '0.9' }, {})).toThrow(/RALPH_MAX_USAGE: expected a percentage from 1 to 100/);
+    expect(() => resolveSettings({}, { RALPH_MAX_USAGE: '0.9' }, {})).toThrow(
+      /RALPH_MAX_USAGE: expected a percentage from 1 to 100/,
+    );
   });
 
   it('fills the agent block from config with documented defaults', () => {
     expect(resolveSettings({}, {}, {}).agent).toEqual({ args: [], skipPermissions: true, env: {} });
-    const { agent, sources } = resolveSettings({}, {}, { agent: { args: ['--model', 'opus'], skipPermissions: false } });
+    const { agent, sources } = resolveSettings(
+      {},
+      {},
+      { agent: { args: ['--model', 'opus'], skipPermissions: false } },
+    );
     expect(agent).toEqual({ args: ['--model', 'opus'], skipPermissions: false, env: {} });
     expect(sources['agent.args']).toBe('config');
   });

@@ -68,7 +68,8 @@ describe('parseDuration', () => {
   it('refuses a duration longer than a timer can hold instead of firing at once', () => {
     const result = parseDuration('1000h');
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error).toBe("expected a duration of at most 596h31m23s like 45s, 90m, 2h or 1h30m, got '1000h'");
+    if (!result.ok)
+      expect(result.error).toBe("expected a duration of at most 596h31m23s like 45s, 90m, 2h or 1h30m, got '1000h'");
     expect(parseDuration('596h31m23s')).toEqual({ ok: true, ms: 596 * H + 31 * M + 23 * S });
     expect(parseDuration('596h31m24s').ok).toBe(false);
     expect(parseDuration(`${'9'.repeat(400)}h`).ok).toBe(false);

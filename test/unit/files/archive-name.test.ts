@@ -38,10 +38,13 @@ describe('archiveName', () => {
     expect(archiveName('Sprint 12', { branchName: 'ralph/x' })).toBe('sprint-12');
   });
 
-  it.each(['../../etc', '/', '..', '.', 'a/b', 'a\\b', '/etc/passwd', ' .. '])('refuses the path-like --name %j with exit 64', (name) => {
-    expect(() => archiveName(name, {})).toThrow(RalphError);
-    expect(() => archiveName(name, {})).toThrow(/looks like a path/);
-  });
+  it.each(['../../etc', '/', '..', '.', 'a/b', 'a\\b', '/etc/passwd', ' .. '])(
+    'refuses the path-like --name %j with exit 64',
+    (name) => {
+      expect(() => archiveName(name, {})).toThrow(RalphError);
+      expect(() => archiveName(name, {})).toThrow(/looks like a path/);
+    },
+  );
 
   it.each(['', '!!!', '   ', '日本'])('refuses --name %j, which reduces to nothing', (name) => {
     let error: unknown;
@@ -78,6 +81,9 @@ describe('createUniqueDir when the parent is not a folder', () => {
   it('is a set-up error naming the path', async () => {
     const root = await mkdtemp(join(tmpdir(), 'ralph-unique-'));
     await writeFile(join(root, 'archive'), 'a file');
-    await expect(createUniqueDir(join(root, 'archive'), 'x')).rejects.toMatchObject({ kind: 'setup', message: expect.stringContaining('archive') });
+    await expect(createUniqueDir(join(root, 'archive'), 'x')).rejects.toMatchObject({
+      kind: 'setup',
+      message: expect.stringContaining('archive'),
+    });
   });
 });

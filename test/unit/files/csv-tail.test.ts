@@ -32,14 +32,27 @@ describe('readCsvEnds', () => {
   });
 
   it('never mistakes the header for a row in a small file', async () => {
-    expect(await readCsvEnds(await csvFile('a,b\n1,2\n3,4\n'), 5)).toEqual({ header: ['a', 'b'], rows: [['1', '2'], ['3', '4']] });
+    expect(await readCsvEnds(await csvFile('a,b\n1,2\n3,4\n'), 5)).toEqual({
+      header: ['a', 'b'],
+      rows: [
+        ['1', '2'],
+        ['3', '4'],
+      ],
+    });
   });
 
   it('reads only the tail of a file larger than the window, dropping the cut-off line', async () => {
     const rows = Array.from({ length: 1000 }, (_, index) => `${index + 1},row-${index + 1}`);
     const path = await csvFile(`iteration,name\n${rows.join('\n')}\n`);
     const ends = await readCsvEnds(path, 3, 100);
-    expect(ends).toEqual({ header: ['iteration', 'name'], rows: [['998', 'row-998'], ['999', 'row-999'], ['1000', 'row-1000']] });
+    expect(ends).toEqual({
+      header: ['iteration', 'name'],
+      rows: [
+        ['998', 'row-998'],
+        ['999', 'row-999'],
+        ['1000', 'row-1000'],
+      ],
+    });
     // A window that holds fewer whole lines than asked for gives what it holds, never a fragment.
     const narrow = await readCsvEnds(path, 50, 40);
     expect(narrow!.rows.every(([iteration, name]) => name === `row-${iteration}`)).toBe(true);

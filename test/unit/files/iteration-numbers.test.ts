@@ -18,7 +18,18 @@ describe('iteration numbering', () => {
     expect(await nextIterationNumber(logs, csv)).toBe(1);
     await writeFile(join(logs, 'iteration-004.log'), '');
     expect(await nextIterationNumber(logs, csv)).toBe(5);
-    const row = { mode: 'implement' as const, durationSeconds: 1, commitHash: '', storiesComplete: 0, storiesTotal: 1, stuckCount: 1, timestamp: 't', outcome: 'ok' as const, agentExitCode: 0, stats: { toolCalls: 0, invalidLines: 0 } };
+    const row = {
+      mode: 'implement' as const,
+      durationSeconds: 1,
+      commitHash: '',
+      storiesComplete: 0,
+      storiesTotal: 1,
+      stuckCount: 1,
+      timestamp: 't',
+      outcome: 'ok' as const,
+      agentExitCode: 0,
+      stats: { toolCalls: 0, invalidLines: 0 },
+    };
     await appendSummaryRow(csv, { ...row, iteration: 11 });
     expect(await nextIterationNumber(logs, csv)).toBe(12);
   });

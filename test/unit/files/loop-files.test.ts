@@ -11,7 +11,14 @@ describe('createLoopFiles: .ralph-active', () => {
     const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
     await mkdir(join(root, 'ralph'));
     const paths = ralphPaths(root);
-    const lock = new ActiveLock(paths.active, { pid: 42, startedAt: '2026-01-01T00:00:00Z', iteration: 0, maxIterations: 5, stuckCount: 0, mode: 'implement' });
+    const lock = new ActiveLock(paths.active, {
+      pid: 42,
+      startedAt: '2026-01-01T00:00:00Z',
+      iteration: 0,
+      maxIterations: 5,
+      stuckCount: 0,
+      mode: 'implement',
+    });
     const files = createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list');
     const read = async () => JSON.parse(await readFile(paths.active, 'utf8')) as Record<string, unknown>;
 
@@ -20,7 +27,11 @@ describe('createLoopFiles: .ralph-active', () => {
     const first = files.writeUsage([{ window: 'five_hour', utilization: 0.5 }]);
     await files.writeUsage([{ window: 'five_hour', utilization: 0.92, resetsAt: 1 }]);
     await first;
-    expect(await read()).toMatchObject({ pid: 42, iteration: 1, usage: [{ window: 'five_hour', utilization: 0.92, resetsAt: 1 }] });
+    expect(await read()).toMatchObject({
+      pid: 42,
+      iteration: 1,
+      usage: [{ window: 'five_hour', utilization: 0.92, resetsAt: 1 }],
+    });
 
     await files.writeActive({ iteration: 2, maxIterations: 5, stuckCount: 1, mode: 'implement' });
     expect(await read()).toMatchObject({ iteration: 2, usage: [{ window: 'five_hour', utilization: 0.92 }] });

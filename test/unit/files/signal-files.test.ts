@@ -9,7 +9,9 @@ describe('decide.txt', () => {
     const path = join(await mkdtemp(join(tmpdir(), 'ralph-unit-')), 'decide.txt');
     await writeDecide(path, { iteration: 7, at: Date.UTC(2026, 5, 15, 14, 30), question: 'WebSockets or polling?' });
     const text = await readFile(path, 'utf8');
-    expect(text).toBe('## Question (from iteration 7, 2026-06-15T14:30:00Z)\nWebSockets or polling?\n\n---\n## Answer\n');
+    expect(text).toBe(
+      '## Question (from iteration 7, 2026-06-15T14:30:00Z)\nWebSockets or polling?\n\n---\n## Answer\n',
+    );
     expect(decideAnswer(text)).toBe('');
     expect(decideQuestion(text)).toBe('WebSockets or polling?');
   });

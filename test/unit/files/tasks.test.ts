@@ -26,7 +26,15 @@ describe('story completion with the review cycle', () => {
 
 describe('parseTasks', () => {
   it('reads stories and counts those that pass', () => {
-    const parsed = parseTasks(JSON.stringify({ project: 'p', stories: [{ id: 'A', title: 'a', passes: true }, { id: 'B', title: 'b', passes: false }] }));
+    const parsed = parseTasks(
+      JSON.stringify({
+        project: 'p',
+        stories: [
+          { id: 'A', title: 'a', passes: true },
+          { id: 'B', title: 'b', passes: false },
+        ],
+      }),
+    );
     expect(parsed.ok && countStories(parsed.tasks, { review: false })).toEqual({ complete: 1, total: 2 });
   });
 
@@ -36,7 +44,15 @@ describe('parseTasks', () => {
   });
 
   it('orders open stories by priority', () => {
-    const parsed = parseTasks(JSON.stringify({ stories: [{ id: 'A', priority: 3 }, { id: 'B', priority: 1 }, { id: 'C', passes: true, priority: 0 }] }));
+    const parsed = parseTasks(
+      JSON.stringify({
+        stories: [
+          { id: 'A', priority: 3 },
+          { id: 'B', priority: 1 },
+          { id: 'C', passes: true, priority: 0 },
+        ],
+      }),
+    );
     expect(parsed.ok && openStories(parsed.tasks, { review: false }).map((story) => story.id)).toEqual(['B', 'A']);
   });
 

@@ -19,7 +19,16 @@ describe('buildBlockingEvent', () => {
       request: 'COMPLETE claimed in iteration 4',
       iteration: 4,
       specs: [spec('build', 'npm run build'), spec('tests', 'npm test')],
-      outcomes: [{ name: 'build', status: 'passed', exitCode: 0, durationMs: 5, logPath: '/repo/ralph/logs/gates-004-build.log' }, failed('tests', 2)],
+      outcomes: [
+        {
+          name: 'build',
+          status: 'passed',
+          exitCode: 0,
+          durationMs: 5,
+          logPath: '/repo/ralph/logs/gates-004-build.log',
+        },
+        failed('tests', 2),
+      ],
       root: '/repo',
     });
     expect(event).toEqual({
@@ -30,8 +39,23 @@ describe('buildBlockingEvent', () => {
       details: ['tests problem 1', 'tests problem 2'],
       suggestions: expect.arrayContaining(['Read the full log: ralph/logs/gates-004-tests.log']),
       gates: [
-        { name: 'build', command: 'npm run build', status: 'passed', exitCode: 0, durationMs: 5, logPath: 'ralph/logs/gates-004-build.log' },
-        { name: 'tests', command: 'npm test', status: 'failed', exitCode: 2, timedOut: false, durationMs: 10, logPath: 'ralph/logs/gates-004-tests.log' },
+        {
+          name: 'build',
+          command: 'npm run build',
+          status: 'passed',
+          exitCode: 0,
+          durationMs: 5,
+          logPath: 'ralph/logs/gates-004-build.log',
+        },
+        {
+          name: 'tests',
+          command: 'npm test',
+          status: 'failed',
+          exitCode: 2,
+          timedOut: false,
+          durationMs: 10,
+          logPath: 'ralph/logs/gates-004-tests.log',
+        },
       ],
     });
   });

@@ -13,7 +13,8 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const packageJson = (scripts: Record<string, string>) => writeFile(join(root, 'package.json'), JSON.stringify({ name: 'x', scripts }));
+const packageJson = (scripts: Record<string, string>) =>
+  writeFile(join(root, 'package.json'), JSON.stringify({ name: 'x', scripts }));
 
 describe('detectGates', () => {
   it('finds nothing in an empty project', async () => {

@@ -22,7 +22,7 @@ async function writeLog(before: string, noiseBytes: number, after: string): Prom
   const out = createWriteStream(path);
   out.write(before);
   const line = 'progress: still working on the next batch of records\n';
-  const block = line.repeat(Math.ceil(64 * 1024 / line.length));
+  const block = line.repeat(Math.ceil((64 * 1024) / line.length));
   for (let written = 0; written < noiseBytes; written += block.length) {
     if (!out.write(block)) await once(out, 'drain');
   }

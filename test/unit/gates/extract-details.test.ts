@@ -55,7 +55,11 @@ describe('extractDetails on real failing output', () => {
         "tests/test_users.py::TestValidation::test_parses_body: KeyError: 'id'",
       ],
     ],
-    ['pytest collection error', 'pytest-collection-error.txt', ["tests/test_import.py: ModuleNotFoundError: No module named 'app'"]],
+    [
+      'pytest collection error',
+      'pytest-collection-error.txt',
+      ["tests/test_import.py: ModuleNotFoundError: No module named 'app'"],
+    ],
     [
       'go test',
       'go-test.txt',
@@ -107,9 +111,16 @@ describe('extractDetails on real failing output', () => {
     [
       'rustc via cargo build',
       'rustc.txt',
-      ['src/lib.rs:2:21: error[E0308]: mismatched types', 'src/lib.rs:3:12: error[E0425]: cannot find function `missing_helper` in this scope'],
+      [
+        'src/lib.rs:2:21: error[E0308]: mismatched types',
+        'src/lib.rs:3:12: error[E0425]: cannot find function `missing_helper` in this scope',
+      ],
     ],
-    ['gcc via make', 'gcc.txt', ['main.c:4:26: error: expected ‘;’ before ‘return’', 'store.c:1:10: error: store.h: No such file or directory']],
+    [
+      'gcc via make',
+      'gcc.txt',
+      ['main.c:4:26: error: expected ‘;’ before ‘return’', 'store.c:1:10: error: store.h: No such file or directory'],
+    ],
   ])('reads %s failures', (_tool, file, expected) => {
     expect(extractDetails(fixture(file))).toEqual(expected);
   });
@@ -139,9 +150,11 @@ describe('extractDetails choosing what to report', () => {
 
   it('prefers test failures to the compiler-style summary lines around them', () => {
     // cargo ends with `error: test failed, to rerun pass --lib`, which says nothing new.
-    expect(extractDetails([...fixture('cargo-test.txt'), 'error: test failed, to rerun pass `--lib`']).every((d) => d.startsWith('tests::'))).toBe(
-      true,
-    );
+    expect(
+      extractDetails([...fixture('cargo-test.txt'), 'error: test failed, to rerun pass `--lib`']).every((d) =>
+        d.startsWith('tests::'),
+      ),
+    ).toBe(true);
   });
 
   it('falls back to the last 20 non-empty lines of output it does not know', () => {
@@ -151,7 +164,10 @@ describe('extractDetails choosing what to report', () => {
   });
 
   it('keeps at most 20 details', () => {
-    const lines = Array.from({ length: 45 }, (_, index) => `src/f${index}.ts(1,1): error TS2304: Cannot find name 'x${index}'.`);
+    const lines = Array.from(
+      { length: 45 },
+      (_, index) => `src/f${index}.ts(1,1): error TS2304: Cannot find name 'x${index}'.`,
+    );
     const details = extractDetails(lines);
     expect(details).toHaveLength(20);
     expect(details[19]).toBe("src/f19.ts(1,1): error TS2304: Cannot find name 'x19'.");
@@ -159,7 +175,10 @@ describe('extractDetails choosing what to report', () => {
 
   it('reports each failure once when a tool repeats it in a summary', () => {
     const jest = fixture('jest.txt');
-    const summary = ['Summary of all failing tests', ...jest.slice(jest.indexOf(' FAIL  test/api.test.js'), jest.indexOf(' FAIL  test/math.test.js'))];
+    const summary = [
+      'Summary of all failing tests',
+      ...jest.slice(jest.indexOf(' FAIL  test/api.test.js'), jest.indexOf(' FAIL  test/math.test.js')),
+    ];
     expect(extractDetails([...jest, ...summary])).toEqual(extractDetails(jest));
   });
 

@@ -4,8 +4,19 @@ import { formatBlockingEvent } from '../../../src/gates/format-event.js';
 import type { GateOutcome, GateSpec } from '../../../src/gates/types.js';
 
 const ROOT = '/repo';
-const spec = (name: string, command: string, after?: string): GateSpec => ({ name, command, timeoutMs: 600_000, ...(after ? { after } : {}) });
-const passed = (name: string): GateOutcome => ({ name, status: 'passed', exitCode: 0, durationMs: 1200, logPath: `/repo/ralph/logs/gates-007-${name}.log` });
+const spec = (name: string, command: string, after?: string): GateSpec => ({
+  name,
+  command,
+  timeoutMs: 600_000,
+  ...(after ? { after } : {}),
+});
+const passed = (name: string): GateOutcome => ({
+  name,
+  status: 'passed',
+  exitCode: 0,
+  durationMs: 1200,
+  logPath: `/repo/ralph/logs/gates-007-${name}.log`,
+});
 const failed = (name: string, details: string[], timedOut = false): GateOutcome => ({
   name,
   status: 'failed',
@@ -24,7 +35,11 @@ describe('formatBlockingEvent', () => {
       request: 'COMPLETE claimed in iteration 7',
       iteration: 7,
       specs,
-      outcomes: [passed('build'), failed('tests', ['test/api.test.ts > creates a user: expected 201, received 500']), skipped('lint', 'after build, which failed')],
+      outcomes: [
+        passed('build'),
+        failed('tests', ['test/api.test.ts > creates a user: expected 201, received 500']),
+        skipped('lint', 'after build, which failed'),
+      ],
       root: ROOT,
     });
     expect(formatBlockingEvent(event)).toBe(`## Completion Blocked: tests failed
@@ -63,8 +78,16 @@ Your \`COMPLETE\` request was blocked.
   });
 
   it('says what was checked when the agent made no claim', () => {
-    const event = buildBlockingEvent({ request: 'start-of-run check', iteration: 1, specs: [spec('tests', 'pytest')], outcomes: [failed('tests', ['x'])], root: ROOT });
-    expect(formatBlockingEvent(event)).toContain("\nCompletion is blocked: the project's checks failed (start-of-run check).\n");
+    const event = buildBlockingEvent({
+      request: 'start-of-run check',
+      iteration: 1,
+      specs: [spec('tests', 'pytest')],
+      outcomes: [failed('tests', ['x'])],
+      root: ROOT,
+    });
+    expect(formatBlockingEvent(event)).toContain(
+      "\nCompletion is blocked: the project's checks failed (start-of-run check).\n",
+    );
   });
 
   it('marks a gate that timed out', () => {
@@ -82,8 +105,17 @@ Your \`COMPLETE\` request was blocked.
   });
 
   it('shows at most 20 details even when handed more', () => {
-    const event = buildBlockingEvent({ request: 'COMPLETE claimed in iteration 1', iteration: 1, specs: [spec('tests', 'x')], outcomes: [failed('tests', ['a'])], root: ROOT });
-    const text = formatBlockingEvent({ ...event, details: Array.from({ length: 30 }, (_, index) => `detail ${index}`) });
+    const event = buildBlockingEvent({
+      request: 'COMPLETE claimed in iteration 1',
+      iteration: 1,
+      specs: [spec('tests', 'x')],
+      outcomes: [failed('tests', ['a'])],
+      root: ROOT,
+    });
+    const text = formatBlockingEvent({
+      ...event,
+      details: Array.from({ length: 30 }, (_, index) => `detail ${index}`),
+    });
     expect(text.split('\n').filter((line) => line.startsWith('- detail'))).toHaveLength(20);
   });
 });

@@ -24,7 +24,10 @@ describe('gateFiles', () => {
   it('gives a second run with the same number its own files', async () => {
     await gateFiles(logs, 3, []);
     await writeFile(join(logs, 'gates-003-tests.log'), '');
-    expect(await gateFiles(logs, 3, ['tests'])).toEqual({ logPaths: [join(logs, 'gates-003.2-tests.log')], eventPath: join(logs, 'gates-003.2.json') });
+    expect(await gateFiles(logs, 3, ['tests'])).toEqual({
+      logPaths: [join(logs, 'gates-003.2-tests.log')],
+      eventPath: join(logs, 'gates-003.2.json'),
+    });
     await writeFile(join(logs, 'gates-003.2.json'), '');
     expect((await gateFiles(logs, 3, ['tests'])).eventPath).toBe(join(logs, 'gates-003.3.json'));
     expect((await gateFiles(logs, 30, ['tests'])).eventPath).toBe(join(logs, 'gates-030.json'));

@@ -3,7 +3,9 @@ import { gateOrderProblem } from '../../../src/gates/gate-order.js';
 
 describe('gateOrderProblem', () => {
   it('accepts gates whose after names an earlier gate, and no gates at all', () => {
-    expect(gateOrderProblem([{ name: 'build' }, { name: 'lint', after: 'build' }, { name: 'tests', after: 'lint' }])).toBeUndefined();
+    expect(
+      gateOrderProblem([{ name: 'build' }, { name: 'lint', after: 'build' }, { name: 'tests', after: 'lint' }]),
+    ).toBeUndefined();
     expect(gateOrderProblem([])).toBeUndefined();
   });
 

@@ -5,7 +5,14 @@ const details = (text: string) => extractDetails(text.split('\n'));
 
 describe('detail parsers on less common shapes', () => {
   it('eslint: reports warnings when they are all there is (--max-warnings 0)', () => {
-    const output = ['', '/repo/src/a.ts', '  14:5  warning  Unexpected console statement  no-console', '', '✖ 1 problem (0 errors, 1 warning)', ''];
+    const output = [
+      '',
+      '/repo/src/a.ts',
+      '  14:5  warning  Unexpected console statement  no-console',
+      '',
+      '✖ 1 problem (0 errors, 1 warning)',
+      '',
+    ];
     expect(extractDetails(output)).toEqual(['/repo/src/a.ts:14:5  no-console  Unexpected console statement']);
   });
 
@@ -24,7 +31,9 @@ tests/test_cart.py:5: AssertionError
   });
 
   it('pytest: falls back to the summary message when the section had no E line', () => {
-    expect(details('FAILED tests/test_a.py::test_b - RuntimeError: boom')).toEqual(['tests/test_a.py::test_b: RuntimeError: boom']);
+    expect(details('FAILED tests/test_a.py::test_b - RuntimeError: boom')).toEqual([
+      'tests/test_a.py::test_b: RuntimeError: boom',
+    ]);
   });
 
   it('cargo test: reads the panic format of Rust before 1.73', () => {
@@ -35,12 +44,17 @@ thread 'tests::adds' panicked at 'assertion failed: \`(left == right)\`
 
 failures:
     tests::adds`;
-    expect(details(output)).toEqual(['tests::adds: assertion failed: `(left == right)` (left: `3`, right: `4`) at src/lib.rs:9:9']);
+    expect(details(output)).toEqual([
+      'tests::adds: assertion failed: `(left == right)` (left: `3`, right: `4`) at src/lib.rs:9:9',
+    ]);
   });
 
   it('vitest: gives each of several tests that share one error that error', () => {
     const output = ' FAIL  a.test.ts > x > one\n FAIL  a.test.ts > x > two\nError: database is down\n ❯ a.test.ts:3:1';
-    expect(details(output)).toEqual(['a.test.ts > x > one: Error: database is down', 'a.test.ts > x > two: Error: database is down']);
+    expect(details(output)).toEqual([
+      'a.test.ts > x > one: Error: database is down',
+      'a.test.ts > x > two: Error: database is down',
+    ]);
   });
 
   it('jest: turns Expected/Received lines of any matcher into one phrase', () => {
@@ -54,7 +68,9 @@ failures:
     Received array:  [1, 2]
 
       at Object.toHaveLength (test/list.test.js:4:16)`;
-    expect(details(output)).toEqual(['test/list.test.js > list > has three items: expected length 3, received length 2']);
+    expect(details(output)).toEqual([
+      'test/list.test.js > list > has three items: expected length 3, received length 2',
+    ]);
   });
 
   it('node --test: keeps the error name when an expected object has a name field', () => {
@@ -71,7 +87,9 @@ failures:
   actual:
     name: 'Bob'
   ...`;
-    expect(details(output)).toEqual(['/repo/test/user.test.js > reads the user: AssertionError: Expected values to be strictly deep-equal']);
+    expect(details(output)).toEqual([
+      '/repo/test/user.test.js > reads the user: AssertionError: Expected values to be strictly deep-equal',
+    ]);
   });
 
   it('node --test: names a test file that failed to load once', () => {
@@ -90,11 +108,14 @@ not ok 1 - /repo/test/broken.test.js
   });
 
   it('compilers: keeps an error without a location, drops the summaries after it', () => {
-    const output = 'error: linking with `cc` failed: exit status: 1\n  |\n  = note: ld: cannot find -lssl\n\nerror: could not compile `shop` (bin "shop") due to 1 previous error';
+    const output =
+      'error: linking with `cc` failed: exit status: 1\n  |\n  = note: ld: cannot find -lssl\n\nerror: could not compile `shop` (bin "shop") due to 1 previous error';
     expect(details(output)).toEqual(['error: linking with `cc` failed: exit status: 1']);
   });
 
   it('tsc: reads errors without a location', () => {
-    expect(details("error TS5083: Cannot read file '/repo/tsconfig.base.json'.")).toEqual(["error TS5083: Cannot read file '/repo/tsconfig.base.json'."]);
+    expect(details("error TS5083: Cannot read file '/repo/tsconfig.base.json'.")).toEqual([
+      "error TS5083: Cannot read file '/repo/tsconfig.base.json'.",
+    ]);
   });
 });

@@ -16,7 +16,12 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const gate = (name: string, command: string, extra: Partial<GateSpec> = {}): GateSpec => ({ name, command, timeoutMs: 60_000, ...extra });
+const gate = (name: string, command: string, extra: Partial<GateSpec> = {}): GateSpec => ({
+  name,
+  command,
+  timeoutMs: 60_000,
+  ...extra,
+});
 const options = (extra: Partial<RunGatesOptions> = {}): RunGatesOptions => ({
   cwd: root,
   logsDir: logs,
@@ -39,13 +44,19 @@ function isRunning(pid: number): boolean {
 describe('runGates', () => {
   it('passes when every gate exits 0, logging each one’s output and writing no event', async () => {
     const events: string[] = [];
-    const report = await runGates([gate('build', 'echo built'), gate('tests', 'cat; echo "all green"', { after: 'build' })], options({
-      onGateStart: (name) => events.push(`start ${name}`),
-      onGateEnd: (outcome) => events.push(`end ${outcome.name} ${outcome.status}`),
-    }));
+    const report = await runGates(
+      [gate('build', 'echo built'), gate('tests', 'cat; echo "all green"', { after: 'build' })],
+      options({
+        onGateStart: (name) => events.push(`start ${name}`),
+        onGateEnd: (outcome) => events.push(`end ${outcome.name} ${outcome.status}`),
+      }),
+    );
     expect(report.passed).toBe(true);
     expect(report.event).toBeUndefined();
-    expect(report.outcomes.map((outcome) => [outcome.name, outcome.status])).toEqual([['build', 'passed'], ['tests', 'passed']]);
+    expect(report.outcomes.map((outcome) => [outcome.name, outcome.status])).toEqual([
+      ['build', 'passed'],
+      ['tests', 'passed'],
+    ]);
     expect(events).toEqual(['start build', 'end build passed', 'start tests', 'end tests passed']);
     expect(await readFile(join(logs, 'gates-007-tests.log'), 'utf8')).toBe('all green\n');
     expect(existsSync(join(logs, 'gates-007.json'))).toBe(false);
@@ -73,7 +84,9 @@ describe('runGates', () => {
       blockedBy: ['typecheck'],
       summary: 'typecheck failed',
       details: ["src/a.ts(3,9): error TS2322: Type 'string' is not assignable to type 'number'."],
-      gates: [{ name: 'typecheck', command, status: 'failed', exitCode: 2, logPath: 'ralph/logs/gates-007-typecheck.log' }],
+      gates: [
+        { name: 'typecheck', command, status: 'failed', exitCode: 2, logPath: 'ralph/logs/gates-007-typecheck.log' },
+      ],
     });
     expect(report.eventPath).toBe(join(logs, 'gates-007.json'));
     expect(JSON.parse(await readFile(join(logs, 'gates-007.json'), 'utf8'))).toEqual(report.event);
@@ -86,7 +99,10 @@ describe('runGates', () => {
 
   it('says so when a failing gate printed nothing', async () => {
     const report = await runGates([gate('audit', 'exit 3')], options());
-    expect(report.outcomes[0]).toMatchObject({ exitCode: 3, details: ['exited with code 3 without printing anything'] });
+    expect(report.outcomes[0]).toMatchObject({
+      exitCode: 3,
+      details: ['exited with code 3 without printing anything'],
+    });
   });
 
   it('skips the gates after one that failed, and the gates after those, but runs the rest', async () => {
@@ -100,7 +116,11 @@ describe('runGates', () => {
       ],
       options({ onGateEnd: (outcome) => ended.push(outcome) }),
     );
-    expect(report.outcomes.map((outcome) => (outcome.status === 'skipped' ? `${outcome.name}: ${outcome.reason}` : `${outcome.name}: ${outcome.status}`))).toEqual([
+    expect(
+      report.outcomes.map((outcome) =>
+        outcome.status === 'skipped' ? `${outcome.name}: ${outcome.reason}` : `${outcome.name}: ${outcome.status}`,
+      ),
+    ).toEqual([
       'build: failed',
       'tests: after build, which failed',
       'e2e: after tests, which was skipped',
@@ -114,9 +134,17 @@ describe('runGates', () => {
   });
 
   it('fails a gate that runs past its timeout and kills everything it started', async () => {
-    const report = await runGates([gate('tests', 'sleep 30 & echo $! > grandchild.pid; echo started; sleep 30', { timeoutMs: 300 })], options());
+    const report = await runGates(
+      [gate('tests', 'sleep 30 & echo $! > grandchild.pid; echo started; sleep 30', { timeoutMs: 300 })],
+      options(),
+    );
     const grandchild = Number(await readFile(join(root, 'grandchild.pid'), 'utf8'));
-    expect(report.outcomes[0]).toMatchObject({ status: 'failed', timedOut: true, exitCode: null, details: ['timed out after 300ms', 'started'] });
+    expect(report.outcomes[0]).toMatchObject({
+      status: 'failed',
+      timedOut: true,
+      exitCode: null,
+      details: ['timed out after 300ms', 'started'],
+    });
     expect(isRunning(grandchild)).toBe(false);
     expect(report.event?.gates[0]).toMatchObject({ status: 'failed', timedOut: true });
   });
@@ -140,10 +168,17 @@ describe('runGates', () => {
     const report = await runGates(
       [gate('tests', 'sleep 30 & echo $! > child.pid; wait'), gate('lint', 'echo lint')],
       // Abort once the gate has started its background child, so there is something to kill.
-      options({ signal: controller.signal, onGateStart: () => void waitForFile(join(root, 'child.pid')).then(() => controller.abort()) }),
+      options({
+        signal: controller.signal,
+        onGateStart: () => void waitForFile(join(root, 'child.pid')).then(() => controller.abort()),
+      }),
     );
     expect(report).toMatchObject({ passed: false, interrupted: true });
-    expect(report.outcomes[0]).toMatchObject({ status: 'failed', interrupted: true, details: ['ralph was interrupted'] });
+    expect(report.outcomes[0]).toMatchObject({
+      status: 'failed',
+      interrupted: true,
+      details: ['ralph was interrupted'],
+    });
     expect(report.outcomes[1]).toEqual({ name: 'lint', status: 'skipped', reason: 'ralph was interrupted' });
     expect(report.event).toBeUndefined();
     expect(existsSync(join(logs, 'gates-007.json'))).toBe(false);
@@ -151,7 +186,10 @@ describe('runGates', () => {
   });
 
   it('runs the command with the shell named by SHELL', async () => {
-    const report = await runGates([gate('tests', 'true')], options({ env: { ...process.env, SHELL: join(root, 'no-such-shell') } }));
+    const report = await runGates(
+      [gate('tests', 'true')],
+      options({ env: { ...process.env, SHELL: join(root, 'no-such-shell') } }),
+    );
     expect(report.outcomes[0]).toMatchObject({ status: 'failed', exitCode: null });
     const outcome = report.outcomes[0];
     expect(outcome?.status === 'failed' && outcome.details[0]).toMatch(/^could not start .*no-such-shell: /);
@@ -160,12 +198,15 @@ describe('runGates', () => {
   it.each([
     ['a NUL byte', 'echo a\0b'],
     ['E2BIG', `echo ${'x'.repeat(200 * 1024)}`],
-  ])('fails a gate whose command cannot even be passed to the shell (%s), instead of throwing', async (_cause, command) => {
-    const report = await runGates([gate('tests', command)], options());
-    const outcome = report.outcomes[0];
-    expect(outcome).toMatchObject({ status: 'failed', exitCode: null });
-    expect(outcome?.status === 'failed' && outcome.details[0]).toMatch(/^could not start \/bin\/bash: /);
-  });
+  ])(
+    'fails a gate whose command cannot even be passed to the shell (%s), instead of throwing',
+    async (_cause, command) => {
+      const report = await runGates([gate('tests', command)], options());
+      const outcome = report.outcomes[0];
+      expect(outcome).toMatchObject({ status: 'failed', exitCode: null });
+      expect(outcome?.status === 'failed' && outcome.details[0]).toMatch(/^could not start \/bin\/bash: /);
+    },
+  );
 
   it('never overwrites the files of an earlier run with the same iteration number', async () => {
     await runGates([gate('tests', 'echo first; exit 1')], options({ request: 'start-of-run check' }));
@@ -179,5 +220,6 @@ describe('runGates', () => {
 
 /** Resolves once the file exists with content (the gate's shell wrote it). */
 async function waitForFile(path: string): Promise<void> {
-  while (!existsSync(path) || (await readFile(path, 'utf8')).trim() === '') await new Promise((resolve) => setTimeout(resolve, 20));
+  while (!existsSync(path) || (await readFile(path, 'utf8')).trim() === '')
+    await new Promise((resolve) => setTimeout(resolve, 20));
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { gateKind } from '../../../src/gates/gate-kind.js';
 import { suggestionsFor } from '../../../src/gates/suggestions.js';
 
-const gate = (name: string, timedOut = false) => ({ name, command: `do ${name}`, timedOut, timeoutMs: 5_400_000, logPath: `ralph/logs/gates-002-${name}.log` });
+const gate = (name: string, timedOut = false) => ({
+  name,
+  command: `do ${name}`,
+  timedOut,
+  timeoutMs: 5_400_000,
+  logPath: `ralph/logs/gates-002-${name}.log`,
+});
 
 describe('gateKind', () => {
   it.each([
@@ -47,6 +53,9 @@ describe('suggestionsFor', () => {
   it('names the gate of each action when several failed, then each log', () => {
     const suggestions = suggestionsFor([gate('lint'), gate('tests')]);
     expect(suggestions[0]).toBe('lint: Fix each reported problem at its file and line');
-    expect(suggestions.slice(-2)).toEqual(['Read the full log of lint: ralph/logs/gates-002-lint.log', 'Read the full log of tests: ralph/logs/gates-002-tests.log']);
+    expect(suggestions.slice(-2)).toEqual([
+      'Read the full log of lint: ralph/logs/gates-002-lint.log',
+      'Read the full log of tests: ralph/logs/gates-002-tests.log',
+    ]);
   });
 });

@@ -16,7 +16,8 @@ async function repo(gitignore?: string) {
   return root;
 }
 
-const excluded = async (root: string) => (await readFile(join(root, '.git/info/exclude'), 'utf8')).split('\n').filter((line) => line.startsWith('/'));
+const excluded = async (root: string) =>
+  (await readFile(join(root, '.git/info/exclude'), 'utf8')).split('\n').filter((line) => line.startsWith('/'));
 
 // The machine's own ignore rules (~/.config/git/ignore, core.excludesFile) must not decide the outcome.
 beforeEach(async () => {
@@ -58,7 +59,10 @@ describe('ensureIgnored', () => {
     await mkdir(join(root, 'ralph'));
     await symlink(elsewhere, join(root, 'ralph/logs'));
     expect(await ensureIgnored(root, PATHS)).toEqual(['ralph/logs', 'ralph/blocked.txt', 'ralph/state.json']);
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(status).not.toContain('ralph/logs');
   });
 

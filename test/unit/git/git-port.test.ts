@@ -12,7 +12,14 @@ afterAll(() => Promise.all(cleanup.map((path) => rm(path, { recursive: true, for
 async function repository(count: number) {
   const root = await mkdtemp(join(tmpdir(), 'ralph-git-port-'));
   cleanup.push(root);
-  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid', GIT_CONFIG_NOSYSTEM: '1' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@t.invalid',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@t.invalid',
+    GIT_CONFIG_NOSYSTEM: '1',
+  };
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env, encoding: 'utf8' }).trim();
   git('init', '-q', '-b', 'main');
   for (let i = 1; i <= count; i++) git('commit', '-q', '--allow-empty', '-m', `commit ${i}`);
@@ -50,7 +57,7 @@ describe('createGit: the questions the loop asks about progress, answered by rea
     expect(await port.reflogEntry('0'.repeat(40))).toBeUndefined();
   });
 
-  it('fails with git\'s own message when it cannot answer, rather than guessing', async () => {
+  it("fails with git's own message when it cannot answer, rather than guessing", async () => {
     const { port } = await repository(1);
     await expect(port.isAncestor('f'.repeat(40), 'HEAD')).rejects.toThrow(/git merge-base --is-ancestor .* failed: /);
   });

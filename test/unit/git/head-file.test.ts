@@ -6,13 +6,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findGitDirs, readHeadFromFiles } from '../../../src/git/head-file.js';
 import { createGit } from '../../../src/git/repository.js';
 
-const IDENTITY = { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@t.invalid' };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'T',
+  GIT_AUTHOR_EMAIL: 't@t.invalid',
+  GIT_COMMITTER_NAME: 'T',
+  GIT_COMMITTER_EMAIL: 't@t.invalid',
+};
 const cleanup: string[] = [];
 
 async function repo() {
   const root = await mkdtemp(join(tmpdir(), 'ralph-head-'));
   cleanup.push(root);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env: { ...process.env, ...IDENTITY }, encoding: 'utf8' }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: root, env: { ...process.env, ...IDENTITY }, encoding: 'utf8' }).trim();
   git('init', '-q', '-b', 'main');
   const commit = (message: string) => (git('commit', '-q', '--allow-empty', '-m', message), git('rev-parse', 'HEAD'));
   return { root, git, commit };
@@ -65,7 +71,11 @@ describe('readHeadFromFiles', () => {
     const linked = join(root, '..', `${root.split('/').pop()}-linked`);
     cleanup.push(linked);
     git('worktree', 'add', '-q', '-b', 'side', linked);
-    const side = execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'side'], { cwd: linked, env: { ...process.env, ...IDENTITY } }) && execFileSync('git', ['rev-parse', 'HEAD'], { cwd: linked, encoding: 'utf8' }).trim();
+    const side =
+      execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'side'], {
+        cwd: linked,
+        env: { ...process.env, ...IDENTITY },
+      }) && execFileSync('git', ['rev-parse', 'HEAD'], { cwd: linked, encoding: 'utf8' }).trim();
     expect(await headOf(linked)).toBe(side);
     expect(await headOf(root)).not.toBe(side);
   });

@@ -24,8 +24,14 @@ describe('the runner-rules reader', () => {
 
   // Pairs are not trimmed: ` line=3 ` is the key " line".
   it('reads properties after the first space, unescaping %0D %0A %3A %2C %25, and data unescaping %0D %0A %25', () => {
-    const [command] = readAsRunner('::error title=a%3Ab%2Cc%25,file=x.ts, line=3 ,bad,=v,k=::one%0Atwo%0D%25 %3A\n').obeyed;
-    expect(command).toMatchObject({ name: 'error', properties: { title: 'a:b,c%', file: 'x.ts', ' line': '3 ' }, data: 'one\ntwo\r% %3A' });
+    const [command] = readAsRunner(
+      '::error title=a%3Ab%2Cc%25,file=x.ts, line=3 ,bad,=v,k=::one%0Atwo%0D%25 %3A\n',
+    ).obeyed;
+    expect(command).toMatchObject({
+      name: 'error',
+      properties: { title: 'a:b,c%', file: 'x.ts', ' line': '3 ' },
+      data: 'one\ntwo\r% %3A',
+    });
   });
 
   it('finds the legacy ##[name] form anywhere in a line', () => {
@@ -38,7 +44,16 @@ describe('the runner-rules reader', () => {
   });
 
   it('ignores every command after stop-commands until the token, in either form, resumes', () => {
-    const output = ['::stop-commands::tok', '::error::hidden', '::stop-commands::other', '::other::', '::add-mask::s', '::TOK::', '::error::seen', ''].join('\n');
+    const output = [
+      '::stop-commands::tok',
+      '::error::hidden',
+      '::stop-commands::other',
+      '::other::',
+      '::add-mask::s',
+      '::TOK::',
+      '::error::seen',
+      '',
+    ].join('\n');
     expect(names(output)).toEqual(['stop-commands', 'resume', 'error']);
     expect(names('::stop-commands::tok\nx ##[tok]\n::error::seen\n')).toEqual(['stop-commands', 'resume', 'error']);
     expect(readAsRunner('::stop-commands::tok\n').stopped).toBe(true);

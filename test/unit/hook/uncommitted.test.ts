@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { isLoopOwned, listUncommitted, porcelainReader } from '../../../src/hook/uncommitted.js';
 
 describe('porcelainReader', () => {
-  it('reads NUL-separated entries split anywhere across chunks, skipping rename sources and ralph\'s files', () => {
-    const output = ' M src/a.ts\0R  new name.ts\0old name.ts\0?? ralph/logs/hook.log\0?? ralph/.ralph-active\0?? dir/\0 D gone.ts\0';
+  it("reads NUL-separated entries split anywhere across chunks, skipping rename sources and ralph's files", () => {
+    const output =
+      ' M src/a.ts\0R  new name.ts\0old name.ts\0?? ralph/logs/hook.log\0?? ralph/.ralph-active\0?? dir/\0 D gone.ts\0';
     const reader = porcelainReader(10);
     const bytes = Buffer.from(output);
     for (let at = 0; at < bytes.length; at += 5) reader.push(bytes.subarray(at, at + 5));
@@ -44,7 +45,8 @@ describe('isLoopOwned', () => {
 describe('listUncommitted', () => {
   it('lists modified tracked and untracked files in a real repository, not ignored ones', async () => {
     const root = await mkdtemp(join(tmpdir(), 'ralph-uncommitted-'));
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd: root });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd: root });
     git('init', '-q');
     await writeFile(join(root, 'a.ts'), 'a\n');
     await writeFile(join(root, '.gitignore'), 'dist/\n');
@@ -62,11 +64,16 @@ describe('listUncommitted', () => {
     await mkdir(join(root, 'ralph/logs'));
     await writeFile(join(root, 'ralph/logs/hook.log'), '');
     await writeFile(join(root, 'ralph/.tasks-snapshot.json'), '{}\n');
-    expect(await listUncommitted(root, { timeoutMs: 10_000, keep: 10 })).toEqual({ paths: ['a.ts', 'new.txt'], total: 2 });
+    expect(await listUncommitted(root, { timeoutMs: 10_000, keep: 10 })).toEqual({
+      paths: ['a.ts', 'new.txt'],
+      total: 2,
+    });
   });
 
   it('fails, rather than hangs or guesses, outside a repository', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ralph-not-a-repo-'));
-    await expect(listUncommitted(dir, { timeoutMs: 10_000, keep: 10 })).rejects.toThrow(/git status failed \(exit 128\)/);
+    await expect(listUncommitted(dir, { timeoutMs: 10_000, keep: 10 })).rejects.toThrow(
+      /git status failed \(exit 128\)/,
+    );
   });
 });

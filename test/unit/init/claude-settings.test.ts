@@ -54,10 +54,13 @@ describe('mergeClaudeSettings', () => {
     expect(mergeClaudeSettings(text)).toEqual({ text, added: [] });
   });
 
-  it.each(['npx ralph-loop hook stop', 'npx some-other-ralph hook stop'])('adds its own hook beside %j: another package is not ralph', (command) => {
-    const text = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } });
-    expect(JSON.parse(mergeClaudeSettings(text).text).hooks.Stop).toHaveLength(2);
-  });
+  it.each(['npx ralph-loop hook stop', 'npx some-other-ralph hook stop'])(
+    'adds its own hook beside %j: another package is not ralph',
+    (command) => {
+      const text = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } });
+      expect(JSON.parse(mergeClaudeSettings(text).text).hooks.Stop).toHaveLength(2);
+    },
+  );
 
   it('is idempotent: merging its own output changes nothing', () => {
     const once = mergeClaudeSettings('{"model": "opus"}').text;
@@ -65,7 +68,10 @@ describe('mergeClaudeSettings', () => {
   });
 
   it.each([
-    ['{"hooks": {', /^\.claude\/settings\.json is not valid JSON \(.+\): left it as it is\. To let ralph check each stop of the agent, add \{"hooks":\{"Stop":\[\{"hooks":\[\{"type":"command","command":"ralph hook stop","timeout":60\}\]\}\]\}\} to it yourself\.$/],
+    [
+      '{"hooks": {',
+      /^\.claude\/settings\.json is not valid JSON \(.+\): left it as it is\. To let ralph check each stop of the agent, add \{"hooks":\{"Stop":\[\{"hooks":\[\{"type":"command","command":"ralph hook stop","timeout":60\}\]\}\]\}\} to it yourself\.$/,
+    ],
     ['["a"]', /^\.claude\/settings\.json is not a JSON object: left it as it is/],
     ['{"hooks": []}', /^\.claude\/settings\.json has a "hooks" that is not an object: left it as it is/],
     ['{"hooks": {"Stop": {}}}', /^\.claude\/settings\.json has a "hooks\.Stop" that is not an array: left it as it is/],

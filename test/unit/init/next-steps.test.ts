@@ -9,7 +9,9 @@ describe('nextSteps', () => {
     expect(steps[0]).toMatch(/^Install Claude Code/);
     expect(steps[1]).toMatch(/^Log in/);
     expect(steps[2]).toMatch(/IS_SANDBOX=1/);
-    expect(steps.slice(3).join('\n')).toMatch(/ralph\/prd\.md[\s\S]*git add ralph \.claude\/settings\.json[\s\S]*ralph run/);
+    expect(steps.slice(3).join('\n')).toMatch(
+      /ralph\/prd\.md[\s\S]*git add ralph \.claude\/settings\.json[\s\S]*ralph run/,
+    );
   });
 
   it('numbers the steps from 1 whatever is left out', () => {

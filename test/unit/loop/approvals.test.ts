@@ -9,10 +9,23 @@ import { fakePorts, taskList, type FakeCall, loopSettings } from './fakes.js';
 const settings: LoopSettings = loopSettings({ maxStuck: 5, review: true });
 
 function approvedList(...ids: string[]): TaskList {
-  return { stories: ids.map((id, index) => ({ id, title: `Story ${id}`, passes: true, priority: index + 1, reviewStatus: 'approved' as const })) };
+  return {
+    stories: ids.map((id, index) => ({
+      id,
+      title: `Story ${id}`,
+      passes: true,
+      priority: index + 1,
+      reviewStatus: 'approved' as const,
+    })),
+  };
 }
 
-async function loop(initial: TaskList, calls: FakeCall[], overrides: Partial<LoopSettings> = {}, unconfirmed: string[] = []) {
+async function loop(
+  initial: TaskList,
+  calls: FakeCall[],
+  overrides: Partial<LoopSettings> = {},
+  unconfirmed: string[] = [],
+) {
   const fake = fakePorts(initial, calls);
   const result = await runLoop({ ...settings, ...overrides }, fake.ports, initial, unconfirmed);
   return { ...fake, result };
@@ -26,7 +39,11 @@ const everythingApproved: FakeCall = {
 
 describe('runLoop: an implement iteration cannot skip the review cycle', () => {
   it('marking every story passing and approved and claiming COMPLETE does not end the run complete', async () => {
-    const { result, rows, prompts, unconfirmedSaved } = await loop(taskList(['US-1', false], ['US-2', false]), [everythingApproved], { maxValidationFailures: 1 });
+    const { result, rows, prompts, unconfirmedSaved } = await loop(
+      taskList(['US-1', false], ['US-2', false]),
+      [everythingApproved],
+      { maxValidationFailures: 1 },
+    );
     expect(result.termination).toMatchObject({ reason: 'validation_failures', count: 1 });
     expect(exitCodeFor(result.termination)).not.toBe(0);
     expect(result.stories).toEqual({ complete: 0, total: 2 });
@@ -36,10 +53,14 @@ describe('runLoop: an implement iteration cannot skip the review cycle', () => {
   });
 
   it('names the broken rule and the unconfirmed approvals to the next iteration, which reviews them', async () => {
-    const { prompts, events } = await loop(taskList(['US-1', false], ['US-2', false]), [everythingApproved, {}], { maxIterations: 2 });
+    const { prompts, events } = await loop(taskList(['US-1', false], ['US-2', false]), [everythingApproved, {}], {
+      maxIterations: 2,
+    });
     expect(events).toContain('rejected US-1,US-2');
     expect(prompts[1]).toContain('2 stories were marked passes: true in one implement iteration (US-1, US-2)');
-    expect(prompts[1]).toContain('these were marked approved outside a review iteration, so a review must still approve them: US-1 (Story US-1), US-2 (Story US-2)');
+    expect(prompts[1]).toContain(
+      'these were marked approved outside a review iteration, so a review must still approve them: US-1 (Story US-1), US-2 (Story US-2)',
+    );
     expect(prompts[1]).toContain('## mode review: US-1');
   });
 
@@ -59,8 +80,14 @@ describe('runLoop: an implement iteration cannot skip the review cycle', () => {
   });
 
   it('an approval a review-fix iteration writes is unconfirmed too', async () => {
-    const sentBack = { stories: [{ id: 'US-1', title: 'Story US-1', passes: false, reviewStatus: 'changes_requested' as const }] };
-    const { result, rows } = await loop(sentBack, [{ commit: true, review: { 'US-1': { reviewStatus: 'approved', passes: true } }, signals: { complete: true } }], { maxIterations: 1 });
+    const sentBack = {
+      stories: [{ id: 'US-1', title: 'Story US-1', passes: false, reviewStatus: 'changes_requested' as const }],
+    };
+    const { result, rows } = await loop(
+      sentBack,
+      [{ commit: true, review: { 'US-1': { reviewStatus: 'approved', passes: true } }, signals: { complete: true } }],
+      { maxIterations: 1 },
+    );
     expect(rows[0]?.mode).toBe('review-fix');
     expect(result.termination.reason).toBe('max_iterations');
   });
@@ -74,7 +101,12 @@ describe('runLoop: approvals present when the run starts', () => {
   });
 
   it('except those an earlier run remembered as unconfirmed: a review iteration looks at them first', async () => {
-    const { result, prompts, rows } = await loop(approvedList('US-1', 'US-2'), [{ commit: true, signals: { complete: true } }], {}, ['US-2']);
+    const { result, prompts, rows } = await loop(
+      approvedList('US-1', 'US-2'),
+      [{ commit: true, signals: { complete: true } }],
+      {},
+      ['US-2'],
+    );
     expect(prompts[0]).toContain('## mode review: US-2');
     expect(rows[0]?.mode).toBe('review');
     expect(result.termination.reason).toBe('complete');
@@ -83,7 +115,11 @@ describe('runLoop: approvals present when the run starts', () => {
 
 describe('runLoop: with --skip-review', () => {
   it('an approval in an implement iteration breaks no rule and needs no confirmation', async () => {
-    const { result, rows } = await loop(taskList(['US-1', false]), [{ commit: true, review: { 'US-1': { reviewStatus: 'approved', passes: true } }, signals: { complete: true } }], { review: false });
+    const { result, rows } = await loop(
+      taskList(['US-1', false]),
+      [{ commit: true, review: { 'US-1': { reviewStatus: 'approved', passes: true } }, signals: { complete: true } }],
+      { review: false },
+    );
     expect(result.termination.reason).toBe('complete');
     expect(rows[0]?.outcome).toBe('ok');
   });
@@ -95,12 +131,19 @@ describe('nextUnconfirmed', () => {
 
   it('confirms only the approval of the story a review iteration reviewed', () => {
     expect([...nextUnconfirmed(new Set(), { before, after, mode: 'review', story: 'US-1' })]).toEqual(['US-2']);
-    expect([...nextUnconfirmed(new Set(), { before, after, mode: 'implement', story: 'US-1' })]).toEqual(['US-1', 'US-2']);
+    expect([...nextUnconfirmed(new Set(), { before, after, mode: 'implement', story: 'US-1' })]).toEqual([
+      'US-1',
+      'US-2',
+    ]);
   });
 
   it('forgets a story that is no longer approved, and keeps doubting one no review looked at', () => {
-    expect([...nextUnconfirmed(new Set(['US-1', 'US-2']), { before: after, after: before, mode: 'implement' })]).toEqual([]);
-    expect([...nextUnconfirmed(new Set(['US-2']), { before: after, after, mode: 'review', story: 'US-1' })]).toEqual(['US-2']);
+    expect([
+      ...nextUnconfirmed(new Set(['US-1', 'US-2']), { before: after, after: before, mode: 'implement' }),
+    ]).toEqual([]);
+    expect([...nextUnconfirmed(new Set(['US-2']), { before: after, after, mode: 'review', story: 'US-1' })]).toEqual([
+      'US-2',
+    ]);
   });
 
   it('starts a run doubting only remembered stories that are still approved', () => {

@@ -3,7 +3,15 @@ import type { PromiseSignals } from '../../../src/domain/promise-signals.js';
 import type { UsageWindow } from '../../../src/domain/usage.js';
 import type { TaskList } from '../../../src/domain/tasks.js';
 import type { LoopPorts, Git, LoopReporter } from '../../../src/loop/ports.js';
-import type { ActiveState, AgentRun, DecideState, GateTrigger, GateVerdict, IterationRow, StopCause } from '../../../src/loop/port-data.js';
+import type {
+  ActiveState,
+  AgentRun,
+  DecideState,
+  GateTrigger,
+  GateVerdict,
+  IterationRow,
+  StopCause,
+} from '../../../src/loop/port-data.js';
 import type { InterruptSignal } from '../../../src/loop/termination.js';
 import type { JudgeSettings } from '../../../src/loop/judge-inputs.js';
 import type { LoopSettings } from '../../../src/loop/loop-state.js';
@@ -40,7 +48,10 @@ export interface FakeCall {
   /** How long the call takes on the fake clock (default one minute). */
   takesMs?: number;
   /** Set review fields (and passes) of stories, as a review or fix iteration would. */
-  review?: Record<string, { reviewStatus: 'pending' | 'changes_requested' | 'approved'; passes?: boolean; reviewFeedback?: string }>;
+  review?: Record<
+    string,
+    { reviewStatus: 'pending' | 'changes_requested' | 'approved'; passes?: boolean; reviewFeedback?: string }
+  >;
 }
 
 export function taskList(...stories: [id: string, passes: boolean][]): TaskList {
@@ -94,11 +105,18 @@ export function fakePorts(
         now += call.takesMs ?? 60_000;
         repo.apply(call);
         for (const [id, fields] of Object.entries(call.review ?? {})) {
-          tasks = { ...tasks, stories: tasks.stories.map((story) => (story.id === id ? { ...story, ...fields } : story)) };
+          tasks = {
+            ...tasks,
+            stories: tasks.stories.map((story) => (story.id === id ? { ...story, ...fields } : story)),
+          };
         }
-        if (call.remove) tasks = { ...tasks, stories: tasks.stories.filter((story) => !call.remove?.includes(story.id)) };
+        if (call.remove)
+          tasks = { ...tasks, stories: tasks.stories.filter((story) => !call.remove?.includes(story.id)) };
         for (const id of call.pass ?? []) {
-          tasks = { ...tasks, stories: tasks.stories.map((story) => (story.id === id ? { ...story, passes: true } : story)) };
+          tasks = {
+            ...tasks,
+            stories: tasks.stories.map((story) => (story.id === id ? { ...story, passes: true } : story)),
+          };
         }
         if (call.corruptTasks) tasksValid = false;
         if (call.interrupt) interrupt = call.interrupt;
@@ -124,7 +142,8 @@ export function fakePorts(
     },
     files: {
       readPrompt: async () => 'Do the next story.',
-      readTasks: async () => (tasksValid ? { ok: true, tasks } : { ok: false, error: 'not valid JSON (Unexpected token)' }),
+      readTasks: async () =>
+        tasksValid ? { ok: true, tasks } : { ok: false, error: 'not valid JSON (Unexpected token)' },
       decideState: async () => options.decide ?? 'none',
       writeBlocked: async (entry) => void blocked.push(entry),
       writeDecide: async (entry) => void decided.push(entry),
@@ -154,7 +173,17 @@ export function fakePorts(
       : {}),
   };
   return {
-    ports, prompts, rows, active, blocked, decided, events, sleeps, feedbackFiles, gateChecks, reviewRejections,
+    ports,
+    prompts,
+    rows,
+    active,
+    blocked,
+    decided,
+    events,
+    sleeps,
+    feedbackFiles,
+    gateChecks,
+    reviewRejections,
     snapshots: () => snapshots,
     unconfirmedSaved,
     head: () => repo.git.head(),
@@ -248,5 +277,12 @@ export function judgeSettings(overrides: Partial<JudgeSettings> = {}): JudgeSett
 
 /** The loop's settings with the documented defaults (review off), changed where a test says. */
 export function loopSettings(overrides: Partial<LoopSettings> = {}): LoopSettings {
-  return { ...judgeSettings(), maxIterations: 10, firstIteration: 1, maxFeedbackBytes: 8192, gatesWhen: 'complete', ...overrides };
+  return {
+    ...judgeSettings(),
+    maxIterations: 10,
+    firstIteration: 1,
+    maxFeedbackBytes: 8192,
+    gatesWhen: 'complete',
+    ...overrides,
+  };
 }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { isVerifiedComplete, judgeIteration } from '../../../src/loop/judge.js';
 import { taskList, judgeSettings } from './fakes.js';
 import type { TaskList } from '../../../src/domain/tasks.js';
-import { type IterationFacts, INITIAL_COUNTERS, type JudgeSettings, type Counters } from '../../../src/loop/judge-inputs.js';
+import {
+  type IterationFacts,
+  INITIAL_COUNTERS,
+  type JudgeSettings,
+  type Counters,
+} from '../../../src/loop/judge-inputs.js';
 import type { AgentRun, GateVerdict } from '../../../src/loop/port-data.js';
 
 // The judge is a pure function: each test states one iteration's facts and reads the ruling.
@@ -12,10 +17,18 @@ const HOUR = 3600_000;
 const settings: JudgeSettings = judgeSettings();
 
 function agentRun(overrides: Partial<AgentRun> = {}): AgentRun {
-  return { exitCode: 0, truncated: false, stats: { toolCalls: 0, invalidLines: 0 }, ...overrides, signals: { complete: false, invalid: [], ...overrides.signals } };
+  return {
+    exitCode: 0,
+    truncated: false,
+    stats: { toolCalls: 0, invalidLines: 0 },
+    ...overrides,
+    signals: { complete: false, invalid: [], ...overrides.signals },
+  };
 }
 
-function facts(overrides: Partial<Omit<IterationFacts, 'run'>> & { run?: Partial<AgentRun>; list?: TaskList } = {}): IterationFacts {
+function facts(
+  overrides: Partial<Omit<IterationFacts, 'run'>> & { run?: Partial<AgentRun>; list?: TaskList } = {},
+): IterationFacts {
   const { run, list, ...rest } = overrides;
   const tasks = list ?? taskList(['US-1', true], ['US-2', false]);
   return {
@@ -37,15 +50,27 @@ const judge = (iteration: IterationFacts, previous: Partial<Counters> = {}, over
 
 const allPass = taskList(['US-1', true], ['US-2', true]);
 const complete = { signals: { complete: true, invalid: [] } };
-const gatesFailed: GateVerdict = { passed: false, interrupted: false, summary: 'tests failed', event: '## Completion Blocked: tests failed\n' };
+const gatesFailed: GateVerdict = {
+  passed: false,
+  interrupted: false,
+  summary: 'tests failed',
+  event: '## Completion Blocked: tests failed\n',
+};
 
 describe('judge: what a COMPLETE claim needs', () => {
   it('a story removed by the agent blocks COMPLETE even when every remaining story passes', () => {
-    const iteration = facts({ run: complete, list: taskList(['US-1', true]), ruleBroken: 'stories removed from ralph/tasks.json: US-2' });
+    const iteration = facts({
+      run: complete,
+      list: taskList(['US-1', true]),
+      ruleBroken: 'stories removed from ralph/tasks.json: US-2',
+    });
     const verdict = judge(iteration);
     expect(isVerifiedComplete(iteration, settings)).toBe(false);
     expect(verdict.termination).toBeUndefined();
-    expect(verdict.feedback).toContainEqual({ kind: 'rule_broken', rule: 'stories removed from ralph/tasks.json: US-2' });
+    expect(verdict.feedback).toContainEqual({
+      kind: 'rule_broken',
+      rule: 'stories removed from ralph/tasks.json: US-2',
+    });
     expect(verdict.counters.validationFailures).toBe(1);
   });
 
@@ -89,7 +114,10 @@ describe('judge: what a COMPLETE claim needs', () => {
   });
 
   it('a rejected COMPLETE over an unreadable tasks.json says so as its last rule broken', () => {
-    const verdict = judge({ ...facts({ run: complete }), tasks: { ok: false, error: 'bad' } }, { validationFailures: 2 });
+    const verdict = judge(
+      { ...facts({ run: complete }), tasks: { ok: false, error: 'bad' } },
+      { validationFailures: 2 },
+    );
     expect(verdict.termination).toEqual({
       reason: 'validation_failures',
       count: 3,
@@ -98,16 +126,24 @@ describe('judge: what a COMPLETE claim needs', () => {
   });
 
   it('a COMPLETE the gates reject is no completion; one the gates pass is', () => {
-    const rejected = judge(facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict: gatesFailed } }));
+    const rejected = judge(
+      facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict: gatesFailed } }),
+    );
     expect(rejected.termination).toBeUndefined();
     expect(rejected.feedback).toEqual([{ kind: 'gates_blocked', event: gatesFailed.event }]);
-    const passed = judge(facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict: { passed: true } } }));
+    const passed = judge(
+      facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict: { passed: true } } }),
+    );
     expect(passed.termination).toEqual({ reason: 'complete' });
   });
 
   it('a COMPLETE whose gates were interrupted is no completion, and no gate failure either', () => {
     const verdict = judge(
-      facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict: { passed: false, interrupted: true } } }),
+      facts({
+        run: complete,
+        list: allPass,
+        gates: { trigger: 'complete', verdict: { passed: false, interrupted: true } },
+      }),
       { gateFailures: 2 },
     );
     expect(verdict.termination).toBeUndefined();
@@ -122,19 +158,33 @@ describe('judge: validation failures', () => {
   it.each([
     ['the iteration timeout', { cause: 'timeout' }],
     ['the idle timeout', { cause: 'idle_timeout' }],
-    ['a repetition', { cause: 'repetition', repetition: { tool: 'Bash', count: 5, kind: 'consecutive', inputPreview: '{}' } }],
+    [
+      'a repetition',
+      { cause: 'repetition', repetition: { tool: 'Bash', count: 5, kind: 'consecutive', inputPreview: '{}' } },
+    ],
     ['max_runtime', { cause: 'max_runtime' }],
-  ] as const)('an iteration ralph stopped itself (%s) neither counts toward nor resets --max-validation-failures', (_name, stoppedBy) => {
-    const cutOff = judge(facts({ run: { ...broken, truncated: true, stoppedBy, exitCode: null } }), { validationFailures: 2 }, { maxRuntimeMs: 4 * HOUR });
-    expect(cutOff.counters.validationFailures).toBe(2);
-    const clean = judge(facts({ run: { stoppedBy, exitCode: null } }), { validationFailures: 2 });
-    expect(clean.counters.validationFailures).toBe(2);
-  });
+  ] as const)(
+    'an iteration ralph stopped itself (%s) neither counts toward nor resets --max-validation-failures',
+    (_name, stoppedBy) => {
+      const cutOff = judge(
+        facts({ run: { ...broken, truncated: true, stoppedBy, exitCode: null } }),
+        { validationFailures: 2 },
+        { maxRuntimeMs: 4 * HOUR },
+      );
+      expect(cutOff.counters.validationFailures).toBe(2);
+      const clean = judge(facts({ run: { stoppedBy, exitCode: null } }), { validationFailures: 2 });
+      expect(clean.counters.validationFailures).toBe(2);
+    },
+  );
 
   it('a usage-limited iteration neither counts toward nor resets --max-validation-failures', () => {
     const failure = { kind: 'usage_limit', message: 'limit' } as const;
-    expect(judge(facts({ run: { ...broken, failure, exitCode: 1 } }), { validationFailures: 2 }).counters.validationFailures).toBe(2);
-    expect(judge(facts({ run: { failure, exitCode: 1 } }), { validationFailures: 2 }).counters.validationFailures).toBe(2);
+    expect(
+      judge(facts({ run: { ...broken, failure, exitCode: 1 } }), { validationFailures: 2 }).counters.validationFailures,
+    ).toBe(2);
+    expect(judge(facts({ run: { failure, exitCode: 1 } }), { validationFailures: 2 }).counters.validationFailures).toBe(
+      2,
+    );
   });
 
   it('an iteration the agent ended with a broken rule counts one; a clean one resets the count', () => {
@@ -143,7 +193,9 @@ describe('judge: validation failures', () => {
   });
 
   it('a failed agent that broke a rule counts toward --max-validation-failures', () => {
-    const verdict = judge(facts({ run: { ...broken, failure: { kind: 'error', lines: ['boom'] }, exitCode: 1 } }), { validationFailures: 1 });
+    const verdict = judge(facts({ run: { ...broken, failure: { kind: 'error', lines: ['boom'] }, exitCode: 1 } }), {
+      validationFailures: 1,
+    });
     expect(verdict.counters.validationFailures).toBe(2);
   });
 
@@ -158,8 +210,13 @@ describe('judge: validation failures', () => {
   });
 
   it('names removed stories among the rules broken', () => {
-    const verdict = judge(facts({ list: taskList(['US-1', false]), ruleBroken: 'stories removed from ralph/tasks.json: US-2, US-3' }), { validationFailures: 2 });
-    expect(verdict.termination).toMatchObject({ last: expect.stringContaining('stories removed from ralph/tasks.json: US-2, US-3') });
+    const verdict = judge(
+      facts({ list: taskList(['US-1', false]), ruleBroken: 'stories removed from ralph/tasks.json: US-2, US-3' }),
+      { validationFailures: 2 },
+    );
+    expect(verdict.termination).toMatchObject({
+      last: expect.stringContaining('stories removed from ralph/tasks.json: US-2, US-3'),
+    });
   });
 
   it('a truncated stream is a broken rule with its own feedback', () => {
@@ -171,13 +228,19 @@ describe('judge: validation failures', () => {
 
 describe('judge: feedback for the next prompt', () => {
   it('explains an --iteration-timeout stop and an idle-timeout stop, each as its own limit', () => {
-    expect(judge(facts({ run: { stoppedBy: { cause: 'timeout' }, exitCode: null } })).feedback).toEqual([{ kind: 'time_limit', limit: 'iteration' }]);
-    expect(judge(facts({ run: { stoppedBy: { cause: 'idle_timeout' }, exitCode: null } })).feedback).toEqual([{ kind: 'time_limit', limit: 'idle' }]);
+    expect(judge(facts({ run: { stoppedBy: { cause: 'timeout' }, exitCode: null } })).feedback).toEqual([
+      { kind: 'time_limit', limit: 'iteration' },
+    ]);
+    expect(judge(facts({ run: { stoppedBy: { cause: 'idle_timeout' }, exitCode: null } })).feedback).toEqual([
+      { kind: 'time_limit', limit: 'idle' },
+    ]);
   });
 
   it('hands on the repetition ralph stopped', () => {
     const repetition = { tool: 'Bash', count: 5, kind: 'window', inputPreview: '{"command":"ls"}' } as const;
-    expect(judge(facts({ run: { stoppedBy: { cause: 'repetition', repetition }, exitCode: null } })).feedback).toEqual([{ kind: 'repetition', repetition }]);
+    expect(judge(facts({ run: { stoppedBy: { cause: 'repetition', repetition }, exitCode: null } })).feedback).toEqual([
+      { kind: 'repetition', repetition },
+    ]);
   });
 
   it("hands on the last eight lines of a failed agent's error output", () => {
@@ -198,12 +261,18 @@ describe('judge: feedback for the next prompt', () => {
 
 describe('judge: the counters', () => {
   it('a commit resets the stuck count however the iteration ended; no commit adds one', () => {
-    expect(judge(facts({ committed: true, run: { failure: { kind: 'error', lines: [] }, exitCode: 1 } }), { stuck: 2 }).counters.stuck).toBe(0);
+    expect(
+      judge(facts({ committed: true, run: { failure: { kind: 'error', lines: [] }, exitCode: 1 } }), { stuck: 2 })
+        .counters.stuck,
+    ).toBe(0);
     expect(judge(facts({ committed: false }), { stuck: 1 }).counters.stuck).toBe(2);
   });
 
   it('a usage-limited iteration without a commit leaves the stuck count where it was', () => {
-    const verdict = judge(facts({ committed: false, run: { failure: { kind: 'usage_limit', message: 'limit' }, exitCode: 1 } }), { stuck: 2 });
+    const verdict = judge(
+      facts({ committed: false, run: { failure: { kind: 'usage_limit', message: 'limit' }, exitCode: 1 } }),
+      { stuck: 2 },
+    );
     expect(verdict.counters.stuck).toBe(2);
   });
 
@@ -214,29 +283,50 @@ describe('judge: the counters', () => {
   });
 
   it('agent failures: an error adds one, a clean iteration resets, a stop by ralph or a usage limit leaves the count', () => {
-    expect(judge(facts({ run: { failure: { kind: 'error', lines: [] }, exitCode: 1 } }), { agentFailures: 1 }).counters.agentFailures).toBe(2);
+    expect(
+      judge(facts({ run: { failure: { kind: 'error', lines: [] }, exitCode: 1 } }), { agentFailures: 1 }).counters
+        .agentFailures,
+    ).toBe(2);
     expect(judge(facts(), { agentFailures: 2 }).counters.agentFailures).toBe(0);
-    expect(judge(facts({ run: { stoppedBy: { cause: 'timeout' }, exitCode: null } }), { agentFailures: 2 }).counters.agentFailures).toBe(2);
-    expect(judge(facts({ run: { failure: { kind: 'usage_limit', message: 'l' }, exitCode: 1 } }), { agentFailures: 2 }).counters.agentFailures).toBe(2);
+    expect(
+      judge(facts({ run: { stoppedBy: { cause: 'timeout' }, exitCode: null } }), { agentFailures: 2 }).counters
+        .agentFailures,
+    ).toBe(2);
+    expect(
+      judge(facts({ run: { failure: { kind: 'usage_limit', message: 'l' }, exitCode: 1 } }), { agentFailures: 2 })
+        .counters.agentFailures,
+    ).toBe(2);
     expect(judge(facts({ run: { truncated: true } }), { agentFailures: 2 }).counters.agentFailures).toBe(2);
   });
 
   it('sums the cost of every iteration, an iteration without a cost adding nothing', () => {
-    expect(judge(facts({ run: { stats: { toolCalls: 0, invalidLines: 0, costUsd: 0.25 } } }), { costUsd: 1 }).counters.costUsd).toBe(1.25);
+    expect(
+      judge(facts({ run: { stats: { toolCalls: 0, invalidLines: 0, costUsd: 0.25 } } }), { costUsd: 1 }).counters
+        .costUsd,
+    ).toBe(1.25);
     expect(judge(facts(), { costUsd: 1 }).counters.costUsd).toBe(1);
   });
 
   it('gate failures: a rejected claim adds one, a passed claim resets, gates after a commit leave the count', () => {
-    const claim = (verdict: GateVerdict) => facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict } });
+    const claim = (verdict: GateVerdict) =>
+      facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict } });
     expect(judge(claim(gatesFailed), { gateFailures: 1 }).counters.gateFailures).toBe(2);
     expect(judge(claim({ passed: true }), { gateFailures: 2 }).counters.gateFailures).toBe(0);
-    expect(judge(facts({ gates: { trigger: 'commit', verdict: gatesFailed } }), { gateFailures: 2 }).counters.gateFailures).toBe(2);
-    expect(judge(facts({ gates: { trigger: 'commit', verdict: { passed: true } } }), { gateFailures: 2 }).counters.gateFailures).toBe(2);
+    expect(
+      judge(facts({ gates: { trigger: 'commit', verdict: gatesFailed } }), { gateFailures: 2 }).counters.gateFailures,
+    ).toBe(2);
+    expect(
+      judge(facts({ gates: { trigger: 'commit', verdict: { passed: true } } }), { gateFailures: 2 }).counters
+        .gateFailures,
+    ).toBe(2);
     expect(judge(facts(), { gateFailures: 2 }).counters.gateFailures).toBe(2);
   });
 
   it('a gate rejection is not a validation failure', () => {
-    const verdict = judge(facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict: gatesFailed } }), { validationFailures: 2 });
+    const verdict = judge(
+      facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict: gatesFailed } }),
+      { validationFailures: 2 },
+    );
     expect(verdict.counters.validationFailures).toBe(0);
   });
 });
@@ -255,26 +345,40 @@ describe('judge: budgets and their boundaries', () => {
 
   it('max_runtime wins over agent failures, and max_cost over max_runtime', () => {
     const failed = errorRun(['boom']);
-    expect(judge(facts({ run: failed, now: NOW, deadline: NOW }), { agentFailures: 2 }).termination?.reason).toBe('max_runtime');
+    expect(judge(facts({ run: failed, now: NOW, deadline: NOW }), { agentFailures: 2 }).termination?.reason).toBe(
+      'max_runtime',
+    );
     const costly = { stats: { toolCalls: 0, invalidLines: 0, costUsd: 2 } };
-    expect(judge(facts({ run: costly, now: NOW, deadline: NOW }), {}, { maxCostUsd: 1 }).termination?.reason).toBe('max_cost');
+    expect(judge(facts({ run: costly, now: NOW, deadline: NOW }), {}, { maxCostUsd: 1 }).termination?.reason).toBe(
+      'max_cost',
+    );
   });
 
   it('ends max_runtime when the runner stopped the agent at the deadline, even with time seemingly left', () => {
-    const verdict = judge(facts({ run: { stoppedBy: { cause: 'max_runtime' }, exitCode: null }, now: NOW - HOUR, deadline: NOW }));
+    const verdict = judge(
+      facts({ run: { stoppedBy: { cause: 'max_runtime' }, exitCode: null }, now: NOW - HOUR, deadline: NOW }),
+    );
     expect(verdict.termination).toEqual({ reason: 'max_runtime', limitMs: 4 * HOUR });
   });
 
   it('ends max_cost when the summed cost reaches the cap exactly, not below it', () => {
     const cost = (costUsd: number) => facts({ run: { stats: { toolCalls: 0, invalidLines: 0, costUsd } } });
-    expect(judge(cost(0.5), { costUsd: 0.5 }, { maxCostUsd: 1 }).termination).toEqual({ reason: 'max_cost', costUsd: 1, limitUsd: 1 });
+    expect(judge(cost(0.5), { costUsd: 0.5 }, { maxCostUsd: 1 }).termination).toEqual({
+      reason: 'max_cost',
+      costUsd: 1,
+      limitUsd: 1,
+    });
     expect(judge(cost(0.49), { costUsd: 0.5 }, { maxCostUsd: 1 }).termination).toBeUndefined();
     expect(judge(cost(100), {}, {}).termination).toBeUndefined();
   });
 
   it('ends agent_failures at exactly --max-agent-failures, with the last error output', () => {
     const failed = errorRun(['a', 'b']);
-    expect(judge(facts({ run: failed }), { agentFailures: 2 }).termination).toEqual({ reason: 'agent_failures', count: 3, lastError: ['a', 'b'] });
+    expect(judge(facts({ run: failed }), { agentFailures: 2 }).termination).toEqual({
+      reason: 'agent_failures',
+      count: 3,
+      lastError: ['a', 'b'],
+    });
     expect(judge(facts({ run: failed }), { agentFailures: 1 }).termination).toBeUndefined();
   });
 
@@ -290,22 +394,34 @@ describe('judge: budgets and their boundaries', () => {
 
   it('ends quality_gate_exhausted at exactly --max-gate-failures rejected claims, with the last event', () => {
     const claim = facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict: gatesFailed } });
-    expect(judge(claim, { gateFailures: 2 }).termination).toEqual({ reason: 'quality_gate_exhausted', count: 3, event: gatesFailed.event });
+    expect(judge(claim, { gateFailures: 2 }).termination).toEqual({
+      reason: 'quality_gate_exhausted',
+      count: 3,
+      event: gatesFailed.event,
+    });
     expect(judge(claim, { gateFailures: 1 }).termination).toBeUndefined();
   });
 
   it('gates failing after a commit never end the run, even with the gate-failure count at the cap', () => {
-    expect(judge(facts({ gates: { trigger: 'commit', verdict: gatesFailed } }), { gateFailures: 3 }).termination).toBeUndefined();
+    expect(
+      judge(facts({ gates: { trigger: 'commit', verdict: gatesFailed } }), { gateFailures: 3 }).termination,
+    ).toBeUndefined();
   });
 
   it('a passed claim at the cap of gate failures ends complete, not exhausted', () => {
-    const verdict = judge(facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict: { passed: true } } }), { gateFailures: 3 });
+    const verdict = judge(
+      facts({ run: complete, list: allPass, gates: { trigger: 'complete', verdict: { passed: true } } }),
+      { gateFailures: 3 },
+    );
     expect(verdict.termination).toEqual({ reason: 'complete' });
   });
 });
 
 describe('judge: usage limits (the ruling itself is pinned in limit-ruling.test.ts)', () => {
-  const limited = { failure: { kind: 'usage_limit', message: 'limit', reset: { at: NOW + 60_000, source: 'event' } }, exitCode: 1 } as const;
+  const limited = {
+    failure: { kind: 'usage_limit', message: 'limit', reset: { at: NOW + 60_000, source: 'event' } },
+    exitCode: 1,
+  } as const;
 
   it('a limited iteration waits out the ruling and ends nothing', () => {
     const verdict = judge(facts({ run: limited }));
@@ -322,13 +438,20 @@ describe('judge: usage limits (the ruling itself is pinned in limit-ruling.test.
 
 describe('judge: the order of endings', () => {
   it('an interrupt wins over a verified COMPLETE', () => {
-    const verdict = judge(facts({ run: { ...complete, stoppedBy: { cause: 'interrupt', signal: 'SIGTERM' }, exitCode: null }, list: allPass }));
+    const verdict = judge(
+      facts({
+        run: { ...complete, stoppedBy: { cause: 'interrupt', signal: 'SIGTERM' }, exitCode: null },
+        list: allPass,
+      }),
+    );
     expect(verdict.termination).toEqual({ reason: 'interrupted', signal: 'SIGTERM' });
   });
 
   it('BLOCKED wins over the review cap, and the review cap over DECIDE', () => {
     const reviewCap = { id: 'US-1', count: 3 };
-    const blocked = judge(facts({ run: { signals: { complete: false, invalid: [], blocked: 'no key', decide: 'q' } }, reviewCap }));
+    const blocked = judge(
+      facts({ run: { signals: { complete: false, invalid: [], blocked: 'no key', decide: 'q' } }, reviewCap }),
+    );
     expect(blocked.termination).toEqual({ reason: 'blocked', message: 'no key' });
     const capped = judge(facts({ run: { signals: { complete: false, invalid: [], decide: 'q' } }, reviewCap }));
     expect(capped.termination).toMatchObject({ reason: 'blocked' });
@@ -338,7 +461,8 @@ describe('judge: the order of endings', () => {
     const withFeedback = judge(facts({ reviewCap: { id: 'US-2', count: 3, feedback: 'no tests' } }));
     expect(withFeedback.termination).toEqual({
       reason: 'blocked',
-      message: 'Story US-2 was sent back by review 3 times (--max-reviews 3): a human should look at it. Its last review feedback: no tests',
+      message:
+        'Story US-2 was sent back by review 3 times (--max-reviews 3): a human should look at it. Its last review feedback: no tests',
     });
     const without = judge(facts({ reviewCap: { id: 'US-2', count: 4 } }), {}, { maxReviews: 4 });
     expect(without.termination).toEqual({
@@ -349,22 +473,43 @@ describe('judge: the order of endings', () => {
 
   it('DECIDE wins over an authentication failure, and that over the root refusal and a usage limit', () => {
     const signals = { complete: false, invalid: [], decide: 'REST?' };
-    expect(judge(facts({ run: { signals, failure: { kind: 'auth', message: 'x' } } })).termination?.reason).toBe('decide');
-    expect(judge(facts({ run: { failure: { kind: 'auth', message: 'Not logged in' }, exitCode: 1 } })).termination).toEqual({ reason: 'agent_auth', message: 'Not logged in' });
-    expect(judge(facts({ run: { failure: { kind: 'setup', message: 'root' }, exitCode: 1 } })).termination).toEqual({ reason: 'agent_setup', message: 'root' });
+    expect(judge(facts({ run: { signals, failure: { kind: 'auth', message: 'x' } } })).termination?.reason).toBe(
+      'decide',
+    );
+    expect(
+      judge(facts({ run: { failure: { kind: 'auth', message: 'Not logged in' }, exitCode: 1 } })).termination,
+    ).toEqual({ reason: 'agent_auth', message: 'Not logged in' });
+    expect(judge(facts({ run: { failure: { kind: 'setup', message: 'root' }, exitCode: 1 } })).termination).toEqual({
+      reason: 'agent_setup',
+      message: 'root',
+    });
   });
 
   it('agent failures win over validation failures, and those over exhausted gates and stuck', () => {
     const failed = { ...errorRun(['x']), truncated: true };
-    expect(judge(facts({ run: failed, committed: false }), { agentFailures: 2, validationFailures: 2, stuck: 2 }).termination?.reason).toBe('agent_failures');
+    expect(
+      judge(facts({ run: failed, committed: false }), { agentFailures: 2, validationFailures: 2, stuck: 2 }).termination
+        ?.reason,
+    ).toBe('agent_failures');
     const broken = { truncated: true };
-    expect(judge(facts({ run: broken, committed: false }), { validationFailures: 2, stuck: 2 }).termination?.reason).toBe('validation_failures');
-    const claim = facts({ run: complete, list: allPass, committed: false, gates: { trigger: 'complete', verdict: gatesFailed } });
+    expect(
+      judge(facts({ run: broken, committed: false }), { validationFailures: 2, stuck: 2 }).termination?.reason,
+    ).toBe('validation_failures');
+    const claim = facts({
+      run: complete,
+      list: allPass,
+      committed: false,
+      gates: { trigger: 'complete', verdict: gatesFailed },
+    });
     expect(judge(claim, { gateFailures: 2, stuck: 2 }).termination?.reason).toBe('quality_gate_exhausted');
   });
 
   it('the verdict keeps its counters and feedback when it ends the run', () => {
     const verdict = judge(facts({ committed: false, run: { truncated: true } }), { stuck: 2 });
-    expect(verdict).toMatchObject({ outcome: 'truncated', counters: { stuck: 3, validationFailures: 1 }, feedback: [{ kind: 'truncated' }] });
+    expect(verdict).toMatchObject({
+      outcome: 'truncated',
+      counters: { stuck: 3, validationFailures: 1 },
+      feedback: [{ kind: 'truncated' }],
+    });
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { usageLimitRuling } from '../../../src/loop/limit-ruling.js';
 import { taskList, judgeSettings } from './fakes.js';
-import { type IterationFacts, INITIAL_COUNTERS, type JudgeSettings, type Counters } from '../../../src/loop/judge-inputs.js';
+import {
+  type IterationFacts,
+  INITIAL_COUNTERS,
+  type JudgeSettings,
+  type Counters,
+} from '../../../src/loop/judge-inputs.js';
 import type { LimitReset } from '../../../src/domain/usage.js';
 import type { AgentRun } from '../../../src/loop/port-data.js';
 
@@ -13,11 +18,26 @@ const HOUR = 60 * MINUTE;
 const settings: JudgeSettings = judgeSettings();
 
 function facts(run: Partial<AgentRun>, deadline = NOW + HOUR): IterationFacts {
-  const agentRun: AgentRun = { exitCode: 1, truncated: false, stats: { toolCalls: 0, invalidLines: 0 }, signals: { complete: false, invalid: [] }, ...run };
-  return { run: agentRun, committed: false, tasks: { ok: true, tasks: taskList(['US-1', false]) }, unconfirmed: new Set(), now: NOW, deadline };
+  const agentRun: AgentRun = {
+    exitCode: 1,
+    truncated: false,
+    stats: { toolCalls: 0, invalidLines: 0 },
+    signals: { complete: false, invalid: [] },
+    ...run,
+  };
+  return {
+    run: agentRun,
+    committed: false,
+    tasks: { ok: true, tasks: taskList(['US-1', false]) },
+    unconfirmed: new Set(),
+    now: NOW,
+    deadline,
+  };
 }
 
-const limited = (reset?: LimitReset): Partial<AgentRun> => ({ failure: { kind: 'usage_limit', message: 'limit', ...(reset ? { reset } : {}) } });
+const limited = (reset?: LimitReset): Partial<AgentRun> => ({
+  failure: { kind: 'usage_limit', message: 'limit', ...(reset ? { reset } : {}) },
+});
 const rule = (iteration: IterationFacts, counters: Partial<Counters> = {}, overrides: Partial<JudgeSettings> = {}) =>
   usageLimitRuling(iteration, { ...settings, ...overrides }, { ...INITIAL_COUNTERS, ...counters });
 
@@ -34,7 +54,13 @@ describe('usageLimitRuling: a usage limit', () => {
     const run = limited({ at: reset, source: 'event' });
     expect(rule(facts(run, reset + MINUTE))).toMatchObject({ wait: { until: reset + MINUTE } });
     expect(rule(facts(run, reset + MINUTE - 1))).toEqual({
-      termination: { reason: 'usage_limit', message: 'limit', resetsAt: reset, resetSource: 'event', why: 'beyond_max_runtime' },
+      termination: {
+        reason: 'usage_limit',
+        message: 'limit',
+        resetsAt: reset,
+        resetSource: 'event',
+        why: 'beyond_max_runtime',
+      },
     });
   });
 
@@ -60,21 +86,44 @@ describe('usageLimitRuling: a usage limit', () => {
   it('with --on-usage-limit stop keeps the announced reset in the ending, for the user to run again after it', () => {
     const reset = NOW + 10 * MINUTE;
     expect(rule(facts(limited({ at: reset, source: 'clock' })), {}, { onUsageLimit: 'stop' })).toEqual({
-      termination: { reason: 'usage_limit', message: 'limit', resetsAt: reset, resetSource: 'clock', why: 'stop_requested' },
+      termination: {
+        reason: 'usage_limit',
+        message: 'limit',
+        resetsAt: reset,
+        resetSource: 'clock',
+        why: 'stop_requested',
+      },
     });
   });
 
   it('a limit no wait lifts ends the run even when its reset is well inside --max-runtime', () => {
-    const run: Partial<AgentRun> = { failure: { kind: 'usage_limit', message: 'out', reset: { at: NOW + MINUTE, source: 'event' }, exhausted: 'out_of_credits' } };
+    const run: Partial<AgentRun> = {
+      failure: {
+        kind: 'usage_limit',
+        message: 'out',
+        reset: { at: NOW + MINUTE, source: 'event' },
+        exhausted: 'out_of_credits',
+      },
+    };
     expect(rule(facts(run, NOW + 10 * HOUR))).toEqual({
-      termination: { reason: 'usage_limit', message: 'out', resetsAt: NOW + MINUTE, resetSource: 'event', why: 'out_of_credits' },
+      termination: {
+        reason: 'usage_limit',
+        message: 'out',
+        resetsAt: NOW + MINUTE,
+        resetSource: 'event',
+        why: 'out_of_credits',
+      },
     });
   });
 });
 
 describe('usageLimitRuling: a busy server', () => {
   const busy = (retryAt?: number): Partial<AgentRun> => ({
-    failure: { kind: 'error', lines: ['API Error: 529'], busy: { kind: 'overloaded', message: 'API Error: 529', ...(retryAt === undefined ? {} : { retryAt }) } },
+    failure: {
+      kind: 'error',
+      lines: ['API Error: 529'],
+      busy: { kind: 'overloaded', message: 'API Error: 529', ...(retryAt === undefined ? {} : { retryAt }) },
+    },
   });
 
   it('pauses 30 seconds after the first failure, doubling with each, at most ten minutes', () => {
@@ -87,7 +136,9 @@ describe('usageLimitRuling: a busy server', () => {
   });
 
   it('waits until the retry time the server named, and never past the deadline', () => {
-    expect(rule(facts(busy(NOW + 90_000)), { agentFailures: 1 })).toEqual({ wait: { until: NOW + 90_000, message: 'API Error: 529', why: 'overloaded' } });
+    expect(rule(facts(busy(NOW + 90_000)), { agentFailures: 1 })).toEqual({
+      wait: { until: NOW + 90_000, message: 'API Error: 529', why: 'overloaded' },
+    });
     expect(rule(facts(busy(NOW + 2 * HOUR)), { agentFailures: 1 })).toMatchObject({ wait: { until: NOW + HOUR } });
   });
 
@@ -104,7 +155,13 @@ describe('usageLimitRuling: --max-usage', () => {
 
   it('waits out a window at the share until a minute after its reset, read from the event', () => {
     expect(rule(facts(usage(0.9, NOW + 30 * MINUTE)), {}, { maxUsage: 0.9 })).toEqual({
-      wait: { until: NOW + 31 * MINUTE, message: 'five_hour usage is at 90% (--max-usage 90)', resetsAt: NOW + 30 * MINUTE, resetSource: 'event', why: 'max_usage' },
+      wait: {
+        until: NOW + 31 * MINUTE,
+        message: 'five_hour usage is at 90% (--max-usage 90)',
+        resetsAt: NOW + 30 * MINUTE,
+        resetSource: 'event',
+        why: 'max_usage',
+      },
     });
   });
 
@@ -114,7 +171,9 @@ describe('usageLimitRuling: --max-usage', () => {
   });
 
   it('a full window without a reset time waits the first backoff step', () => {
-    expect(rule(facts(usage(0.95)), {}, { maxUsage: 0.9 })).toMatchObject({ wait: { until: NOW + 5 * MINUTE, why: 'max_usage' } });
+    expect(rule(facts(usage(0.95)), {}, { maxUsage: 0.9 })).toMatchObject({
+      wait: { until: NOW + 5 * MINUTE, why: 'max_usage' },
+    });
   });
 
   it('a full window ends the run with --on-usage-limit stop', () => {

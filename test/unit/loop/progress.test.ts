@@ -30,13 +30,25 @@ describe('observeMovement: progress is a new descendant on the same branch', () 
   it('a reset to an ancestor is a rewind, naming the commits that left and the reflog entry', async () => {
     expect(await at([{ commit: true }, { commit: true }, { commit: true }, { resetHard: 2 }])).toEqual({
       kind: 'rewritten',
-      rewrite: { how: 'rewind', from: { head: 'c3', branch: 'main' }, to: { head: 'c1', branch: 'main' }, left: 2, reflog: 'HEAD@{1}' },
+      rewrite: {
+        how: 'rewind',
+        from: { head: 'c3', branch: 'main' },
+        to: { head: 'c1', branch: 'main' },
+        left: 2,
+        reflog: 'HEAD@{1}',
+      },
     });
   });
 
   it('a reset followed by a commit, or a rebase, is a rewrite although HEAD moved', async () => {
-    expect(await at([{ commit: true }, { commit: true }, { resetHard: 1, commit: true }])).toMatchObject({ kind: 'rewritten', rewrite: { how: 'rewrite', left: 1 } });
-    expect(await at([{ commit: true }, { commit: true }, { rewrite: 2 }])).toMatchObject({ kind: 'rewritten', rewrite: { how: 'rewrite', left: 2 } });
+    expect(await at([{ commit: true }, { commit: true }, { resetHard: 1, commit: true }])).toMatchObject({
+      kind: 'rewritten',
+      rewrite: { how: 'rewrite', left: 1 },
+    });
+    expect(await at([{ commit: true }, { commit: true }, { rewrite: 2 }])).toMatchObject({
+      kind: 'rewritten',
+      rewrite: { how: 'rewrite', left: 2 },
+    });
   });
 
   it('another branch is a switch even when its new commit descends from the old HEAD', async () => {
@@ -44,13 +56,19 @@ describe('observeMovement: progress is a new descendant on the same branch', () 
       kind: 'rewritten',
       rewrite: { how: 'branch_switch', from: { branch: 'main' }, to: { branch: 'feature' }, left: 0 },
     });
-    expect(await at([{ commit: true }, { checkout: null }])).toMatchObject({ kind: 'rewritten', rewrite: { how: 'branch_switch', to: { branch: null } } });
+    expect(await at([{ commit: true }, { checkout: null }])).toMatchObject({
+      kind: 'rewritten',
+      rewrite: { how: 'branch_switch', to: { branch: null } },
+    });
   });
 
   it('the first commit of an unborn repository is forward', async () => {
     const repo = fakeGit(null);
     repo.apply({ commit: true });
-    expect((await observeMovement(repo.git, { head: null, branch: 'main' })).movement).toEqual({ kind: 'forward', head: 'c1' });
+    expect((await observeMovement(repo.git, { head: null, branch: 'main' })).movement).toEqual({
+      kind: 'forward',
+      head: 'c1',
+    });
   });
 });
 
@@ -58,7 +76,9 @@ describe('runLoop: rewriting history is a validation failure, never progress', (
   const three: FakeCall[] = [{ commit: true }, { commit: true }, { commit: true }];
 
   it('a rewind: outcome history_rewritten, no commit recorded, a strike and no reset of the stuck count, a warning with the way back', async () => {
-    const { rows, warnings, prompts } = await loop([...three, { resetHard: 3 }, { commit: true }], { maxIterations: 5 });
+    const { rows, warnings, prompts } = await loop([...three, { resetHard: 3 }, { commit: true }], {
+      maxIterations: 5,
+    });
     expect(rows.map((row) => [row.outcome, row.commitHash, row.stuckCount])).toEqual([
       ['ok', 'c1', 0],
       ['ok', 'c2', 0],
@@ -67,20 +87,30 @@ describe('runLoop: rewriting history is a validation failure, never progress', (
       // Still off the accepted history: a new commit on the rewound branch is no progress either.
       ['history_rewritten', '', 2],
     ]);
-    expect(warnings[0]).toBe('warning history was rewound on main (HEAD c3 → c0): 3 commits left the branch. Get them back with `git reset --hard c3` (HEAD@{1} in `git reflog`).');
+    expect(warnings[0]).toBe(
+      'warning history was rewound on main (HEAD c3 → c0): 3 commits left the branch. Get them back with `git reset --hard c3` (HEAD@{1} in `git reflog`).',
+    );
     expect(prompts[4]).toContain('## Loop feedback');
     expect(prompts[4]).toContain('3 commits left the branch. Get them back with `git reset --hard c3`');
     expect(prompts[4]).toContain('Never reset, rebase, amend or switch branches');
   });
 
   it('ends with validation_failures when the history stays rewritten, and the strike counts even when ralph stopped the agent', async () => {
-    const { result } = await loop([{ commit: true }, { resetHard: 1 }, { stoppedBy: { cause: 'timeout' }, exitCode: null }, {}]);
+    const { result } = await loop([
+      { commit: true },
+      { resetHard: 1 },
+      { stoppedBy: { cause: 'timeout' }, exitCode: null },
+      {},
+    ]);
     expect(result.termination).toMatchObject({ reason: 'validation_failures', count: 3 });
     expect(result.termination).toMatchObject({ last: expect.stringContaining('history was rewound on main') });
   });
 
   it('putting the branch back ends the failures: the restored commit and new ones on top are progress again', async () => {
-    const { rows, result } = await loop([{ commit: true }, { commit: true }, { resetHard: 2 }, { resetTo: 'c2' }, { commit: true }], { maxIterations: 5, maxValidationFailures: 2 });
+    const { rows, result } = await loop(
+      [{ commit: true }, { commit: true }, { resetHard: 2 }, { resetTo: 'c2' }, { commit: true }],
+      { maxIterations: 5, maxValidationFailures: 2 },
+    );
     expect(rows.map((row) => [row.outcome, row.commitHash])).toEqual([
       ['ok', 'c1'],
       ['ok', 'c2'],
@@ -92,7 +122,10 @@ describe('runLoop: rewriting history is a validation failure, never progress', (
   });
 
   it('a branch switch is a failure even when the new commit descends from the old HEAD; switching back is no failure', async () => {
-    const { rows, warnings, prompts } = await loop([{ commit: true }, { checkout: 'feature', commit: true }, { checkout: 'main', commit: true }], { maxIterations: 3 });
+    const { rows, warnings, prompts } = await loop(
+      [{ commit: true }, { checkout: 'feature', commit: true }, { checkout: 'main', commit: true }],
+      { maxIterations: 3 },
+    );
     expect(rows.map((row) => [row.outcome, row.commitHash])).toEqual([
       ['ok', 'c1'],
       ['history_rewritten', ''],
@@ -103,9 +136,13 @@ describe('runLoop: rewriting history is a validation failure, never progress', (
   });
 
   it('a rebase that rewrites earlier commits is a failure naming how many left', async () => {
-    const { rows, warnings } = await loop([{ commit: true }, { commit: true }, { rewrite: 2, commit: true }], { maxIterations: 3 });
+    const { rows, warnings } = await loop([{ commit: true }, { commit: true }, { rewrite: 2, commit: true }], {
+      maxIterations: 3,
+    });
     expect(rows.map((row) => row.outcome)).toEqual(['ok', 'ok', 'history_rewritten']);
-    expect(warnings[0]).toMatch(/^warning history was rewritten on main \(HEAD c2 → c5\): 2 commits left the branch\. Get them back with `git reset --hard c2`/);
+    expect(warnings[0]).toMatch(
+      /^warning history was rewritten on main \(HEAD c2 → c5\): 2 commits left the branch\. Get them back with `git reset --hard c2`/,
+    );
   });
 
   it('does not accept COMPLETE from an iteration that rewound the branch', async () => {

@@ -11,7 +11,12 @@ describe('renderFeedback: the loop-feedback section of the next prompt', () => {
   });
 
   it('is a heading and one bullet per item, in the order they came', () => {
-    expect(renderFeedback([{ kind: 'truncated' }, { kind: 'rule_broken', rule: 'stories removed from ralph/tasks.json: US-2, US-3' }], false)).toBe(
+    expect(
+      renderFeedback(
+        [{ kind: 'truncated' }, { kind: 'rule_broken', rule: 'stories removed from ralph/tasks.json: US-2, US-3' }],
+        false,
+      ),
+    ).toBe(
       '## Loop feedback\n\n' +
         '- The previous iteration was cut off before it finished (its output ended without a final result). Check `git status` and `git log` for half-done work, then continue.\n' +
         '- The previous iteration broke a rule of the task list: stories removed from ralph/tasks.json: US-2, US-3\n',
@@ -19,18 +24,28 @@ describe('renderFeedback: the loop-feedback section of the next prompt', () => {
   });
 
   it('puts a blocking event after the bullets, as a section of its own without its trailing blank lines', () => {
-    const section = renderFeedback([{ kind: 'gates_blocked', event: '## Completion Blocked: lint\n\nfix it\n\n' }, { kind: 'truncated' }], false);
-    expect(section).toMatch(/^## Loop feedback\n\n- The previous iteration was cut off[^\n]*\n\n## Completion Blocked: lint\n\nfix it\n$/);
+    const section = renderFeedback(
+      [{ kind: 'gates_blocked', event: '## Completion Blocked: lint\n\nfix it\n\n' }, { kind: 'truncated' }],
+      false,
+    );
+    expect(section).toMatch(
+      /^## Loop feedback\n\n- The previous iteration was cut off[^\n]*\n\n## Completion Blocked: lint\n\nfix it\n$/,
+    );
   });
 
   it('a blocking event alone is the whole section under the heading', () => {
-    expect(renderFeedback([{ kind: 'gates_blocked', event: '## Completion Blocked: lint\n' }], false)).toBe('## Loop feedback\n\n## Completion Blocked: lint\n');
+    expect(renderFeedback([{ kind: 'gates_blocked', event: '## Completion Blocked: lint\n' }], false)).toBe(
+      '## Loop feedback\n\n## Completion Blocked: lint\n',
+    );
   });
 
   it('points at an answered decide.txt, alone or after the other items', () => {
-    const hint = '- A human answered your question in `ralph/decide.txt`: read the answer below `---`, act on it, then delete the file.';
+    const hint =
+      '- A human answered your question in `ralph/decide.txt`: read the answer below `---`, act on it, then delete the file.';
     expect(renderFeedback([], true)).toBe(`## Loop feedback\n\n${hint}\n`);
-    expect(renderFeedback([{ kind: 'truncated' }], true)).toMatch(new RegExp(`cut off[^\\n]*\\n${hint.replace(/[.*+?^${}()|[\]\\`]/g, '\\$&')}\\n$`));
+    expect(renderFeedback([{ kind: 'truncated' }], true)).toMatch(
+      new RegExp(`cut off[^\\n]*\\n${hint.replace(/[.*+?^${}()|[\]\\`]/g, '\\$&')}\\n$`),
+    );
   });
 
   it('names failing and unreviewed stories of a rejected COMPLETE apart', () => {
@@ -54,18 +69,32 @@ describe('renderFeedback: the loop-feedback section of the next prompt', () => {
   });
 
   it('a rejected COMPLETE with only failing stories names no unreviewed ones, and the other way round', () => {
-    const failing = renderFeedback([{ kind: 'complete_rejected', remaining: [{ id: 'US-1', title: 'Login', why: 'failing' }] }], false);
-    expect(failing).toContain('rejected: these stories still have `passes: false` in ralph/tasks.json: US-1 (Login). Finish them');
-    const unreviewed = renderFeedback([{ kind: 'complete_rejected', remaining: [{ id: 'US-2', title: 'Logout', why: 'unreviewed' }] }], false);
+    const failing = renderFeedback(
+      [{ kind: 'complete_rejected', remaining: [{ id: 'US-1', title: 'Login', why: 'failing' }] }],
+      false,
+    );
+    expect(failing).toContain(
+      'rejected: these stories still have `passes: false` in ralph/tasks.json: US-1 (Login). Finish them',
+    );
+    const unreviewed = renderFeedback(
+      [{ kind: 'complete_rejected', remaining: [{ id: 'US-2', title: 'Logout', why: 'unreviewed' }] }],
+      false,
+    );
     expect(unreviewed).toContain('rejected: these pass but no review approved them yet: US-2 (Logout). Finish them');
   });
 
   it('a rejected COMPLETE with no story to name says the task list is not valid', () => {
-    expect(renderFeedback([{ kind: 'complete_rejected', remaining: [] }], false)).toContain('was rejected: ralph/tasks.json is not valid. Finish them');
+    expect(renderFeedback([{ kind: 'complete_rejected', remaining: [] }], false)).toContain(
+      'was rejected: ralph/tasks.json is not valid. Finish them',
+    );
   });
 
   it.each<[string, FeedbackItem, string]>([
-    ['an unreadable task list, with the error', { kind: 'tasks_invalid', error: 'line 3: missing id' }, '- ralph/tasks.json is not a valid task list after the previous iteration: line 3: missing id. Repair it first.'],
+    [
+      'an unreadable task list, with the error',
+      { kind: 'tasks_invalid', error: 'line 3: missing id' },
+      '- ralph/tasks.json is not a valid task list after the previous iteration: line 3: missing id. Repair it first.',
+    ],
     [
       'ignored promise tags, with the right forms',
       { kind: 'invalid_tags', tags: ['<promise>DONE</promise>', '<promise>BLOCKED:</promise>'] },
@@ -92,11 +121,17 @@ describe('renderFeedback: the loop-feedback section of the next prompt', () => {
 
   it('explains a repetition with its tool, count, input, and what the call last returned', () => {
     const repetition = { tool: 'Bash', count: 5, kind: 'consecutive' as const, inputPreview: '{"command":"npm test"}' };
-    const withError = renderFeedback([{ kind: 'repetition', repetition: { ...repetition, lastOutcome: { isError: true, preview: 'FAIL x' } } }], false);
+    const withError = renderFeedback(
+      [{ kind: 'repetition', repetition: { ...repetition, lastOutcome: { isError: true, preview: 'FAIL x' } } }],
+      false,
+    );
     expect(withError).toContain(
       '- The previous iteration was stopped because it called `Bash` 5 times with the same input: {"command":"npm test"}. It last returned an error: FAIL x Repeating it will not work: step back, find out why it fails, and take a different approach.',
     );
-    const withResult = renderFeedback([{ kind: 'repetition', repetition: { ...repetition, lastOutcome: { isError: false, preview: 'ok' } } }], false);
+    const withResult = renderFeedback(
+      [{ kind: 'repetition', repetition: { ...repetition, lastOutcome: { isError: false, preview: 'ok' } } }],
+      false,
+    );
     expect(withResult).toContain('{"command":"npm test"}. It last returned: ok Repeating it');
     const bare = renderFeedback([{ kind: 'repetition', repetition }], false);
     expect(bare).toContain('{"command":"npm test"}. Repeating it');
@@ -105,7 +140,9 @@ describe('renderFeedback: the loop-feedback section of the next prompt', () => {
 
 describe('buildPrompt', () => {
   it('joins the prompt, the guide and the feedback with one blank line, ending in one newline', () => {
-    expect(buildPrompt('Do it.\n\n', '## guide\n', '## Loop feedback\n\n- x\n')).toBe('Do it.\n\n## guide\n\n## Loop feedback\n\n- x\n');
+    expect(buildPrompt('Do it.\n\n', '## guide\n', '## Loop feedback\n\n- x\n')).toBe(
+      'Do it.\n\n## guide\n\n## Loop feedback\n\n- x\n',
+    );
   });
 
   it('leaves out empty and blank parts', () => {
@@ -137,7 +174,9 @@ describe('renderModeSection: a mode guide filled with its story', () => {
   const story = { id: 'US-7', title: 'Export CSV', passes: false, priority: 1 };
 
   it('fills the id and title, leaving unknown placeholders as they are', () => {
-    expect(renderModeSection('Story {{id}} — {{title}} ({{unknown}})\n', { mode: 'implement', story }, '')).toBe('Story US-7 — Export CSV ({{unknown}})\n');
+    expect(renderModeSection('Story {{id}} — {{title}} ({{unknown}})\n', { mode: 'implement', story }, '')).toBe(
+      'Story US-7 — Export CSV ({{unknown}})\n',
+    );
   });
 
   it('quotes the review feedback line by line', () => {
@@ -147,7 +186,9 @@ describe('renderModeSection: a mode guide filled with its story', () => {
 
   it('says when a review sent a story back without feedback, blank or missing', () => {
     const expected = '> (no feedback was written: read the review commit)';
-    expect(renderModeSection('{{feedback}}', { mode: 'review-fix', story: { ...story, reviewFeedback: '  \n' } }, '')).toBe(expected);
+    expect(
+      renderModeSection('{{feedback}}', { mode: 'review-fix', story: { ...story, reviewFeedback: '  \n' } }, ''),
+    ).toBe(expected);
     expect(renderModeSection('{{feedback}}', { mode: 'review-fix', story }, '')).toBe(expected);
   });
 
@@ -156,7 +197,9 @@ describe('renderModeSection: a mode guide filled with its story', () => {
   });
 
   it('appends the review policy after one blank line', () => {
-    expect(renderModeSection('## guide {{id}}\n\n', { mode: 'review', story }, '\n policy \n')).toBe('## guide US-7\n\npolicy\n');
+    expect(renderModeSection('## guide {{id}}\n\n', { mode: 'review', story }, '\n policy \n')).toBe(
+      '## guide US-7\n\npolicy\n',
+    );
   });
 });
 
@@ -183,21 +226,39 @@ describe('chooseMode: what the next iteration is for', () => {
       { id: 'C', title: 'c', passes: true, priority: 3, reviewStatus: 'pending' },
     );
     expect(chooseMode(pending, { review: true })).toMatchObject({ mode: 'review', story: { id: 'C' } });
-    const unset = list({ id: 'A', title: 'a', passes: false, priority: 1 }, { id: 'C', title: 'c', passes: true, priority: 3 });
+    const unset = list(
+      { id: 'A', title: 'a', passes: false, priority: 1 },
+      { id: 'C', title: 'c', passes: true, priority: 3 },
+    );
     expect(chooseMode(unset, { review: true })).toMatchObject({ mode: 'review', story: { id: 'C' } });
   });
 
   it('does not review an approved story, nor a failing one that awaits review', () => {
-    const tasks = list({ id: 'A', title: 'a', passes: true, priority: 1, reviewStatus: 'approved' }, { id: 'B', title: 'b', passes: false, priority: 2, reviewStatus: 'pending' });
+    const tasks = list(
+      { id: 'A', title: 'a', passes: true, priority: 1, reviewStatus: 'approved' },
+      { id: 'B', title: 'b', passes: false, priority: 2, reviewStatus: 'pending' },
+    );
     expect(chooseMode(tasks, { review: true })).toMatchObject({ mode: 'implement', story: { id: 'B' } });
   });
 
   it('reviews an approval no review made, and only while the story is still approved', () => {
-    const approved = list({ id: 'A', title: 'a', passes: true, priority: 1, reviewStatus: 'approved' }, { id: 'B', title: 'b', passes: false, priority: 2 });
-    expect(chooseMode(approved, { review: true, unconfirmed: new Set(['A']) })).toMatchObject({ mode: 'review', story: { id: 'A' } });
+    const approved = list(
+      { id: 'A', title: 'a', passes: true, priority: 1, reviewStatus: 'approved' },
+      { id: 'B', title: 'b', passes: false, priority: 2 },
+    );
+    expect(chooseMode(approved, { review: true, unconfirmed: new Set(['A']) })).toMatchObject({
+      mode: 'review',
+      story: { id: 'A' },
+    });
     // The set names approvals; a story since sent back is fixed, whatever a stale set still says.
-    const sentBack = list({ id: 'A', title: 'a', passes: true, priority: 1, reviewStatus: 'changes_requested' }, { id: 'B', title: 'b', passes: false, priority: 2 });
-    expect(chooseMode(sentBack, { review: true, unconfirmed: new Set(['A']) })).toMatchObject({ mode: 'review-fix', story: { id: 'A' } });
+    const sentBack = list(
+      { id: 'A', title: 'a', passes: true, priority: 1, reviewStatus: 'changes_requested' },
+      { id: 'B', title: 'b', passes: false, priority: 2 },
+    );
+    expect(chooseMode(sentBack, { review: true, unconfirmed: new Set(['A']) })).toMatchObject({
+      mode: 'review-fix',
+      story: { id: 'A' },
+    });
   });
 
   it('fixes a story sent back before implementing a new one', () => {

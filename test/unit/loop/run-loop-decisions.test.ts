@@ -16,9 +16,19 @@ const settings: LoopSettings = loopSettings();
 const tasks = taskList(['US-1', false], ['US-2', false]);
 /** An implement iteration may pass only one story (transitions.ts), so a claim that should hold starts one story short. */
 const lastOneLeft = taskList(['US-1', true], ['US-2', false]);
-const gateFailed = (summary: string): GateVerdict => ({ passed: false, interrupted: false, summary, event: `## Completion Blocked: ${summary}\n` });
+const gateFailed = (summary: string): GateVerdict => ({
+  passed: false,
+  interrupted: false,
+  summary,
+  event: `## Completion Blocked: ${summary}\n`,
+});
 
-async function loop(calls: FakeCall[], overrides: Partial<LoopSettings> = {}, initial: TaskList = tasks, options: Parameters<typeof fakePorts>[2] = {}) {
+async function loop(
+  calls: FakeCall[],
+  overrides: Partial<LoopSettings> = {},
+  initial: TaskList = tasks,
+  options: Parameters<typeof fakePorts>[2] = {},
+) {
   const fake = fakePorts(initial, calls, options);
   const result = await runLoop({ ...settings, ...overrides }, fake.ports, initial);
   return { ...fake, result };
@@ -42,20 +52,33 @@ describe('runLoop: the summary counts', () => {
   });
 
   it('counts a usage-limited iteration without a commit as no stuck iteration', async () => {
-    const limited: FakeCall = { failure: { kind: 'usage_limit', message: 'limit', reset: { at: START + 3600_000, source: 'event' } }, exitCode: 1 };
+    const limited: FakeCall = {
+      failure: { kind: 'usage_limit', message: 'limit', reset: { at: START + 3600_000, source: 'event' } },
+      exitCode: 1,
+    };
     const { result, rows } = await loop([{}, limited, { commit: true }], { maxIterations: 2 });
     expect(rows.map((row) => row.stuckCount)).toEqual([1, 1, 0]);
     expect(result.stuckIterations).toBe(1);
   });
 
   it('counts every repetition detection per tool', async () => {
-    const stop = (tool: string): FakeCall => ({ stoppedBy: { cause: 'repetition', repetition: { tool, count: 5, kind: 'consecutive', inputPreview: '{}' } }, exitCode: null, commit: true });
+    const stop = (tool: string): FakeCall => ({
+      stoppedBy: { cause: 'repetition', repetition: { tool, count: 5, kind: 'consecutive', inputPreview: '{}' } },
+      exitCode: null,
+      commit: true,
+    });
     const { result } = await loop([stop('Bash'), stop('Read'), stop('Bash')], { maxIterations: 3 });
     expect(result.repetitions).toEqual({ Bash: 2, Read: 1 });
   });
 
   it('reports the stories of the last valid task list when the agent left it unreadable', async () => {
-    const { result } = await loop([{ commit: true, pass: ['US-1'] }, { commit: true, corruptTasks: true }], { maxIterations: 2 });
+    const { result } = await loop(
+      [
+        { commit: true, pass: ['US-1'] },
+        { commit: true, corruptTasks: true },
+      ],
+      { maxIterations: 2 },
+    );
     expect(result.stories).toEqual({ complete: 1, total: 2 });
   });
 
@@ -71,12 +94,23 @@ describe('runLoop: the summary counts', () => {
 describe('runLoop: the row and the live state of each iteration', () => {
   it('records the duration to a tenth of a second and the end time to the second', async () => {
     const { rows } = await loop([{ commit: true, takesMs: 61_234 }], { maxIterations: 1 });
-    expect(rows[0]).toMatchObject({ durationSeconds: 61.2, timestamp: '2025-06-15T15:07:41Z', agentExitCode: 0, commitHash: 'c1' });
+    expect(rows[0]).toMatchObject({
+      durationSeconds: 61.2,
+      timestamp: '2025-06-15T15:07:41Z',
+      agentExitCode: 0,
+      commitHash: 'c1',
+    });
   });
 
   it('records the agent exit code and no commit hash when HEAD did not move', async () => {
     const { rows } = await loop([{ exitCode: 2, failure: { kind: 'error', lines: ['x'] } }], { maxIterations: 1 });
-    expect(rows[0]).toMatchObject({ agentExitCode: 2, commitHash: '', outcome: 'agent_error', storiesComplete: 0, storiesTotal: 2 });
+    expect(rows[0]).toMatchObject({
+      agentExitCode: 2,
+      commitHash: '',
+      outcome: 'agent_error',
+      storiesComplete: 0,
+      storiesTotal: 2,
+    });
   });
 
   it('writes the stuck count so far, the mode and the story into .ralph-active as each iteration starts', async () => {
@@ -89,13 +123,33 @@ describe('runLoop: the row and the live state of each iteration', () => {
   });
 
   it('announces each iteration with its place among the counted ones: a usage-limited iteration takes no place', async () => {
-    const fake = fakePorts(tasks, [{ failure: { kind: 'usage_limit', message: 'limit' }, exitCode: 1 }, { commit: true, pass: ['US-1'] }]);
+    const fake = fakePorts(tasks, [
+      { failure: { kind: 'usage_limit', message: 'limit' }, exitCode: 1 },
+      { commit: true, pass: ['US-1'] },
+    ]);
     const started: unknown[] = [];
-    const ports: LoopPorts = { ...fake.ports, report: { ...fake.ports.report, iterationStarted: (event) => void started.push(event) } };
+    const ports: LoopPorts = {
+      ...fake.ports,
+      report: { ...fake.ports.report, iterationStarted: (event) => void started.push(event) },
+    };
     await runLoop({ ...settings, maxIterations: 1 }, ports, tasks);
     expect(started).toEqual([
-      { iteration: 1, index: 0, maxIterations: 1, mode: 'implement', stories: { complete: 0, total: 2 }, story: { id: 'US-1', title: 'Story US-1' } },
-      { iteration: 2, index: 0, maxIterations: 1, mode: 'implement', stories: { complete: 0, total: 2 }, story: { id: 'US-1', title: 'Story US-1' } },
+      {
+        iteration: 1,
+        index: 0,
+        maxIterations: 1,
+        mode: 'implement',
+        stories: { complete: 0, total: 2 },
+        story: { id: 'US-1', title: 'Story US-1' },
+      },
+      {
+        iteration: 2,
+        index: 0,
+        maxIterations: 1,
+        mode: 'implement',
+        stories: { complete: 0, total: 2 },
+        story: { id: 'US-1', title: 'Story US-1' },
+      },
     ]);
   });
 
@@ -108,9 +162,16 @@ describe('runLoop: the row and the live state of each iteration', () => {
   });
 
   it('reports how each iteration ended: its row, whether it committed, and the failure or stop', async () => {
-    const fake = fakePorts(tasks, [{ commit: true }, { failure: { kind: 'error', lines: ['boom'] }, exitCode: 1 }, { stoppedBy: { cause: 'timeout' }, exitCode: null }]);
+    const fake = fakePorts(tasks, [
+      { commit: true },
+      { failure: { kind: 'error', lines: ['boom'] }, exitCode: 1 },
+      { stoppedBy: { cause: 'timeout' }, exitCode: null },
+    ]);
     const finished: Parameters<LoopPorts['report']['iterationFinished']>[0][] = [];
-    const ports: LoopPorts = { ...fake.ports, report: { ...fake.ports.report, iterationFinished: (event) => void finished.push(event) } };
+    const ports: LoopPorts = {
+      ...fake.ports,
+      report: { ...fake.ports.report, iterationFinished: (event) => void finished.push(event) },
+    };
     await runLoop({ ...settings, maxIterations: 3, maxStuck: 5 }, ports, tasks);
     expect(finished.map(({ row, ...rest }) => ({ iteration: row.iteration, ...rest }))).toEqual([
       { iteration: 1, committed: true },
@@ -123,7 +184,10 @@ describe('runLoop: the row and the live state of each iteration', () => {
   it('passes the run deadline to the agent', async () => {
     const fake = fakePorts(tasks, [{ commit: true }]);
     const deadlines: (number | undefined)[] = [];
-    const ports: LoopPorts = { ...fake.ports, agent: { run: (request) => (deadlines.push(request.deadline), fake.ports.agent.run(request)) } };
+    const ports: LoopPorts = {
+      ...fake.ports,
+      agent: { run: (request) => (deadlines.push(request.deadline), fake.ports.agent.run(request)) },
+    };
     await runLoop({ ...settings, maxIterations: 1, maxRuntimeMs: 3600_000 }, ports, tasks);
     expect(deadlines).toEqual([START + 3600_000]);
   });
@@ -131,7 +195,9 @@ describe('runLoop: the row and the live state of each iteration', () => {
 
 describe('runLoop: what the next prompt hears', () => {
   it('gives the answered-decide.txt hint once per run, not in every prompt', async () => {
-    const { prompts } = await loop([{ commit: true }, { commit: true }], { maxIterations: 2 }, tasks, { decide: 'answered' });
+    const { prompts } = await loop([{ commit: true }, { commit: true }], { maxIterations: 2 }, tasks, {
+      decide: 'answered',
+    });
     expect(prompts[0]).toContain('A human answered your question in `ralph/decide.txt`');
     expect(prompts[1]).not.toContain('ralph/decide.txt');
   });
@@ -142,24 +208,39 @@ describe('runLoop: what the next prompt hears', () => {
   });
 
   it('explains an --iteration-timeout stop in the next prompt', async () => {
-    const { prompts } = await loop([{ stoppedBy: { cause: 'timeout' }, exitCode: null }, { commit: true }], { maxIterations: 2 });
+    const { prompts } = await loop([{ stoppedBy: { cause: 'timeout' }, exitCode: null }, { commit: true }], {
+      maxIterations: 2,
+    });
     expect(prompts[1]).toContain('stopped at the iteration time limit');
   });
 
   it('explains an idle-timeout stop in the next prompt', async () => {
-    const { prompts } = await loop([{ stoppedBy: { cause: 'idle_timeout' }, exitCode: null }, { commit: true }], { maxIterations: 2 });
+    const { prompts } = await loop([{ stoppedBy: { cause: 'idle_timeout' }, exitCode: null }, { commit: true }], {
+      maxIterations: 2,
+    });
     expect(prompts[1]).toContain('produced no output for too long (idle timeout)');
   });
 
   it("hands a failed agent's last error lines to the next prompt, and only to the next one", async () => {
-    const { prompts } = await loop([{ failure: { kind: 'error', lines: ['ENOSPC: no space left'] }, exitCode: 1 }, { commit: true }, { commit: true }], { maxIterations: 3 });
-    expect(prompts[1]).toContain("The previous iteration's agent process failed. Its last error output:\n    ENOSPC: no space left");
+    const { prompts } = await loop(
+      [
+        { failure: { kind: 'error', lines: ['ENOSPC: no space left'] }, exitCode: 1 },
+        { commit: true },
+        { commit: true },
+      ],
+      { maxIterations: 3 },
+    );
+    expect(prompts[1]).toContain(
+      "The previous iteration's agent process failed. Its last error output:\n    ENOSPC: no space left",
+    );
     expect(prompts[2]).not.toContain('Loop feedback');
   });
 
   it('uses the finish guide when every story passes but the run goes on', async () => {
     const done = taskList(['US-1', true]);
-    const { prompts } = await loop([{ commit: true, signals: { complete: true } }], {}, done, { gates: [gateFailed('lint failed'), { passed: true }] });
+    const { prompts } = await loop([{ commit: true, signals: { complete: true } }], {}, done, {
+      gates: [gateFailed('lint failed'), { passed: true }],
+    });
     expect(prompts[0]).toContain('## mode finish: (none)');
   });
 
@@ -179,10 +260,16 @@ describe('runLoop: what the next prompt hears', () => {
   it('keeps feedback exactly at the cap in the prompt, and moves one byte more to a file', async () => {
     const failure: FakeCall = { failure: { kind: 'error', lines: ['x'.repeat(500)] }, exitCode: 1 };
     const section = renderFeedback([{ kind: 'agent_failed', lines: ['x'.repeat(500)] }], false);
-    const atCap = await loop([failure, { commit: true }], { maxIterations: 2, maxFeedbackBytes: Buffer.byteLength(section) });
+    const atCap = await loop([failure, { commit: true }], {
+      maxIterations: 2,
+      maxFeedbackBytes: Buffer.byteLength(section),
+    });
     expect(atCap.feedbackFiles).toEqual([]);
     expect(atCap.prompts[1]).toContain(section.trimEnd());
-    const over = await loop([failure, { commit: true }], { maxIterations: 2, maxFeedbackBytes: Buffer.byteLength(section) - 1 });
+    const over = await loop([failure, { commit: true }], {
+      maxIterations: 2,
+      maxFeedbackBytes: Buffer.byteLength(section) - 1,
+    });
     expect(over.feedbackFiles).toEqual([{ iteration: 2, text: section }]);
   });
 
@@ -197,7 +284,10 @@ describe('runLoop: what the next prompt hears', () => {
 describe('runLoop: the clock and interrupts between iterations', () => {
   it('a usage-limit wait that ends exactly at the deadline ends the run max_runtime before another agent starts', async () => {
     const maxRuntimeMs = 3600_000;
-    const limited: FakeCall = { failure: { kind: 'usage_limit', message: 'limit', reset: { at: START + maxRuntimeMs - 60_000, source: 'event' } }, exitCode: 1 };
+    const limited: FakeCall = {
+      failure: { kind: 'usage_limit', message: 'limit', reset: { at: START + maxRuntimeMs - 60_000, source: 'event' } },
+      exitCode: 1,
+    };
     const { result, prompts, sleeps } = await loop([limited, { commit: true }], { maxRuntimeMs });
     expect(sleeps).toEqual([maxRuntimeMs - 60_000]);
     expect(result.termination).toEqual({ reason: 'max_runtime', limitMs: maxRuntimeMs });
@@ -205,25 +295,39 @@ describe('runLoop: the clock and interrupts between iterations', () => {
   });
 
   it('does not sleep when the reset time has already passed', async () => {
-    const limited: FakeCall = { failure: { kind: 'usage_limit', message: 'limit', reset: { at: START + 60_000 - 60_000, source: 'event' } }, exitCode: 1 };
+    const limited: FakeCall = {
+      failure: { kind: 'usage_limit', message: 'limit', reset: { at: START + 60_000 - 60_000, source: 'event' } },
+      exitCode: 1,
+    };
     const { sleeps, events } = await loop([limited, { commit: true }], { maxIterations: 1 });
     expect(sleeps).toEqual([]);
     expect(events).toContain('wait ended');
   });
 
   it('an interrupt during a usage-limit wait ends the run before another agent starts', async () => {
-    const fake = fakePorts(tasks, [{ failure: { kind: 'usage_limit', message: 'limit' }, exitCode: 1 }, { commit: true }]);
+    const fake = fakePorts(tasks, [
+      { failure: { kind: 'usage_limit', message: 'limit' }, exitCode: 1 },
+      { commit: true },
+    ]);
     const late = withLateInterrupt(fake.ports);
-    const ports: LoopPorts = { ...late.ports, clock: { now: fake.ports.clock.now, sleep: async () => late.arrive('SIGTERM') } };
+    const ports: LoopPorts = {
+      ...late.ports,
+      clock: { now: fake.ports.clock.now, sleep: async () => late.arrive('SIGTERM') },
+    };
     const result = await runLoop(settings, ports, tasks);
     expect(result.termination).toEqual({ reason: 'interrupted', signal: 'SIGTERM' });
     expect(fake.prompts).toHaveLength(1);
   });
 
   it('runs no gates on a claim when an interrupt arrived as the agent finished', async () => {
-    const fake = fakePorts(lastOneLeft, [{ commit: true, pass: ['US-2'], signals: { complete: true } }], { gates: [{ passed: true }] });
+    const fake = fakePorts(lastOneLeft, [{ commit: true, pass: ['US-2'], signals: { complete: true } }], {
+      gates: [{ passed: true }],
+    });
     const late = withLateInterrupt(fake.ports);
-    const ports: LoopPorts = { ...late.ports, agent: { run: async (request) => fake.ports.agent.run(request).finally(() => late.arrive('SIGINT')) } };
+    const ports: LoopPorts = {
+      ...late.ports,
+      agent: { run: async (request) => fake.ports.agent.run(request).finally(() => late.arrive('SIGINT')) },
+    };
     await runLoop(settings, ports, lastOneLeft);
     expect(fake.gateChecks).toEqual([]);
   });
@@ -233,7 +337,10 @@ describe('runLoop: the clock and interrupts between iterations', () => {
     const fake = fakePorts(done, [], { gates: [{ passed: false, interrupted: true }] });
     const late = withLateInterrupt(fake.ports);
     late.arrive('SIGTERM');
-    expect((await runLoop(settings, late.ports, done)).termination).toEqual({ reason: 'interrupted', signal: 'SIGTERM' });
+    expect((await runLoop(settings, late.ports, done)).termination).toEqual({
+      reason: 'interrupted',
+      signal: 'SIGTERM',
+    });
     const unnamed = await loop([], {}, done, { gates: [{ passed: false, interrupted: true }] });
     expect(unnamed.result.termination).toEqual({ reason: 'interrupted', signal: 'SIGINT' });
   });
@@ -241,17 +348,30 @@ describe('runLoop: the clock and interrupts between iterations', () => {
 
 describe('runLoop: gates on a claim and on a commit', () => {
   it('checks a verified claim as a claim, even with gatesWhen commit', async () => {
-    const { gateChecks } = await loop([{ commit: true, pass: ['US-2'], signals: { complete: true } }], { gatesWhen: 'commit' }, lastOneLeft, { gates: [{ passed: true }] });
+    const { gateChecks } = await loop(
+      [{ commit: true, pass: ['US-2'], signals: { complete: true } }],
+      { gatesWhen: 'commit' },
+      lastOneLeft,
+      { gates: [{ passed: true }] },
+    );
     expect(gateChecks).toEqual([{ iteration: 1, trigger: 'complete' }]);
   });
 
   it('with gatesWhen commit runs no gates after an iteration without a commit', async () => {
-    const { gateChecks } = await loop([{}, { commit: true }], { gatesWhen: 'commit', maxIterations: 2 }, tasks, { gates: [{ passed: true }] });
+    const { gateChecks } = await loop([{}, { commit: true }], { gatesWhen: 'commit', maxIterations: 2 }, tasks, {
+      gates: [{ passed: true }],
+    });
     expect(gateChecks).toEqual([{ iteration: 2, trigger: 'commit' }]);
   });
 
   it('checks a claim whose agent a time limit stopped after the work was done', async () => {
-    const claim: FakeCall = { commit: true, pass: ['US-2'], signals: { complete: true }, stoppedBy: { cause: 'timeout' }, exitCode: null };
+    const claim: FakeCall = {
+      commit: true,
+      pass: ['US-2'],
+      signals: { complete: true },
+      stoppedBy: { cause: 'timeout' },
+      exitCode: null,
+    };
     const { gateChecks, result } = await loop([claim], {}, lastOneLeft, { gates: [{ passed: true }] });
     expect(gateChecks).toEqual([{ iteration: 1, trigger: 'complete' }]);
     expect(result.termination).toEqual({ reason: 'complete' });
@@ -262,8 +382,14 @@ describe('runLoop: the review cycle', () => {
   const review = { review: true } as const;
 
   it('a review-fix iteration that leaves its story sent back counts no review rejection', async () => {
-    const initial: TaskList = { stories: [{ id: 'US-1', title: 'Story US-1', passes: false, priority: 1, reviewStatus: 'changes_requested' }] };
-    const { rows, reviewRejections } = await loop([{ commit: true }, { commit: true }], { ...review, maxIterations: 2, maxReviews: 1 }, initial);
+    const initial: TaskList = {
+      stories: [{ id: 'US-1', title: 'Story US-1', passes: false, priority: 1, reviewStatus: 'changes_requested' }],
+    };
+    const { rows, reviewRejections } = await loop(
+      [{ commit: true }, { commit: true }],
+      { ...review, maxIterations: 2, maxReviews: 1 },
+      initial,
+    );
     expect(rows.map((row) => row.mode)).toEqual(['review-fix', 'review-fix']);
     expect(reviewRejections).toEqual({});
   });
@@ -298,8 +424,14 @@ describe('runLoop: the review cycle', () => {
 
   it('a review cap reached without written feedback says so without quoting any', async () => {
     const initial = taskList(['US-1', true]);
-    const { blocked } = await loop([{ commit: true, review: { 'US-1': { reviewStatus: 'changes_requested', passes: false } } }], { ...review, maxReviews: 1 }, initial);
-    expect(blocked[0]?.reason).toBe('Story US-1 was sent back by review 1 times (--max-reviews 1): a human should look at it.');
+    const { blocked } = await loop(
+      [{ commit: true, review: { 'US-1': { reviewStatus: 'changes_requested', passes: false } } }],
+      { ...review, maxReviews: 1 },
+      initial,
+    );
+    expect(blocked[0]?.reason).toBe(
+      'Story US-1 was sent back by review 1 times (--max-reviews 1): a human should look at it.',
+    );
   });
 
   it('reviews the highest-priority story awaiting review, whose status is pending or not set yet', async () => {

@@ -18,10 +18,19 @@ async function loop(calls: FakeCall[], overrides: Partial<LoopSettings> = {}, in
 
 describe('runLoop', () => {
   it("names the run's branch in every prompt, and no branch when it has none", async () => {
-    const onBranch = await loop([{ commit: true, pass: ['US-1'] }, { commit: true, pass: ['US-2'], signals: { complete: true } }], { branch: 'ralph/feature' });
+    const onBranch = await loop(
+      [
+        { commit: true, pass: ['US-1'] },
+        { commit: true, pass: ['US-2'], signals: { complete: true } },
+      ],
+      { branch: 'ralph/feature' },
+    );
     expect(onBranch.prompts).toHaveLength(2);
     for (const prompt of onBranch.prompts) expect(prompt).toContain('you are on `ralph/feature`');
-    const without = await loop([{ commit: true, pass: ['US-1'] }, { commit: true, pass: ['US-2'], signals: { complete: true } }]);
+    const without = await loop([
+      { commit: true, pass: ['US-1'] },
+      { commit: true, pass: ['US-2'], signals: { complete: true } },
+    ]);
     for (const prompt of without.prompts) expect(prompt).not.toContain('**Branch:**');
   });
 
@@ -59,7 +68,11 @@ describe('runLoop', () => {
   });
 
   it('accepts COMPLETE on the last allowed iteration', async () => {
-    const { result } = await loop([{ commit: true, pass: ['US-2'], signals: { complete: true } }], { maxIterations: 1 }, lastOneLeft);
+    const { result } = await loop(
+      [{ commit: true, pass: ['US-2'], signals: { complete: true } }],
+      { maxIterations: 1 },
+      lastOneLeft,
+    );
     expect(result.termination.reason).toBe('complete');
   });
 
@@ -150,18 +163,27 @@ describe('runLoop', () => {
   });
 
   it('explains ignored promise tags in the next prompt', async () => {
-    const { prompts } = await loop([{ commit: true, signals: { invalid: ['<promise>DONE</promise>'] } }, { commit: true }], {
-      maxIterations: 2,
-    });
+    const { prompts } = await loop(
+      [{ commit: true, signals: { invalid: ['<promise>DONE</promise>'] } }, { commit: true }],
+      {
+        maxIterations: 2,
+      },
+    );
     expect(prompts[1]).toContain('<promise>DONE</promise>');
   });
 });
 
 describe('runLoop: budgets and failures', () => {
   it('stops at --max-runtime before starting an iteration it has no time for', async () => {
-    const { result, rows } = await loop([{ commit: true, takesMs: 50 * 60_000 }, { commit: true, takesMs: 50 * 60_000 }], {
-      maxRuntimeMs: 90 * 60_000,
-    });
+    const { result, rows } = await loop(
+      [
+        { commit: true, takesMs: 50 * 60_000 },
+        { commit: true, takesMs: 50 * 60_000 },
+      ],
+      {
+        maxRuntimeMs: 90 * 60_000,
+      },
+    );
     expect(result.termination).toEqual({ reason: 'max_runtime', limitMs: 90 * 60_000 });
     expect(exitCodeFor(result.termination)).toBe(1);
     expect(rows).toHaveLength(2);
@@ -174,7 +196,9 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('stops at --max-cost once the summed cost reaches the cap', async () => {
-    const { result } = await loop([{ commit: true, costUsd: 0.4 }, { commit: true, costUsd: 0.6 }, { commit: true }], { maxCostUsd: 1 });
+    const { result } = await loop([{ commit: true, costUsd: 0.4 }, { commit: true, costUsd: 0.6 }, { commit: true }], {
+      maxCostUsd: 1,
+    });
     expect(result.termination).toEqual({ reason: 'max_cost', costUsd: 1, limitUsd: 1 });
     expect(result.costUsd).toBe(1);
   });
@@ -182,10 +206,26 @@ describe('runLoop: budgets and failures', () => {
   it('stops after --max-agent-failures consecutive failures; a success resets the count; timeouts neither add nor reset', async () => {
     const fail: FakeCall = { failure: { kind: 'error', lines: ['boom'] }, exitCode: 1 };
     const { result, rows } = await loop(
-      [fail, fail, { commit: true }, fail, { stoppedBy: { cause: 'timeout' }, exitCode: null, commit: true }, fail, fail],
+      [
+        fail,
+        fail,
+        { commit: true },
+        fail,
+        { stoppedBy: { cause: 'timeout' }, exitCode: null, commit: true },
+        fail,
+        fail,
+      ],
       { maxStuck: 10 },
     );
-    expect(rows.map((row) => row.outcome)).toEqual(['agent_error', 'agent_error', 'ok', 'agent_error', 'timeout', 'agent_error', 'agent_error']);
+    expect(rows.map((row) => row.outcome)).toEqual([
+      'agent_error',
+      'agent_error',
+      'ok',
+      'agent_error',
+      'timeout',
+      'agent_error',
+      'agent_error',
+    ]);
     expect(result.termination).toEqual({ reason: 'agent_failures', count: 3, lastError: ['boom'] });
     expect(exitCodeFor(result.termination)).toBe(4);
   });
@@ -200,7 +240,10 @@ describe('runLoop: budgets and failures', () => {
 
   it('stops after one call when the agent cannot reach the API, with the network hint (exit 64)', async () => {
     const message = 'API Error: Unable to connect to API (FailedToOpenSocket)';
-    const { result, rows } = await loop([{ failure: { kind: 'setup', message, cause: 'network' }, exitCode: 1 }, { commit: true }]);
+    const { result, rows } = await loop([
+      { failure: { kind: 'setup', message, cause: 'network' }, exitCode: 1 },
+      { commit: true },
+    ]);
     expect(rows).toHaveLength(1);
     expect(result.termination).toEqual({ reason: 'agent_setup', message, cause: 'network' });
     expect(exitCodeFor(result.termination)).toBe(64);
@@ -212,7 +255,14 @@ describe('runLoop: budgets and failures', () => {
   it('waits out a usage limit until its reset plus a minute; the limited iteration counts neither as an iteration nor as a strike', async () => {
     const fake = fakePorts(lastOneLeft, [
       {},
-      { failure: { kind: 'usage_limit', message: 'limit', reset: { at: 1_750_000_000_000 + 3 * 3600_000, source: 'event' } }, exitCode: 1 },
+      {
+        failure: {
+          kind: 'usage_limit',
+          message: 'limit',
+          reset: { at: 1_750_000_000_000 + 3 * 3600_000, source: 'event' },
+        },
+        exitCode: 1,
+      },
       { commit: true, pass: ['US-2'], signals: { complete: true } },
     ]);
     const result = await runLoop({ ...settings, maxIterations: 2, maxStuck: 2 }, fake.ports, lastOneLeft);
@@ -228,25 +278,52 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('stops instead of waiting when the reset is past the --max-runtime deadline, or with --on-usage-limit stop', async () => {
-    const limit: FakeCall = { failure: { kind: 'usage_limit', message: 'limit', reset: { at: 1_750_000_000_000 + 10 * 3600_000, source: 'clock' } }, exitCode: 1 };
+    const limit: FakeCall = {
+      failure: {
+        kind: 'usage_limit',
+        message: 'limit',
+        reset: { at: 1_750_000_000_000 + 10 * 3600_000, source: 'clock' },
+      },
+      exitCode: 1,
+    };
     const late = await loop([limit]);
-    expect(late.result.termination).toMatchObject({ reason: 'usage_limit', resetsAt: 1_750_000_000_000 + 10 * 3600_000, resetSource: 'clock', why: 'beyond_max_runtime' });
+    expect(late.result.termination).toMatchObject({
+      reason: 'usage_limit',
+      resetsAt: 1_750_000_000_000 + 10 * 3600_000,
+      resetSource: 'clock',
+      why: 'beyond_max_runtime',
+    });
     expect(late.sleeps).toEqual([]);
-    const stop = await loop([{ failure: { kind: 'usage_limit', message: 'limit' }, exitCode: 1 }], { onUsageLimit: 'stop' });
-    expect(stop.result.termination).toMatchObject({ reason: 'usage_limit', resetSource: 'backoff', why: 'stop_requested' });
+    const stop = await loop([{ failure: { kind: 'usage_limit', message: 'limit' }, exitCode: 1 }], {
+      onUsageLimit: 'stop',
+    });
+    expect(stop.result.termination).toMatchObject({
+      reason: 'usage_limit',
+      resetSource: 'backoff',
+      why: 'stop_requested',
+    });
     expect(exitCodeFor(stop.result.termination)).toBe(1);
   });
 
   it('backs off when a usage limit names no reset time', async () => {
-    const limit: FakeCall = { failure: { kind: 'usage_limit', message: 'API Error: Request rejected (429) · The usage limit has been reached' }, exitCode: 1 };
-    const { sleeps } = await loop([limit, limit, { commit: true, pass: ['US-2'], signals: { complete: true } }], {}, lastOneLeft);
+    const limit: FakeCall = {
+      failure: { kind: 'usage_limit', message: 'API Error: Request rejected (429) · The usage limit has been reached' },
+      exitCode: 1,
+    };
+    const { sleeps } = await loop(
+      [limit, limit, { commit: true, pass: ['US-2'], signals: { complete: true } }],
+      {},
+      lastOneLeft,
+    );
     expect(sleeps).toEqual([5 * 60_000, 10 * 60_000]);
   });
 
   it.each(['allocation_disabled', 'out_of_credits', 'monthly_cap'] as const)(
     'stops at once on a limit no wait lifts (%s), even with --on-usage-limit wait',
     async (exhausted) => {
-      const { result, sleeps, rows } = await loop([{ failure: { kind: 'usage_limit', message: 'limit', exhausted }, exitCode: 1 }]);
+      const { result, sleeps, rows } = await loop([
+        { failure: { kind: 'usage_limit', message: 'limit', exhausted }, exitCode: 1 },
+      ]);
       expect(result.termination).toMatchObject({ reason: 'usage_limit', why: exhausted, resetSource: 'backoff' });
       expect(exitCodeFor(result.termination)).toBe(1);
       expect(rows).toHaveLength(1);
@@ -258,7 +335,14 @@ describe('runLoop: budgets and failures', () => {
     const start = 1_750_000_000_000;
     const resetsAt = start + 2 * 3600_000;
     const fake = fakePorts(tasks, [
-      { commit: true, pass: ['US-1'], usage: [{ window: 'five_hour', utilization: 0.92, resetsAt }, { window: 'seven_day', utilization: 0.4 }] },
+      {
+        commit: true,
+        pass: ['US-1'],
+        usage: [
+          { window: 'five_hour', utilization: 0.92, resetsAt },
+          { window: 'seven_day', utilization: 0.4 },
+        ],
+      },
       { commit: true, pass: ['US-2'], signals: { complete: true } },
     ]);
     const result = await runLoop({ ...settings, maxUsage: 0.9 }, fake.ports, tasks);
@@ -271,16 +355,35 @@ describe('runLoop: budgets and failures', () => {
 
   it('with --max-usage, goes on below the share, and stops at it under --on-usage-limit stop', async () => {
     const usage = [{ window: 'seven_day', utilization: 0.89, resetsAt: 1_750_000_000_000 + 3600_000 }];
-    const below = await loop([{ commit: true, usage }, { commit: true, pass: ['US-2'], signals: { complete: true } }], { maxUsage: 0.9 }, lastOneLeft);
+    const below = await loop(
+      [
+        { commit: true, usage },
+        { commit: true, pass: ['US-2'], signals: { complete: true } },
+      ],
+      { maxUsage: 0.9 },
+      lastOneLeft,
+    );
     expect(below.result.termination.reason).toBe('complete');
     expect(below.sleeps).toEqual([]);
     const full = [{ window: 'seven_day', utilization: 0.9, resetsAt: 1_750_000_000_000 + 3600_000 }];
     const stop = await loop([{ commit: true, usage: full }], { maxUsage: 0.9, onUsageLimit: 'stop' });
-    expect(stop.result.termination).toMatchObject({ reason: 'usage_limit', why: 'stop_requested', resetSource: 'event', message: expect.stringContaining('seven_day usage is at 90%') });
+    expect(stop.result.termination).toMatchObject({
+      reason: 'usage_limit',
+      why: 'stop_requested',
+      resetSource: 'event',
+      message: expect.stringContaining('seven_day usage is at 90%'),
+    });
   });
 
   it('counts a busy server as an agent failure and pauses briefly between attempts, doubling', async () => {
-    const busy: FakeCall = { failure: { kind: 'error', lines: ['API Error: 529 Overloaded'], busy: { kind: 'overloaded', message: 'API Error: 529 Overloaded' } }, exitCode: 1 };
+    const busy: FakeCall = {
+      failure: {
+        kind: 'error',
+        lines: ['API Error: 529 Overloaded'],
+        busy: { kind: 'overloaded', message: 'API Error: 529 Overloaded' },
+      },
+      exitCode: 1,
+    };
     const { result, sleeps, events } = await loop([busy, busy, busy]);
     expect(result.termination).toMatchObject({ reason: 'agent_failures', count: 3, busy: 'overloaded' });
     expect(sleeps).toEqual([30_000, 60_000]);
@@ -289,34 +392,50 @@ describe('runLoop: budgets and failures', () => {
 
   it('waits as long as a throttling server asks (Retry in Ns)', async () => {
     const retryAt = 1_750_000_000_000 + 60_000 + 156_000;
-    const busy: FakeCall = { failure: { kind: 'error', lines: ['x'], busy: { kind: 'rate_limited', message: 'x', retryAt } }, exitCode: 1 };
-    const { sleeps, result } = await loop([busy, { commit: true, pass: ['US-2'], signals: { complete: true } }], {}, lastOneLeft);
+    const busy: FakeCall = {
+      failure: { kind: 'error', lines: ['x'], busy: { kind: 'rate_limited', message: 'x', retryAt } },
+      exitCode: 1,
+    };
+    const { sleeps, result } = await loop(
+      [busy, { commit: true, pass: ['US-2'], signals: { complete: true } }],
+      {},
+      lastOneLeft,
+    );
     expect(result.termination.reason).toBe('complete');
     expect(sleeps).toEqual([156_000]);
   });
 
   it('stops after --max-validation-failures consecutive rule breaks, and a clean iteration resets the count', async () => {
-    const { result, rows, prompts } = await loop(
-      [
-        { commit: true, signals: { invalid: ['<promise>DONE</promise>'] } },
-        { commit: true, truncated: true },
-        { commit: true },
-        { commit: true, signals: { complete: true } },
-        { commit: true, remove: ['US-2'] },
-        { commit: true, signals: { invalid: ['<promise>BLOCKED:</promise>'] } },
-      ],
-    );
+    const { result, rows, prompts } = await loop([
+      { commit: true, signals: { invalid: ['<promise>DONE</promise>'] } },
+      { commit: true, truncated: true },
+      { commit: true },
+      { commit: true, signals: { complete: true } },
+      { commit: true, remove: ['US-2'] },
+      { commit: true, signals: { invalid: ['<promise>BLOCKED:</promise>'] } },
+    ]);
     expect(rows.map((row) => row.outcome)).toEqual(['ok', 'truncated', 'ok', 'ok', 'ok', 'ok']);
     expect(result.termination).toMatchObject({ reason: 'validation_failures', count: 3 });
     expect(prompts[2]).toContain('cut off');
-    expect(prompts[5]).toContain('broke a rule of the task list: ralph/tasks.json lost story US-2 during the iteration');
+    expect(prompts[5]).toContain(
+      'broke a rule of the task list: ralph/tasks.json lost story US-2 during the iteration',
+    );
   });
 
   it('tells the next prompt about a repetition and counts detections per tool', async () => {
-    const repetition = { tool: 'Bash', count: 5, kind: 'consecutive' as const, inputPreview: '{"command":"npm test"}', lastOutcome: { isError: true, preview: 'FAIL' } };
-    const { result, prompts, rows } = await loop([{ stoppedBy: { cause: 'repetition', repetition }, exitCode: null }, { commit: true }], {
-      maxIterations: 2,
-    });
+    const repetition = {
+      tool: 'Bash',
+      count: 5,
+      kind: 'consecutive' as const,
+      inputPreview: '{"command":"npm test"}',
+      lastOutcome: { isError: true, preview: 'FAIL' },
+    };
+    const { result, prompts, rows } = await loop(
+      [{ stoppedBy: { cause: 'repetition', repetition }, exitCode: null }, { commit: true }],
+      {
+        maxIterations: 2,
+      },
+    );
     expect(rows[0]?.outcome).toBe('repetition');
     expect(prompts[1]).toContain('called `Bash` 5 times with the same input: {"command":"npm test"}');
     expect(prompts[1]).toContain('an error: FAIL');
@@ -324,7 +443,10 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('moves feedback over the cap to a file and names it in the prompt', async () => {
-    const fake = fakePorts(tasks, [{ failure: { kind: 'error', lines: Array.from({ length: 8 }, () => 'x'.repeat(300)) }, exitCode: 1 }, { commit: true }]);
+    const fake = fakePorts(tasks, [
+      { failure: { kind: 'error', lines: Array.from({ length: 8 }, () => 'x'.repeat(300)) }, exitCode: 1 },
+      { commit: true },
+    ]);
     await runLoop({ ...settings, maxIterations: 2, maxFeedbackBytes: 1024 }, fake.ports, tasks);
     expect(fake.feedbackFiles).toHaveLength(1);
     expect(fake.feedbackFiles[0]?.iteration).toBe(2);
@@ -333,7 +455,9 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('records a timed-out iteration that committed as progress', async () => {
-    const { rows } = await loop([{ stoppedBy: { cause: 'timeout' }, exitCode: null, commit: true }, { commit: true }], { maxIterations: 2 });
+    const { rows } = await loop([{ stoppedBy: { cause: 'timeout' }, exitCode: null, commit: true }, { commit: true }], {
+      maxIterations: 2,
+    });
     expect(rows[0]).toMatchObject({ outcome: 'timeout', stuckCount: 0 });
     expect(rows[0]?.commitHash).toBe('c1');
   });
@@ -341,7 +465,12 @@ describe('runLoop: budgets and failures', () => {
 
 describe('runLoop: quality gates', () => {
   const pass: GateVerdict = { passed: true };
-  const fail = (summary: string): GateVerdict => ({ passed: false, interrupted: false, summary, event: `## Completion Blocked: ${summary}\n` });
+  const fail = (summary: string): GateVerdict => ({
+    passed: false,
+    interrupted: false,
+    summary,
+    event: `## Completion Blocked: ${summary}\n`,
+  });
   const claim: FakeCall = { commit: true, pass: ['US-2'], signals: { complete: true } };
 
   it('lets a COMPLETE stand when the gates pass', async () => {
@@ -351,14 +480,19 @@ describe('runLoop: quality gates', () => {
   });
 
   it('rejects a COMPLETE the gates fail, hands the event to the next prompt, and ends when a claim passes', async () => {
-    const { result, prompts } = await loop([claim, { commit: true, signals: { complete: true } }], {}, lastOneLeft, [fail('tests failed'), pass]);
+    const { result, prompts } = await loop([claim, { commit: true, signals: { complete: true } }], {}, lastOneLeft, [
+      fail('tests failed'),
+      pass,
+    ]);
     expect(result.termination.reason).toBe('complete');
     expect(prompts[1]).toContain('## Completion Blocked: tests failed');
   });
 
   it('ends quality_gate_exhausted after --max-gate-failures rejected claims in a row; claims only count', async () => {
     const again: FakeCall = { commit: true, signals: { complete: true } };
-    const { result, gateChecks } = await loop([claim, { commit: true }, again, again], {}, lastOneLeft, [fail('tests failed')]);
+    const { result, gateChecks } = await loop([claim, { commit: true }, again, again], {}, lastOneLeft, [
+      fail('tests failed'),
+    ]);
     expect(result.termination).toMatchObject({ reason: 'quality_gate_exhausted', count: 3 });
     expect(exitCodeFor(result.termination)).toBe(4);
     expect(gateChecks).toHaveLength(3);
@@ -366,12 +500,19 @@ describe('runLoop: quality gates', () => {
 
   it('does not count a gate rejection as a validation failure', async () => {
     const again: FakeCall = { commit: true, signals: { complete: true } };
-    const { result } = await loop([claim, again, again], { maxValidationFailures: 1, maxGateFailures: 5, maxIterations: 3 }, lastOneLeft, [fail('tests failed')]);
+    const { result } = await loop(
+      [claim, again, again],
+      { maxValidationFailures: 1, maxGateFailures: 5, maxIterations: 3 },
+      lastOneLeft,
+      [fail('tests failed')],
+    );
     expect(result.termination.reason).toBe('max_iterations');
   });
 
   it('runs no gates for a claim tasks.json does not back', async () => {
-    const { gateChecks } = await loop([{ commit: true, signals: { complete: true } }], { maxIterations: 1 }, tasks, [pass]);
+    const { gateChecks } = await loop([{ commit: true, signals: { complete: true } }], { maxIterations: 1 }, tasks, [
+      pass,
+    ]);
     expect(gateChecks).toEqual([]);
   });
 
@@ -397,7 +538,10 @@ describe('runLoop: quality gates', () => {
 
   it('hands a failing start-of-run check to the first iteration', async () => {
     const done = taskList(['US-1', true]);
-    const { result, prompts } = await loop([{ commit: true, signals: { complete: true } }], {}, done, [fail('lint failed'), pass]);
+    const { result, prompts } = await loop([{ commit: true, signals: { complete: true } }], {}, done, [
+      fail('lint failed'),
+      pass,
+    ]);
     expect(prompts[0]).toContain('Completion Blocked: lint failed');
     expect(result.termination.reason).toBe('complete');
   });
@@ -428,7 +572,10 @@ describe('runLoop: the review cycle', () => {
   });
 
   it('refuses COMPLETE until every story is approved', async () => {
-    const { result, events } = await loop([{ commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }], { ...review, maxIterations: 1 });
+    const { result, events } = await loop([{ commit: true, pass: ['US-1', 'US-2'], signals: { complete: true } }], {
+      ...review,
+      maxIterations: 1,
+    });
     expect(events).toContain('rejected US-1,US-2');
     expect(result.termination.reason).toBe('max_iterations');
   });
@@ -436,7 +583,10 @@ describe('runLoop: the review cycle', () => {
   it('sends a story back to review-fix after changes are requested, with its feedback', async () => {
     const initial = taskList(['US-1', true]);
     const fake = fakePorts(initial, [
-      { commit: true, review: { 'US-1': { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'add tests' } } },
+      {
+        commit: true,
+        review: { 'US-1': { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'add tests' } },
+      },
       { commit: true, review: { 'US-1': { reviewStatus: 'pending', passes: true } } },
       { commit: true, review: { 'US-1': { reviewStatus: 'approved' } }, signals: { complete: true } },
     ]);
@@ -448,7 +598,10 @@ describe('runLoop: the review cycle', () => {
 
   it('stops with BLOCKED semantics when review sends a story back --max-reviews times', async () => {
     const initial = taskList(['US-1', true]);
-    const reject: FakeCall = { commit: true, review: { 'US-1': { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'still no tests' } } };
+    const reject: FakeCall = {
+      commit: true,
+      review: { 'US-1': { reviewStatus: 'changes_requested', passes: false, reviewFeedback: 'still no tests' } },
+    };
     const fix: FakeCall = { commit: true, review: { 'US-1': { reviewStatus: 'pending', passes: true } } };
     const fake = fakePorts(initial, [reject, fix, reject]);
     const result = await runLoop({ ...settings, review: true, maxReviews: 2 }, fake.ports, initial);

@@ -8,11 +8,31 @@ import { setupFixHint } from '../../../src/domain/agent-failure.js';
 describe('detailOf: the human detail of each ending', () => {
   it.each<[string, Ending, string | undefined]>([
     ['blocked: the reason as the agent wrote it', { reason: 'blocked', message: 'no API key' }, 'no API key'],
-    ['decide: the question as the agent wrote it', { reason: 'decide', question: 'REST or GraphQL?' }, 'REST or GraphQL?'],
-    ['stuck: how many iterations made no commit', { reason: 'stuck', stuckCount: 3 }, '3 consecutive iterations without a new commit'],
-    ['max_runtime: the limit as the user would write it', { reason: 'max_runtime', limitMs: 90 * 60_000 }, 'the run used its 1h30m --max-runtime'],
-    ['max_cost: spent and limit to the cent', { reason: 'max_cost', costUsd: 1.005, limitUsd: 1 }, 'spent $1.00 of the $1.00 --max-cost'],
-    ['max_cost: with cents', { reason: 'max_cost', costUsd: 2.456, limitUsd: 2.5 }, 'spent $2.46 of the $2.50 --max-cost'],
+    [
+      'decide: the question as the agent wrote it',
+      { reason: 'decide', question: 'REST or GraphQL?' },
+      'REST or GraphQL?',
+    ],
+    [
+      'stuck: how many iterations made no commit',
+      { reason: 'stuck', stuckCount: 3 },
+      '3 consecutive iterations without a new commit',
+    ],
+    [
+      'max_runtime: the limit as the user would write it',
+      { reason: 'max_runtime', limitMs: 90 * 60_000 },
+      'the run used its 1h30m --max-runtime',
+    ],
+    [
+      'max_cost: spent and limit to the cent',
+      { reason: 'max_cost', costUsd: 1.005, limitUsd: 1 },
+      'spent $1.00 of the $1.00 --max-cost',
+    ],
+    [
+      'max_cost: with cents',
+      { reason: 'max_cost', costUsd: 2.456, limitUsd: 2.5 },
+      'spent $2.46 of the $2.50 --max-cost',
+    ],
     [
       'agent_failures: the count, then the last error output line by line',
       { reason: 'agent_failures', count: 3, lastError: ['Error: boom', '    at main'] },
@@ -23,10 +43,20 @@ describe('detailOf: the human detail of each ending', () => {
       { reason: 'agent_auth', message: 'Invalid API key' },
       'Invalid API key — log the agent in (run `claude` once, or set ANTHROPIC_API_KEY), then run again',
     ],
-    ['agent_setup: the message and the fix', { reason: 'agent_setup', message: 'cannot run as root' }, `cannot run as root — ${setupFixHint()}`],
+    [
+      'agent_setup: the message and the fix',
+      { reason: 'agent_setup', message: 'cannot run as root' },
+      `cannot run as root — ${setupFixHint()}`,
+    ],
     [
       'usage_limit stopped on request: the message, the reset in UTC and its evidence, and what to do',
-      { reason: 'usage_limit', message: "You've hit your limit", resetsAt: Date.parse('2025-06-16T03:00:00Z'), resetSource: 'event', why: 'stop_requested' },
+      {
+        reason: 'usage_limit',
+        message: "You've hit your limit",
+        resetsAt: Date.parse('2025-06-16T03:00:00Z'),
+        resetSource: 'event',
+        why: 'stop_requested',
+      },
       "You've hit your limit (resets 2025-06-16T03:00:00.000Z, read from the agent's rate_limit_event) — --on-usage-limit stop: run ralph again after 2025-06-16T03:00:00.000Z, or use --on-usage-limit wait",
     ],
     [
@@ -93,7 +123,11 @@ describe('outcomeOf: why an iteration ended, for the summary.csv outcome column'
     ['a login failure', { failure: { kind: 'auth', message: 'x' } }, 'agent_auth'],
     ['the root refusal', { failure: { kind: 'setup', message: 'x' } }, 'agent_setup'],
     ['a usage limit', { failure: { kind: 'usage_limit', message: 'x' } }, 'usage_limit'],
-    ['an interrupt, before any failure', { stoppedBy: { cause: 'interrupt', signal: 'SIGINT' }, failure: { kind: 'error', lines: [] } }, 'interrupted'],
+    [
+      'an interrupt, before any failure',
+      { stoppedBy: { cause: 'interrupt', signal: 'SIGINT' }, failure: { kind: 'error', lines: [] } },
+      'interrupted',
+    ],
     ['the iteration timeout', { stoppedBy: { cause: 'timeout' }, truncated: true }, 'timeout'],
     ['the idle timeout', { stoppedBy: { cause: 'idle_timeout' } }, 'idle_timeout'],
     ['the run deadline', { stoppedBy: { cause: 'max_runtime' } }, 'max_runtime'],

@@ -13,7 +13,12 @@ const open = { passes: false };
 const done = { passes: true };
 const pending = { passes: true, reviewStatus: 'pending' };
 const approved = { passes: true, reviewStatus: 'approved', reviewCount: 1 };
-const changesRequested = { passes: false, reviewStatus: 'changes_requested', reviewCount: 1, reviewFeedback: 'add a test' };
+const changesRequested = {
+  passes: false,
+  reviewStatus: 'changes_requested',
+  reviewCount: 1,
+  reviewFeedback: 'add a test',
+};
 
 interface Row {
   name: string;
@@ -30,12 +35,42 @@ function check(mode: Mode, row: Row) {
 
 describe('checkTransitions: the same stories in every mode', () => {
   const rows: Row[] = [
-    { name: 'a removed story', before: list(['US-1', open], ['US-2', open]), after: list(['US-1', open]), problem: /^ralph\/tasks\.json lost story US-2 during the iteration\. Put it back \(ralph\/\.tasks-snapshot\.json/ },
-    { name: 'two removed stories', before: list(['US-1', open], ['US-2', open], ['US-3', open]), after: list(['US-2', open]), problem: /lost stories US-1, US-3 .*Put them back/ },
-    { name: 'an added story', before: list(['US-1', open]), after: list(['US-1', open], ['US-9', open]), problem: /^ralph\/tasks\.json gained story US-9 during the iteration\. Remove it/ },
-    { name: 'a renamed id (one removed, one added)', before: list(['US-1', open]), after: list(['US-01', open]), problem: /lost story US-1/ },
-    { name: 'reordered stories', before: list(['US-1', open], ['US-2', open]), after: list(['US-2', open], ['US-1', open]), problem: /different order \(was US-1, US-2; now US-2, US-1\)\. Restore the original order\.$/ },
-    { name: 'a duplicated story', before: list(['US-1', open], ['US-2', open]), after: list(['US-1', open], ['US-2', open], ['US-2', open]), problem: /different order/ },
+    {
+      name: 'a removed story',
+      before: list(['US-1', open], ['US-2', open]),
+      after: list(['US-1', open]),
+      problem: /^ralph\/tasks\.json lost story US-2 during the iteration\. Put it back \(ralph\/\.tasks-snapshot\.json/,
+    },
+    {
+      name: 'two removed stories',
+      before: list(['US-1', open], ['US-2', open], ['US-3', open]),
+      after: list(['US-2', open]),
+      problem: /lost stories US-1, US-3 .*Put them back/,
+    },
+    {
+      name: 'an added story',
+      before: list(['US-1', open]),
+      after: list(['US-1', open], ['US-9', open]),
+      problem: /^ralph\/tasks\.json gained story US-9 during the iteration\. Remove it/,
+    },
+    {
+      name: 'a renamed id (one removed, one added)',
+      before: list(['US-1', open]),
+      after: list(['US-01', open]),
+      problem: /lost story US-1/,
+    },
+    {
+      name: 'reordered stories',
+      before: list(['US-1', open], ['US-2', open]),
+      after: list(['US-2', open], ['US-1', open]),
+      problem: /different order \(was US-1, US-2; now US-2, US-1\)\. Restore the original order\.$/,
+    },
+    {
+      name: 'a duplicated story',
+      before: list(['US-1', open], ['US-2', open]),
+      after: list(['US-1', open], ['US-2', open], ['US-2', open]),
+      problem: /different order/,
+    },
   ];
   for (const mode of ['implement', 'review', 'review-fix'] as const) {
     it.each(rows)(`${mode}: blocks $name`, (row) => {
@@ -47,24 +82,58 @@ describe('checkTransitions: the same stories in every mode', () => {
 describe('checkTransitions: implement', () => {
   const rows: Row[] = [
     { name: 'nothing changed', before: list(['US-1', open]), after: list(['US-1', open]) },
-    { name: 'one story newly passing', before: list(['US-1', open], ['US-2', open]), after: list(['US-1', done], ['US-2', open]) },
-    { name: 'one story newly passing and pending review', before: list(['US-1', open]), after: list(['US-1', pending]) },
-    { name: 'notes and titles edited', before: list(['US-1', open], ['US-2', open]), after: list(['US-1', { ...done, notes: 'used zod' }], ['US-2', { title: 'clearer' }]) },
+    {
+      name: 'one story newly passing',
+      before: list(['US-1', open], ['US-2', open]),
+      after: list(['US-1', done], ['US-2', open]),
+    },
+    {
+      name: 'one story newly passing and pending review',
+      before: list(['US-1', open]),
+      after: list(['US-1', pending]),
+    },
+    {
+      name: 'notes and titles edited',
+      before: list(['US-1', open], ['US-2', open]),
+      after: list(['US-1', { ...done, notes: 'used zod' }], ['US-2', { title: 'clearer' }]),
+    },
     {
       name: 'two stories newly passing',
       before: list(['US-1', open], ['US-2', open], ['US-3', open]),
       after: list(['US-1', done], ['US-2', open], ['US-3', done]),
-      problem: /^2 stories were marked passes: true in one implement iteration \(US-1, US-3\); an iteration implements one story\. Set passes back to false on all but the one you finished/,
+      problem:
+        /^2 stories were marked passes: true in one implement iteration \(US-1, US-3\); an iteration implements one story\. Set passes back to false on all but the one you finished/,
     },
-    { name: 'a story no longer passing', before: list(['US-1', done], ['US-2', open]), after: list(['US-1', open], ['US-2', done]), problem: /^Story US-1 went from passes: true to false in an implement iteration\. Set passes back to true/ },
-    { name: 'passes removed (treated as false)', before: list(['US-1', done]), after: [{ id: 'US-1', fields: { id: 'US-1', title: 'Story US-1' } }], problem: /Story US-1 went from passes: true to false/ },
-    { name: 'a story approved outside a review', before: list(['US-1', open]), after: list(['US-1', { passes: true, reviewStatus: 'approved' }]), problem: /^Story US-1 got reviewStatus "approved" in an implement iteration; only a review approves a story\. Set it back to "pending"\.$/ },
-    { name: 'an already approved story left alone', before: list(['US-1', approved], ['US-2', open]), after: list(['US-1', approved], ['US-2', done]) },
+    {
+      name: 'a story no longer passing',
+      before: list(['US-1', done], ['US-2', open]),
+      after: list(['US-1', open], ['US-2', done]),
+      problem: /^Story US-1 went from passes: true to false in an implement iteration\. Set passes back to true/,
+    },
+    {
+      name: 'passes removed (treated as false)',
+      before: list(['US-1', done]),
+      after: [{ id: 'US-1', fields: { id: 'US-1', title: 'Story US-1' } }],
+      problem: /Story US-1 went from passes: true to false/,
+    },
+    {
+      name: 'a story approved outside a review',
+      before: list(['US-1', open]),
+      after: list(['US-1', { passes: true, reviewStatus: 'approved' }]),
+      problem:
+        /^Story US-1 got reviewStatus "approved" in an implement iteration; only a review approves a story\. Set it back to "pending"\.$/,
+    },
+    {
+      name: 'an already approved story left alone',
+      before: list(['US-1', approved], ['US-2', open]),
+      after: list(['US-1', approved], ['US-2', done]),
+    },
     {
       name: 'a story sent back outside a review',
       before: list(['US-1', pending]),
       after: list(['US-1', { ...pending, reviewStatus: 'changes_requested' }]),
-      problem: /^Story US-1 got reviewStatus "changes_requested" in an implement iteration; only a review requests changes\. Restore it/,
+      problem:
+        /^Story US-1 got reviewStatus "changes_requested" in an implement iteration; only a review requests changes\. Restore it/,
     },
   ];
   it.each(rows)('$name', (row) => {
@@ -74,53 +143,102 @@ describe('checkTransitions: implement', () => {
 });
 
 describe('checkTransitions: implement with --skip-review', () => {
-  const skipReview = (row: Row) => checkTransitions({ before: row.before, after: row.after, mode: 'implement', review: false });
+  const skipReview = (row: Row) =>
+    checkTransitions({ before: row.before, after: row.after, mode: 'implement', review: false });
   it('leaves review statuses alone', () => {
-    expect(skipReview({ name: 'approved', before: list(['US-1', open]), after: list(['US-1', { passes: true, reviewStatus: 'approved' }]) })).toBeUndefined();
-    expect(skipReview({ name: 'sent back', before: list(['US-1', pending]), after: list(['US-1', { ...pending, reviewStatus: 'changes_requested' }]) })).toBeUndefined();
+    expect(
+      skipReview({
+        name: 'approved',
+        before: list(['US-1', open]),
+        after: list(['US-1', { passes: true, reviewStatus: 'approved' }]),
+      }),
+    ).toBeUndefined();
+    expect(
+      skipReview({
+        name: 'sent back',
+        before: list(['US-1', pending]),
+        after: list(['US-1', { ...pending, reviewStatus: 'changes_requested' }]),
+      }),
+    ).toBeUndefined();
   });
   it('still allows one story to start passing, and keeps every story', () => {
-    expect(skipReview({ name: 'two', before: list(['US-1', open], ['US-2', open]), after: list(['US-1', done], ['US-2', done]) })).toMatch(/^2 stories were marked passes: true/);
-    expect(skipReview({ name: 'unpassed', before: list(['US-1', done]), after: list(['US-1', open]) })).toMatch(/went from passes: true to false/);
-    expect(skipReview({ name: 'removed', before: list(['US-1', open], ['US-2', open]), after: list(['US-1', open]) })).toMatch(/lost story US-2/);
+    expect(
+      skipReview({
+        name: 'two',
+        before: list(['US-1', open], ['US-2', open]),
+        after: list(['US-1', done], ['US-2', done]),
+      }),
+    ).toMatch(/^2 stories were marked passes: true/);
+    expect(skipReview({ name: 'unpassed', before: list(['US-1', done]), after: list(['US-1', open]) })).toMatch(
+      /went from passes: true to false/,
+    );
+    expect(
+      skipReview({ name: 'removed', before: list(['US-1', open], ['US-2', open]), after: list(['US-1', open]) }),
+    ).toMatch(/lost story US-2/);
   });
 });
 
 describe('checkTransitions: where the list as it was can be found', () => {
   it('names the source the caller gives (the loop points at git; the hook at its snapshot)', () => {
     const row = { before: list(['US-1', open], ['US-2', open]), after: list(['US-1', open]) };
-    expect(checkTransitions({ ...row, mode: 'implement', review: true })).toContain('ralph/.tasks-snapshot.json has the list');
-    expect(checkTransitions({ ...row, mode: 'implement', review: true, source: 'git has it' })).toContain('(git has it)');
+    expect(checkTransitions({ ...row, mode: 'implement', review: true })).toContain(
+      'ralph/.tasks-snapshot.json has the list',
+    );
+    expect(checkTransitions({ ...row, mode: 'implement', review: true, source: 'git has it' })).toContain(
+      '(git has it)',
+    );
   });
 });
 
 describe('checkTransitions: review', () => {
   const before = list(['US-1', pending], ['US-2', open]);
   const rows: Row[] = [
-    { name: 'the reviewed story approved', story: 'US-1', before, after: list(['US-1', { ...pending, reviewStatus: 'approved', reviewCount: 1 }], ['US-2', open]) },
-    { name: 'the reviewed story sent back', story: 'US-1', before, after: list(['US-1', changesRequested], ['US-2', open]) },
+    {
+      name: 'the reviewed story approved',
+      story: 'US-1',
+      before,
+      after: list(['US-1', { ...pending, reviewStatus: 'approved', reviewCount: 1 }], ['US-2', open]),
+    },
+    {
+      name: 'the reviewed story sent back',
+      story: 'US-1',
+      before,
+      after: list(['US-1', changesRequested], ['US-2', open]),
+    },
     { name: 'no decision written yet', story: 'US-1', before, after: before },
-    { name: 'the story inferred from the one whose review fields changed', before, after: list(['US-1', changesRequested], ['US-2', open]) },
-    { name: 'an unknown story id falls back to inference', story: 'US-404', before, after: list(['US-1', changesRequested], ['US-2', open]) },
+    {
+      name: 'the story inferred from the one whose review fields changed',
+      before,
+      after: list(['US-1', changesRequested], ['US-2', open]),
+    },
+    {
+      name: 'an unknown story id falls back to inference',
+      story: 'US-404',
+      before,
+      after: list(['US-1', changesRequested], ['US-2', open]),
+    },
     {
       name: 'another story changed',
       story: 'US-1',
       before,
       after: list(['US-1', { ...pending, reviewStatus: 'approved' }], ['US-2', { passes: true }]),
-      problem: /^In a review iteration only the reviewed story US-1 may change, but story US-2 changed \(passes\)\. Restore it/,
+      problem:
+        /^In a review iteration only the reviewed story US-1 may change, but story US-2 changed \(passes\)\. Restore it/,
     },
     {
-      name: 'the reviewed story\'s title changed',
+      name: "the reviewed story's title changed",
       story: 'US-1',
       before,
       after: list(['US-1', { ...changesRequested, title: 'new title' }], ['US-2', open]),
-      problem: /^In a review iteration only the passes, reviewStatus, reviewCount and reviewFeedback of story US-1 may change, but its title changed too\. Restore it/,
+      problem:
+        /^In a review iteration only the passes, reviewStatus, reviewCount and reviewFeedback of story US-1 may change, but its title changed too\. Restore it/,
     },
     {
       name: 'review fields of two stories changed, story unknown',
       before: list(['US-1', pending], ['US-2', pending]),
       after: list(['US-1', approved], ['US-2', approved]),
-      problem: /^A review iteration reviews one story, but the review fields of US-1 and US-2 changed\. Restore all but the story you reviewed/,
+      problem:
+        /^A review iteration reviews one story, but the review fields of US-1 and US-2 changed\. Restore all but the story you reviewed/,
     },
     {
       name: 'a non-review field of a story changed, story unknown',
@@ -139,26 +257,38 @@ describe('checkTransitions: review-fix', () => {
   const before = list(['US-1', changesRequested], ['US-2', open]);
   const fixed = { ...changesRequested, passes: true, reviewStatus: 'pending' };
   const rows: Row[] = [
-    { name: 'the story under fix passes again and goes back to pending', story: 'US-1', before, after: list(['US-1', fixed], ['US-2', open]) },
+    {
+      name: 'the story under fix passes again and goes back to pending',
+      story: 'US-1',
+      before,
+      after: list(['US-1', fixed], ['US-2', open]),
+    },
     { name: 'the fix not finished yet', story: 'US-1', before, after: before },
     { name: 'the story under fix inferred', before, after: list(['US-1', fixed], ['US-2', open]) },
-    { name: 'notes edited on the story under fix', story: 'US-1', before, after: list(['US-1', { ...fixed, notes: 'fixed it' }], ['US-2', open]) },
+    {
+      name: 'notes edited on the story under fix',
+      story: 'US-1',
+      before,
+      after: list(['US-1', { ...fixed, notes: 'fixed it' }], ['US-2', open]),
+    },
     {
       name: 'another story newly passing',
       story: 'US-1',
       before,
       after: list(['US-1', fixed], ['US-2', done]),
-      problem: /^In a review-fix iteration only story US-1 may change its passes and reviewStatus, but story US-2's passes changed\. Restore it/,
+      problem:
+        /^In a review-fix iteration only story US-1 may change its passes and reviewStatus, but story US-2's passes changed\. Restore it/,
     },
     {
       name: 'the story under fix approved by the fixer',
       story: 'US-1',
       before,
       after: list(['US-1', { ...fixed, reviewStatus: 'approved' }], ['US-2', open]),
-      problem: /^Story US-1's reviewStatus may only go back to "pending" in a review-fix iteration \(it is now "approved"\)/,
+      problem:
+        /^Story US-1's reviewStatus may only go back to "pending" in a review-fix iteration \(it is now "approved"\)/,
     },
     {
-      name: 'the reviewer\'s feedback cleared',
+      name: "the reviewer's feedback cleared",
       story: 'US-1',
       before,
       after: list(['US-1', { ...fixed, reviewFeedback: '' }], ['US-2', open]),

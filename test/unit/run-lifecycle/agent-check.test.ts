@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { checkAgent, isClaudeCodeSkippingPermissions, isSandboxSet } from '../../../src/run-lifecycle/agent-check.js';
 import { FAKE_BIN_DIR } from '../../helpers/e2e.js';
 
-const base = { cwd: '/', agentBin: 'claude', skipPermissions: true, agentEnv: { PATH: FAKE_BIN_DIR }, uid: 1000, needed: true };
+const base = {
+  cwd: '/',
+  agentBin: 'claude',
+  skipPermissions: true,
+  agentEnv: { PATH: FAKE_BIN_DIR },
+  uid: 1000,
+  needed: true,
+};
 const statusOf = async (options: Partial<typeof base> & { agentBin?: string }) => {
   const { checks } = await checkAgent({ ...base, ...options });
   return Object.fromEntries(checks.map((check) => [check.name, check.status]));

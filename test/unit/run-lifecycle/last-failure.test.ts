@@ -22,16 +22,21 @@ const report = (reason: RunReport['reason'], detail?: string): RunReport => ({
 });
 
 describe('withLastFailure', () => {
-  it('names the last iteration\'s failure when the ending does not', () => {
-    expect(withLastFailure(report('max_iterations'), { kind: 'error', lines: ['first', 'Error: boom'] }).detail).toBe("the last iteration's agent failed: Error: boom");
-    expect(withLastFailure(report('stuck', '3 consecutive iterations without a new commit'), { kind: 'error', lines: [] }).detail).toBe(
-      "3 consecutive iterations without a new commit\nthe last iteration's agent failed: no error output",
+  it("names the last iteration's failure when the ending does not", () => {
+    expect(withLastFailure(report('max_iterations'), { kind: 'error', lines: ['first', 'Error: boom'] }).detail).toBe(
+      "the last iteration's agent failed: Error: boom",
     );
+    expect(
+      withLastFailure(report('stuck', '3 consecutive iterations without a new commit'), { kind: 'error', lines: [] })
+        .detail,
+    ).toBe("3 consecutive iterations without a new commit\nthe last iteration's agent failed: no error output");
   });
 
   it('leaves endings that are the failure, and runs whose last iteration did not fail, as they are', () => {
     const ending = report('agent_setup', 'API Error: Unable to connect to API — check the network');
-    expect(withLastFailure(ending, { kind: 'setup', message: 'API Error: Unable to connect to API', cause: 'network' })).toBe(ending);
+    expect(
+      withLastFailure(ending, { kind: 'setup', message: 'API Error: Unable to connect to API', cause: 'network' }),
+    ).toBe(ending);
     const fine = report('max_iterations');
     expect(withLastFailure(fine, undefined)).toBe(fine);
   });

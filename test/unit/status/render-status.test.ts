@@ -8,7 +8,14 @@ const renderStatus = (report: StatusReport) => renderColoured(report).replace(/\
 const base: StatusReport = {
   root: '/repo',
   branch: { current: 'main', tasks: null },
-  tasks: { state: 'ok', project: null, branchName: null, complete: 1, total: 4, next: { id: 'US-2', title: 'Second', priority: 2 } },
+  tasks: {
+    state: 'ok',
+    project: null,
+    branchName: null,
+    complete: 1,
+    total: 4,
+    next: { id: 'US-2', title: 'Second', priority: 2 },
+  },
   loop: { running: false },
   blocked: null,
   decide: null,
@@ -29,15 +36,29 @@ describe('progressBar', () => {
 
 describe('renderStatus', () => {
   it('shows the latest utilization per usage window of a running loop', () => {
-    const loop = { running: true as const, pid: 7, iteration: 2, maxIterations: 5, stuckCount: 0, mode: 'implement', startedAt: '2026-01-01T00:00:00Z', elapsedSeconds: 60 };
-    expect(renderStatus({ ...base, loop: { ...loop, usage: [{ window: 'five_hour', utilization: 0.92 }] } })).toMatch(/running · pid 7 · .* elapsed · usage five_hour 92%\n/);
+    const loop = {
+      running: true as const,
+      pid: 7,
+      iteration: 2,
+      maxIterations: 5,
+      stuckCount: 0,
+      mode: 'implement',
+      startedAt: '2026-01-01T00:00:00Z',
+      elapsedSeconds: 60,
+    };
+    expect(renderStatus({ ...base, loop: { ...loop, usage: [{ window: 'five_hour', utilization: 0.92 }] } })).toMatch(
+      /running · pid 7 · .* elapsed · usage five_hour 92%\n/,
+    );
     expect(renderStatus({ ...base, loop })).not.toContain('usage');
   });
 
   it.each([
     [{ current: 'main', tasks: null }, 'Branch    main (the task list names no branchName)'],
     [{ current: 'ralph/x', tasks: 'ralph/x' }, "Branch    ralph/x (the task list's branchName)"],
-    [{ current: 'main', tasks: 'ralph/x' }, "Branch    main — the task list's branchName is ralph/x: ralph run switches to it"],
+    [
+      { current: 'main', tasks: 'ralph/x' },
+      "Branch    main — the task list's branchName is ralph/x: ralph run switches to it",
+    ],
     [{ current: null, tasks: 'ralph/x' }, "Branch    detached HEAD — the task list's branchName is ralph/x"],
   ])('shows the branch checked out and the one the task list names: %j', (branch, line) => {
     expect(renderStatus({ ...base, branch })).toContain(line);
@@ -59,16 +80,27 @@ describe('renderStatus', () => {
   it('shows a last run that stopped, with its reason', () => {
     const text = renderStatus({
       ...base,
-      lastRun: { state: 'ok', reason: 'blocked', exitCode: 2, detail: 'no key\nmore', iterations: 1, durationSeconds: 9 },
+      lastRun: {
+        state: 'ok',
+        reason: 'blocked',
+        exitCode: 2,
+        detail: 'no key\nmore',
+        iterations: 1,
+        durationSeconds: 9,
+      },
     });
     expect(text).toMatch(/Last run +BLOCKED \(code 2\) · 1 iteration · 9s — no key\n/);
   });
 
   it('says when last-run.json cannot be read', () => {
-    expect(renderStatus({ ...base, lastRun: { state: 'invalid', error: 'not valid JSON' } })).toContain('last-run.json is unreadable: not valid JSON');
+    expect(renderStatus({ ...base, lastRun: { state: 'invalid', error: 'not valid JSON' } })).toContain(
+      'last-run.json is unreadable: not valid JSON',
+    );
   });
 
   it('says an answered decision will be acted on', () => {
-    expect(renderStatus({ ...base, decide: { question: 'A or B?', answered: true } })).toMatch(/Decision +A or B\? — answered/);
+    expect(renderStatus({ ...base, decide: { question: 'A or B?', answered: true } })).toMatch(
+      /Decision +A or B\? — answered/,
+    );
   });
 });

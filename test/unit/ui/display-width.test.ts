@@ -31,6 +31,7 @@ describe('fitToWidth', () => {
     expect(fitToWidth('日本語テキスト', 6)).toBe('日本…');
     expect(fitToWidth('日本語テキスト', 5)).toBe('日本…');
     expect(fitToWidth('ab👨‍👩‍👧cd', 4)).toBe('ab…');
-    for (let columns = 1; columns < 12; columns++) expect(displayWidth(fitToWidth('⋯ 日本 👍 long text', columns))).toBeLessThanOrEqual(columns);
+    for (let columns = 1; columns < 12; columns++)
+      expect(displayWidth(fitToWidth('⋯ 日本 👍 long text', columns))).toBeLessThanOrEqual(columns);
   });
 });

@@ -44,7 +44,9 @@ describe('GitHub Actions', () => {
 
   it('annotates non-zero endings as errors, DECIDE as a notice, and success not at all', () => {
     expect(annotationFor('stuck', 4)).toBe('::error title=ralph stopped::ralph: STUCK (exit 4)');
-    expect(annotationFor('decide', 3, 'A or B?\nsecond line')).toBe('::notice title=ralph needs a decision::ralph: DECIDE (exit 3): A or B?%0Asecond line');
+    expect(annotationFor('decide', 3, 'A or B?\nsecond line')).toBe(
+      '::notice title=ralph needs a decision::ralph: DECIDE (exit 3): A or B?%0Asecond line',
+    );
     expect(annotationFor('complete', 0)).toBeUndefined();
   });
 

@@ -7,7 +7,15 @@ function recorder() {
   const lines: string[] = [];
   const statuses: (string | undefined)[] = [];
   const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
-  return { lines, statuses, out: { line: (text: string) => void lines.push(plain(text)), command: (text: string) => void lines.push(text), status: (text: string | undefined) => void statuses.push(text && plain(text)) } };
+  return {
+    lines,
+    statuses,
+    out: {
+      line: (text: string) => void lines.push(plain(text)),
+      command: (text: string) => void lines.push(text),
+      status: (text: string | undefined) => void statuses.push(text && plain(text)),
+    },
+  };
 }
 
 const row = (outcome: IterationRow['outcome']): IterationRow => ({
@@ -30,9 +38,21 @@ describe('the terminal reporter and limits', () => {
   it('labels a throttled or overloaded server as such, not as a usage limit', () => {
     const { out, lines } = recorder();
     const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: false, now });
-    reporter.iterationFinished({ row: row('agent_error'), committed: false, failure: { kind: 'error', lines: ['x'], busy: { kind: 'rate_limited', message: 'x' } } });
-    reporter.iterationFinished({ row: row('agent_error'), committed: false, failure: { kind: 'error', lines: ['y'], busy: { kind: 'overloaded', message: 'y' } } });
-    reporter.iterationFinished({ row: row('usage_limit'), committed: false, failure: { kind: 'usage_limit', message: 'limit' } });
+    reporter.iterationFinished({
+      row: row('agent_error'),
+      committed: false,
+      failure: { kind: 'error', lines: ['x'], busy: { kind: 'rate_limited', message: 'x' } },
+    });
+    reporter.iterationFinished({
+      row: row('agent_error'),
+      committed: false,
+      failure: { kind: 'error', lines: ['y'], busy: { kind: 'overloaded', message: 'y' } },
+    });
+    reporter.iterationFinished({
+      row: row('usage_limit'),
+      committed: false,
+      failure: { kind: 'usage_limit', message: 'limit' },
+    });
     expect(lines[0]).toMatch(/ · rate limited$/);
     expect(lines[2]).toMatch(/ · overloaded$/);
     expect(lines[4]).toMatch(/ · usage limit$/);
@@ -41,19 +61,36 @@ describe('the terminal reporter and limits', () => {
   it('says why it waits, and where the reset came from', () => {
     const { out, lines } = recorder();
     const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: false, now });
-    reporter.usageLimitWait({ until: now() + 90_000, message: 'five_hour usage is at 92% (--max-usage 90)', resetsAt: now() + 30_000, resetSource: 'event', why: 'max_usage' })();
+    reporter.usageLimitWait({
+      until: now() + 90_000,
+      message: 'five_hour usage is at 92% (--max-usage 90)',
+      resetsAt: now() + 30_000,
+      resetSource: 'event',
+      why: 'max_usage',
+    })();
     reporter.usageLimitWait({ until: now() + 30_000, message: 'API Error: 529 Overloaded', why: 'overloaded' })();
     expect(lines[0]).toBe(
       "--max-usage reached: five_hour usage is at 92% (--max-usage 90) — waiting until 2025-06-15T15:08:10.000Z (1m 30s, reset read from the agent's rate_limit_event)",
     );
-    expect(lines[1]).toMatch(/^overloaded \(the API, not your usage limit\): API Error: 529 Overloaded — waiting until /);
+    expect(lines[1]).toMatch(
+      /^overloaded \(the API, not your usage limit\): API Error: 529 Overloaded — waiting until /,
+    );
   });
 
   it('shows the latest utilization per window on the live status line', () => {
     const { out, statuses } = recorder();
     const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: false, now });
-    reporter.iterationStarted({ iteration: 1, index: 0, maxIterations: 5, mode: 'implement', stories: { complete: 0, total: 1 } });
-    reporter.usage([{ window: 'five_hour', utilization: 0.92 }, { window: 'seven_day', utilization: 0.404 }]);
+    reporter.iterationStarted({
+      iteration: 1,
+      index: 0,
+      maxIterations: 5,
+      mode: 'implement',
+      stories: { complete: 0, total: 1 },
+    });
+    reporter.usage([
+      { window: 'five_hour', utilization: 0.92 },
+      { window: 'seven_day', utilization: 0.404 },
+    ]);
     expect(statuses.at(-1)).toMatch(/tool calls · usage five_hour 92% · seven_day 40%$/);
     reporter.iterationFinished({ row: row('ok'), committed: false });
   });

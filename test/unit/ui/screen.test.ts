@@ -49,7 +49,12 @@ describe('Screen', () => {
     expect(out.text().replace(/\u001b\[\d+m/g, '')).toBe(`${'x'.repeat(50)}\u001b[2A\r\u001b[J${'x'.repeat(18)}…`);
     columns = 80;
     out.stream.emit('resize');
-    expect(out.text().replace(/\u001b\[\d+m/g, '').endsWith(`…${CLEAR}${'x'.repeat(50)}`)).toBe(true);
+    expect(
+      out
+        .text()
+        .replace(/\u001b\[\d+m/g, '')
+        .endsWith(`…${CLEAR}${'x'.repeat(50)}`),
+    ).toBe(true);
   });
 
   it('draws nothing but the lines off a TTY, with timestamps in CI', () => {
@@ -89,7 +94,16 @@ describe('Screen on GitHub Actions', () => {
     screen.line('summary\n    ::set-output name=x::y');
     screen.close();
     const runner = readAsRunner(out.text());
-    expect(runner.obeyed.map((command) => command.name)).toEqual(['stop-commands', 'resume', 'group', 'stop-commands', 'resume', 'endgroup', 'stop-commands', 'resume']);
+    expect(runner.obeyed.map((command) => command.name)).toEqual([
+      'stop-commands',
+      'resume',
+      'group',
+      'stop-commands',
+      'resume',
+      'endgroup',
+      'stop-commands',
+      'resume',
+    ]);
     expect(runner.stopped).toBe(false);
     // Each stop has a fresh token, and the agent's unfinished lines were ended before ralph's.
     const tokens = runner.obeyed.filter((command) => command.name === 'stop-commands').map((command) => command.data);

@@ -4,7 +4,10 @@ import { LineSplitter, MAX_LINE_BYTES } from '../../../../src/agent/output/line-
 function split(chunks: Buffer[]) {
   const lines: string[] = [];
   const oversized: number[] = [];
-  const splitter = new LineSplitter((line) => lines.push(line), (bytes) => oversized.push(bytes));
+  const splitter = new LineSplitter(
+    (line) => lines.push(line),
+    (bytes) => oversized.push(bytes),
+  );
   for (const chunk of chunks) splitter.push(chunk);
   splitter.end();
   return { lines, oversized };
@@ -17,7 +20,11 @@ describe('LineSplitter', () => {
 
   it('skips a line over the limit without buffering it, and goes on', () => {
     const big = Buffer.alloc(1024 * 1024, 120);
-    const chunks = [Buffer.from('x'), ...Array.from({ length: MAX_LINE_BYTES / big.length + 1 }, () => big), Buffer.from('\nnext\n')];
+    const chunks = [
+      Buffer.from('x'),
+      ...Array.from({ length: MAX_LINE_BYTES / big.length + 1 }, () => big),
+      Buffer.from('\nnext\n'),
+    ];
     const { lines, oversized } = split(chunks);
     expect(lines).toEqual(['next']);
     expect(oversized).toEqual([MAX_LINE_BYTES + big.length + 1]);

@@ -14,12 +14,24 @@ function sink() {
 }
 
 /** Feeds stdout (and stderr) in the given pieces and returns what came out. */
-async function feed(pieces: (string | Buffer)[], options: { stderr?: string; hooks?: StreamHooks; verbose?: boolean } = {}) {
+async function feed(
+  pieces: (string | Buffer)[],
+  options: { stderr?: string; hooks?: StreamHooks; verbose?: boolean } = {},
+) {
   const log = sink();
   const jsonl = sink();
   const screen = sink();
   const output = createStreamJsonOutput(
-    { log: log.stream, jsonl: jsonl.stream, terminal: { stdout: screen.stream, stderr: screen.stream }, color: false, verbose: options.verbose ?? false, onError: (error) => { throw error; } },
+    {
+      log: log.stream,
+      jsonl: jsonl.stream,
+      terminal: { stdout: screen.stream, stderr: screen.stream },
+      color: false,
+      verbose: options.verbose ?? false,
+      onError: (error) => {
+        throw error;
+      },
+    },
     options.hooks,
   );
   for (const piece of pieces) await write(output.stdout, piece);
@@ -36,23 +48,57 @@ function write(stream: Writable, piece: string | Buffer): Promise<void> {
 
 const line = (event: unknown) => `${JSON.stringify(event)}\n`;
 const assistant = (...content: unknown[]) => line({ type: 'assistant', message: { content } });
-const toolResult = (content: string, isError = false) => line({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content, is_error: isError }] } });
+const toolResult = (content: string, isError = false) =>
+  line({
+    type: 'user',
+    message: { content: [{ type: 'tool_result', tool_use_id: 't1', content, is_error: isError }] },
+  });
 const result = (fields: Record<string, unknown> = {}) =>
-  line({ type: 'result', subtype: 'success', is_error: false, result: 'done', total_cost_usd: 0.42, num_turns: 3, usage: { input_tokens: 1200, output_tokens: 300 }, ...fields });
+  line({
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    result: 'done',
+    total_cost_usd: 0.42,
+    num_turns: 3,
+    usage: { input_tokens: 1200, output_tokens: 300 },
+    ...fields,
+  });
 
 describe('stream-json output', () => {
   it('renders text, one line per tool call and marked tool errors, and keeps the raw lines byte for byte', async () => {
     const raw = [
       line({ type: 'system', subtype: 'init', model: 'm' }),
-      assistant({ type: 'text', text: 'Let me run the tests.' }, { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }),
+      assistant(
+        { type: 'text', text: 'Let me run the tests.' },
+        { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } },
+      ),
       toolResult('Error: 2 failed', true),
-      assistant({ type: 'tool_use', id: 't2', name: 'Edit', input: { file_path: 'src/x.ts', old_string: 'a', new_string: 'b' } }),
+      assistant({
+        type: 'tool_use',
+        id: 't2',
+        name: 'Edit',
+        input: { file_path: 'src/x.ts', old_string: 'a', new_string: 'b' },
+      }),
       result(),
     ].join('');
     const { log, jsonl, summary } = await feed([raw.slice(0, 37), raw.slice(37, 300), raw.slice(300)]);
     expect(jsonl).toBe(raw);
-    expect(log).toBe(['Let me run the tests.', '▸ Bash  npm test', '✗ tool error: Error: 2 failed', '▸ Edit  src/x.ts', '■ done · 3 turns · $0.4200 · 1,200 in / 300 out tokens', ''].join('\n'));
-    expect(summary).toMatchObject({ toolCalls: 2, invalidLines: 0, result: { costUsd: 0.42, inputTokens: 1200, outputTokens: 300, numTurns: 3, isError: false } });
+    expect(log).toBe(
+      [
+        'Let me run the tests.',
+        '▸ Bash  npm test',
+        '✗ tool error: Error: 2 failed',
+        '▸ Edit  src/x.ts',
+        '■ done · 3 turns · $0.4200 · 1,200 in / 300 out tokens',
+        '',
+      ].join('\n'),
+    );
+    expect(summary).toMatchObject({
+      toolCalls: 2,
+      invalidLines: 0,
+      result: { costUsd: 0.42, inputTokens: 1200, outputTokens: 300, numTurns: 3, isError: false },
+    });
   });
 
   it('reads promise tags from the assistant text and the result, never from tool input or tool results', async () => {
@@ -69,7 +115,13 @@ describe('stream-json output', () => {
   });
 
   it('logs and counts a line that is not JSON, and goes on', async () => {
-    const { summary, log } = await feed(['(node:1) Warning: something\n', assistant({ type: 'text', text: 'still here' }), '{"type":"assis', 'tant", broken\n', result()]);
+    const { summary, log } = await feed([
+      '(node:1) Warning: something\n',
+      assistant({ type: 'text', text: 'still here' }),
+      '{"type":"assis',
+      'tant", broken\n',
+      result(),
+    ]);
     expect(summary.invalidLines).toBe(2);
     expect(log).toContain('[ralph] not JSON: (node:1) Warning: something');
     expect(log).toContain('still here');
@@ -92,9 +144,12 @@ describe('stream-json output', () => {
   it('reports tool calls and results to the hooks', async () => {
     const uses: string[] = [];
     const results: boolean[] = [];
-    await feed([assistant({ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a' } }), toolResult('x', true)], {
-      hooks: { onToolUse: (use) => uses.push(use.name), onToolResult: (r) => results.push(r.isError) },
-    });
+    await feed(
+      [assistant({ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a' } }), toolResult('x', true)],
+      {
+        hooks: { onToolUse: (use) => uses.push(use.name), onToolResult: (r) => results.push(r.isError) },
+      },
+    );
     expect(uses).toEqual(['Read']);
     expect(results).toEqual([true]);
   });
@@ -105,7 +160,10 @@ describe('diagnoseFailure', () => {
 
   it('recognises the real client not logged in (stream-json) as an auth failure', async () => {
     const { summary } = await feed([fixture('not-logged-in.stream.jsonl')]);
-    expect(diagnoseFailure(summary, 1, Date.now())).toEqual({ kind: 'auth', message: 'Not logged in · Please run /login' });
+    expect(diagnoseFailure(summary, 1, Date.now())).toEqual({
+      kind: 'auth',
+      message: 'Not logged in · Please run /login',
+    });
   });
 
   it('recognises the real root refusal on stderr as a set-up failure', async () => {
@@ -115,12 +173,29 @@ describe('diagnoseFailure', () => {
 
   it('recognises a usage limit in the error result and takes its reset time from the rejected event, not the text', async () => {
     const { summary } = await feed([
-      line({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', rateLimitType: 'five_hour', resetsAt: 1783173600 } }),
-      line({ type: 'assistant', message: { model: '<synthetic>', content: [{ type: 'text', text: "You've hit your session limit · resets 9am (Europe/Berlin)" }] }, error: 'rate_limit' }),
-      result({ is_error: true, api_error_status: 429, result: "You've hit your session limit · resets 9am (Europe/Berlin)" }),
+      line({
+        type: 'rate_limit_event',
+        rate_limit_info: { status: 'rejected', rateLimitType: 'five_hour', resetsAt: 1783173600 },
+      }),
+      line({
+        type: 'assistant',
+        message: {
+          model: '<synthetic>',
+          content: [{ type: 'text', text: "You've hit your session limit · resets 9am (Europe/Berlin)" }],
+        },
+        error: 'rate_limit',
+      }),
+      result({
+        is_error: true,
+        api_error_status: 429,
+        result: "You've hit your session limit · resets 9am (Europe/Berlin)",
+      }),
     ]);
     const failure = diagnoseFailure(summary, 1, Date.UTC(2026, 6, 4, 12));
-    expect(failure).toMatchObject({ kind: 'usage_limit', message: "You've hit your session limit · resets 9am (Europe/Berlin)" });
+    expect(failure).toMatchObject({
+      kind: 'usage_limit',
+      message: "You've hit your session limit · resets 9am (Europe/Berlin)",
+    });
     expect(failure?.kind === 'usage_limit' && failure.reset).toEqual({ at: 1_783_173_600_000, source: 'event' });
   });
 
@@ -131,7 +206,9 @@ describe('diagnoseFailure', () => {
       result({ is_error: true, result: 'Error: tests failed' }),
     ]);
     expect(diagnoseFailure(summary, 1, Date.now())).toEqual({ kind: 'error', lines: ['Error: tests failed'] });
-    expect(diagnoseFailure({ ...summary, result: { ...summary.result!, isError: false } }, 0, Date.now())).toBeUndefined();
+    expect(
+      diagnoseFailure({ ...summary, result: { ...summary.result!, isError: false } }, 0, Date.now()),
+    ).toBeUndefined();
   });
 
   it('reads text mode from stderr and the last lines of stdout', async () => {

@@ -18,6 +18,14 @@ describe('truncate', () => {
 
 describe('groupThousands', () => {
   it('separates thousands with commas', () => {
-    expect([0, 999, 1000, 1_200, 123_456, 1_234_567, 25_000_000].map(groupThousands)).toEqual(['0', '999', '1,000', '1,200', '123,456', '1,234,567', '25,000,000']);
+    expect([0, 999, 1000, 1_200, 123_456, 1_234_567, 25_000_000].map(groupThousands)).toEqual([
+      '0',
+      '999',
+      '1,000',
+      '1,200',
+      '123,456',
+      '1,234,567',
+      '25,000,000',
+    ]);
   });
 });

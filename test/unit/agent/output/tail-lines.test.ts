@@ -41,7 +41,9 @@ describe('TailLines', () => {
 
   it('skips blank lines longer than the limit instead of keeping their cut start', () => {
     const spaces = (count: number) => ' '.repeat(count);
-    expect(tail([`error: real cause\n${spaces(600)}\n${spaces(800)}\r\n`, spaces(501)], 3, 500)).toEqual(['error: real cause']);
+    expect(tail([`error: real cause\n${spaces(600)}\n${spaces(800)}\r\n`, spaces(501)], 3, 500)).toEqual([
+      'error: real cause',
+    ]);
   });
 
   it('decodes characters split between chunks', () => {
