@@ -9,6 +9,7 @@ export default {
   // and the usage-limit ruling; the agent files read the signals and limits the loop decides on.
   mutate: [
     'src/loop/**/*.ts',
+    'src/domain/tasks.ts',
     'src/agent/promise-tags.ts',
     'src/agent/repetition.ts',
     'src/agent/usage-limit.ts',

@@ -58,8 +58,6 @@ function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
   const { run } = facts;
   const feedback: FeedbackItem[] = [];
   const problems: string[] = [];
-  const tasks = facts.tasks.ok ? facts.tasks.tasks : undefined;
-
   if (!facts.tasks.ok) {
     problems.push(`ralph/tasks.json is not valid: ${facts.tasks.error}`);
     feedback.push({ kind: 'tasks_invalid', error: facts.tasks.error });
@@ -76,28 +74,12 @@ function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
     problems.push(`promise tags that are no signal: ${run.signals.invalid.join(', ')}`);
     feedback.push({ kind: 'invalid_tags', tags: run.signals.invalid });
   }
-  let complete = false;
-  let rejectedComplete: UnfinishedStory[] | undefined;
-  if (run.signals.complete) {
-    const policy = { review: settings.review, unconfirmed: facts.unconfirmed };
-    const remaining: UnfinishedStory[] = tasks
-      ? openStories(tasks, policy).map((story) => ({ id: story.id, title: story.title, why: whyOpen(story, policy) }))
-      : [];
-    complete = isVerifiedComplete(facts, settings);
-    if (!complete) {
-      rejectedComplete = remaining;
-      const broke = facts.rewrite ? 'history_rewritten' : facts.ruleBroken !== undefined ? 'rule_broken' : undefined;
-      const why =
-        remaining.length > 0
-          ? `stories still open: ${remaining.map((story) => story.id).join(', ')}`
-          : broke === 'history_rewritten'
-            ? 'commits left the branch'
-            : broke === 'rule_broken'
-              ? 'the iteration broke a rule of the task list'
-              : 'tasks.json is not valid';
-      problems.push(`COMPLETE claimed while ${why}`);
-      feedback.push({ kind: 'complete_rejected', remaining, ...(broke ? { broke } : {}) });
-    }
+  const claim = run.signals.complete ? judgeCompleteClaim(facts, settings) : undefined;
+  let complete = claim?.holds === true;
+  const rejectedComplete = claim?.holds === false ? claim.remaining : undefined;
+  if (claim?.holds === false) {
+    problems.push(claim.problem);
+    feedback.push(claim.feedback);
   }
   if (run.truncated) {
     problems.push('the output stream ended without a result (cut off)');
@@ -123,6 +105,37 @@ function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
     ...(rejectedComplete ? { rejectedComplete } : {}),
     claimChecked,
     ...(gateEvent === undefined ? {} : { gateEvent }),
+  };
+}
+
+/** A COMPLETE claim holds, or the stories still open and the rule it broke say why not. */
+type CompleteClaim =
+  { holds: true } | { holds: false; remaining: UnfinishedStory[]; problem: string; feedback: FeedbackItem };
+
+function judgeCompleteClaim(facts: IterationFacts, settings: JudgeSettings): CompleteClaim {
+  if (isVerifiedComplete(facts, settings)) return { holds: true };
+  const policy = { review: settings.review, unconfirmed: facts.unconfirmed };
+  const remaining: UnfinishedStory[] = facts.tasks.ok
+    ? openStories(facts.tasks.tasks, policy).map((story) => ({
+        id: story.id,
+        title: story.title,
+        why: whyOpen(story, policy),
+      }))
+    : [];
+  const broke = facts.rewrite ? 'history_rewritten' : facts.ruleBroken !== undefined ? 'rule_broken' : undefined;
+  const why =
+    remaining.length > 0
+      ? `stories still open: ${remaining.map((story) => story.id).join(', ')}`
+      : broke === 'history_rewritten'
+        ? 'commits left the branch'
+        : broke === 'rule_broken'
+          ? 'the iteration broke a rule of the task list'
+          : 'tasks.json is not valid';
+  return {
+    holds: false,
+    remaining,
+    problem: `COMPLETE claimed while ${why}`,
+    feedback: { kind: 'complete_rejected', remaining, ...(broke ? { broke } : {}) },
   };
 }
 

@@ -23,13 +23,10 @@ export async function runLoop(
   unconfirmed: readonly string[] = [],
 ): Promise<LoopResult> {
   const deadline = ports.clock.now() + settings.maxRuntimeMs;
-  const baseline = {
+  const state: LoopState = {
     tasks,
     accepted: await readPosition(ports.git),
     unconfirmed: startingUnconfirmed(unconfirmed, tasks),
-  };
-  const state: LoopState = {
-    ...baseline,
     counters: INITIAL_COUNTERS,
     stuckIterations: 0,
     feedback: [],
@@ -70,14 +67,17 @@ export async function runLoop(
     state.started++;
     if (verdict.termination) return result(verdict.termination);
     if (verdict.outcome !== 'usage_limit') counted++;
-    if (verdict.wait) {
-      const endDisplay = ports.report.usageLimitWait(verdict.wait);
-      const waitMs = verdict.wait.until - ports.clock.now();
-      if (waitMs > 0) await ports.clock.sleep(waitMs, ports.interrupts.graceful);
-      endDisplay();
-    }
+    if (verdict.wait) await waitOutUsageLimit(verdict.wait, ports);
   }
   return result({ reason: 'max_iterations' });
+}
+
+/** Sleeps until a usage limit lifts; an interrupt ends the sleep early. */
+async function waitOutUsageLimit(wait: NonNullable<Verdict['wait']>, ports: LoopPorts): Promise<void> {
+  const endDisplay = ports.report.usageLimitWait(wait);
+  const waitMs = wait.until - ports.clock.now();
+  if (waitMs > 0) await ports.clock.sleep(waitMs, ports.interrupts.graceful);
+  endDisplay();
 }
 
 /** One iteration: prompt → agent → observe → judge → record. */
