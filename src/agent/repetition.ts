@@ -71,7 +71,7 @@ export class RepetitionDetector {
     let found: Pick<Repetition, 'count' | 'kind'> | undefined;
     if (this.runLength >= this.maxRepeats) {
       found = { kind: 'consecutive', count: this.runLength };
-    } else if (this.calls >= this.window) {
+    } else if (this.recent.length === this.window) {
       // Counted only once the window is full: early calls say nothing about thrash.
       const shared = this.recent.reduce((count, recent) => (recent === signature ? count + 1 : count), 0);
       if (shared >= this.windowShare) found = { kind: 'window', count: shared };
@@ -89,16 +89,12 @@ export class RepetitionDetector {
     return { calls: this.calls, detections: this.detections, detectionsByTool: Object.fromEntries(this.byTool) };
   }
 
-  /** Clears one signature after a detection, so it must repeat afresh; other calls keep counting. */
+  /** Clears the signature just detected, so it must repeat afresh; other calls keep counting. */
   private forget(signature: string): void {
-    if (this.runSignature === signature) {
-      this.runSignature = undefined;
-      this.runLength = 0;
-    }
+    // It is the call just recorded, so the run in progress is its own: counted again from zero.
+    this.runLength = 0;
     // The slots stay (as null), so the window still spans the last `window` calls.
-    for (let index = 0; index < this.recent.length; index++) {
-      if (this.recent[index] === signature) this.recent[index] = null;
-    }
+    for (const [index, recent] of this.recent.entries()) if (recent === signature) this.recent[index] = null;
   }
 }
 

@@ -78,6 +78,21 @@ describe('promise tags across pieces', () => {
     expect(scan(Buffer.from('x<'), Buffer.from('promise>BLOCKED:why</promise>'))).toMatchObject({ blocked: 'why' });
   });
 
+  it('an empty tag does not hide the tags after it', () => {
+    expect(scan('<promise></promise> then <promise>BLOCKED:no key</promise>')).toEqual({
+      complete: false,
+      blocked: 'no key',
+      invalid: ['<promise></promise>'],
+    });
+    expect(scan('<promise>?</promise><promise>COMPLETE</promise>')).toMatchObject({ complete: true });
+  });
+
+  it('carries a tag opened late in a long piece to the next piece', () => {
+    expect(scan(`${'x'.repeat(MAX_BODY + 100)}<promise>BLOCKED:no`, ' key</promise>')).toMatchObject({
+      blocked: 'no key',
+    });
+  });
+
   it('carries an open tag through a piece that holds no "<" at all', () => {
     expect(scan('<promise>BLOCKED:', 'no key for', ' the API', '</promise>')).toMatchObject({
       blocked: 'no key for the API',

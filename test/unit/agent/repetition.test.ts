@@ -141,6 +141,43 @@ describe('RepetitionDetector: input preview', () => {
   });
 });
 
+describe('RepetitionDetector: where the preview is cut', () => {
+  /** The preview of a Write whose text is `text`: its canonical input is `{"text":"` (9 characters), the text, `"}`. */
+  function previewOf(text: string): string {
+    const [[, found] = []] = feed(
+      new RepetitionDetector({ maxRepeats: 2 }),
+      times({ name: 'Write', input: { text } }, 2),
+    );
+    return found?.inputPreview ?? '';
+  }
+  const x = (count: number) => 'x'.repeat(count);
+
+  it('shows an input of exactly 200 characters whole', () => {
+    expect(previewOf(x(189))).toBe(`{"text":"${x(189)}"}`);
+  });
+
+  it('cuts an input of 201 characters to 199 and an ellipsis', () => {
+    expect(previewOf(x(190))).toBe(`{"text":"${x(190)}…`);
+  });
+
+  // The 199th character kept is the text's 190th: what stands there decides the cut.
+  it.each([
+    ['an emoji', '😀'],
+    ['the first character past the Basic Multilingual Plane (high surrogate U+D800)', '\u{10000}'],
+    ['the last private-use character (high surrogate U+DBFF)', '\u{10FFFD}'],
+  ])('leaves out %s that the cut would split, whole', (_name, character) => {
+    expect(previewOf(`${x(189)}${character}${'y'.repeat(20)}`)).toBe(`{"text":"${x(189)}…`);
+  });
+
+  it('keeps an emoji that ends right at the cut, both halves', () => {
+    expect(previewOf(`${x(188)}😀${'y'.repeat(20)}`)).toBe(`{"text":"${x(188)}😀…`);
+  });
+
+  it('keeps a character above the surrogates (a full-width "！") at the cut', () => {
+    expect(previewOf(`${x(189)}！${'y'.repeat(20)}`)).toBe(`{"text":"${x(189)}！…`);
+  });
+});
+
 describe('RepetitionDetector: memory and stats', () => {
   it('keeps only the window, however many calls pass', () => {
     const detector = new RepetitionDetector({ maxRepeats: 5 });
@@ -173,5 +210,21 @@ describe('RepetitionDetector: options', () => {
     [{ maxRepeats: 5, windowShare: -1 }],
   ])('refuses %j', (options) => {
     expect(() => new RepetitionDetector(options)).toThrow(RangeError);
+  });
+
+  it.each([
+    [{ maxRepeats: 0 }, 'maxRepeats must be a whole number ≥ 1, got 0'],
+    [{ maxRepeats: 5, window: 2.5 }, 'window must be a whole number ≥ 1, got 2.5'],
+    [{ maxRepeats: 5, windowShare: -1 }, 'windowShare must be a whole number ≥ 1, got -1'],
+  ])('names the option it refuses and the value it got: %j', (options, message) => {
+    expect(() => new RepetitionDetector(options)).toThrow(`RepetitionDetector: ${message}`);
+  });
+
+  it('accepts 1 for each: then every call is a repetition', () => {
+    const detector = new RepetitionDetector({ maxRepeats: 1, window: 1, windowShare: 1 });
+    expect(feed(detector, [A, B]).map(([at, found]) => [at, found.kind])).toEqual([
+      [1, 'consecutive'],
+      [2, 'consecutive'],
+    ]);
   });
 });

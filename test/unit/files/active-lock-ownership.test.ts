@@ -1,0 +1,304 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { processStartTime } from '../../../src/agent/proc.js';
+import {
+  acquireActiveLock,
+  ActiveLock,
+  currentOwner,
+  isLockLive,
+  readLiveActive,
+  releaseActiveLock,
+  type ActiveFile,
+} from '../../../src/files/active-lock.js';
+
+// The lock is a file adapter over the real process table: these tests use real files in a
+// temporary folder and real processes (this one, live; a child that has ended; a reused pid).
+
+const folders: string[] = [];
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
+});
+
+/** The path of `.ralph-active` in a fresh folder. */
+async function lockPath(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'ralph-active-lock-'));
+  folders.push(folder);
+  return join(folder, '.ralph-active');
+}
+
+const loopState = { iteration: 0, maxIterations: 5, stuckCount: 0, mode: 'implement' } as const;
+
+/** A lock as this very process writes it. */
+function mine(marker = 'run-mine'): ActiveFile {
+  return { ...currentOwner(marker), startedAt: '2026-01-01T00:00:00.000Z', ...loopState };
+}
+
+/** A process that ran and has ended: its pid and the start time it had. */
+async function endedProcess(): Promise<{ pid: number; startTime: string }> {
+  const child = spawn('sleep', ['300'], { stdio: 'ignore' });
+  const pid = child.pid!;
+  const startTime = processStartTime(pid)!;
+  child.kill('SIGKILL');
+  await once(child, 'exit');
+  return { pid, startTime };
+}
+
+/** A running process whose environment carries the run marker, as an agent of that run would. */
+function markedProcess(marker: string): ChildProcess {
+  const child = spawn('sleep', ['300'], {
+    stdio: 'ignore',
+    env: { ...process.env, RALPH_RUN_MARKER: `${marker}:agent-1` },
+  });
+  children.push(child);
+  return child;
+}
+
+const stored = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as ActiveFile;
+const leftovers = async (path: string) =>
+  (await readdir(join(path, '..'))).filter((name) => name !== '.ralph-active').sort();
+const tookOver = (who: string) => ({ warning: `took over a stale ralph/.ralph-active left by ${who}` });
+
+describe('whose lock is live', () => {
+  it("this process's own lock is live", () => {
+    expect(isLockLive(mine())).toBe(true);
+  });
+
+  it('names this process: its pid, its start time, this host and the run marker', () => {
+    expect(currentOwner('run-7')).toEqual({
+      pid: process.pid,
+      startTime: processStartTime(process.pid),
+      host: hostname(),
+      marker: 'run-7',
+    });
+  });
+
+  it('a lock whose process has ended is stale', async () => {
+    expect(isLockLive({ ...mine(), ...(await endedProcess()) })).toBe(false);
+  });
+
+  it('a lock whose pid was reused by another process is stale', () => {
+    // This process runs with the lock's pid, but it is not the process that started at that time.
+    expect(isLockLive({ ...mine(), startTime: '12345@an-earlier-boot' })).toBe(false);
+  });
+
+  it('a lock from another host is stale, even when a process here has its pid and start time', () => {
+    expect(isLockLive({ ...mine(), host: 'far-away' })).toBe(false);
+  });
+
+  it('a lock from an older ralph, which wrote no start time, is stale even though its pid runs', () => {
+    const { startTime: _dropped, ...older } = mine();
+    expect(isLockLive(older)).toBe(false);
+  });
+});
+
+describe('reading the running loop', () => {
+  it('reads a live lock whole', async () => {
+    const path = await lockPath();
+    await writeFile(path, JSON.stringify({ ...mine(), iteration: 3, agentGroup: 4242 }));
+    expect(await readLiveActive(path)).toEqual({ ...mine(), iteration: 3, agentGroup: 4242 });
+  });
+
+  it.each([
+    ['no lock file', undefined],
+    ['a stale lock', JSON.stringify({ ...mine(), startTime: '1@an-earlier-boot' })],
+    ['a lock that is not JSON', '{"pid": 12'],
+    ['a lock holding no pid', JSON.stringify({ ...mine(), pid: undefined })],
+  ])('sees no running loop in %s', async (_case, text) => {
+    const path = await lockPath();
+    if (text !== undefined) await writeFile(path, text);
+    expect(await readLiveActive(path)).toBeUndefined();
+  });
+});
+
+describe('taking the lock', () => {
+  it('writes the whole lock as a JSON text file, with no warning and no temporary file left', async () => {
+    const path = await lockPath();
+    expect(await acquireActiveLock(path, mine())).toEqual({});
+    expect(await readFile(path, 'utf8')).toBe(`${JSON.stringify(mine(), null, 2)}\n`);
+    expect(await leftovers(path)).toEqual([]);
+  });
+
+  it('refuses while the run that holds it is alive, naming its pid and iteration, and leaves its lock alone', async () => {
+    const path = await lockPath();
+    const held = JSON.stringify({ ...mine('run-held'), iteration: 4 });
+    await writeFile(path, held);
+    const refusal = acquireActiveLock(path, mine());
+    await expect(refusal).rejects.toMatchObject({
+      kind: 'setup',
+      message: `another ralph run is active in this repository (pid ${process.pid}, iteration 4)`,
+      hint: `wait for it to finish or stop it (kill ${process.pid}); ralph/.ralph-active is removed when it ends`,
+    });
+    expect(await readFile(path, 'utf8')).toBe(held);
+    expect(await leftovers(path)).toEqual([]);
+  });
+
+  it('takes over the lock of a run that has ended, and says whose it was', async () => {
+    const path = await lockPath();
+    const ended = await endedProcess();
+    await writeFile(path, JSON.stringify({ ...mine('run-ended'), ...ended }));
+    expect(await acquireActiveLock(path, mine())).toEqual(tookOver(`pid ${ended.pid}, which is no longer running`));
+    expect(await stored(path)).toEqual(mine());
+    expect(await leftovers(path)).toEqual([]);
+  });
+
+  it('takes over the lock of an older ralph, whose pid still runs but which recorded no start time', async () => {
+    const path = await lockPath();
+    await writeFile(path, JSON.stringify({ pid: process.pid, startedAt: '2025-01-01T00:00:00Z', iteration: 2 }));
+    expect(await acquireActiveLock(path, mine())).toEqual(
+      tookOver(`an older ralph (pid ${process.pid}), which recorded no start time`),
+    );
+    expect(await stored(path)).toEqual(mine());
+  });
+
+  it('takes over a lock that cannot be read', async () => {
+    const path = await lockPath();
+    await writeFile(path, '');
+    expect(await acquireActiveLock(path, mine())).toEqual(tookOver('an unreadable lock file'));
+    expect(await stored(path)).toEqual(mine());
+  });
+
+  it.each([0, -3, 2.5, '77'])('takes a lock whose pid is %j for an unreadable one', async (pid) => {
+    const path = await lockPath();
+    await writeFile(path, JSON.stringify({ ...mine(), pid }));
+    expect(await acquireActiveLock(path, mine())).toEqual(tookOver('an unreadable lock file'));
+  });
+
+  it('ends what the stale run left running (its marked processes), and says so', async () => {
+    const path = await lockPath();
+    const agent = markedProcess('run-crashed');
+    const exited = once(agent, 'exit');
+    await writeFile(path, JSON.stringify({ ...mine('run-crashed'), ...(await endedProcess()) }));
+    const { warning } = await acquireActiveLock(path, mine());
+    expect(warning).toMatch(
+      new RegExp(`which is no longer running; ended 1 process that its run left running: ${agent.pid} sleep$`),
+    );
+    expect(await exited).toEqual([null, 'SIGTERM']);
+  });
+
+  it("ends nothing for a lock from another host: a process here with that run's marker is not that run's", async () => {
+    const path = await lockPath();
+    const bystander = markedProcess('run-far');
+    await writeFile(path, JSON.stringify({ ...mine('run-far'), pid: 31337, host: 'far-away' }));
+    expect(await acquireActiveLock(path, mine())).toEqual(
+      tookOver('pid 31337 on host far-away, whose processes cannot be seen from here'),
+    );
+    expect(bystander.exitCode).toBeNull();
+    expect(processStartTime(bystander.pid!)).toBeDefined();
+  });
+
+  it('names the host of a lock that recorded a start time but no host as unknown', async () => {
+    const path = await lockPath();
+    const { host: _dropped, ...hostless } = { ...mine(), pid: 31337 };
+    await writeFile(path, JSON.stringify(hostless));
+    expect(await acquireActiveLock(path, mine())).toEqual(
+      tookOver('pid 31337 on host unknown, whose processes cannot be seen from here'),
+    );
+  });
+
+  it('fails, and takes nothing over, when the stale lock cannot be moved aside', async () => {
+    const path = await lockPath();
+    const stale = JSON.stringify({ ...mine(), ...(await endedProcess()) });
+    await writeFile(path, stale);
+    // A folder where the stale lock is moved to: the move fails (EISDIR).
+    await mkdir(`${path}.${process.pid}.stale`);
+    await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({ code: 'EISDIR' });
+    expect(await readFile(path, 'utf8')).toBe(stale);
+  });
+});
+
+// Two starts at once: the lock changes between this start's read of it and its move of it. A
+// named pipe in the lock's place holds this start's read open while the other start acts.
+describe('taking the lock while another start acts', () => {
+  /** Starts taking the lock at `path` (a named pipe); resolves once the read of it has begun. */
+  async function startTaking(path: string) {
+    execFileSync('mkfifo', [path]);
+    const taking = acquireActiveLock(path, mine());
+    taking.catch(() => undefined);
+    // Opening a pipe for writing waits for its reader: the start's read of the lock.
+    const writer = await open(path, 'w');
+    /** Lets the start read `text` as the lock it found. */
+    const answer = async (text: string) => {
+      await writer.write(text);
+      await writer.close();
+    };
+    return { taking, answer };
+  }
+
+  /** The other start's own lock, put in place the way a start puts its lock. */
+  async function replaceWith(path: string, lock: ActiveFile) {
+    await writeFile(`${path}.other`, JSON.stringify(lock));
+    await rename(`${path}.other`, path);
+  }
+
+  it.each([
+    ['by a process that reused its pid', { pid: process.pid, startTime: '12345@an-earlier-boot' }],
+    ['by a process that started in the same tick', { pid: 31337, startTime: processStartTime(process.pid)! }],
+  ])(
+    'refuses, and puts the other start’s live lock back, when a stale lock it read (left %s) was replaced before it moved it',
+    async (_case, owner) => {
+      const path = await lockPath();
+      const { taking, answer } = await startTaking(path);
+      await replaceWith(path, { ...mine('run-other'), iteration: 1 });
+      await answer(JSON.stringify({ ...mine('run-stale'), ...owner }));
+      await expect(taking).rejects.toThrow(
+        `another ralph run is active in this repository (pid ${process.pid}, iteration 1)`,
+      );
+      expect(await stored(path)).toEqual({ ...mine('run-other'), iteration: 1 });
+      expect(await leftovers(path)).toEqual([]);
+    },
+  );
+
+  it('takes the lock when the stale lock it read was removed before it moved it', async () => {
+    const path = await lockPath();
+    const { taking, answer } = await startTaking(path);
+    await unlink(path);
+    const ended = await endedProcess();
+    await answer(JSON.stringify({ ...mine('run-stale'), ...ended }));
+    expect(await taking).toEqual(tookOver(`pid ${ended.pid}, which is no longer running`));
+    expect(await stored(path)).toEqual(mine());
+  });
+});
+
+describe('holding and releasing the lock', () => {
+  it('rewrites the whole file on each update, keeping the fields not changed, with no temporary file left', async () => {
+    const path = await lockPath();
+    const lock = new ActiveLock(path, mine());
+    await lock.acquire();
+    await lock.update({ iteration: 2, stuckCount: 1 });
+    await lock.update({ agentGroup: 777 });
+    const expected = { ...mine(), iteration: 2, stuckCount: 1, agentGroup: 777 };
+    expect(await readFile(path, 'utf8')).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+    expect(await leftovers(path)).toEqual([]);
+  });
+
+  it('removes its own lock when released', async () => {
+    const path = await lockPath();
+    await acquireActiveLock(path, mine());
+    await releaseActiveLock(path, process.pid);
+    expect(await leftovers(path)).toEqual([]);
+    await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it("leaves a lock that another run holds now, and a lock it cannot read: neither is this run's", async () => {
+    const path = await lockPath();
+    const theirs = JSON.stringify({ ...mine(), pid: process.pid + 1 });
+    await writeFile(path, theirs);
+    await releaseActiveLock(path, process.pid);
+    expect(await readFile(path, 'utf8')).toBe(theirs);
+    await writeFile(path, 'not json');
+    await releaseActiveLock(path, process.pid);
+    expect(await readFile(path, 'utf8')).toBe('not json');
+  });
+
+  it('releases quietly when the lock is already gone', async () => {
+    const path = await lockPath();
+    await expect(releaseActiveLock(path, process.pid)).resolves.toBeUndefined();
+    expect(await leftovers(path)).toEqual([]);
+  });
+});
