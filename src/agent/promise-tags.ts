@@ -99,10 +99,8 @@ function unfinishedTag(buffer: Buffer, position: number): Buffer {
   }
   // Only a "<" among the last few bytes can start an opener that the next piece completes.
   const tail = Math.max(position, buffer.length - (OPEN.length - 1));
-  if (buffer.indexOf(OPEN[0]!, tail) === -1) return NOTHING;
-  for (let length = Math.min(OPEN.length - 1, buffer.length - position); length > 0; length--) {
-    if (buffer.subarray(buffer.length - length).equals(OPEN.subarray(0, length)))
-      return Buffer.from(buffer.subarray(buffer.length - length));
+  for (let at = buffer.indexOf(OPEN[0]!, tail); at !== -1; at = buffer.indexOf(OPEN[0]!, at + 1)) {
+    if (buffer.subarray(at).equals(OPEN.subarray(0, buffer.length - at))) return Buffer.from(buffer.subarray(at));
   }
   return NOTHING;
 }

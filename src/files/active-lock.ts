@@ -64,11 +64,10 @@ export async function acquireActiveLock(path: string, initial: ActiveFile): Prom
   if (await createExclusive(path, initial)) return {};
   const text = await readOptional(path);
   // Released between our attempt and this read: simply try again.
-  if (text === undefined)
-    return createExclusive(path, initial).then((created) => (created ? {} : acquireActiveLock(path, initial)));
+  if (text === undefined) return acquireActiveLock(path, initial);
   const existing = parseActive(text);
   if (existing && isLockLive(existing)) throw lockHeld(existing);
-  await setAsideStale(path, existing);
+  await setAsideStale(path);
   if (!(await createExclusive(path, initial)))
     throw lockHeld(parseActive((await readOptional(path)) ?? '') ?? { ...initial, pid: 0 });
   const ended = existing && existing.host === hostname() ? await endRunRemains(existing) : [];
@@ -86,10 +85,10 @@ function staleOwner(stale: ActiveFile | undefined): string {
 }
 
 /**
- * Moves a stale lock out of the way. Another start may have replaced it with its own fresh lock
+ * Moves a stale lock out of the way. Another start may have replaced it with its own live lock
  * in the meantime: then that one is put back and this start refuses.
  */
-async function setAsideStale(path: string, stale: ActiveFile | undefined): Promise<void> {
+async function setAsideStale(path: string): Promise<void> {
   const aside = `${path}.${process.pid}.stale`;
   try {
     await rename(path, aside);
@@ -97,9 +96,9 @@ async function setAsideStale(path: string, stale: ActiveFile | undefined): Promi
     if (isErrno(error, 'ENOENT')) return;
     throw error;
   }
+  // A live lock here is not the stale one we read: another start has put its own in place.
   const moved = parseActive((await readOptional(aside)) ?? '');
-  const same = moved?.pid === stale?.pid && moved?.startTime === stale?.startTime;
-  if (moved && !same && isLockLive(moved)) {
+  if (moved && isLockLive(moved)) {
     await link(aside, path).catch(() => undefined);
     await unlink(aside).catch(() => undefined);
     throw lockHeld(moved);

@@ -212,6 +212,27 @@ describe('taking the lock', () => {
   });
 });
 
+describe('taking the lock on a full filesystem', () => {
+  const mounts: string[] = [];
+  afterEach(() => {
+    for (const folder of mounts.splice(0)) execFileSync('umount', ['-l', folder]);
+  });
+
+  // Mounting a tmpfs needs root, as CI has.
+  it.skipIf(process.getuid?.() !== 0)(
+    'fails with ENOSPC, and leaves no temporary file, when no inode is left for the lock',
+    async () => {
+      const path = await lockPath();
+      const folder = join(path, '..');
+      // Two inodes: the folder and the lock's temporary file. Linking the lock into place needs a third.
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,nr_inodes=2', 'tmpfs', folder]);
+      mounts.push(folder);
+      await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({ code: 'ENOSPC' });
+      expect(await readdir(folder)).toEqual([]);
+    },
+  );
+});
+
 // Two starts at once: the lock changes between this start's read of it and its move of it. A
 // named pipe in the lock's place holds this start's read open while the other start acts.
 describe('taking the lock while another start acts', () => {
