@@ -36,7 +36,7 @@ const CLEAR_BELOW = '\u001b[J';
  */
 export class Screen implements Console {
   private shown: string | undefined;
-  /** Streams whose last byte written was not a newline, and which agent stream wrote it. */
+  /** Streams whose last byte written was not a newline (on a TTY: the terminal), and which agent stream wrote it. */
   private readonly midLine = new Map<NodeJS.WritableStream, Writable>();
   /** While the runner's commands are stopped (GitHub Actions): the token that resumes them. */
   private stopToken: string | undefined;
@@ -89,12 +89,14 @@ export class Screen implements Console {
         this.around(() => {
           if (chunk.length === 0) return callback();
           this.stopCommands();
-          // Two agent streams joined on one target (stderr on stdout, on Actions) never share a line.
-          const open = this.midLine.get(target);
+          // Two agent streams joined on one target (stderr on stdout, on Actions) never share a line;
+          // on a TTY stdout and stderr are one terminal, so they keep one line state.
+          const screen = this.options.tty ? this.stdout : target;
+          const open = this.midLine.get(screen);
           if (open !== undefined && open !== source) target.write('\n');
           target.write(chunk, () => callback());
-          if (chunk[chunk.length - 1] === 10) this.midLine.delete(target);
-          else this.midLine.set(target, source);
+          if (chunk[chunk.length - 1] === 10) this.midLine.delete(screen);
+          else this.midLine.set(screen, source);
         });
       },
     });

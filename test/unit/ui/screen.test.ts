@@ -65,6 +65,21 @@ describe('Screen', () => {
     expect(out.text().replace(/\u001b\[\d+m/g, '')).toMatch(/^\d\d:\d\d:\d\d one\n\d\d:\d\d:\d\d two\n$/);
   });
 
+  it("on a TTY never lets the agent's stdout and stderr share a line: both reach one terminal", async () => {
+    let shown = '';
+    const show = (chunk: Buffer) => (shown += chunk.toString());
+    const stdout = new PassThrough().on('data', show);
+    const stderr = new PassThrough().on('data', show);
+    const screen = new Screen(stdout, { tty: true, timestamps: false });
+    const agentOut = screen.agentStream(stdout);
+    const agentErr = screen.agentStream(stderr);
+    agentOut.write('Reading src/index.ts');
+    agentErr.end('npm warn deprecated\n');
+    agentOut.end();
+    await Promise.all([finished(agentOut), finished(agentErr)]);
+    expect(shown).toBe('Reading src/index.ts\nnpm warn deprecated\n');
+  });
+
   it('starts a ralph line on a new line when the agent left one open', async () => {
     const out = terminal();
     const screen = new Screen(out.stream, { tty: false, timestamps: false });
