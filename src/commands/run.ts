@@ -5,7 +5,7 @@ import pc from 'picocolors';
 import { Containment } from '../agent/containment.js';
 import type { RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
-import { ActiveLock, currentOwner, releaseActiveLock } from '../files/active-lock.js';
+import { ActiveLock, currentOwner } from '../files/active-lock.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { readRunState, taskListId } from '../files/run-state.js';
@@ -123,14 +123,14 @@ async function openRun(options: RunCommandOptions, terminal: Terminal, paths: Ra
 }
 
 /** Closes the screen, stops listening for interrupts, and releases the lock — however the run ended. */
-async function closeRun({ terminal, interrupts, paths }: LoopRun): Promise<void> {
+async function closeRun({ terminal, interrupts, paths, lock }: LoopRun): Promise<void> {
   // Later steps of the job must find the runner obeying commands again.
   terminal.out.close();
   interrupts.dispose();
   await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
-  await releaseActiveLock(paths.active, process.pid).catch((error: Error) =>
-    terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`),
-  );
+  await lock
+    .release()
+    .catch((error: Error) => terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`));
 }
 
 /** Prepare → wire → loop, under the lock; any refusal or fault becomes the run's ending. */
