@@ -88,7 +88,7 @@ async function dryRunCommand(start: StartInput, terminal: Terminal): Promise<num
     await checkStartTree(plan, start.paths);
     return await dryRun(plan.resolved, plan.checks, terminal.out);
   } finally {
-    terminal.out.close();
+    await terminal.out.close();
   }
 }
 
@@ -125,13 +125,18 @@ async function openRun(options: RunCommandOptions, terminal: Terminal, paths: Ra
 /** Closes the screen, stops listening for interrupts, and releases the lock — however the run ended. */
 async function closeRun({ terminal, interrupts, paths, lock }: LoopRun): Promise<void> {
   // Later steps of the job must find the runner obeying commands again.
-  terminal.out.close();
+  const closed = terminal.out.close();
   interrupts.dispose();
   await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
   await lock
     .release()
     .catch((error: Error) => terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`));
+  // Everything printed reaches the terminal before ralph exits, unless nothing reads it for a while.
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, FLUSH_LIMIT_MS).unref())]);
 }
+
+/** How long ralph waits at the end for a terminal that does not read what it printed. */
+const FLUSH_LIMIT_MS = 10_000;
 
 /** Prepare → wire → loop, under the lock; any refusal or fault becomes the run's ending. */
 async function runUnderLock(start: StartInput, run: LoopRun): Promise<RunEnd> {
