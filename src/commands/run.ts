@@ -64,7 +64,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   try {
     // Printed inside the try: the finally below must close the screen once it printed anything.
     if (run.lockWarning) terminal.out.line(pc.yellow(`warning: ${run.lockWarning}`));
-    return await finishRun(await runUnderLock(start, run), {
+    const end = await runUnderLock(start, run);
+    // A fault mid-iteration left its group and status line open: closed before the summary.
+    run.abandonIteration();
+    return await finishRun(end, {
       ...{ paths, out: terminal.out, stderr: terminal.stderr, env: terminal.env, github: terminal.github },
       ...{
         startedAt: run.startedAt,
@@ -117,6 +120,7 @@ async function openRun(options: RunCommandOptions, terminal: Terminal, paths: Ra
     interrupts,
     rows: [],
     startedAt,
+    abandonIteration: () => undefined,
     firstIteration: 1,
     maxIterations: 0,
   };
