@@ -149,14 +149,17 @@ async function runUnderLock(start: StartInput, run: LoopRun): Promise<RunEnd> {
     const { ports, started, lastFailure } = await wirePorts(prepared, run);
     return await loopOver(prepared, run, ports, started, lastFailure);
   } catch (error) {
-    return { progress: noProgress(), rows: run.rows, ...endingOfError(error) };
+    // A git command stopped by Ctrl-C or SIGTERM fails: the run ends as the interrupt it was.
+    const signal = run.interrupts.received();
+    const ending = signal ? { ending: { reason: 'interrupted', signal } as const } : endingOfError(error);
+    return { progress: noProgress(), rows: run.rows, ...ending };
   }
 }
 
 /** Checks the start, sets up ralph's files, numbers the iterations, enters the task branch, and counts the resume. */
 async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyRun> {
   const { paths, terminal } = run;
-  const prepared = await checkStart(start);
+  const prepared = await checkStart({ ...start, signal: run.interrupts.graceful });
   const { settings } = prepared.resolved;
   run.maxIterations = settings.maxIterations;
   await setUpRun(paths);
@@ -169,6 +172,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     tasksPath: paths.tasks,
     enabled: settings.branch,
     say: (text) => terminal.out.line(text),
+    signal: run.interrupts.graceful,
   });
   // Checked under the lock, so two simultaneous starts cannot both count as one resume.
   const taskList = taskListId(tasks);
