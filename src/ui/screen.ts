@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pc from 'picocolors';
+import { drained } from '../agent/output/tee.js';
 import { displayWidth, fitToWidth } from './display-width.js';
 
 /** Where ralph's own lines go; on a TTY also one status line kept below everything else. */
@@ -110,7 +111,7 @@ export class Screen implements Console {
         });
         const done = () => (callback(), this.releaseHeld());
         if (accepted) done();
-        else void writable(target).then(done);
+        else void drained(target).then(done);
       },
     });
     this.agentStreams.add(source);
@@ -202,22 +203,6 @@ export class Screen implements Console {
     this.stdout.write(pc.dim(text));
     this.drawnWidth = displayWidth(text);
   }
-}
-
-/** Resolves when a full stream drains — or errs or closes, which must not stall the agent either. */
-function writable(stream: NodeJS.WritableStream): Promise<void> {
-  return new Promise((resolve) => {
-    if ((stream as Partial<Writable>).destroyed) return resolve();
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('error', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('error', done);
-    stream.on('close', done);
-  });
 }
 
 /** Resolves once a stream has written what it was given before: a zero-length write calls back after them. */

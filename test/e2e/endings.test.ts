@@ -159,7 +159,8 @@ describe("faults in ralph's own files end the run (io_error, 74), never crash it
     for (const dir of mounts.splice(0)) execFileSync('umount', ['-l', dir]);
   });
 
-  it('an unwritable summary.csv (chattr +i) ends the run with the path and EPERM; last-run.json says io_error', async () => {
+  /** A repository whose summary.csv cannot be written (chattr +i): the first iteration's row fails. */
+  async function unwritableSummary() {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }] });
     await mkdir(join(repo.root, 'ralph/logs'));
     const csv = join(repo.root, 'ralph/logs/summary.csv');
@@ -167,6 +168,11 @@ describe("faults in ralph's own files end the run (io_error, 74), never crash it
     execFileSync('chattr', ['+i', csv]);
     immutable.push(csv);
     await repo.steps([{ implement: true }]);
+    return { repo, csv };
+  }
+
+  it('an unwritable summary.csv (chattr +i) ends the run with the path and EPERM; last-run.json says io_error', async () => {
+    const { repo, csv } = await unwritableSummary();
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(74);
     expect(result.stderr).toMatch(
@@ -179,13 +185,7 @@ describe("faults in ralph's own files end the run (io_error, 74), never crash it
   });
 
   it('on GitHub Actions a fault mid-iteration closes its group: the summary and the annotation are not folded into it', async () => {
-    const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }] });
-    await mkdir(join(repo.root, 'ralph/logs'));
-    const csv = join(repo.root, 'ralph/logs/summary.csv');
-    await writeFile(csv, '');
-    execFileSync('chattr', ['+i', csv]);
-    immutable.push(csv);
-    await repo.steps([{ implement: true }]);
+    const { repo } = await unwritableSummary();
     const result = await runRalph(repo, ['run'], { env: { GITHUB_ACTIONS: 'true', CI: 'true' } });
     expect(result.code).toBe(74);
     const runner = readAsRunner(result.stdout);

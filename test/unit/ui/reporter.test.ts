@@ -32,6 +32,15 @@ const row = (outcome: IterationRow['outcome']): IterationRow => ({
   stats: { toolCalls: 0, invalidLines: 0 },
 });
 
+/** The first iteration's start. */
+const FIRST = {
+  iteration: 1,
+  index: 0,
+  maxIterations: 5,
+  mode: 'implement',
+  stories: { complete: 0, total: 1 },
+} as const;
+
 describe('the terminal reporter and limits', () => {
   const now = () => 1_750_000_000_000;
 
@@ -80,13 +89,7 @@ describe('the terminal reporter and limits', () => {
   it('shows the latest utilization per window on the live status line', () => {
     const { out, statuses } = recorder();
     const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: false, now });
-    reporter.iterationStarted({
-      iteration: 1,
-      index: 0,
-      maxIterations: 5,
-      mode: 'implement',
-      stories: { complete: 0, total: 1 },
-    });
+    reporter.iterationStarted(FIRST);
     reporter.usage([
       { window: 'five_hour', utilization: 0.92 },
       { window: 'seven_day', utilization: 0.404 },
@@ -98,13 +101,7 @@ describe('the terminal reporter and limits', () => {
   it('abandon closes what an unfinished iteration opened: its status line and its group, once', () => {
     const { out, lines, statuses } = recorder();
     const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: true, now });
-    reporter.iterationStarted({
-      iteration: 1,
-      index: 0,
-      maxIterations: 5,
-      mode: 'implement',
-      stories: { complete: 0, total: 1 },
-    });
+    reporter.iterationStarted(FIRST);
     expect(statuses.at(-1)).toMatch(/^⋯ iteration 1/);
     reporter.abandon();
     reporter.abandon();
@@ -115,13 +112,7 @@ describe('the terminal reporter and limits', () => {
   it('abandon after a finished iteration, or off Actions, prints nothing', () => {
     const github = recorder();
     const reporter = createReporter(github.out, { maxStuck: 3, runStartedAt: now(), github: true, now });
-    reporter.iterationStarted({
-      iteration: 1,
-      index: 0,
-      maxIterations: 5,
-      mode: 'implement',
-      stories: { complete: 0, total: 1 },
-    });
+    reporter.iterationStarted(FIRST);
     reporter.iterationFinished({ row: row('ok'), committed: false });
     const printed = github.lines.length;
     reporter.abandon();
@@ -130,13 +121,7 @@ describe('the terminal reporter and limits', () => {
 
     const local = recorder();
     const plain = createReporter(local.out, { maxStuck: 3, runStartedAt: now(), github: false, now });
-    plain.iterationStarted({
-      iteration: 1,
-      index: 0,
-      maxIterations: 5,
-      mode: 'implement',
-      stories: { complete: 0, total: 1 },
-    });
+    plain.iterationStarted(FIRST);
     plain.abandon();
     expect(local.lines.filter((line) => line.startsWith('::'))).toEqual([]);
     expect(local.statuses.at(-1)).toBeUndefined();
