@@ -1,4 +1,4 @@
-// eslint-disable-next-line no-restricted-imports -- synchronous: the lock's owner is read while the lock is written, and at exit
+// eslint-disable-next-line no-restricted-imports -- on the Stop hook's path, where loading execa costs ~160 ms: see processStartTime
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -108,6 +108,8 @@ export function processStartTime(pid: number): string | undefined {
     const stat = readProcStat(pid);
     return stat && stat.state !== 'Z' ? `${stat.startTicks}@${currentBootId()}` : undefined;
   }
+  // node's execFileSync: synchronous (the lock's owner is read while the lock is written, and at
+  // exit), and the Stop hook checks the lock's owner, so execa here would load on every hook start.
   try {
     const text = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
       encoding: 'utf8',

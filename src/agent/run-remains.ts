@@ -1,9 +1,7 @@
-// eslint-disable-next-line no-restricted-imports -- synchronous: it runs in the exit handler, where nothing asynchronous finishes
-import { execFileSync } from 'node:child_process';
 import { runMatch } from './containment.js';
 import { endMarked, MARKER_VARIABLE, type MarkedProcess } from './marked-processes.js';
 import { groupMembers, isGroupAlive, terminateGroup } from './process-group.js';
-import { environHas, hasProc, readProcEnviron, readProcStat } from './proc.js';
+import { environHas, hasProc, processStartTime, readProcEnviron, readProcStat } from './proc.js';
 
 /** What a stale lock says about the run that wrote it. */
 export interface RunTraces {
@@ -49,16 +47,7 @@ function isTheRunsGroup(pgid: number, run: RunTraces): boolean {
     );
   }
   const started = Date.parse(run.startedAt);
-  try {
-    const leader = Date.parse(
-      execFileSync('ps', ['-o', 'lstart=', '-p', String(pgid)], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-        timeout: 5000,
-      }).trim(),
-    );
-    return Number.isFinite(started) && Number.isFinite(leader) && leader >= started - 1000;
-  } catch {
-    return false;
-  }
+  // `ps -o lstart=`, to the second; synchronous, as this runs in the exit handler.
+  const leader = Date.parse(processStartTime(pgid) ?? '');
+  return Number.isFinite(started) && Number.isFinite(leader) && leader >= started - 1000;
 }

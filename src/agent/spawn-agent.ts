@@ -1,7 +1,5 @@
 import type { Writable } from 'node:stream';
-import { finished } from 'node:stream/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import type { AgentRunner } from '../loop/ports.js';
 import type { AgentRequest, AgentRun, RepetitionReport } from '../loop/port-data.js';
 import type { InterruptSignal } from '../loop/termination.js';
@@ -15,7 +13,8 @@ import { createTextOutput } from './output/text-output.js';
 import { describeEnded } from './marked-processes.js';
 import { signalGroup, terminateGroup } from './process-group.js';
 import { RepetitionDetector } from './repetition.js';
-import { describeSpawnError, findNulByte } from './spawn-failure.js';
+import { startAgent, type AgentSpawnOptions } from './start-agent.js';
+import { drain } from './drain-output.js';
 import { Stopper } from './stopper.js';
 import { ToolOutcomes } from './tool-outcomes.js';
 import type { UsageWindow } from '../domain/usage.js';
@@ -55,20 +54,6 @@ export interface SpawnAgentOptions {
   /** The agent started in this process group (undefined: it ended), for `.ralph-active`. Never rejects. */
   onGroup?: (pgid: number | undefined) => Promise<void>;
 }
-
-/** How each agent is spawned (the prompt on stdin, or no stdin at all). */
-type AgentSpawnOptions = {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  extendEnv: false;
-  detached: true;
-  cleanup: false;
-  buffer: false;
-  reject: false;
-} & ({ stdin: 'ignore' } | { input: string });
-
-/** How long output may keep flowing after the agent's process group is gone. */
-const DRAIN_LIMIT_MS = 2000;
 
 /** Runs each iteration's agent in its own process group, streaming its output to the terminal and the logs. */
 export function createAgentRunner(options: SpawnAgentOptions): AgentRunner {
@@ -264,53 +249,4 @@ async function notStarted(cause: string, output: AgentOutput, logs: IterationLog
     truncated: false,
     stats,
   };
-}
-
-/**
- * Starts the agent in its own process group, or says in one line why it could not be started:
- * a NUL byte, E2BIG, ENOENT, EACCES. Such a spawn has no pid and will never emit `exit`.
- */
-async function startAgent(
-  command: AgentCommand,
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-): Promise<{ child: ResultPromise<AgentSpawnOptions> } | { cause: string }> {
-  const nul = findNulByte(command, env);
-  if (nul !== undefined) return { cause: `the agent could not be started: ${nul}` };
-  const spawnOptions: AgentSpawnOptions = {
-    cwd,
-    env,
-    extendEnv: false,
-    // Its own process group, so one signal reaches the agent and everything it started.
-    detached: true,
-    cleanup: false,
-    ...(command.input === undefined ? { stdin: 'ignore' as const } : { input: command.input }),
-    buffer: false,
-    reject: false,
-  };
-  let child: ResultPromise<AgentSpawnOptions>;
-  try {
-    child = execa(command.file, command.args, spawnOptions);
-  } catch (error) {
-    return { cause: describeSpawnError(error, command, env) };
-  }
-  if (child.pid !== undefined) return { child };
-  const result = await child;
-  return { cause: describeSpawnError(result.cause ?? result, command, env) };
-}
-
-/** Waits for the output to be fully written; gives up on sources still open after the limit. */
-async function drain(sources: NodeJS.ReadableStream[], sinks: Writable[]): Promise<void> {
-  const all = Promise.all(sinks.map((sink) => finished(sink).catch(() => undefined)));
-  const timer = new AbortController();
-  const timedOut = await Promise.race([
-    all.then(() => false),
-    sleep(DRAIN_LIMIT_MS, true, { signal: timer.signal }).catch(() => false),
-  ]);
-  timer.abort();
-  if (!timedOut) return;
-  // Something that escaped the group still holds the pipe: stop reading and close our side.
-  for (const source of sources) (source as unknown as { destroy(): void }).destroy();
-  for (const sink of sinks) sink.end();
-  await all;
 }

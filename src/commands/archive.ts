@@ -13,6 +13,7 @@ import { readReviewPolicy } from '../config/review-policy.js';
 import { findRepoRoot } from '../git/repository.js';
 import { readTemplate } from '../templates.js';
 import { terminalConfirm, type Confirm } from '../ui/confirm.js';
+import { unlessMissing } from '../files/missing-file.js';
 
 export interface ArchiveOptions {
   cwd: string;
@@ -128,23 +129,21 @@ async function startFresh(paths: RalphPaths): Promise<string[]> {
 
 /** Moves a file that may not exist; false when there was nothing to move. */
 function moveIfPresent(from: string, to: string): Promise<boolean> {
-  return unlessMissing(() => rename(from, to));
+  return ranUnlessMissing(() => rename(from, to));
 }
 
 /** Copies a file that may not exist; false when there was nothing to copy. */
 function copyIfPresent(from: string, to: string): Promise<boolean> {
-  return unlessMissing(() => copyFile(from, to));
+  return ranUnlessMissing(() => copyFile(from, to));
 }
 
 /** Runs a file operation; true when it ran, false when its source did not exist. */
-async function unlessMissing(operation: () => Promise<void>): Promise<boolean> {
-  try {
+async function ranUnlessMissing(operation: () => Promise<void>): Promise<boolean> {
+  const ran = await unlessMissing(async () => {
     await operation();
     return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    throw error;
-  }
+  });
+  return ran ?? false;
 }
 
 async function createIfMissing(path: string, content: string): Promise<boolean> {

@@ -1,8 +1,7 @@
-// eslint-disable-next-line no-restricted-imports -- the demo's throwaway repository is set up with plain synchronous git calls
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { execa } from 'execa';
 import pc from 'picocolors';
 import { packagePath, readTemplate } from '../templates.js';
 import { runCommand } from './run.js';
@@ -10,17 +9,17 @@ import { runCommand } from './run.js';
 /** `ralph demo`: the real loop, in a fresh temporary repository, against the bundled scripted agent. */
 export async function demoCommand(): Promise<number> {
   const repo = await mkdtemp(join(tmpdir(), 'ralph-demo-'));
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
-  git('init', '-q');
-  git('config', 'user.name', 'Ralph Demo');
-  git('config', 'user.email', 'demo@ralph.invalid');
-  git('config', 'commit.gpgsign', 'false');
+  const git = (...args: string[]) => execa('git', args, { cwd: repo, stdio: 'ignore' });
+  await git('init', '-q');
+  await git('config', 'user.name', 'Ralph Demo');
+  await git('config', 'user.email', 'demo@ralph.invalid');
+  await git('config', 'commit.gpgsign', 'false');
   await mkdir(join(repo, 'ralph'), { recursive: true });
   await writeFile(join(repo, 'ralph/prompt.md'), await readTemplate('prompt.md'));
   await writeFile(join(repo, 'ralph/tasks.json'), await readTemplate('demo/tasks.json'));
   await writeFile(join(repo, 'ralph/progress.txt'), await readTemplate('progress.txt'));
-  git('add', '-A');
-  git('commit', '-q', '-m', 'chore: demo task list');
+  await git('add', '-A');
+  await git('commit', '-q', '-m', 'chore: demo task list');
 
   const agent = packagePath('bin/scripted-agent.js');
   process.stdout.write(

@@ -35,9 +35,13 @@ export function parseDuration(text: string): DurationResult {
   return { ok: true, ms };
 }
 
-/** The canonical spelling of a duration (`1h30m`, `45s`), for printing resolved configuration; sub-second parts are dropped. */
+/**
+ * The canonical spelling of a duration (`1h30m`, `45s`), for printing resolved configuration, limits
+ * and timeouts; sub-second parts are dropped, and a duration under a second (a test's) is `300ms`.
+ */
 export function formatDurationSpec(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`not a duration: ${ms} ms`);
+  if (ms > 0 && ms < SECOND) return `${Math.floor(ms)}ms`;
   let rest = Math.floor(ms / SECOND);
   const hours = Math.floor(rest / 3600);
   rest -= hours * 3600;

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
-import { isErrno } from '../errors.js';
 import type { FileHandle } from 'node:fs/promises';
+import { unlessMissing } from './missing-file.js';
 
 /** A CSV file's header and its last records, each split into fields. */
 export interface CsvEnds {
@@ -14,13 +14,8 @@ export interface CsvEnds {
  * Records are lines: ralph's CSV fields never hold a newline.
  */
 export async function readCsvEnds(path: string, count: number, maxBytes = 64 * 1024): Promise<CsvEnds | undefined> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    throw error;
-  }
+  const handle = await unlessMissing(() => open(path, 'r'));
+  if (handle === undefined) return undefined;
   try {
     const { size } = await handle.stat();
     const head = await readRange(handle, 0, Math.min(size, maxBytes));

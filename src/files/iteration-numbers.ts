@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
-import { isErrno } from '../errors.js';
 import { readCsvEnds } from './csv-tail.js';
+import { unlessMissing } from './missing-file.js';
 
 const ITERATION_FILE = /^iteration-(\d+)\.(?:log|jsonl)$/;
 
@@ -21,10 +21,5 @@ export async function nextIterationNumber(logsDir: string, summaryCsv: string): 
 }
 
 async function listDir(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return [];
-    throw error;
-  }
+  return (await unlessMissing(() => readdir(dir))) ?? [];
 }

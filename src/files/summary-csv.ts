@@ -1,7 +1,7 @@
 import { appendFile, stat } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
-import { isErrno } from '../errors.js';
 import type { IterationRow } from '../loop/port-data.js';
+import { unlessMissing } from './missing-file.js';
 
 /** The documented columns, in order; later columns may be appended, never reordered. */
 export const SUMMARY_COLUMNS = [
@@ -48,10 +48,6 @@ export async function appendSummaryRow(path: string, row: IterationRow): Promise
 }
 
 async function isMissingOrEmpty(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).size === 0;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return true;
-    throw error;
-  }
+  const stats = await unlessMissing(() => stat(path));
+  return stats === undefined || stats.size === 0;
 }

@@ -1,7 +1,8 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isErrno, RalphError } from '../errors.js';
+import { RalphError } from '../errors.js';
 import { parseJson } from '../files/json-text.js';
+import { unlessMissing } from '../files/missing-file.js';
 
 /** A gate as `ralph init` writes it into the config. */
 export interface DetectedGate {
@@ -52,13 +53,8 @@ export async function detectGates(root: string): Promise<DetectedGate[]> {
 /** The names of the usable scripts in package.json; undefined without one. */
 async function packageScripts(root: string): Promise<Set<string> | undefined> {
   const path = join(root, 'package.json');
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    throw error;
-  }
+  const text = await unlessMissing(() => readFile(path, 'utf8'));
+  if (text === undefined) return undefined;
   const parsed = parseJson(text);
   if (!parsed.ok)
     throw new RalphError('setup', `${path} is not valid JSON (${parsed.error})`, 'fix it, then run ralph init again');

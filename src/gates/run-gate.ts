@@ -1,6 +1,5 @@
 import { appendFile, open } from 'node:fs/promises';
-// eslint-disable-next-line no-restricted-imports -- a gate's output goes straight to its log file descriptor, which execa cannot pass
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execa } from 'execa';
 import type { Containment } from '../agent/containment.js';
 import { describeEnded } from '../agent/marked-processes.js';
 import { terminateGroup } from '../agent/process-group.js';
@@ -65,41 +64,59 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
   };
 }
 
+/** How a gate's process ended, or why it never started. */
+type GateExit = { exitCode: number | null; startError?: string };
+
 /** Starts `$SHELL -c command` in its own process group writing to the log; `exited` says how it ended or why it never started. */
 async function spawnGate(options: GateProcessOptions, env: NodeJS.ProcessEnv) {
   const shell = options.env.SHELL || process.env.SHELL || '/bin/sh';
+  const notStarted = (error: unknown): GateExit => ({
+    exitCode: null,
+    startError: `could not start ${shell}: ${(error as Error).message.split('\n')[0]}`,
+  });
   const log = await open(options.logPath, 'wx');
-  let child: ChildProcess | undefined;
-  let exited: Promise<{ exitCode: number | null; startError?: string }>;
   try {
-    // node's spawn rather than execa: execa cannot hand a file descriptor to the child (it copies
-    // file output through streams), and only a shared descriptor keeps stdout and stderr in the order
-    // they were written. The child writes to the file itself, so nothing passes through ralph.
-    const started = spawn(shell, ['-c', options.command], {
-      cwd: options.cwd,
-      env,
-      // Its own process group, so a timeout reaches the command and everything it started.
-      detached: true,
-      stdio: ['ignore', log.fd, log.fd],
-    });
-    child = started;
+    let child: ReturnType<typeof startShell>;
+    try {
+      child = startShell(shell, options, env, log.fd);
+    } catch (error) {
+      // Thrown, not emitted: a NUL byte in the command. No exit event will ever come.
+      return { child: undefined, exited: Promise.resolve(notStarted(error)) };
+    }
     // Listen before anything awaits: a command that fails to start or ends at once must not be missed.
-    exited = new Promise((resolve) => {
-      started.once('exit', (code) => resolve({ exitCode: code }));
-      started.once('error', (error) =>
-        resolve({ exitCode: null, startError: `could not start ${shell}: ${error.message}` }),
-      );
+    const exited = new Promise<GateExit>((resolve) => {
+      child.once('exit', (code) => resolve({ exitCode: code }));
+      child.once('error', (error) => resolve(notStarted(error)));
     });
-  } catch (error) {
-    // Thrown, not emitted: a NUL byte in the command or E2BIG. No exit event will ever come.
-    exited = Promise.resolve({
-      exitCode: null,
-      startError: `could not start ${shell}: ${(error as Error).message.split('\n')[0]}`,
-    });
+    if (child.pid !== undefined) return { child, exited };
+    // No pid: it never started (E2BIG, a missing shell), and execa's result says why.
+    const result = await child;
+    return { child: undefined, exited: Promise.resolve(notStarted(result.cause ?? result)) };
   } finally {
     await log.close();
   }
-  return { child, exited };
+}
+
+/**
+ * `$SHELL -c command` in its own process group, so a timeout reaches the command and everything it
+ * started. A lone descriptor number is handed to the child as it is: the command writes to the log
+ * file itself, so stdout and stderr keep the order they were written in and nothing passes through ralph.
+ */
+function startShell(shell: string, options: GateProcessOptions, env: NodeJS.ProcessEnv, logFd: number) {
+  // execa's types spell out descriptors 3 to 9 only; at run time it passes any number on.
+  const fd = logFd as 3;
+  return execa(shell, ['-c', options.command], {
+    cwd: options.cwd,
+    env,
+    extendEnv: false,
+    detached: true,
+    cleanup: false,
+    stdin: 'ignore',
+    stdout: fd,
+    stderr: fd,
+    buffer: false,
+    reject: false,
+  });
 }
 
 /** Ends the processes that left the gate's group (setsid, double fork, daemon()), found by their marker, and says so in the log. */

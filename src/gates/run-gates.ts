@@ -1,6 +1,6 @@
 import { buildBlockingEvent, writeBlockingEvent } from './blocking-event.js';
 import { cascadeSkipReason } from './cascade.js';
-import { compactDuration } from './compact-duration.js';
+import { formatDurationSpec } from '../domain/duration.js';
 import { extractDetailsFromFile } from './extract-details.js';
 import { gateFiles } from './gate-files.js';
 import type { Containment } from '../agent/containment.js';
@@ -103,7 +103,7 @@ async function runGate(spec: GateSpec, logPath: string, options: RunGatesOptions
 /** The detail that goes first when ralph, not the command, ended the gate. */
 function causeOf(result: GateProcessResult, timeoutMs: number): string | undefined {
   if (result.startError !== undefined) return result.startError;
-  if (result.stoppedBy === 'timeout') return `timed out after ${compactDuration(timeoutMs)}`;
+  if (result.stoppedBy === 'timeout') return `timed out after ${formatDurationSpec(timeoutMs)}`;
   if (result.stoppedBy === 'interrupt') return INTERRUPTED;
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { compactDuration } from './compact-duration.js';
+import { formatDurationSpec } from '../domain/duration.js';
 import { gateKind } from './gate-kind.js';
 import { unreachable } from '../loop/termination.js';
 
@@ -32,7 +32,7 @@ function actionsFor({ name, command, timedOut, timeoutMs }: FailedGate): string[
   const run = `\`${command}\``;
   if (timedOut) {
     return [
-      `Find what keeps ${run} running past ${compactDuration(timeoutMs)}: a watch mode, a server or process left running, a prompt waiting for input, an endless loop`,
+      `Find what keeps ${run} running past ${formatDurationSpec(timeoutMs)}: a watch mode, a server or process left running, a prompt waiting for input, an endless loop`,
       `Run ${run} yourself and check that it ends on its own`,
     ];
   }

@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isErrno } from '../errors.js';
 import { parseJson } from '../files/json-text.js';
+import { unlessMissing } from '../files/missing-file.js';
 
 /**
  * How many times the hook has blocked the current iteration. Kept in ralph/logs/hook-state.json,
@@ -22,13 +22,8 @@ export function hookFiles(logsDir: string) {
 
 /** Blocks so far in this iteration of this run: 0 when the file is missing or is about another. */
 export async function readBlocks(path: string, at: { run: string; iteration: number }): Promise<number> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return 0;
-    throw error;
-  }
+  const text = await unlessMissing(() => readFile(path, 'utf8'));
+  if (text === undefined) return 0;
   const parsed = parseJson(text);
   // The caller logs it and allows the stop: a corrupt count must not trap the agent.
   if (!parsed.ok) throw new SyntaxError(`${path} is not valid JSON (${parsed.error})`);

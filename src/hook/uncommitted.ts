@@ -1,4 +1,4 @@
-// eslint-disable-next-line no-restricted-imports -- the Stop hook must answer fast: no execa loaded for one bounded git status
+// eslint-disable-next-line no-restricted-imports -- the Stop hook must answer fast: execa would add ~160 ms to its start
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { LOOP_OWNED_PATHS } from '../files/paths.js';
@@ -11,10 +11,12 @@ export interface Uncommitted {
 
 /**
  * Lists what is uncommitted in the work tree: modified, staged or deleted tracked files, and
- * untracked files git does not ignore; ralph's own files never count. Spawns git with
- * node:child_process rather than execa or simple-git because the hook runs on every stop of the
- * agent and those add a tenth to a fifth of a second to start-up. Fails when git fails or
+ * untracked files git does not ignore; ralph's own files never count. Fails when git fails or
  * takes longer than `timeoutMs` (git is killed then).
+ *
+ * Spawns git with node:child_process rather than execa because the hook runs on every stop of the
+ * agent: measured on `ralph hook stop` (median of 21 starts), loading execa took its CPU time from
+ * 214 to 371 ms, and its wall time from 0.4 to 0.7 s on a busy two-core machine.
  */
 export function listUncommitted(root: string, options: { timeoutMs: number; keep: number }): Promise<Uncommitted> {
   return new Promise((resolve, reject) => {

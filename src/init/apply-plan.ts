@@ -1,8 +1,9 @@
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isErrno, RalphError } from '../errors.js';
+import { RalphError } from '../errors.js';
 import { readOptional } from '../files/signal-files.js';
 import type { PlannedItem } from './init-plan.js';
+import { unlessMissing } from '../files/missing-file.js';
 
 /** What happened to one planned item. */
 export type ItemOutcome =
@@ -82,11 +83,5 @@ async function applyItem(target: string, item: PlannedItem, force: boolean): Pro
 }
 
 async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    throw error;
-  }
+  return (await unlessMissing(() => lstat(path))) !== undefined;
 }

@@ -43,7 +43,7 @@ interface Findings {
   feedback: FeedbackItem[];
   /** Broken rules, each of which makes the iteration a validation failure. */
   problems: string[];
-  /** COMPLETE was claimed, tasks.json agrees, and the gates, if they ran on the claim, passed. */
+  /** The run is complete (isVerifiedComplete), and the gates, if they ran on it, passed. */
   complete: boolean;
   /** The agent said COMPLETE, but these stories still fail. */
   rejectedComplete?: UnfinishedStory[];
@@ -75,7 +75,7 @@ function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
     feedback.push({ kind: 'invalid_tags', tags: run.signals.invalid });
   }
   const claim = run.signals.complete ? judgeCompleteClaim(facts, settings) : undefined;
-  let complete = claim?.holds === true;
+  let complete = isVerifiedComplete(facts, settings);
   const rejectedComplete = claim?.holds === false ? claim.remaining : undefined;
   if (claim?.holds === false) {
     problems.push(claim.problem);
@@ -243,15 +243,19 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
 }
 
 /**
- * Whether the agent said COMPLETE and the repository agrees: no commit left the branch, and
- * tasks.json is valid, changed by the rules, with every story passing (and, with reviews, approved
- * by a review ralph saw). Only such a claim is worth running the quality gates for.
+ * Whether the run is complete by the repository: no commit left the branch, and tasks.json is
+ * valid, changed by the rules, with every story passing (and, with reviews, approved by a review
+ * ralph saw). The agent said COMPLETE, or said no other signal: an iteration that leaves the list
+ * done ends the run without paying for another agent only to say so. Only such an iteration is
+ * worth running the quality gates for.
  */
 export function isVerifiedComplete(
   facts: Pick<IterationFacts, 'run' | 'tasks' | 'ruleBroken' | 'rewrite' | 'unconfirmed'>,
   { review }: ReviewPolicy,
 ): boolean {
-  if (!facts.run.signals.complete || !facts.tasks.ok || facts.ruleBroken !== undefined || facts.rewrite) return false;
+  const { signals } = facts.run;
+  const claims = signals.complete || (signals.blocked === undefined && signals.decide === undefined);
+  if (!claims || !facts.tasks.ok || facts.ruleBroken !== undefined || facts.rewrite) return false;
   return openStories(facts.tasks.tasks, { review, unconfirmed: facts.unconfirmed }).length === 0;
 }
 

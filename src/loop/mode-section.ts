@@ -1,3 +1,4 @@
+import { quoteLines } from '../domain/quote-lines.js';
 import type { ModeChoice } from './mode.js';
 
 /** Fills a mode guide (templates/modes/*.md) with the story it is about. */
@@ -5,15 +6,8 @@ export function renderModeSection(template: string, { story }: ModeChoice, polic
   const values: Record<string, string> = {
     id: story?.id ?? '(none)',
     title: story?.title ?? '',
-    feedback: indent(story?.reviewFeedback?.trim() || '(no feedback was written: read the review commit)'),
+    feedback: quoteLines(story?.reviewFeedback?.trim() || '(no feedback was written: read the review commit)'),
   };
   const filled = template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole);
   return policy ? `${filled.trimEnd()}\n\n${policy.trim()}\n` : filled;
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => `> ${line}`)
-    .join('\n');
 }

@@ -50,6 +50,8 @@ export async function runLoop(
     if (verdict.interrupted) return result({ reason: 'interrupted', signal: ports.interrupts.received() ?? 'SIGINT' });
     state.feedback = [{ kind: 'gates_blocked', event: verdict.event }];
   }
+  // Two counts: `state.started` numbers the logs (from settings.firstIteration, across resumes);
+  // `counted` is what --max-iterations limits (a usage-limited iteration is not counted).
   let counted = 0;
   while (counted < settings.maxIterations) {
     const signal = ports.interrupts.received();

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import pc from 'picocolors';
-import { compactDuration } from '../gates/compact-duration.js';
+import { formatDuration } from '../ui/format.js';
 import { formatBlockingEvent } from '../gates/format-event.js';
 import { runGates } from '../gates/run-gates.js';
 import type { GateOutcome, GateSpec } from '../gates/types.js';
@@ -61,11 +61,11 @@ export function createQualityGates(options: QualityGateOptions): QualityGates {
 function gateLine(outcome: GateOutcome, root: string): string {
   switch (outcome.status) {
     case 'passed':
-      return pc.green(`  ✓ ${outcome.name} passed (${compactDuration(outcome.durationMs)})`);
+      return pc.green(`  ✓ ${outcome.name} passed (${formatDuration(outcome.durationMs)})`);
     case 'failed': {
       const how = outcome.timedOut ? 'timed out' : `exit ${outcome.exitCode ?? 'signal'}`;
       return pc.red(
-        `  ✗ ${outcome.name} failed (${how}, ${compactDuration(outcome.durationMs)}) — ${relative(root, outcome.logPath)}`,
+        `  ✗ ${outcome.name} failed (${how}, ${formatDuration(outcome.durationMs)}) — ${relative(root, outcome.logPath)}`,
       );
     }
     case 'skipped':

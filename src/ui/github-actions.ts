@@ -4,6 +4,7 @@ import type { IterationRow } from '../loop/port-data.js';
 import type { RunReport } from '../loop/run-report.js';
 import { summaryFacts } from './run-summary.js';
 import { formatDuration, reasonLabel } from './format.js';
+import { quoteLines } from '../domain/quote-lines.js';
 
 /** Escapes the data of a workflow command (`::error::data`), which must stay on one line. */
 export function escapeData(text: string): string {
@@ -30,10 +31,10 @@ export function stepSummary(report: RunReport, rows: readonly IterationRow[]): s
     ...facts.map(([key, value]) => `| ${key} | ${cell(value)} |`),
     '',
   ];
-  if (report.reason === 'blocked' && report.detail) lines.push('### Blocked', '', quote(report.detail), '');
+  if (report.reason === 'blocked' && report.detail) lines.push('### Blocked', '', quoteLines(report.detail), '');
   else if (report.reason === 'decide' && report.detail)
-    lines.push('### Decision needed (answer in `ralph/decide.txt`)', '', quote(report.detail), '');
-  else if (report.detail) lines.push('### Reason', '', quote(report.detail), '');
+    lines.push('### Decision needed (answer in `ralph/decide.txt`)', '', quoteLines(report.detail), '');
+  else if (report.detail) lines.push('### Reason', '', quoteLines(report.detail), '');
   if (rows.length > 0) {
     lines.push(
       '### Iterations',
@@ -92,11 +93,4 @@ export function outputEntry(name: string, value: string): string {
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-function quote(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => `> ${line}`)
-    .join('\n');
 }

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { appendFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import type { Step } from '../../src/demo/scripted-agent.js';
+import type { Step } from '../../src/demo/script-step.js';
 import { processStartTime } from '../../src/agent/proc.js';
 
 export const PACKAGE_ROOT = resolve(import.meta.dirname, '../..');

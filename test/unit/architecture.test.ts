@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -78,5 +79,57 @@ describe('the architecture, drawn from the imports', () => {
     };
     for (const node of graph.keys()) visit(node, []);
     expect(cycles).toEqual([]);
+  });
+});
+
+/** The house's size limits (CONTRIBUTING.md): small modules with one job, functions read in one sitting. */
+const MAX_FILE_LINES = 300;
+const MAX_FUNCTION_LINES = 60;
+
+/** Every function in a module's text (declarations, methods, accessors, arrows, expressions) with its length in lines. */
+function functionsIn(text: string): { name: string; line: number; lines: number }[] {
+  const source = ts.createSourceFile('module.ts', text, ts.ScriptTarget.Latest, true);
+  const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;
+  const found: { name: string; line: number; lines: number }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const line = lineOf(node.getStart(source));
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
+      found.push({ name, line, lines: lineOf(node.getEnd()) - line + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('the size of the rooms', () => {
+  const files = modules(SRC);
+
+  it(`has no file in src/ over ${MAX_FILE_LINES} lines`, () => {
+    const long = files
+      .map((file) => ({ file: relative(SRC, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > MAX_FILE_LINES)
+      .map(({ file, lines }) => `src/${file}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+
+  it(`has no function in src/ over ${MAX_FUNCTION_LINES} lines`, () => {
+    const long = files.flatMap((file) =>
+      functionsIn(readFileSync(file, 'utf8'))
+        .filter(({ lines }) => lines > MAX_FUNCTION_LINES)
+        .map(({ name, line, lines }) => `src/${relative(SRC, file)}:${line} ${name}: ${lines} lines`),
+    );
+    expect(long).toEqual([]);
+  });
+
+  it('measures a function from its first line to its last, nested ones too', () => {
+    const body = '  step();\n'.repeat(MAX_FUNCTION_LINES - 1);
+    const text = `class A {\n  run() {\n    return () => 1;\n  }\n}\nexport function long() {\n${body}}\n`;
+    expect(functionsIn(text)).toEqual([
+      { name: 'run', line: 2, lines: 3 },
+      { name: '(anonymous)', line: 3, lines: 1 },
+      { name: 'long', line: 6, lines: MAX_FUNCTION_LINES + 1 },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { unreachable } from '../../loop/termination.js';
 import { firstLine, groupThousands, truncate } from './summary-text.js';
-import type { StreamEvent, ToolUse } from './stream-events.js';
+import type { ResultEvent, StreamEvent, ToolUse } from './stream-events.js';
 
 /** One line of the readable transcript; its kind decides its colour on the terminal. */
 export interface RenderedLine {
@@ -14,69 +14,69 @@ const MAX_SUMMARY = 100;
 export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[] {
   switch (event.type) {
     case 'assistant':
-      return [
-        ...(verbose
-          ? event.thinking.map((text) => ({ kind: 'detail' as const, text: `(thinking) ${firstLine(text)}` }))
-          : []),
-        ...event.texts.map((text) => ({ kind: 'text' as const, text: text.replace(/\n+$/, '') })),
-        ...event.toolUses.map((use) => ({
-          kind: 'tool' as const,
-          text: `▸ ${use.name.padEnd(5)} ${summariseInput(use)}`.trimEnd(),
-        })),
-      ];
+      return renderAssistant(event, verbose);
     case 'tool_results':
       return event.results.flatMap((result): RenderedLine[] => {
         if (result.isError) return [{ kind: 'tool_error', text: `✗ tool error: ${result.preview}` }];
         return verbose && result.preview ? [{ kind: 'detail', text: `  ↳ ${result.preview}` }] : [];
       });
-    case 'result': {
-      const { result } = event;
-      const facts = [
-        result.numTurns === undefined ? undefined : `${result.numTurns} turn${result.numTurns === 1 ? '' : 's'}`,
-        result.costUsd === undefined ? undefined : `$${result.costUsd.toFixed(4)}`,
-        result.inputTokens === undefined
-          ? undefined
-          : `${groupThousands(result.inputTokens)} in / ${groupThousands(result.outputTokens ?? 0)} out tokens`,
-      ].filter(Boolean);
-      const head = result.isError ? `■ failed: ${firstLine(result.text) || result.subtype}` : '■ done';
-      return [{ kind: 'result', text: facts.length ? `${head} · ${facts.join(' · ')}` : head }];
-    }
+    case 'result':
+      return [{ kind: 'result', text: resultLine(event.result) }];
     case 'rate_limit':
-      if (event.status === 'rejected') {
-        const when = event.resetsAt ? `, resets ${new Date(event.resetsAt * 1000).toISOString()}` : '';
-        return [{ kind: 'notice', text: `⚠ rate limit rejected (${event.limitType ?? 'unknown'})${when}` }];
-      }
-      // The transcript shows how much of the window is used whenever the agent says so.
-      if (event.utilization !== undefined) {
-        return [
-          {
-            kind: 'detail',
-            text: `· usage ${event.limitType ?? 'window'} ${Math.round(event.utilization * 100)}% (${event.status})`,
-          },
-        ];
-      }
-      return verbose ? [{ kind: 'detail', text: `· rate limit ${event.status}` }] : [];
-    case 'api_retry':
-      return [
-        {
-          kind: 'notice',
-          text: `⟳ API retry ${event.attempt ?? '?'}/${event.maxRetries ?? '?'} in ${Math.round((event.delayMs ?? 0) / 1000)}s`,
-        },
-      ];
-    case 'init':
-      return verbose
-        ? [
-            {
-              kind: 'detail',
-              text: `· claude ${event.version ?? ''} · model ${event.model ?? '?'} · ${event.tools ?? 0} tools`,
-            },
-          ]
-        : [];
+      return renderRateLimit(event, verbose);
+    case 'api_retry': {
+      const delay = Math.round((event.delayMs ?? 0) / 1000);
+      return [{ kind: 'notice', text: `⟳ API retry ${event.attempt ?? '?'}/${event.maxRetries ?? '?'} in ${delay}s` }];
+    }
+    case 'init': {
+      const text = `· claude ${event.version ?? ''} · model ${event.model ?? '?'} · ${event.tools ?? 0} tools`;
+      return verbose ? [{ kind: 'detail', text }] : [];
+    }
     case 'other':
       return verbose ? [{ kind: 'detail', text: `· ${event.name}` }] : [];
     default:
       return unreachable(event);
   }
+}
+
+/** Thinking (verbose only), then what the agent said, then one line per tool call. */
+function renderAssistant(event: Extract<StreamEvent, { type: 'assistant' }>, verbose: boolean): RenderedLine[] {
+  return [
+    ...(verbose
+      ? event.thinking.map((text) => ({ kind: 'detail' as const, text: `(thinking) ${firstLine(text)}` }))
+      : []),
+    ...event.texts.map((text) => ({ kind: 'text' as const, text: text.replace(/\n+$/, '') })),
+    ...event.toolUses.map((use) => ({
+      kind: 'tool' as const,
+      text: `▸ ${use.name.padEnd(5)} ${summariseInput(use)}`.trimEnd(),
+    })),
+  ];
+}
+
+/** `■ done` or `■ failed: why`, then the turns, cost and tokens the agent reported. */
+function resultLine(result: ResultEvent): string {
+  const facts = [
+    result.numTurns === undefined ? undefined : `${result.numTurns} turn${result.numTurns === 1 ? '' : 's'}`,
+    result.costUsd === undefined ? undefined : `$${result.costUsd.toFixed(4)}`,
+    result.inputTokens === undefined
+      ? undefined
+      : `${groupThousands(result.inputTokens)} in / ${groupThousands(result.outputTokens ?? 0)} out tokens`,
+  ].filter(Boolean);
+  const head = result.isError ? `■ failed: ${firstLine(result.text) || result.subtype}` : '■ done';
+  return facts.length ? `${head} · ${facts.join(' · ')}` : head;
+}
+
+/** A rejection always; the window's use whenever the agent reports it; anything else when verbose. */
+function renderRateLimit(event: Extract<StreamEvent, { type: 'rate_limit' }>, verbose: boolean): RenderedLine[] {
+  if (event.status === 'rejected') {
+    const when = event.resetsAt ? `, resets ${new Date(event.resetsAt * 1000).toISOString()}` : '';
+    return [{ kind: 'notice', text: `⚠ rate limit rejected (${event.limitType ?? 'unknown'})${when}` }];
+  }
+  if (event.utilization !== undefined) {
+    const used = Math.round(event.utilization * 100);
+    return [{ kind: 'detail', text: `· usage ${event.limitType ?? 'window'} ${used}% (${event.status})` }];
+  }
+  return verbose ? [{ kind: 'detail', text: `· rate limit ${event.status}` }] : [];
 }
 
 /** The one thing worth showing about a tool call's input. */

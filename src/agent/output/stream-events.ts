@@ -59,63 +59,74 @@ export function readStreamEvent(json: unknown): StreamEvent {
         ...(str(json.error) ? { error: str(json.error) } : {}),
       };
     case 'user':
-      return {
-        type: 'tool_results',
-        results: content
-          .filter((block) => block.type === 'tool_result')
-          .map((block) => ({
-            toolUseId: str(block.tool_use_id) ?? '',
-            isError: block.is_error === true,
-            preview: previewOf(block.content),
-          })),
-      };
-    case 'result': {
-      const usage = isObject(json.usage) ? json.usage : {};
-      return {
-        type: 'result',
-        result: {
-          isError: json.is_error === true,
-          subtype: str(json.subtype) ?? '',
-          text: str(json.result) ?? '',
-          costUsd: num(json.total_cost_usd),
-          inputTokens: num(usage.input_tokens),
-          outputTokens: num(usage.output_tokens),
-          numTurns: num(json.num_turns),
-          apiErrorStatus: num(json.api_error_status),
-        },
-      };
-    }
-    case 'rate_limit_event': {
-      const info = isObject(json.rate_limit_info) ? json.rate_limit_info : {};
-      return {
-        type: 'rate_limit',
-        status: str(info.status) ?? '',
-        resetsAt: num(info.resetsAt),
-        limitType: str(info.rateLimitType),
-        utilization: num(info.utilization),
-      };
-    }
+      return { type: 'tool_results', results: readToolResults(content) };
+    case 'result':
+      return { type: 'result', result: readResult(json) };
+    case 'rate_limit_event':
+      return readRateLimit(isObject(json.rate_limit_info) ? json.rate_limit_info : {});
     case 'system':
-      if (json.subtype === 'init') {
-        return {
-          type: 'init',
-          model: str(json.model),
-          version: str(json.claude_code_version),
-          tools: Array.isArray(json.tools) ? json.tools.length : undefined,
-        };
-      }
-      if (json.subtype === 'api_retry') {
-        return {
-          type: 'api_retry',
-          attempt: num(json.attempt),
-          maxRetries: num(json.max_retries),
-          delayMs: num(json.retry_delay_ms),
-        };
-      }
-      return { type: 'other', name: `system/${str(json.subtype) ?? '?'}` };
+      return readSystem(json);
     default:
       return { type: 'other', name: type };
   }
+}
+
+/** The tool results in a user message (its other blocks are not the agent's). */
+function readToolResults(content: Json[]): ToolResult[] {
+  return content
+    .filter((block) => block.type === 'tool_result')
+    .map((block) => ({
+      toolUseId: str(block.tool_use_id) ?? '',
+      isError: block.is_error === true,
+      preview: previewOf(block.content),
+    }));
+}
+
+/** The final `result` event: success or error, cost, tokens and turns. */
+function readResult(json: Json): ResultEvent {
+  const usage = isObject(json.usage) ? json.usage : {};
+  return {
+    isError: json.is_error === true,
+    subtype: str(json.subtype) ?? '',
+    text: str(json.result) ?? '',
+    costUsd: num(json.total_cost_usd),
+    inputTokens: num(usage.input_tokens),
+    outputTokens: num(usage.output_tokens),
+    numTurns: num(json.num_turns),
+    apiErrorStatus: num(json.api_error_status),
+  };
+}
+
+/** A `rate_limit_event`'s `rate_limit_info`: the window's status, reset time, kind and use. */
+function readRateLimit(info: Json): StreamEvent {
+  return {
+    type: 'rate_limit',
+    status: str(info.status) ?? '',
+    resetsAt: num(info.resetsAt),
+    limitType: str(info.rateLimitType),
+    utilization: num(info.utilization),
+  };
+}
+
+/** A `system` event: the session's start, an API retry, or another kept by its subtype's name. */
+function readSystem(json: Json): StreamEvent {
+  if (json.subtype === 'init') {
+    return {
+      type: 'init',
+      model: str(json.model),
+      version: str(json.claude_code_version),
+      tools: Array.isArray(json.tools) ? json.tools.length : undefined,
+    };
+  }
+  if (json.subtype === 'api_retry') {
+    return {
+      type: 'api_retry',
+      attempt: num(json.attempt),
+      maxRetries: num(json.max_retries),
+      delayMs: num(json.retry_delay_ms),
+    };
+  }
+  return { type: 'other', name: `system/${str(json.subtype) ?? '?'}` };
 }
 
 /** An assistant message's blocks, sorted by kind in one pass (this runs for every line the agent prints). */

@@ -93,6 +93,10 @@ describe('formatDurationSpec', () => {
     [4 * H, '4h'],
     [0, '0s'],
     [1500, '1s'],
+    [10 * M, '10m'],
+    [H + M + S, '1h1m1s'],
+    [300, '300ms'],
+    [999, '999ms'],
     [MAX_DURATION_MS, '596h31m23s'],
   ])('writes %i ms as %j', (ms, spec) => {
     expect(formatDurationSpec(ms)).toBe(spec);

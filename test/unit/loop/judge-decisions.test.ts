@@ -80,10 +80,45 @@ describe('judge: what a COMPLETE claim needs', () => {
     expect(judge(iteration).termination).toEqual({ reason: 'complete' });
   });
 
-  it('every story passing is no completion without the agent saying COMPLETE', () => {
+  it('an iteration that leaves every story done completes the run without the agent saying COMPLETE', () => {
+    // Another agent call only to hear COMPLETE would be paid for nothing.
     const iteration = facts({ list: allPass });
+    expect(isVerifiedComplete(iteration, settings)).toBe(true);
+    expect(judge(iteration).termination).toEqual({ reason: 'complete' });
+  });
+
+  it('a done list without a claim is no completion while a story awaits review', () => {
+    const awaiting = { stories: allPass.stories.map((story) => ({ ...story, reviewStatus: 'pending' as const })) };
+    expect(isVerifiedComplete(facts({ list: awaiting }), { review: true })).toBe(false);
+    const approved = { stories: allPass.stories.map((story) => ({ ...story, reviewStatus: 'approved' as const })) };
+    expect(isVerifiedComplete(facts({ list: approved }), { review: true })).toBe(true);
+  });
+
+  it.each([
+    ['BLOCKED', { blocked: 'the staging database is down' }, 'blocked'],
+    ['DECIDE', { decide: 'keep the old API?' }, 'decide'],
+  ] as const)('a done list with %s and no COMPLETE ends as the agent said, not complete', (_, said, reason) => {
+    const iteration = facts({ list: allPass, run: { signals: { complete: false, invalid: [], ...said } } });
     expect(isVerifiedComplete(iteration, settings)).toBe(false);
-    expect(judge(iteration).termination).toBeUndefined();
+    expect(judge(iteration).termination?.reason).toBe(reason);
+  });
+
+  it('a done list the gates reject is no completion, claimed or not, and counts toward --max-gate-failures', () => {
+    const unclaimed = judge({ ...facts({ list: allPass }), gates: { trigger: 'complete', verdict: gatesFailed } });
+    expect(unclaimed.termination).toBeUndefined();
+    expect(unclaimed.counters.gateFailures).toBe(1);
+    expect(unclaimed.rejectedComplete).toBeUndefined();
+  });
+
+  it('a done list that broke a rule or lost commits is no completion without a claim either', () => {
+    expect(isVerifiedComplete(facts({ list: allPass, ruleBroken: 'story US-3 was removed' }), settings)).toBe(false);
+    const rewrite = {
+      how: 'rewind' as const,
+      from: { head: 'c1', branch: 'main' },
+      to: { head: 'c0', branch: 'main' },
+      left: 1,
+    };
+    expect(isVerifiedComplete(facts({ list: allPass, rewrite }), settings)).toBe(false);
   });
 
   it('a COMPLETE over an unreadable tasks.json is rejected, and the rejection says the file is not valid', () => {

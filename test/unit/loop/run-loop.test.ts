@@ -587,6 +587,20 @@ describe('runLoop: the review cycle', () => {
     expect(result.iterations).toBe(2);
   });
 
+  it('ends complete when a review approves the last story, without another agent only to say COMPLETE', async () => {
+    const built = taskList(['US-1', true]);
+    const { result, prompts } = await loop(
+      [
+        { commit: true, review: { 'US-1': { reviewStatus: 'approved' } } },
+        { commit: true, signals: { complete: true } },
+      ],
+      { ...review, maxIterations: 5 },
+      built,
+    );
+    expect(result.termination.reason).toBe('complete');
+    expect(prompts).toHaveLength(1);
+  });
+
   it('sends a story back to review-fix after changes are requested, with its feedback', async () => {
     const initial = taskList(['US-1', true]);
     const fake = fakePorts(initial, [

@@ -1,0 +1,14 @@
+import { isErrno } from '../errors.js';
+
+/**
+ * Runs a file operation that may find no file: undefined when its path does not exist (ENOENT).
+ * Any other failure (a permission, a folder where a file should be) is not "missing" and propagates.
+ */
+export async function unlessMissing<T>(operation: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return undefined;
+    throw error;
+  }
+}
