@@ -5,7 +5,7 @@ import pc from 'picocolors';
 import { Containment } from '../agent/containment.js';
 import type { RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
-import { ActiveLock, currentOwner, releaseActiveLock } from '../files/active-lock.js';
+import { ActiveLock, currentOwner } from '../files/active-lock.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { readRunState, taskListId } from '../files/run-state.js';
@@ -64,7 +64,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   try {
     // Printed inside the try: the finally below must close the screen once it printed anything.
     if (run.lockWarning) terminal.out.line(pc.yellow(`warning: ${run.lockWarning}`));
-    return await finishRun(await runUnderLock(start, run), {
+    const end = await runUnderLock(start, run);
+    // A fault mid-iteration left its group and status line open: closed before the summary.
+    run.abandonIteration();
+    return await finishRun(end, {
       ...{ paths, out: terminal.out, stderr: terminal.stderr, env: terminal.env, github: terminal.github },
       ...{
         startedAt: run.startedAt,
@@ -88,7 +91,7 @@ async function dryRunCommand(start: StartInput, terminal: Terminal): Promise<num
     await checkStartTree(plan, start.paths);
     return await dryRun(plan.resolved, plan.checks, terminal.out);
   } finally {
-    terminal.out.close();
+    await terminal.out.close();
   }
 }
 
@@ -117,21 +120,27 @@ async function openRun(options: RunCommandOptions, terminal: Terminal, paths: Ra
     interrupts,
     rows: [],
     startedAt,
+    abandonIteration: () => undefined,
     firstIteration: 1,
     maxIterations: 0,
   };
 }
 
 /** Closes the screen, stops listening for interrupts, and releases the lock — however the run ended. */
-async function closeRun({ terminal, interrupts, paths }: LoopRun): Promise<void> {
+async function closeRun({ terminal, interrupts, paths, lock }: LoopRun): Promise<void> {
   // Later steps of the job must find the runner obeying commands again.
-  terminal.out.close();
+  const closed = terminal.out.close();
   interrupts.dispose();
   await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
-  await releaseActiveLock(paths.active, process.pid).catch((error: Error) =>
-    terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`),
-  );
+  await lock
+    .release()
+    .catch((error: Error) => terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`));
+  // Everything printed reaches the terminal before ralph exits, unless nothing reads it for a while.
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, FLUSH_LIMIT_MS).unref())]);
 }
+
+/** How long ralph waits at the end for a terminal that does not read what it printed. */
+const FLUSH_LIMIT_MS = 10_000;
 
 /** Prepare → wire → loop, under the lock; any refusal or fault becomes the run's ending. */
 async function runUnderLock(start: StartInput, run: LoopRun): Promise<RunEnd> {
@@ -140,14 +149,17 @@ async function runUnderLock(start: StartInput, run: LoopRun): Promise<RunEnd> {
     const { ports, started, lastFailure } = await wirePorts(prepared, run);
     return await loopOver(prepared, run, ports, started, lastFailure);
   } catch (error) {
-    return { progress: noProgress(), rows: run.rows, ...endingOfError(error) };
+    // A git command stopped by Ctrl-C or SIGTERM fails: the run ends as the interrupt it was.
+    const signal = run.interrupts.received();
+    const ending = signal ? { ending: { reason: 'interrupted', signal } as const } : endingOfError(error);
+    return { progress: noProgress(), rows: run.rows, ...ending };
   }
 }
 
 /** Checks the start, sets up ralph's files, numbers the iterations, enters the task branch, and counts the resume. */
 async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyRun> {
   const { paths, terminal } = run;
-  const prepared = await checkStart(start);
+  const prepared = await checkStart({ ...start, signal: run.interrupts.graceful });
   const { settings } = prepared.resolved;
   run.maxIterations = settings.maxIterations;
   await setUpRun(paths);
@@ -160,6 +172,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     tasksPath: paths.tasks,
     enabled: settings.branch,
     say: (text) => terminal.out.line(text),
+    signal: run.interrupts.graceful,
   });
   // Checked under the lock, so two simultaneous starts cannot both count as one resume.
   const taskList = taskListId(tasks);

@@ -54,6 +54,8 @@ export interface LoopRun {
   interrupts: ReturnType<typeof installInterrupts>;
   rows: IterationRow[];
   startedAt: number;
+  /** Closes what an iteration a fault cut short left open on the terminal (see TerminalReporter.abandon). */
+  abandonIteration: () => void;
   /** Known once the start checks pass (until then a refusal records 1 and 0). */
   firstIteration: number;
   maxIterations: number;
@@ -75,6 +77,7 @@ export async function wirePorts(
 ): Promise<{ ports: LoopPorts; started: () => number; lastFailure: () => { lastFailure?: AgentFailure } }> {
   const { paths, interrupts, terminal } = run;
   const { reporter, started, lastFailure } = recordingReporter(ready, run);
+  run.abandonIteration = () => reporter.abandon();
   const files = createLoopFiles(paths, ready.ready.promptPath, run.lock, ready.loopRan.taskList);
   const ports: LoopPorts = {
     agent: await agentFor(ready, run, reporter, files),
