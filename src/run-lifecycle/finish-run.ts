@@ -12,7 +12,7 @@ import type { Screen } from '../ui/screen.js';
 import { stateAfterRun } from './resume-guard.js';
 import { buildRunReport, type RunProgress } from '../loop/run-report.js';
 import { renderSummary } from '../ui/run-summary.js';
-import { writeLastRun } from './run-report.js';
+import { writeLastRun } from './last-run-file.js';
 
 /**
  * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on
