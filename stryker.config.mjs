@@ -37,9 +37,8 @@ export default {
   //   `indexOf("")`, never -1) and not copying it when nothing is carried (`false ? bytes : concat`):
   //   scanned in full, such a piece finds nothing and carries nothing. They save time (947f15c).
   // - promise-tags.ts `next <= limit` in lastBefore: no opener starts where a closer, or the end, does.
-  // - promise-tags.ts the window of unfinishedTag's search for a cut opener, wider (`OPEN.length + 1`,
-  //   `Math.min`): a "<" further back is followed by 9 bytes or more, which would be a whole opener,
-  //   found above, or lie in a closer.
+  // - promise-tags.ts unfinishedTag's search for a cut opener two bytes wider (`OPEN.length + 1`): a
+  //   "<" further back is followed by 9 bytes or more, a whole opener (found above) or a closer.
   // - active-lock.ts `?? ''` as `?? "Stryker was here!"` (after taking over, and reading the lock
   //   moved aside): a missing file and text that is not JSON both parse as no lock.
   // - active-lock.ts currentOwner's `?? 'unknown'` as `?? ""`: reached only where no start time can
