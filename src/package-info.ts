@@ -19,3 +19,11 @@ export const PACKAGE_VERSION: string = manifest.version;
 
 /** Where bugs are reported, when package.json names it. */
 export const PACKAGE_BUGS_URL: string | undefined = manifest.bugs?.url;
+
+/** Where a bug in ralph is reported, and the facts a report needs: "at <url>, with: ralph 1.2.3, node v20…, linux". */
+export function whereToReport(): string {
+  const where = PACKAGE_BUGS_URL
+    ? `at ${PACKAGE_BUGS_URL}`
+    : `to the maintainers of ${PACKAGE_NAME} (the issue tracker of its repository)`;
+  return `${where}, with: ralph ${PACKAGE_VERSION}, node ${process.version}, ${process.platform}`;
+}

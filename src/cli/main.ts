@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { errorLine, RalphError } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
 import { endingOf, exitCodeFor } from '../loop/termination.js';
-import { PACKAGE_BUGS_URL, PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.js';
+import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
 const USAGE_EXIT_CODE = exitCodeFor(endingOf(new RalphError('usage', 'bad command line')));
@@ -223,12 +223,9 @@ function reportError(error: unknown): number {
     process.stderr.write(`${errorLine(error)}\n`);
     return exitCodeFor(endingOf(error));
   }
-  const where = PACKAGE_BUGS_URL
-    ? `at ${PACKAGE_BUGS_URL}`
-    : `to the maintainers of ${PACKAGE_NAME} (the issue tracker of its repository)`;
   process.stderr.write(
-    `ralph: internal error — this is a bug in ralph, not in your project. Please report it ${where}, ` +
-      `with this trace and: ralph ${PACKAGE_VERSION}, node ${process.version}, ${process.platform}.\n${(error as Error)?.stack ?? String(error)}\n`,
+    `ralph: internal error — this is a bug in ralph, not in your project. Please report it ${whereToReport()}, ` +
+      `and this trace.\n${(error as Error)?.stack ?? String(error)}\n`,
   );
-  return 70;
+  return exitCodeFor({ reason: 'internal_error', message: String(error) });
 }

@@ -1,28 +1,17 @@
-import { access, rm } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Writable } from 'node:stream';
 import pc from 'picocolors';
-import { Containment } from '../agent/containment.js';
 import type { RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
-import { ActiveLock, currentOwner, releaseActiveLock } from '../files/active-lock.js';
-import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
-import { readRunState, taskListId } from '../files/run-state.js';
-import { countStories } from '../domain/tasks.js';
 import { findRepoRoot } from '../git/repository.js';
-import type { AgentFailure } from '../domain/agent-failure.js';
-import type { LoopPorts } from '../loop/ports.js';
-import { runLoop } from '../loop/run-loop.js';
 import { dryRun } from '../run-lifecycle/dry-run.js';
-import { endingOfError, finishRun, type RunEnd } from '../run-lifecycle/finish-run.js';
-import { installInterrupts } from '../run-lifecycle/interrupts.js';
-import { loopSettings } from '../run-lifecycle/loop-settings.js';
-import { checkStart, checkStartTree, planStart, setUpRun } from '../run-lifecycle/prepare-run.js';
-import { checkResume } from '../run-lifecycle/resume-guard.js';
-import { noProgress } from '../loop/run-report.js';
-import { enterTaskBranch } from '../run-lifecycle/task-branch.js';
-import { wirePorts, type LoopRun, type ReadyRun, type Terminal } from '../run-lifecycle/wire-ports.js';
+import { finishRun } from '../run-lifecycle/finish-run.js';
+import { closeRun, openRun } from '../run-lifecycle/open-run.js';
+import { checkStart, checkStartTree, planStart } from '../run-lifecycle/prepare-run.js';
+import { runUnderLock, type StartInput } from '../run-lifecycle/run-under-lock.js';
+import type { Terminal } from '../run-lifecycle/wire-ports.js';
 import { detectCi, Screen } from '../ui/screen.js';
 
 export interface RunCommandOptions {
@@ -64,7 +53,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   try {
     // Printed inside the try: the finally below must close the screen once it printed anything.
     if (run.lockWarning) terminal.out.line(pc.yellow(`warning: ${run.lockWarning}`));
-    return await finishRun(await runUnderLock(start, run), {
+    const end = await runUnderLock(start, run);
+    // A fault mid-iteration left its group and status line open: closed before the summary.
+    run.abandonIteration();
+    return await finishRun(end, {
       ...{ paths, out: terminal.out, stderr: terminal.stderr, env: terminal.env, github: terminal.github },
       ...{
         startedAt: run.startedAt,
@@ -78,9 +70,6 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   }
 }
 
-/** What `checkStart` and `planStart` read. */
-type StartInput = Parameters<typeof checkStart>[0];
-
 /** `--dry-run`: the start checks and the settings, shown; nothing is locked, written or spawned. */
 async function dryRunCommand(start: StartInput, terminal: Terminal): Promise<number> {
   try {
@@ -88,117 +77,7 @@ async function dryRunCommand(start: StartInput, terminal: Terminal): Promise<num
     await checkStartTree(plan, start.paths);
     return await dryRun(plan.resolved, plan.checks, terminal.out);
   } finally {
-    terminal.out.close();
-  }
-}
-
-/** Takes the lock and listens for interrupts. Before the lock, a refusal writes nothing: it must never overwrite the record of a live run. */
-async function openRun(options: RunCommandOptions, terminal: Terminal, paths: RalphPaths): Promise<LoopRun> {
-  const startedAt = Date.now();
-  const containment = new Containment();
-  const lock = new ActiveLock(paths.active, {
-    ...currentOwner(containment.runId),
-    startedAt: new Date(startedAt).toISOString(),
-    ...{ iteration: 0, maxIterations: 0, stuckCount: 0, mode: 'implement' },
-  });
-  const { warning } = await lock.acquire();
-  const interrupts = installInterrupts((signal, count) =>
-    terminal.out.line(
-      count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`,
-    ),
-  );
-  return {
-    options,
-    terminal,
-    paths,
-    lock,
-    lockWarning: warning,
-    containment,
-    interrupts,
-    rows: [],
-    startedAt,
-    firstIteration: 1,
-    maxIterations: 0,
-  };
-}
-
-/** Closes the screen, stops listening for interrupts, and releases the lock — however the run ended. */
-async function closeRun({ terminal, interrupts, paths }: LoopRun): Promise<void> {
-  // Later steps of the job must find the runner obeying commands again.
-  terminal.out.close();
-  interrupts.dispose();
-  await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
-  await releaseActiveLock(paths.active, process.pid).catch((error: Error) =>
-    terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`),
-  );
-}
-
-/** Prepare → wire → loop, under the lock; any refusal or fault becomes the run's ending. */
-async function runUnderLock(start: StartInput, run: LoopRun): Promise<RunEnd> {
-  try {
-    const prepared = await prepareUnderLock(start, run);
-    const { ports, started, lastFailure } = await wirePorts(prepared, run);
-    return await loopOver(prepared, run, ports, started, lastFailure);
-  } catch (error) {
-    return { progress: noProgress(), rows: run.rows, ...endingOfError(error) };
-  }
-}
-
-/** Checks the start, sets up ralph's files, numbers the iterations, enters the task branch, and counts the resume. */
-async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyRun> {
-  const { paths, terminal } = run;
-  const prepared = await checkStart(start);
-  const { settings } = prepared.resolved;
-  run.maxIterations = settings.maxIterations;
-  await setUpRun(paths);
-  // Numbered under the lock: no other run can be writing logs now.
-  run.firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
-  // Under the lock: two runs never switch branches under each other.
-  const { tasks, branch } = await enterTaskBranch({
-    root: paths.root,
-    tasks: prepared.ready.tasks,
-    tasksPath: paths.tasks,
-    enabled: settings.branch,
-    say: (text) => terminal.out.line(text),
-  });
-  // Checked under the lock, so two simultaneous starts cannot both count as one resume.
-  const taskList = taskListId(tasks);
-  const state = await readRunState(paths.state, taskList);
-  const attempts = checkResume(state, settings.maxResumes, run.options.resetResumes === true);
-  const policy = { review: !settings.skipReview, unconfirmed: new Set(state.unconfirmedApprovals) };
-  const loopRan = { taskList, attempts, completeBefore: countStories(tasks, policy).complete };
-  return { ...prepared, tasks, branch, unconfirmed: state.unconfirmedApprovals, loopRan, policy };
-}
-
-/** Runs the loop; a fault mid-run (a full disk) still counts the iterations it started in the record. */
-async function loopOver(
-  ready: ReadyRun,
-  run: LoopRun,
-  ports: LoopPorts,
-  started: () => number,
-  lastFailure: () => { lastFailure?: AgentFailure },
-): Promise<RunEnd> {
-  const { tasks, loopRan, policy } = ready;
-  const { rows } = run;
-  try {
-    const { termination, ...progress } = await runLoop(
-      loopSettings(ready.resolved.settings, run.firstIteration, ready.branch),
-      ports,
-      tasks,
-      ready.unconfirmed,
-    );
-    return { ending: termination, progress, loopRan, rows, ...lastFailure() };
-  } catch (error) {
-    const last = rows.at(-1);
-    const stories = last ? { complete: last.storiesComplete, total: last.storiesTotal } : countStories(tasks, policy);
-    const costUsd = rows.reduce((sum, row) => sum + (row.stats.costUsd ?? 0), 0);
-    return {
-      ...endingOfError(error),
-      progress: { ...noProgress(stories), iterations: started(), costUsd },
-      loopRan,
-      rows,
-      ...lastFailure(),
-    };
+    await terminal.out.close();
   }
 }
 

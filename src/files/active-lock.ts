@@ -140,6 +140,7 @@ function lockHeld(active: ActiveFile): RalphError {
  */
 export class ActiveLock {
   private writing: Promise<void> = Promise.resolve();
+  private released = false;
 
   constructor(
     readonly path: string,
@@ -151,12 +152,24 @@ export class ActiveLock {
     return acquireActiveLock(this.path, this.content);
   }
 
-  /** Changes some fields and rewrites the file atomically, after any write still in flight. */
+  /** Changes some fields and rewrites the file atomically, after any write still in flight; nothing once released. */
   update(change: Partial<ActiveFile>): Promise<void> {
+    if (this.released) return this.writing;
     this.content = { ...this.content, ...change };
     const content = this.content;
     this.writing = this.writing.catch(() => undefined).then(() => writeActive(this.path, content));
     return this.writing;
+  }
+
+  /**
+   * Removes the file if it is still ours, once the writes in flight have landed: a rename after
+   * the unlink would bring the lock back, and the next run would find it stale. Later updates
+   * (a late usage report) write nothing.
+   */
+  async release(): Promise<void> {
+    this.released = true;
+    await this.writing.catch(() => undefined);
+    await releaseActiveLock(this.path, this.content.pid);
   }
 }
 

@@ -21,14 +21,20 @@ export interface RalphPaths {
   state: string;
 }
 
-/** The loop's own files: git-ignored so they never dirty the tree or land in an agent's commit. */
+/**
+ * The loop's own files: git-ignored so they never dirty the tree or land in an agent's commit.
+ * A `*` pattern covers the temporary files written beside one (`.ralph-active.<pid>.tmp`, `.new`,
+ * `.stale`; `state.json.<pid>.tmp`), which an agent's `git add -A` could otherwise catch mid-write.
+ */
 export const LOOP_OWNED_PATHS = [
   'ralph/logs/',
   'ralph/blocked.txt',
   'ralph/decide.txt',
   'ralph/.ralph-active',
+  'ralph/.ralph-active.*',
   'ralph/.tasks-snapshot.json',
   'ralph/state.json',
+  'ralph/state.json.*',
 ];
 
 /** The paths of ralph's files under a repository root. */

@@ -1,5 +1,6 @@
-import { simpleGit } from 'simple-git';
+import { GitPluginError } from 'simple-git';
 import { RalphError } from '../errors.js';
+import { boundedGit, gitFailure } from './bounded-git.js';
 import { createGit } from './repository.js';
 
 /** What switching to the task list's branch did. */
@@ -13,13 +14,20 @@ export type BranchSwitch =
  * exists, otherwise a new branch from the current HEAD. When git refuses (local changes the
  * switch would overwrite, a bad name) the error says so and nothing has changed.
  */
-export async function switchToBranch(root: string, branch: string, source: string): Promise<BranchSwitch> {
-  const git = simpleGit(root);
+export async function switchToBranch(
+  root: string,
+  branch: string,
+  source: string,
+  signal?: AbortSignal,
+): Promise<BranchSwitch> {
+  const git = boundedGit(root, signal);
   const current = await currentBranch(root);
   if (current === branch) return { kind: 'already', branch };
   try {
     await git.raw(['check-ref-format', '--branch', branch]);
-  } catch {
+  } catch (error) {
+    // Stopped by the run's interrupt or a timeout: no verdict on the name.
+    if (error instanceof GitPluginError) throw gitFailure(error, ['check-ref-format']);
     throw new RalphError(
       'setup',
       `${source}: branchName "${branch}" is not a valid git branch name`,

@@ -3,8 +3,8 @@ import { createReadStream } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { simpleGit } from 'simple-git';
 import { isErrno } from '../errors.js';
+import { gitOutput } from './bounded-git.js';
 import { findGitDirs } from './head-file.js';
 
 /** Uncommitted paths (relative to the root) and a hash of each one's content; `deleted` when it is gone. */
@@ -17,8 +17,12 @@ const isRalphs = (path: string) => path === 'ralph' || path.startsWith('ralph/')
  * Every uncommitted path outside ralph/ — modified, staged, deleted or untracked (ignored files
  * are not changes) — with a hash of its content, so a later start can tell whether it changed since.
  */
-export async function uncommittedChanges(root: string): Promise<WorkTreeChanges> {
-  const status = await simpleGit(root).raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+export async function uncommittedChanges(root: string, signal?: AbortSignal): Promise<WorkTreeChanges> {
+  const status = await gitOutput(
+    root,
+    ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'],
+    signal,
+  );
   const paths = status
     .split('\0')
     .filter((entry) => entry.length > 3)
@@ -92,11 +96,11 @@ const OPERATIONS: readonly (PendingOperation & { marker: string })[] = [
 ];
 
 /** The merge, rebase, cherry-pick, revert or bisect this work tree is in the middle of, if any. */
-export async function pendingOperation(root: string): Promise<PendingOperation | undefined> {
+export async function pendingOperation(root: string, signal?: AbortSignal): Promise<PendingOperation | undefined> {
   // From the files when they settle it (no process started); GIT_DIR moves the repository where only git knows.
   const overridden = process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined;
   const found = overridden ? undefined : await findGitDirs(root).catch(() => undefined);
-  const gitDir = found?.gitDir ?? (await simpleGit(root).raw(['rev-parse', '--absolute-git-dir'])).trim();
+  const gitDir = found?.gitDir ?? (await gitOutput(root, ['rev-parse', '--absolute-git-dir'], signal)).trim();
   for (const { marker, what, howToEnd } of OPERATIONS) {
     if (await exists(join(gitDir, marker))) return { what, howToEnd };
   }

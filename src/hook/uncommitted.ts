@@ -82,9 +82,11 @@ export function porcelainReader(keep: number) {
   };
 }
 
-/** Whether a repository path is one of ralph's own files (or inside its logs folder). */
+/** Whether a repository path is one of ralph's own files (inside its logs folder, or a temporary file beside one). */
 export function isLoopOwned(path: string): boolean {
-  return LOOP_OWNED_PATHS.some((owned) =>
-    owned.endsWith('/') ? path.startsWith(owned) || path === owned.slice(0, -1) : path === owned,
-  );
+  return LOOP_OWNED_PATHS.some((owned) => {
+    if (owned.endsWith('/')) return path.startsWith(owned) || path === owned.slice(0, -1);
+    if (owned.endsWith('*')) return path.startsWith(owned.slice(0, -1)) && !path.includes('/', owned.length - 1);
+    return path === owned;
+  });
 }

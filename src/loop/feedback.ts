@@ -59,10 +59,14 @@ function renderItem(item: FeedbackItem): string {
               `these were marked approved outside a review iteration, so a review must still approve them: ${unconfirmed.join(', ')}`,
             ]
           : []),
-        ...(item.broke === 'rule_broken' ? ['the iteration broke a rule of the task list (see above)'] : []),
-        ...(item.broke === 'history_rewritten' ? ['commits left the branch (see above)'] : []),
+        ...(item.broke === 'rule_broken' ? ['the iteration broke a rule of the task list'] : []),
+        ...(item.broke === 'history_rewritten' ? ['commits left the branch'] : []),
       ];
-      return `- Your previous \`<promise>COMPLETE</promise>\` was rejected: ${reasons.join('; ') || 'ralph/tasks.json is not valid'}. Finish them (or mark them passing once verified) before claiming completion.`;
+      const next =
+        item.remaining.length > 0
+          ? 'Finish them (or mark them passing once verified)'
+          : 'Put that right (see the feedback above)';
+      return `- Your previous \`<promise>COMPLETE</promise>\` was rejected: ${reasons.join('; ') || 'ralph/tasks.json is not valid'}. ${next} before claiming completion.`;
     }
     case 'tasks_invalid':
       return `- ralph/tasks.json is not a valid task list after the previous iteration: ${item.error}. Repair it first.`;

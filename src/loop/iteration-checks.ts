@@ -14,8 +14,9 @@ export async function checkGates(
   settings: LoopSettings,
   { gates, interrupts }: LoopPorts,
 ): Promise<IterationFacts['gates']> {
-  // A claim stands on its work, even when a time limit stopped the agent afterwards; an interrupt judges nothing.
-  if (!gates || claim.run.stoppedBy?.cause === 'interrupt' || interrupts.received()) return undefined;
+  // A claim stands on its work, even when a time limit stopped the agent afterwards; an interrupt
+  // (which also stops the agent) judges nothing.
+  if (!gates || interrupts.received()) return undefined;
   const trigger: GateTrigger | undefined = isVerifiedComplete(claim, settings)
     ? 'complete'
     : settings.gatesWhen === 'commit' && committed

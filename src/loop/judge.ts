@@ -102,9 +102,9 @@ function findIssues(facts: IterationFacts, settings: JudgeSettings): Findings {
     feedback,
     problems,
     complete,
-    ...(rejectedComplete ? { rejectedComplete } : {}),
+    rejectedComplete,
     claimChecked,
-    ...(gateEvent === undefined ? {} : { gateEvent }),
+    gateEvent,
   };
 }
 

@@ -66,12 +66,11 @@ function waitOrStop(
         ? 'beyond_max_runtime'
         : undefined);
   if (why === undefined) return { wait };
-  const resetsAt = wait.resetsAt === undefined ? {} : { resetsAt: wait.resetsAt };
   return {
     termination: {
       reason: 'usage_limit',
       message: wait.message,
-      ...resetsAt,
+      resetsAt: wait.resetsAt,
       resetSource: wait.resetSource ?? 'backoff',
       why,
     },

@@ -3,11 +3,8 @@ import { byPriority, type ReviewPolicy, type Story, type TaskList } from '../dom
 /** What an iteration is for: building a story, reviewing one, or fixing one a review sent back. */
 export type Mode = 'implement' | 'review' | 'review-fix';
 
-/** The mode of the next iteration and the story it is about. */
-export interface ModeChoice {
-  mode: Mode;
-  story?: Story;
-}
+/** The mode of the next iteration and the story it is about: a review is always of one story. */
+export type ModeChoice = { mode: 'implement'; story?: Story } | { mode: 'review' | 'review-fix'; story: Story };
 
 /**
  * Picks the next iteration's mode from tasks.json: a passing story that awaits review

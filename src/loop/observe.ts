@@ -56,7 +56,7 @@ export async function observeIteration(
     ...(movement.kind === 'rewritten' ? { rewrite: movement.rewrite } : {}),
     accepted: movement.kind === 'forward' ? position : baseline.accepted,
     tasks,
-    ...(ruleBroken === undefined ? {} : { ruleBroken }),
+    ruleBroken,
     unconfirmed,
   };
 }
@@ -68,7 +68,7 @@ async function judgeTasks(
   { mode, story }: ModeChoice,
   review: boolean,
   { files, report }: Pick<LoopPorts, 'files' | 'report'>,
-): Promise<{ ruleBroken?: string; unconfirmed: ReadonlySet<string> }> {
+): Promise<{ ruleBroken: string | undefined; unconfirmed: ReadonlySet<string> }> {
   const about = story ? { story: story.id } : {};
   const ruleBroken = checkTransitions({
     before: storyRecords(baseline.tasks.stories),
@@ -79,10 +79,10 @@ async function judgeTasks(
     ...about,
   });
   if (ruleBroken !== undefined) report.warning(`the iteration broke a rule of the task list: ${ruleBroken}`);
-  if (!review) return { ...(ruleBroken === undefined ? {} : { ruleBroken }), unconfirmed: baseline.unconfirmed };
+  if (!review) return { ruleBroken, unconfirmed: baseline.unconfirmed };
   const before = baseline.unconfirmed;
   const unconfirmed = nextUnconfirmed(before, { before: baseline.tasks, after, mode, ...about });
   if (unconfirmed.size !== before.size || [...unconfirmed].some((id) => !before.has(id)))
     await files.saveUnconfirmedApprovals([...unconfirmed]);
-  return { ...(ruleBroken === undefined ? {} : { ruleBroken }), unconfirmed };
+  return { ruleBroken, unconfirmed };
 }

@@ -75,7 +75,7 @@ export function describeRewrite(rewrite: HistoryRewrite): string {
   if (rewrite.how === 'branch_switch') {
     const was = from.branch === null ? `the detached commit ${short(from.head)}` : `branch ${from.branch}`;
     const now = to.branch === null ? `a detached HEAD at ${short(to.head)}` : `branch ${to.branch}`;
-    const missing = left > 0 ? `; ${commits} of ${from.branch ?? 'it'} are not on it` : '';
+    const missing = left > 0 ? `; ${commits} of ${from.branch ?? 'it'} ${left === 1 ? 'is' : 'are'} not on it` : '';
     return `HEAD left ${was} for ${now}${missing}. Go back with \`${restoreCommand(rewrite)}\`.`;
   }
   const verb = rewrite.how === 'rewind' ? 'rewound' : 'rewritten';

@@ -19,7 +19,8 @@ export async function promptFor(
     const path = await files.writeFeedback(iteration, section);
     section = feedbackPreview(section, path, Math.floor(settings.maxFeedbackBytes / 2));
   }
-  const guide = choice.mode === 'implement' && !choice.story ? 'finish' : choice.mode;
+  // Every story is done but the run is not (the gates rejected it): the finish guide.
+  const guide = choice.story ? choice.mode : 'finish';
   const policy = settings.review ? await files.readModeGuide('review-policy') : '';
   const modeSection = renderModeSection(await files.readModeGuide(guide), choice, policy);
   const branch = settings.branch ? `${branchLine(settings.branch)}\n\n` : '';

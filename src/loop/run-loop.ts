@@ -113,9 +113,7 @@ async function runIteration(
   const claim = { run, ...observed };
   const gates = await checkGates(iteration, claim, observed.committed, settings, ports);
   const reviewCap =
-    choice.mode === 'review' && choice.story
-      ? await countReview(choice.story.id, state.tasks, settings, ports)
-      : undefined;
+    choice.mode === 'review' ? await countReview(choice.story.id, state.tasks, settings, ports) : undefined;
 
   const facts = { ...claim, now: endedAt, deadline, ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) };
   const verdict = judgeIteration(facts, state.counters, settings);

@@ -16,7 +16,9 @@ export type Ending =
   /** The task list was resumed `--max-resumes` times without completing a story: no agent call. */
   | { reason: 'max_resumes'; message: string }
   /** A read or write of ralph's own files failed after start-up; the message names the path and the OS error. */
-  | { reason: 'io_error'; message: string };
+  | { reason: 'io_error'; message: string }
+  /** A bug in ralph (an error that is neither a RalphError nor an OS error): the run is still recorded. */
+  | { reason: 'internal_error'; message: string };
 
 /** How the loop itself can end a run (the subset of endings runLoop returns). */
 export type Termination =
@@ -100,6 +102,8 @@ export function exitCodeFor(termination: Ending): number {
     case 'agent_setup':
     case 'setup':
       return 64;
+    case 'internal_error':
+      return 70;
     case 'io_error':
       return 74;
     case 'interrupted':
@@ -115,6 +119,7 @@ export function detailOf(termination: Ending): string | undefined {
     case 'setup':
     case 'max_resumes':
     case 'io_error':
+    case 'internal_error':
     case 'blocked':
       return termination.message;
     case 'decide':

@@ -42,8 +42,7 @@ export function checkTransitions(check: TransitionCheck): string | undefined {
   const sameStories = checkSameStories(check.before, check.after, hint);
   if (sameStories) return sameStories;
   const pairs = check.before.map((story, index) => [story, check.after[index]!] as const);
-  const story =
-    check.story !== undefined && pairs.some(([before]) => before.id === check.story) ? check.story : undefined;
+  const story = pairs.some(([before]) => before.id === check.story) ? check.story : undefined;
   switch (check.mode) {
     case 'implement':
       return checkImplement(pairs, check.review, hint);
@@ -120,7 +119,7 @@ function checkReview(pairs: readonly Pair[], story: string | undefined, hint: st
     }
     const other = change.fields.filter((field) => !REVIEW_FIELDS.includes(field));
     if (other.length > 0) {
-      return `In a review iteration only the passes, reviewStatus, reviewCount and reviewFeedback of story ${change.id} may change, but its ${other.join(', ')} changed too. Restore ${other.length === 1 ? 'it' : 'them'} (${hint}).`;
+      return `In a review iteration only the passes, reviewStatus, reviewCount and reviewFeedback of story ${change.id} may change, but its ${other.join(', ')} changed too. Restore ${them(other)} (${hint}).`;
     }
   }
   return undefined;
@@ -145,7 +144,7 @@ function checkReviewFix(pairs: readonly Pair[], story: string | undefined, hint:
     }
     const kept = changedFields(before, after, ['reviewCount', 'reviewFeedback']);
     if (kept.length > 0) {
-      return `Story ${before.id}'s ${kept.join(' and ')} must stay as the reviewer left ${kept.length === 1 ? 'it' : 'them'} in a review-fix iteration. Restore ${kept.length === 1 ? 'it' : 'them'} (${hint}).`;
+      return `Story ${before.id}'s ${kept.join(' and ')} must stay as the reviewer left ${them(kept)} in a review-fix iteration. Restore ${them(kept)} (${hint}).`;
     }
   }
   return undefined;

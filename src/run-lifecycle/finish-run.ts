@@ -5,22 +5,24 @@ import { readRunState, writeRunState } from '../files/run-state.js';
 import { uncommittedChanges } from '../git/work-tree.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
 import type { IterationRow } from '../loop/port-data.js';
+import { bugMessage, reportBug } from './internal-error.js';
 import { withLastFailure } from './last-failure.js';
 import { endingOf, type Ending } from '../loop/termination.js';
 import type { Screen } from '../ui/screen.js';
 import { stateAfterRun } from './resume-guard.js';
 import { buildRunReport, type RunProgress } from '../loop/run-report.js';
 import { renderSummary } from '../ui/run-summary.js';
-import { writeLastRun } from './run-report.js';
+import { writeLastRun } from './last-run-file.js';
 
 /**
  * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on
- * a file (ENOSPC, EROFS…) as io_error. Anything else is a bug, and is thrown on.
+ * a file (ENOSPC, EROFS…) as io_error. Anything else is a bug in ralph: internal_error, recorded
+ * like every ending, the bug kept to report.
  */
-export function endingOfError(error: unknown): { ending: Ending; error: RalphError } {
+export function endingOfError(error: unknown): { ending: Ending; error?: RalphError; bug?: unknown } {
   const known =
     error instanceof RalphError ? error : errnoCode(error) ? ioError(error, pathOf(error), 'write') : undefined;
-  if (!known) throw error;
+  if (!known) return { ending: { reason: 'internal_error', message: bugMessage(error) }, bug: error };
   return { ending: endingOf(known), error: known };
 }
 
@@ -34,6 +36,8 @@ export interface RunEnd {
   ending: Ending;
   /** The RalphError that ended it (a refused start, an I/O fault), shown as its one line. */
   error?: RalphError;
+  /** The bug that ended it (internal_error): reported in one line once the run is recorded, its trace in the logs. */
+  bug?: unknown;
   progress: RunProgress;
   /**
    * Set when the loop ran: the task list's identity, its resume attempts and the stories complete at
@@ -63,13 +67,14 @@ export async function finishRun(
     strayProcessesEnded: number;
   },
 ): Promise<number> {
-  let { ending, error } = end;
+  let { ending, error, bug } = end;
   if (end.loopRan) {
     try {
       await recordState(end.loopRan, end, context.paths);
     } catch (stateError) {
       // The ending of a run that could not record its state is that fault (unless it already was one).
-      if (ending.reason !== 'io_error') ({ ending, error } = endingOfError(stateError));
+      if (ending.reason !== 'io_error' && ending.reason !== 'internal_error')
+        ({ ending, error, bug } = endingOfError(stateError));
     }
   }
   const { startedAt, firstIteration, maxIterations, strayProcessesEnded } = context;
@@ -97,6 +102,7 @@ export async function finishRun(
       context.stderr.write(`ralph: could not write the GitHub step outputs: ${failure.message}\n`),
     );
   }
+  if (bug !== undefined) context.stderr.write(`${await reportBug(bug, context.paths, new Date())}\n`);
   return report.exitCode;
 }
 

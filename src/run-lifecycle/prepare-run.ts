@@ -54,12 +54,15 @@ export interface StartOptions {
   flags: Partial<Record<RunOptionKey, unknown>>;
   env: NodeJS.ProcessEnv;
   yes: boolean;
+  /** Aborts the git commands of the checks (the run's Ctrl-C or SIGTERM). */
+  signal?: AbortSignal;
 }
 
 /** The work tree check of a start: no git operation half done, no foreign uncommitted change unless allowed. */
-export async function checkStartTree(plan: StartPlan, paths: RalphPaths): Promise<void> {
+export async function checkStartTree(plan: StartPlan, paths: RalphPaths, signal?: AbortSignal): Promise<void> {
   const { leftBehind } = await readRunState(paths.state, '');
-  await checkWorkTree(paths.root, { allowDirty: plan.resolved.settings.allowDirty, leftBehind: leftBehind ?? {} });
+  const { allowDirty } = plan.resolved.settings;
+  await checkWorkTree(paths.root, { allowDirty, leftBehind: leftBehind ?? {}, ...(signal ? { signal } : {}) });
 }
 
 /**
@@ -69,7 +72,7 @@ export async function checkStartTree(plan: StartPlan, paths: RalphPaths): Promis
 export async function checkStart(options: StartOptions): Promise<PreparedRun> {
   const plan = await planStart(options);
   const ready = await preflight(plan.checks);
-  await checkStartTree(plan, options.paths);
+  await checkStartTree(plan, options.paths, options.signal);
   return { ...plan, ready };
 }
 

@@ -15,10 +15,12 @@ export async function enterTaskBranch(options: {
   tasksPath: string;
   enabled: boolean;
   say: (line: string) => void;
+  /** Aborts the git commands (the run's Ctrl-C or SIGTERM). */
+  signal?: AbortSignal;
 }): Promise<{ tasks: TaskList; branch?: string }> {
   const { branchName } = options.tasks;
   if (!options.enabled || branchName === undefined || branchName.trim() === '') return { tasks: options.tasks };
-  const result = await switchToBranch(options.root, branchName, 'ralph/tasks.json');
+  const result = await switchToBranch(options.root, branchName, 'ralph/tasks.json', options.signal);
   options.say(describeSwitch(result));
   if (result.kind !== 'switched') return { tasks: options.tasks, branch: branchName };
   const parsed = parseTasks(await readFile(options.tasksPath, 'utf8').catch(() => ''));

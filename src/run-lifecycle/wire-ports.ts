@@ -9,7 +9,6 @@ import { createLoopFiles } from '../files/loop-files.js';
 import { iterationFileName, type RalphPaths } from '../files/paths.js';
 import { createGit } from '../git/repository.js';
 import type { LoopPorts } from '../loop/ports.js';
-import type { runLoop } from '../loop/run-loop.js';
 import { createReporter } from '../ui/reporter.js';
 import type { Screen } from '../ui/screen.js';
 import { requireAgent } from './agent-check.js';
@@ -20,7 +19,7 @@ import type { installInterrupts } from './interrupts.js';
 import type { PreparedRun } from './prepare-run.js';
 import type { IterationRow } from '../loop/port-data.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
-import type { TaskList, countStories } from '../domain/tasks.js';
+import type { ReviewPolicy, TaskList } from '../domain/tasks.js';
 
 /** The run command's choices the wiring reads. */
 export interface RunChoices {
@@ -54,6 +53,8 @@ export interface LoopRun {
   interrupts: ReturnType<typeof installInterrupts>;
   rows: IterationRow[];
   startedAt: number;
+  /** Closes what an iteration a fault cut short left open on the terminal (see TerminalReporter.abandon). */
+  abandonIteration: () => void;
   /** Known once the start checks pass (until then a refusal records 1 and 0). */
   firstIteration: number;
   maxIterations: number;
@@ -63,9 +64,10 @@ export interface LoopRun {
 export interface ReadyRun extends PreparedRun {
   tasks: TaskList;
   branch: string | undefined;
-  unconfirmed: Parameters<typeof runLoop>[3];
+  /** Approvals an earlier run saw made outside a review iteration. */
+  unconfirmed: readonly string[];
   loopRan: NonNullable<RunEnd['loopRan']>;
-  policy: Parameters<typeof countStories>[1];
+  policy: ReviewPolicy;
 }
 
 /** The loop's ports over the real world: the agent, git, the clock, ralph's files, the terminal, the gates. */
@@ -75,6 +77,7 @@ export async function wirePorts(
 ): Promise<{ ports: LoopPorts; started: () => number; lastFailure: () => { lastFailure?: AgentFailure } }> {
   const { paths, interrupts, terminal } = run;
   const { reporter, started, lastFailure } = recordingReporter(ready, run);
+  run.abandonIteration = () => reporter.abandon();
   const files = createLoopFiles(paths, ready.ready.promptPath, run.lock, ready.loopRan.taskList);
   const ports: LoopPorts = {
     agent: await agentFor(ready, run, reporter, files),

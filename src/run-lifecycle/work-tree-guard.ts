@@ -12,12 +12,12 @@ const LISTED_PATHS = 10;
  */
 export async function checkWorkTree(
   root: string,
-  options: { allowDirty: boolean; leftBehind: WorkTreeChanges },
+  options: { allowDirty: boolean; leftBehind: WorkTreeChanges; signal?: AbortSignal },
 ): Promise<void> {
-  const pending = await pendingOperation(root);
+  const pending = await pendingOperation(root, options.signal);
   if (pending) throw new RalphError('setup', `${pending.what} in ${root}`, `${pending.howToEnd}, then run again`);
   if (options.allowDirty) return;
-  const foreign = foreignChanges(await uncommittedChanges(root), options.leftBehind);
+  const foreign = foreignChanges(await uncommittedChanges(root, options.signal), options.leftBehind);
   if (foreign.length === 0) return;
   const listed = foreign.slice(0, LISTED_PATHS).join(', ');
   const more = foreign.length > LISTED_PATHS ? ` and ${foreign.length - LISTED_PATHS} more` : '';

@@ -56,7 +56,7 @@ export type LoopStatus =
       usage?: UsageWindow[];
     };
 
-/** last-run.json as ralph writes it (see src/run-lifecycle/run-report.ts); unknown fields pass through. */
+/** last-run.json as ralph writes it (see src/run-lifecycle/last-run-file.ts); unknown fields pass through. */
 const lastRunSchema = z.looseObject({
   reason: z.string(),
   exitCode: z.number(),

@@ -39,6 +39,11 @@ export interface TerminalReporter extends LoopReporter {
   toolCall(): void;
   /** The agent reported its usage windows (stream-json), for the live status line. */
   usage(windows: UsageWindow[]): void;
+  /**
+   * The run ends with an iteration unfinished (a fault between its start and its end): stops the
+   * status line and closes its group, so the summary and the annotation are not folded into it.
+   */
+  abandon(): void;
 }
 
 /** How each kind of pause introduces itself, and what its countdown waits for. */
@@ -53,18 +58,26 @@ const WAIT_WORDS: Record<Wait['why'], { head: string; countdown: string }> = {
 export function createReporter(out: Console, options: ReporterOptions): TerminalReporter {
   const now = options.now ?? Date.now;
   const live = new LiveStatus(out, now);
+  let grouped = false;
+  /** Ends what an iteration opened: the status line, and on Actions its group. */
+  const close = (costUsd: number) => {
+    live.end(costUsd);
+    if (grouped) out.command('::endgroup::');
+    grouped = false;
+  };
   return {
     iterationStarted(event) {
       out.line(pc.bold(pc.cyan(`── ${iterationHeader(event, now() - options.runStartedAt)} ──`)));
       // The screen keeps the runner's commands stopped around the agent's output.
       if (options.github) out.command(`::group::Iteration ${event.iteration} (${event.mode})`);
+      grouped = options.github;
       live.start(event.iteration, event.mode);
     },
     toolCall: () => live.toolCall(),
     usage: (windows) => live.usage(windows),
+    abandon: () => close(0),
     iterationFinished({ row, committed, failure }) {
-      live.end(row.stats.costUsd ?? 0);
-      if (options.github) out.command('::endgroup::');
+      close(row.stats.costUsd ?? 0);
       const paint = row.outcome === 'ok' ? (committed ? pc.green : pc.yellow) : pc.red;
       out.line(paint(iterationResult(row, committed, failure, options.maxStuck)));
       if (failure?.kind === 'error') for (const line of failure.lines.slice(-3)) out.line(pc.dim(`  │ ${line}`));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pc from 'picocolors';
+import { drained } from '../agent/output/tee.js';
 import { displayWidth, fitToWidth } from './display-width.js';
 
 /** Where ralph's own lines go; on a TTY also one status line kept below everything else. */
@@ -36,13 +37,18 @@ const CLEAR_BELOW = '\u001b[J';
  */
 export class Screen implements Console {
   private shown: string | undefined;
-  /** Streams whose last byte written was not a newline, and which agent stream wrote it. */
+  /** Streams whose last byte written was not a newline (on a TTY: the terminal), and which agent stream wrote it. */
   private readonly midLine = new Map<NodeJS.WritableStream, Writable>();
   /** While the runner's commands are stopped (GitHub Actions): the token that resumes them. */
   private stopToken: string | undefined;
   /** The columns of the status line on the screen now; 0 when none is drawn. */
   private drawnWidth = 0;
   private readonly columns: () => number | undefined;
+  /** The agent streams (output handed to one may wait there while the terminal is full) and their targets. */
+  private readonly agentStreams = new Set<Writable>();
+  private readonly targets = new Set<NodeJS.WritableStream>();
+  /** ralph's own writes held back behind that output, in order, so none overtakes it. */
+  private readonly held: (() => void)[] = [];
 
   constructor(
     private readonly stdout: NodeJS.WritableStream,
@@ -55,7 +61,7 @@ export class Screen implements Console {
 
   line(text: string): void {
     const stamp = this.options.timestamps ? `${pc.dim(new Date().toISOString().slice(11, 19))} ` : '';
-    this.around(() => {
+    this.inOrder(() => {
       this.endLines();
       this.stopCommands();
       this.stdout.write(
@@ -68,7 +74,7 @@ export class Screen implements Console {
   }
 
   command(text: string): void {
-    this.around(() => {
+    this.inOrder(() => {
       this.endLines();
       this.resumeCommands();
       this.stdout.write(`${text}\n`);
@@ -77,34 +83,71 @@ export class Screen implements Console {
 
   status(text: string | undefined): void {
     if (!this.options.tty) return;
-    this.around(() => {
+    this.inOrder(() => {
       this.shown = text;
     });
   }
 
-  /** A stream for the agent's output that keeps the status line below it and commands stopped. */
+  /**
+   * A stream for the agent's output that keeps the status line below it and commands stopped. Each
+   * chunk is handed to the terminal at once; only while the terminal is full does the next wait
+   * here, and ralph's own lines then wait behind it (see `inOrder`).
+   */
   agentStream(target: NodeJS.WritableStream): Writable {
     const source: Writable = new Writable({
       write: (chunk: Buffer, _encoding, callback) => {
+        let accepted = true;
         this.around(() => {
-          if (chunk.length === 0) return callback();
+          if (chunk.length === 0) return;
           this.stopCommands();
-          // Two agent streams joined on one target (stderr on stdout, on Actions) never share a line.
-          const open = this.midLine.get(target);
+          // Two agent streams joined on one target (stderr on stdout, on Actions) never share a line;
+          // on a TTY stdout and stderr are one terminal, so they keep one line state.
+          const screen = this.options.tty ? this.stdout : target;
+          const open = this.midLine.get(screen);
           if (open !== undefined && open !== source) target.write('\n');
-          target.write(chunk, () => callback());
-          if (chunk[chunk.length - 1] === 10) this.midLine.delete(target);
-          else this.midLine.set(target, source);
+          accepted = target.write(chunk);
+          if (chunk[chunk.length - 1] === 10) this.midLine.delete(screen);
+          else this.midLine.set(screen, source);
         });
+        const done = () => (callback(), this.releaseHeld());
+        if (accepted) done();
+        else void drained(target).then(done);
       },
     });
+    this.agentStreams.add(source);
+    this.targets.add(target);
     return source;
   }
 
-  /** Ends any unfinished line and lets the runner obey commands again; call once, when ralph is done printing. */
-  close(): void {
-    this.endLines();
-    this.resumeCommands();
+  /**
+   * Ends any unfinished line and lets the runner obey commands again; call once, when ralph is done
+   * printing. Resolves once everything is handed to the terminal and the terminal has written it
+   * (a zero-length write calls back after the writes before it): then the process may exit.
+   */
+  close(): Promise<void> {
+    return new Promise((resolve) =>
+      this.inOrder(() => {
+        this.endLines();
+        this.resumeCommands();
+        void Promise.all([this.stdout, ...this.targets].map(written)).then(() => resolve());
+      }),
+    );
+  }
+
+  /** Writes now, or after the agent output still waiting for the terminal. */
+  private inOrder(write: () => void): void {
+    if (this.held.length > 0 || this.agentWaiting()) this.held.push(write);
+    else this.around(write);
+  }
+
+  private agentWaiting(): boolean {
+    return [...this.agentStreams].some((stream) => stream.writableLength > 0);
+  }
+
+  /** The agent output has reached the terminal: ralph's held writes go out, in order. */
+  private releaseHeld(): void {
+    if (this.agentWaiting()) return;
+    for (const write of this.held.splice(0)) this.around(write);
   }
 
   /** Ends the lines the agent left unfinished, so what comes next starts at column 0. */
@@ -160,6 +203,17 @@ export class Screen implements Console {
     this.stdout.write(pc.dim(text));
     this.drawnWidth = displayWidth(text);
   }
+}
+
+/** Resolves once a stream has written what it was given before: a zero-length write calls back after them. */
+function written(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      stream.write('', () => resolve());
+    } catch {
+      resolve();
+    }
+  });
 }
 
 /** Whether this is a CI job, and GitHub Actions in particular. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveLock, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
-import { readOutputFile } from '../helpers/workflow-commands.js';
+import { readAsRunner, readOutputFile, ungroupedLines } from '../helpers/workflow-commands.js';
 
 // One record of every ending: last-run.json, the exit code and `ralph status` agree after a run that
 // ended in its loop, after a start refused under the lock, and after a fault in ralph's own files.
@@ -159,7 +159,8 @@ describe("faults in ralph's own files end the run (io_error, 74), never crash it
     for (const dir of mounts.splice(0)) execFileSync('umount', ['-l', dir]);
   });
 
-  it('an unwritable summary.csv (chattr +i) ends the run with the path and EPERM; last-run.json says io_error', async () => {
+  /** A repository whose summary.csv cannot be written (chattr +i): the first iteration's row fails. */
+  async function unwritableSummary() {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }] });
     await mkdir(join(repo.root, 'ralph/logs'));
     const csv = join(repo.root, 'ralph/logs/summary.csv');
@@ -167,6 +168,11 @@ describe("faults in ralph's own files end the run (io_error, 74), never crash it
     execFileSync('chattr', ['+i', csv]);
     immutable.push(csv);
     await repo.steps([{ implement: true }]);
+    return { repo, csv };
+  }
+
+  it('an unwritable summary.csv (chattr +i) ends the run with the path and EPERM; last-run.json says io_error', async () => {
+    const { repo, csv } = await unwritableSummary();
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(74);
     expect(result.stderr).toMatch(
@@ -176,6 +182,22 @@ describe("faults in ralph's own files end the run (io_error, 74), never crash it
     expect(repo.lastRun()).toMatchObject({ reason: 'io_error', exitCode: 74, iterations: 1 });
     expect(repo.exists('ralph/.ralph-active')).toBe(false);
     expect(repo.calls()).toBe(1);
+  });
+
+  it('on GitHub Actions a fault mid-iteration closes its group: the summary and the annotation are not folded into it', async () => {
+    const { repo } = await unwritableSummary();
+    const result = await runRalph(repo, ['run'], { env: { GITHUB_ACTIONS: 'true', CI: 'true' } });
+    expect(result.code).toBe(74);
+    const runner = readAsRunner(result.stdout);
+    expect(runner.stopped).toBe(false);
+    expect(
+      runner.obeyed.map((command) => command.name).filter((name) => name !== 'stop-commands' && name !== 'resume'),
+    ).toEqual(['group', 'endgroup', 'error']);
+    const shown = ungroupedLines(result.stdout);
+    expect(shown).toContain('Ralph Loop Summary');
+    expect(shown.find((line) => line.startsWith('::error '))).toMatch(
+      /^::error title=ralph stopped::ralph: .*\(exit 74\)/,
+    );
   });
 
   it('a full disk (64k tmpfs on ralph/logs) ends the run with ENOSPC and says last-run.json could not be written', async () => {

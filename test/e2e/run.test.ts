@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAlive, liveLock, makeRepo, runRalph, waitFor } from '../helpers/e2e.js';
+import { FAKE_BIN_DIR, isAlive, liveLock, makeRepo, runRalph, waitFor } from '../helpers/e2e.js';
 
 /** The user's prompt, then the mode section ralph adds. */
 const PROMPT_WITH_MODE = expect.stringMatching(/^Implement the next story\.\n\n## This iteration: implement US-1\n/);
@@ -445,6 +447,40 @@ describe("ralph run: interrupts and the agent's processes", () => {
     // measured from that second signal, not from start-up, which a loaded machine stretches.
     expect(Date.now() - secondAt).toBeLessThan(5000);
   });
+
+  it.each(['status', 'switch'])(
+    'on SIGTERM stops a git %s that hangs (a stale lock, a slow hook) and ends interrupted instead of waiting',
+    async (command) => {
+      const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+      if (command === 'switch') {
+        const tasks = JSON.parse(repo.read('ralph/tasks.json')) as Record<string, unknown>;
+        await repo.write('ralph/tasks.json', JSON.stringify({ ...tasks, branchName: 'ralph/feature' }, null, 2));
+        repo.git('commit', '-qam', 'a branch for the task list');
+      }
+      await repo.steps([{ implement: true }]);
+      // A git first on PATH whose `git <command>` hangs, recording its pid (exec keeps it) first.
+      const bin = await mkdtemp(join(tmpdir(), 'ralph-hanging-git-'));
+      const hung = join(bin, 'hung.pid');
+      const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+      await writeFile(
+        join(bin, 'git'),
+        `#!/bin/sh\nif [ "$1" = ${command} ]; then echo $$ > ${hung}; exec sleep 120; fi\nexec ${realGit} "$@"\n`,
+      );
+      await chmod(join(bin, 'git'), 0o755);
+      const result = await runRalph(repo, ['run'], {
+        env: { PATH: `${bin}:${FAKE_BIN_DIR}:${process.env.PATH ?? ''}` },
+        onStart: (child) => void waitFor(() => existsSync(hung), 30_000).then(() => child.kill('SIGTERM')),
+      });
+      expect(result.stderr).not.toMatch(/internal error/);
+      expect(result.code).toBe(143);
+      expect(repo.lastRun()).toMatchObject({ reason: 'interrupted', exitCode: 143 });
+      expect(repo.exists('ralph/.ralph-active')).toBe(false);
+      expect(repo.calls()).toBe(0);
+      const git = Number(readFileSync(hung, 'utf8'));
+      await waitFor(() => !isAlive(git), 3000);
+      await rm(bin, { recursive: true, force: true });
+    },
+  );
 
   it('kills background processes the agent leaves behind when it exits normally', async () => {
     const repo = await makeRepo();

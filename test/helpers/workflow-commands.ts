@@ -179,6 +179,25 @@ export function readAsRunner(output: string): RunnerCommandManager {
   return manager;
 }
 
+/**
+ * The lines the runner shows outside any group: a `group` it obeys folds every line after it, up
+ * to the `endgroup` it obeys (groups do not nest in the runner's log: a second group ends the first).
+ */
+export function ungroupedLines(output: string): string[] {
+  const manager = new RunnerCommandManager();
+  const shown: string[] = [];
+  let grouped = false;
+  for (const line of runnerLines(output)) {
+    const before = manager.obeyed.length;
+    manager.process(line);
+    const obeyed = manager.obeyed.length > before ? manager.obeyed.at(-1)!.name : undefined;
+    if (obeyed === 'group') grouped = true;
+    else if (obeyed === 'endgroup') grouped = false;
+    else if (!grouped) shown.push(line);
+  }
+  return shown;
+}
+
 /** $GITHUB_OUTPUT (or $GITHUB_ENV) as the runner reads it; throws where the runner would fail the step. */
 export function readOutputFile(text: string): Map<string, string> {
   const values = new Map<string, string>();

@@ -34,8 +34,9 @@ export function tee(
 }
 
 /** Resolves when a full target drains — or errs or closes, which must not stall the agent either. */
-function drained(target: Writable): Promise<void> {
+export function drained(target: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => {
+    if ((target as Partial<Writable>).destroyed) return resolve();
     const done = () => {
       target.off('drain', done);
       target.off('error', done);

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ensureIgnored } from '../../../src/git/repository.js';
+import { mergeGitignore } from '../../../src/files/gitignore.js';
+import { LOOP_OWNED_PATHS } from '../../../src/files/paths.js';
 
 const cleanup: string[] = [];
 const PATHS = ['ralph/logs/', 'ralph/blocked.txt', 'ralph/state.json'];
@@ -72,5 +74,31 @@ describe('ensureIgnored', () => {
     cleanup.push(elsewhere);
     await symlink(elsewhere, join(root, 'ralph'));
     expect(await ensureIgnored(root, PATHS)).toEqual(['ralph']);
+  });
+
+  // Written beside the lock and state.json while a run is live (src/files/active-lock.ts, run-state.ts).
+  const temporaryFiles = [
+    'ralph/.ralph-active',
+    'ralph/.ralph-active.4242.tmp',
+    'ralph/.ralph-active.4242.new',
+    'ralph/.ralph-active.4242.stale',
+    'ralph/state.json',
+    'ralph/state.json.4242.tmp',
+  ];
+  const untracked = async (root: string) => {
+    await mkdir(join(root, 'ralph'), { recursive: true });
+    for (const path of temporaryFiles) await writeFile(join(root, path), '{}\n');
+    return execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+  };
+
+  it("leaves git status clean while the lock's and state.json's temporary files exist", async () => {
+    const root = await repo();
+    await ensureIgnored(root, LOOP_OWNED_PATHS);
+    expect(await untracked(root)).toBe('');
+  });
+
+  it('the .gitignore that ralph init writes covers them too', async () => {
+    const root = await repo(mergeGitignore(undefined, LOOP_OWNED_PATHS).text);
+    expect(await untracked(root)).toBe('?? .gitignore\n');
   });
 });

@@ -123,6 +123,44 @@ describe('runLoop: with --skip-review', () => {
     expect(result.termination.reason).toBe('complete');
     expect(rows[0]?.outcome).toBe('ok');
   });
+
+  it('no approval is remembered as unconfirmed: without reviews none waits for one', async () => {
+    const { unconfirmedSaved } = await loop(
+      taskList(['US-1', false], ['US-2', false]),
+      [{ commit: true, review: { 'US-1': { reviewStatus: 'approved', passes: true } } }, { commit: true }],
+      { review: false, maxIterations: 2 },
+    );
+    expect(unconfirmedSaved).toEqual([]);
+  });
+});
+
+describe('runLoop: the unconfirmed approvals in state.json', () => {
+  it('are written only when the set changes, also when one id replaces another', async () => {
+    const { unconfirmedSaved } = await loop(
+      taskList(['US-1', false], ['US-2', false], ['US-3', false]),
+      [
+        // An implement iteration approves US-1: remembered.
+        { commit: true, review: { 'US-1': { reviewStatus: 'approved', passes: true } } },
+        // The review of US-1 confirms it (forgotten), and US-2's approval (unseen) replaces it.
+        { commit: true, review: { 'US-2': { reviewStatus: 'approved', passes: true } } },
+        // The review of US-2 confirms it: the set is empty.
+        { commit: true },
+        // US-3 is implemented, nothing about approvals changes: nothing to write.
+        { commit: true, pass: ['US-3'] },
+      ],
+      { maxIterations: 4 },
+    );
+    expect(unconfirmedSaved).toEqual([['US-1'], ['US-2'], []]);
+  });
+});
+
+describe('runLoop: a broken rule of the task list', () => {
+  it('is a warning on the terminal that says where the list as it was can be found', async () => {
+    const sendBack: FakeCall = { commit: true, review: { 'US-1': { reviewStatus: 'changes_requested' } } };
+    const { events } = await loop(taskList(['US-1', false]), [sendBack], { maxIterations: 1 });
+    const warning = events.find((event) => event.startsWith('warning the iteration broke a rule of the task list: '));
+    expect(warning).toContain('`git log -p -- ralph/tasks.json` shows it as it was');
+  });
 });
 
 describe('nextUnconfirmed', () => {

@@ -16,6 +16,11 @@ describe('errors by kind: the kind alone decides the ending and its exit code', 
     expect(record).toMatchObject({ reason, exitCode: code, detail: 'what went wrong' });
   });
 
+  it('a bug in ralph is internal_error, exit 70 (EX_SOFTWARE), its message the detail', () => {
+    const record = recordOf({ reason: 'internal_error', message: 'TypeError: x is not a function' });
+    expect(record).toEqual({ reason: 'internal_error', exitCode: 70, detail: 'TypeError: x is not a function' });
+  });
+
   it('maps SIGHUP to 129, as shells report it', () => {
     expect(exitCodeFor({ reason: 'interrupted', signal: 'SIGHUP' })).toBe(129);
   });

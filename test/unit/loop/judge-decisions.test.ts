@@ -548,3 +548,101 @@ describe('judge: the order of endings', () => {
     });
   });
 });
+
+describe('judge: what a rejected COMPLETE tells the human and the agent', () => {
+  const A = 'a'.repeat(40);
+  const B = 'b'.repeat(40);
+  const rewrite = {
+    how: 'rewind' as const,
+    from: { head: A, branch: 'main' },
+    to: { head: B, branch: 'main' },
+    left: 1,
+  };
+  /** The last validation failure's text: what the summary and last-run.json say stopped the run. */
+  const stopText = (iteration: IterationFacts) => {
+    const ending = judge(iteration, {}, { maxValidationFailures: 1 }).termination;
+    return ending?.reason === 'validation_failures' ? ending.last : undefined;
+  };
+
+  it('names every story still open', () => {
+    const list = taskList(['US-1', true], ['US-2', false], ['US-3', false]);
+    expect(stopText(facts({ run: complete, list }))).toBe('COMPLETE claimed while stories still open: US-2, US-3');
+  });
+
+  it('says commits left the branch when every story passes but history was rewritten', () => {
+    const verdict = judge(facts({ run: complete, list: allPass, rewrite }));
+    expect(verdict.feedback).toContainEqual({ kind: 'complete_rejected', remaining: [], broke: 'history_rewritten' });
+    expect(stopText(facts({ run: complete, list: allPass, rewrite }))).toMatch(
+      /^history was rewound on main .*; COMPLETE claimed while commits left the branch$/,
+    );
+  });
+
+  it('says the iteration broke a rule when every story passes but a rule was broken', () => {
+    const broken = facts({ run: complete, list: allPass, ruleBroken: 'story US-3 was removed' });
+    expect(judge(broken).feedback).toContainEqual({ kind: 'complete_rejected', remaining: [], broke: 'rule_broken' });
+    expect(stopText(broken)).toBe(
+      'ralph/tasks.json: story US-3 was removed; COMPLETE claimed while the iteration broke a rule of the task list',
+    );
+  });
+
+  it('says tasks.json is not valid when it cannot be read', () => {
+    const unreadable = { ...facts({ run: complete }), tasks: { ok: false as const, error: 'not valid JSON' } };
+    expect(stopText(unreadable)).toBe(
+      'ralph/tasks.json is not valid: not valid JSON; COMPLETE claimed while tasks.json is not valid',
+    );
+  });
+
+  it('lists every promise tag that was no signal', () => {
+    const tags = facts({ run: { signals: { complete: false, invalid: ['DONE', 'BLOCKED:'] } } });
+    expect(stopText(tags)).toBe('promise tags that are no signal: DONE, BLOCKED:');
+  });
+
+  it('tells a failing story from an approval ralph did not see, and a pending one from either', () => {
+    const list: TaskList = {
+      stories: [
+        { id: 'US-1', title: 'Seen', passes: true, reviewStatus: 'approved', priority: 1 },
+        { id: 'US-2', title: 'Unseen', passes: true, reviewStatus: 'approved', priority: 2 },
+        { id: 'US-3', title: 'Pending', passes: true, reviewStatus: 'pending', priority: 3 },
+        { id: 'US-4', title: 'Failing', passes: false, priority: 4 },
+      ],
+    };
+    // US-3 is in the unconfirmed set from an earlier approval, but is pending review again now.
+    const iteration = facts({ run: complete, list, unconfirmed: new Set(['US-2', 'US-3']) });
+    expect(judge(iteration, {}, { review: true }).rejectedComplete).toEqual([
+      { id: 'US-2', title: 'Unseen', why: 'unconfirmed' },
+      { id: 'US-3', title: 'Pending', why: 'unreviewed' },
+      { id: 'US-4', title: 'Failing', why: 'failing' },
+    ]);
+  });
+});
+
+describe('judge: an iteration whose commits left the branch', () => {
+  const rewrite = {
+    how: 'rewrite' as const,
+    from: { head: 'c2', branch: 'main' },
+    to: { head: 'c9', branch: 'main' },
+    left: 2,
+  };
+
+  it.each([
+    ['ended on its own', {}],
+    ['ended with a cut-off stream', { truncated: true }],
+    ['failed with an error', errorRun(['boom'])],
+  ])('is recorded as history_rewritten when the agent %s', (_, run) => {
+    expect(judge(facts({ run, rewrite })).outcome).toBe('history_rewritten');
+  });
+
+  it.each([
+    ['stopped at its time limit', { stoppedBy: { cause: 'timeout' as const } }, 'timeout'],
+    ['usage-limited', { failure: { kind: 'usage_limit' as const, limit: {} } }, 'usage_limit'],
+  ])('keeps the stronger outcome when ralph %s it', (_, run, outcome) => {
+    expect(judge(facts({ run: run as Partial<AgentRun>, rewrite })).outcome).toBe(outcome);
+  });
+
+  it('counts as a validation failure however it ended, except when interrupted', () => {
+    const timedOut = judge(facts({ run: { stoppedBy: { cause: 'timeout' } }, rewrite }));
+    expect(timedOut.counters.validationFailures).toBe(1);
+    const interrupted = judge(facts({ run: { stoppedBy: { cause: 'interrupt', signal: 'SIGINT' } }, rewrite }));
+    expect(interrupted.counters.validationFailures).toBe(0);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoopSettings } from '../../../src/loop/loop-state.js';
 import { runLoop } from '../../../src/loop/run-loop.js';
-import { observeMovement } from '../../../src/loop/progress.js';
+import { describeRewrite, observeMovement } from '../../../src/loop/progress.js';
 import { fakeGit, fakePorts, taskList, type FakeCall, loopSettings } from './fakes.js';
 
 const settings: LoopSettings = loopSettings({ maxStuck: 5 });
@@ -151,5 +151,51 @@ describe('runLoop: rewriting history is a validation failure, never progress', (
     const result = await runLoop({ ...settings, maxIterations: 2 }, fake.ports, oneLeft);
     expect(result.termination.reason).toBe('max_iterations');
     expect(fake.rows[1]?.outcome).toBe('history_rewritten');
+  });
+});
+
+describe('describeRewrite: what left the branch and the command that brings it back', () => {
+  const A = 'a'.repeat(40);
+  const B = 'b'.repeat(40);
+  const on = (branch: string | null, head: string | null = A) => ({ head, branch });
+
+  it.each([
+    [
+      'one commit rewound on a branch, with its reflog entry',
+      { how: 'rewind' as const, from: on('main'), to: on('main', B), left: 1, reflog: 'HEAD@{1}' },
+      'history was rewound on main (HEAD aaaaaaaa → bbbbbbbb): 1 commit left the branch. ' +
+        `Get it back with \`git reset --hard ${A}\` (HEAD@{1} in \`git reflog\`).`,
+    ],
+    [
+      'commits rewritten on a detached HEAD, with no reflog entry left',
+      { how: 'rewrite' as const, from: on(null), to: on(null, B), left: 3 },
+      'history was rewritten (HEAD aaaaaaaa → bbbbbbbb): 3 commits left the branch. ' +
+        `Get them back with \`git reset --hard ${A}\`.`,
+    ],
+    [
+      'a switch from a branch to a detached HEAD that lacks its commits',
+      { how: 'branch_switch' as const, from: on('main'), to: on(null, B), left: 2 },
+      'HEAD left branch main for a detached HEAD at bbbbbbbb; 2 commits of main are not on it. ' +
+        'Go back with `git checkout main`.',
+    ],
+    [
+      'a switch from a detached commit to a branch that lacks it',
+      { how: 'branch_switch' as const, from: on(null), to: on('feature', B), left: 1 },
+      'HEAD left the detached commit aaaaaaaa for branch feature; 1 commit of it is not on it. ' +
+        `Go back with \`git checkout ${A}\`.`,
+    ],
+    [
+      'a switch that loses nothing',
+      { how: 'branch_switch' as const, from: on('main'), to: on('feature', A), left: 0 },
+      'HEAD left branch main for branch feature. Go back with `git checkout main`.',
+    ],
+    [
+      'a branch emptied of every commit (git update-ref -d HEAD)',
+      { how: 'rewind' as const, from: on('main'), to: on('main', null), left: 2 },
+      'history was rewound on main (HEAD aaaaaaaa → (no commit)): 2 commits left the branch. ' +
+        `Get them back with \`git reset --hard ${A}\`.`,
+    ],
+  ])('%s', (_, rewrite, text) => {
+    expect(describeRewrite(rewrite)).toBe(text);
   });
 });

@@ -85,7 +85,26 @@ describe('renderFeedback: the loop-feedback section of the next prompt', () => {
 
   it('a rejected COMPLETE with no story to name says the task list is not valid', () => {
     expect(renderFeedback([{ kind: 'complete_rejected', remaining: [] }], false)).toContain(
-      'was rejected: ralph/tasks.json is not valid. Finish them',
+      'was rejected: ralph/tasks.json is not valid. Put that right (see the feedback above) before claiming completion.',
+    );
+  });
+
+  it.each([
+    ['rule_broken', 'the iteration broke a rule of the task list'],
+    ['history_rewritten', 'commits left the branch'],
+  ] as const)('a rejected COMPLETE with every story done says what else stood in its way: %s', (broke, why) => {
+    expect(renderFeedback([{ kind: 'complete_rejected', remaining: [], broke }], false)).toContain(
+      `- Your previous \`<promise>COMPLETE</promise>\` was rejected: ${why}. Put that right (see the feedback above) before claiming completion.`,
+    );
+  });
+
+  it('a rejected COMPLETE names every story awaiting review', () => {
+    const remaining = [
+      { id: 'US-1', title: 'Login', why: 'unreviewed' as const },
+      { id: 'US-2', title: 'Logout', why: 'unreviewed' as const },
+    ];
+    expect(renderFeedback([{ kind: 'complete_rejected', remaining }], false)).toContain(
+      'these pass but no review approved them yet: US-1 (Login), US-2 (Logout). Finish them',
     );
   });
 

@@ -396,9 +396,10 @@ describe('runLoop: the review cycle', () => {
 
   it('the review cap reads the story under review, not another story already sent back', async () => {
     const initial: TaskList = {
+      // The story sent back comes first in the file: the count must find the reviewed one by id.
       stories: [
-        { id: 'US-1', title: 'Story US-1', passes: true, priority: 1, reviewStatus: 'pending' },
         { id: 'US-2', title: 'Story US-2', passes: false, priority: 2, reviewStatus: 'changes_requested' },
+        { id: 'US-1', title: 'Story US-1', passes: true, priority: 1, reviewStatus: 'pending' },
       ],
     };
     const { rows, reviewRejections, result } = await loop(

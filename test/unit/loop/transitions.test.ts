@@ -33,6 +33,12 @@ function check(mode: Mode, row: Row) {
   return checkTransitions({ before: row.before, after: row.after, mode, story: row.story, review: true });
 }
 
+/** The whole problem line: the text, then the hint where the list as it was can be found. */
+function exactly(text: string): RegExp {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped} \\(ralph/\\.tasks-snapshot\\.json has the list as the iteration began\\)\\.$`);
+}
+
 describe('checkTransitions: the same stories in every mode', () => {
   const rows: Row[] = [
     {
@@ -241,6 +247,32 @@ describe('checkTransitions: review', () => {
         /^A review iteration reviews one story, but the review fields of US-1 and US-2 changed\. Restore all but the story you reviewed/,
     },
     {
+      name: 'two non-review fields of the reviewed story changed: both named, and "them"',
+      story: 'US-1',
+      before,
+      after: list(['US-1', { ...changesRequested, title: 'new title', notes: 'x' }], ['US-2', open]),
+      problem: exactly(
+        'In a review iteration only the passes, reviewStatus, reviewCount and reviewFeedback of story US-1 may change, but its title, notes changed too. Restore them',
+      ),
+    },
+    {
+      name: 'another story changed in two fields: both named',
+      story: 'US-1',
+      before,
+      after: list(['US-1', pending], ['US-2', { ...open, notes: 'x', title: 'y' }]),
+      problem: exactly(
+        'In a review iteration only the reviewed story US-1 may change, but story US-2 changed (title, notes). Restore it',
+      ),
+    },
+    {
+      name: 'story unknown: a story with review and other changes still counts as reviewed',
+      before: list(['US-1', pending], ['US-2', pending]),
+      after: list(['US-1', { ...approved, title: 'renamed' }], ['US-2', approved]),
+      problem: exactly(
+        'A review iteration reviews one story, but the review fields of US-1 and US-2 changed. Restore all but the story you reviewed',
+      ),
+    },
+    {
       name: 'a non-review field of a story changed, story unknown',
       before,
       after: list(['US-1', pending], ['US-2', { ...open, notes: 'x' }]),
@@ -302,6 +334,39 @@ describe('checkTransitions: review-fix', () => {
       problem: /^Story US-1 went from passes: true to false in a review-fix iteration/,
     },
     {
+      name: 'another story passing and pending: both fields named',
+      story: 'US-1',
+      before,
+      after: list(['US-1', fixed], ['US-2', pending]),
+      problem: exactly(
+        "In a review-fix iteration only story US-1 may change its passes and reviewStatus, but story US-2's passes, reviewStatus changed. Restore it",
+      ),
+    },
+    {
+      name: 'the story under fix back to pending while it still fails (the fix goes on)',
+      story: 'US-1',
+      before,
+      after: list(['US-1', { ...changesRequested, reviewStatus: 'pending' }], ['US-2', open]),
+    },
+    {
+      name: "the reviewer's count changed",
+      story: 'US-1',
+      before,
+      after: list(['US-1', { ...fixed, reviewCount: 0 }], ['US-2', open]),
+      problem: exactly(
+        "Story US-1's reviewCount must stay as the reviewer left it in a review-fix iteration. Restore it",
+      ),
+    },
+    {
+      name: 'the reviewer\'s count and feedback changed: both named, and "them"',
+      story: 'US-1',
+      before,
+      after: list(['US-1', { ...fixed, reviewCount: 0, reviewFeedback: '' }], ['US-2', open]),
+      problem: exactly(
+        "Story US-1's reviewCount and reviewFeedback must stay as the reviewer left them in a review-fix iteration. Restore them",
+      ),
+    },
+    {
       name: 'two stories touched, story unknown',
       before,
       after: list(['US-1', fixed], ['US-2', done]),
@@ -322,6 +387,10 @@ describe('isEqual', () => {
     [[], {}, false],
     [null, {}, false],
     ['1', 1, false],
+    [1, {}, false],
+    [{}, 1, false],
+    [{}, null, false],
+    [{ a: 1, b: 2 }, { a: 1, b: 3 }, false],
   ])('%j vs %j: %s', (a, b, equal) => {
     expect(isEqual(a, b)).toBe(equal);
   });

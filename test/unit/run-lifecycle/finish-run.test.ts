@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
-import { endingOfError } from '../../../src/run-lifecycle/finish-run.js';
+import { ralphPaths } from '../../../src/files/paths.js';
+import { noProgress } from '../../../src/loop/run-report.js';
+import { endingOfError, finishRun } from '../../../src/run-lifecycle/finish-run.js';
+import { Screen } from '../../../src/ui/screen.js';
+import { readAsRunner, readOutputFile } from '../../helpers/workflow-commands.js';
 
 /** An OS error as node's fs raises it. */
 function errno(code: string, message: string, path?: string): NodeJS.ErrnoException {
@@ -18,8 +26,8 @@ describe('endingOfError', () => {
       errno('ENOSPC', 'no space left on device, write', '/repo/ralph/logs/summary.csv'),
     );
     expect(ending.reason).toBe('io_error');
-    expect(error.kind).toBe('io');
-    expect(error.message).toContain('/repo/ralph/logs/summary.csv');
+    expect(error?.kind).toBe('io');
+    expect(error?.message).toContain('/repo/ralph/logs/summary.csv');
   });
 
   it("an OS error without a path still names ralph's files", () => {
@@ -28,8 +36,69 @@ describe('endingOfError', () => {
     expect((ending as { message: string }).message).toContain("one of ralph's files");
   });
 
-  it('anything else is a bug, and is thrown on', () => {
+  it('anything else is a bug in ralph: an internal_error, the bug kept to report', () => {
     const bug = new TypeError('undefined is not a function');
-    expect(() => endingOfError(bug)).toThrow(bug);
+    expect(endingOfError(bug)).toEqual({
+      ending: { reason: 'internal_error', message: 'TypeError: undefined is not a function' },
+      bug,
+    });
+    expect(endingOfError('a thrown string\nwith a second line').ending).toEqual({
+      reason: 'internal_error',
+      message: 'a thrown string',
+    });
   });
 });
+
+describe('finishRun after a bug under the lock', () => {
+  const cleanup: string[] = [];
+  afterEach(async () => {
+    await Promise.all(cleanup.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  it('records it like every ending — last-run.json, summary, outputs, annotation — then says so in one line, the trace in the logs', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ralph-finish-'));
+    cleanup.push(root);
+    const paths = ralphPaths(root);
+    await mkdir(paths.logs, { recursive: true });
+    // The previous run's record, which CI scripts would otherwise read as this run's.
+    await writeFile(paths.lastRun, JSON.stringify({ reason: 'complete', exitCode: 0 }));
+    const output = join(root, 'github-output');
+    await writeFile(output, '');
+    const [stdout, stderr] = [collect(), collect()];
+    const bug = new TypeError("Cannot read properties of undefined (reading 'id')");
+    // As the run command does when anything throws under the lock.
+    const end = { progress: noProgress(), rows: [], ...endingOfError(bug) };
+    const code = await finishRun(end, {
+      paths,
+      out: new Screen(stdout.stream, { tty: false, timestamps: false, github: true }),
+      stderr: stderr.stream,
+      env: { GITHUB_OUTPUT: output },
+      github: true,
+      ...{ startedAt: Date.now(), firstIteration: 1, maxIterations: 5, strayProcessesEnded: 0 },
+    });
+    expect(code).toBe(70);
+    expect(JSON.parse(await readFile(paths.lastRun, 'utf8'))).toMatchObject({
+      reason: 'internal_error',
+      exitCode: 70,
+      detail: "TypeError: Cannot read properties of undefined (reading 'id')",
+    });
+    expect(Object.fromEntries(readOutputFile(await readFile(output, 'utf8')))).toMatchObject({
+      reason: 'internal_error',
+      'exit-code': '70',
+    });
+    expect(readAsRunner(stdout.text()).obeyed.map((command) => command.name)).toContain('error');
+    const lines = stderr.text().split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^ralph: internal error: TypeError: Cannot read .* a bug in ralph, not in your project\. Please report it .*; its stack trace is in ralph\/logs\/internal-error\.log$/,
+    );
+    expect(await readFile(join(paths.logs, 'internal-error.log'), 'utf8')).toContain(bug.stack!);
+  });
+});
+
+function collect() {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return { stream, text: () => text };
+}

@@ -32,6 +32,15 @@ const row = (outcome: IterationRow['outcome']): IterationRow => ({
   stats: { toolCalls: 0, invalidLines: 0 },
 });
 
+/** The first iteration's start. */
+const FIRST = {
+  iteration: 1,
+  index: 0,
+  maxIterations: 5,
+  mode: 'implement',
+  stories: { complete: 0, total: 1 },
+} as const;
+
 describe('the terminal reporter and limits', () => {
   const now = () => 1_750_000_000_000;
 
@@ -80,18 +89,41 @@ describe('the terminal reporter and limits', () => {
   it('shows the latest utilization per window on the live status line', () => {
     const { out, statuses } = recorder();
     const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: false, now });
-    reporter.iterationStarted({
-      iteration: 1,
-      index: 0,
-      maxIterations: 5,
-      mode: 'implement',
-      stories: { complete: 0, total: 1 },
-    });
+    reporter.iterationStarted(FIRST);
     reporter.usage([
       { window: 'five_hour', utilization: 0.92 },
       { window: 'seven_day', utilization: 0.404 },
     ]);
     expect(statuses.at(-1)).toMatch(/tool calls · usage five_hour 92% · seven_day 40%$/);
     reporter.iterationFinished({ row: row('ok'), committed: false });
+  });
+
+  it('abandon closes what an unfinished iteration opened: its status line and its group, once', () => {
+    const { out, lines, statuses } = recorder();
+    const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: true, now });
+    reporter.iterationStarted(FIRST);
+    expect(statuses.at(-1)).toMatch(/^⋯ iteration 1/);
+    reporter.abandon();
+    reporter.abandon();
+    expect(statuses.at(-1)).toBeUndefined();
+    expect(lines.filter((line) => line.startsWith('::'))).toEqual(['::group::Iteration 1 (implement)', '::endgroup::']);
+  });
+
+  it('abandon after a finished iteration, or off Actions, prints nothing', () => {
+    const github = recorder();
+    const reporter = createReporter(github.out, { maxStuck: 3, runStartedAt: now(), github: true, now });
+    reporter.iterationStarted(FIRST);
+    reporter.iterationFinished({ row: row('ok'), committed: false });
+    const printed = github.lines.length;
+    reporter.abandon();
+    expect(github.lines).toHaveLength(printed);
+    expect(github.lines.filter((line) => line === '::endgroup::')).toHaveLength(1);
+
+    const local = recorder();
+    const plain = createReporter(local.out, { maxStuck: 3, runStartedAt: now(), github: false, now });
+    plain.iterationStarted(FIRST);
+    plain.abandon();
+    expect(local.lines.filter((line) => line.startsWith('::'))).toEqual([]);
+    expect(local.statuses.at(-1)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { detectCi, Screen } from '../../../src/ui/screen.js';
@@ -65,6 +65,21 @@ describe('Screen', () => {
     expect(out.text().replace(/\u001b\[\d+m/g, '')).toMatch(/^\d\d:\d\d:\d\d one\n\d\d:\d\d:\d\d two\n$/);
   });
 
+  it("on a TTY never lets the agent's stdout and stderr share a line: both reach one terminal", async () => {
+    let shown = '';
+    const show = (chunk: Buffer) => (shown += chunk.toString());
+    const stdout = new PassThrough().on('data', show);
+    const stderr = new PassThrough().on('data', show);
+    const screen = new Screen(stdout, { tty: true, timestamps: false });
+    const agentOut = screen.agentStream(stdout);
+    const agentErr = screen.agentStream(stderr);
+    agentOut.write('Reading src/index.ts');
+    agentErr.end('npm warn deprecated\n');
+    agentOut.end();
+    await Promise.all([finished(agentOut), finished(agentErr)]);
+    expect(shown).toBe('Reading src/index.ts\nnpm warn deprecated\n');
+  });
+
   it('starts a ralph line on a new line when the agent left one open', async () => {
     const out = terminal();
     const screen = new Screen(out.stream, { tty: false, timestamps: false });
@@ -92,7 +107,7 @@ describe('Screen on GitHub Actions', () => {
     await Promise.all([finished(agent), finished(agentErrors)]);
     screen.command('::endgroup::');
     screen.line('summary\n    ::set-output name=x::y');
-    screen.close();
+    await screen.close();
     const runner = readAsRunner(out.text());
     expect(runner.obeyed.map((command) => command.name)).toEqual([
       'stop-commands',
@@ -126,13 +141,75 @@ describe('Screen on GitHub Actions', () => {
     expect(out.text()).toBe('::warning::unfinished\n::add-mask::next more\n');
   });
 
-  it('prints no timestamp or stop when it is not on Actions', () => {
+  it('prints no timestamp or stop when it is not on Actions', async () => {
     const out = terminal();
     const screen = new Screen(out.stream, { tty: false, timestamps: false });
     screen.line('a');
     screen.command('::group::x');
-    screen.close();
+    await screen.close();
     expect(out.text()).toBe('a\n::group::x\n');
+  });
+});
+
+/** A terminal that writes asynchronously, as a pipe does on macOS: each chunk is taken a turn later. */
+function asyncTerminal() {
+  let text = '';
+  const stream = new Writable({
+    highWaterMark: 4,
+    write(chunk: Buffer, _encoding, callback) {
+      setImmediate(() => {
+        text += chunk.toString();
+        callback();
+      });
+    },
+  });
+  return { stream, text: () => text };
+}
+
+describe('Screen on a terminal that writes asynchronously', () => {
+  it("never lets ralph's lines overtake agent output handed over before them, nor leaves commands stopped", async () => {
+    const out = asyncTerminal();
+    const screen = new Screen(out.stream, { tty: false, timestamps: false, github: true });
+    screen.command('::group::Iteration 1 (implement)');
+    const agent = screen.agentStream(out.stream);
+    // What the agent's output reached before the iteration ended: handed over, not yet written.
+    for (const line of ['one\n', 'two\n', '::error::three\n']) agent.write(line);
+    screen.command('::endgroup::');
+    screen.line('summary');
+    screen.command('::error title=ralph stopped::ralph: stuck (exit 4)');
+    await screen.close();
+    const lines = out.text().split('\n');
+    expect(lines.filter((line) => !line.startsWith('::stop-commands::') && !/^::ralph-/.test(line))).toEqual([
+      '::group::Iteration 1 (implement)',
+      'one',
+      'two',
+      '::error::three',
+      '::endgroup::',
+      'summary',
+      '::error title=ralph stopped::ralph: stuck (exit 4)',
+      '',
+    ]);
+    const runner = readAsRunner(out.text());
+    expect(runner.stopped).toBe(false);
+    expect(runner.obeyed.map((command) => command.name)).toEqual([
+      'group',
+      'stop-commands',
+      'resume',
+      'endgroup',
+      'stop-commands',
+      'resume',
+      'error',
+    ]);
+  });
+
+  it('resolves close only once the terminal has written everything', async () => {
+    const out = asyncTerminal();
+    const screen = new Screen(out.stream, { tty: false, timestamps: false });
+    const agent = screen.agentStream(out.stream);
+    agent.write('unfinished');
+    screen.line('last line');
+    await screen.close();
+    expect(out.text()).toBe('unfinished\nlast line\n');
   });
 });
 

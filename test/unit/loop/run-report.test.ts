@@ -48,4 +48,20 @@ describe('buildRunReport', () => {
     expect(summary).toContain('3/3 complete');
     expect(summary).toContain('ralph/logs/summary.csv');
   });
+
+  it('a usage limit says when it lifts, as an ISO time, and what that time was read from', () => {
+    const resetsAt = Date.parse('2026-01-02T09:00:00Z');
+    const ending = {
+      reason: 'usage_limit' as const,
+      message: "You've hit your limit · resets 9am (UTC)",
+      resetsAt,
+      resetSource: 'clock' as const,
+      why: 'stop_requested' as const,
+    };
+    const report = buildRunReport(ending, noProgress(), run);
+    expect(report).toMatchObject({ reason: 'usage_limit', resetsAt: '2026-01-02T09:00:00.000Z', resetSource: 'clock' });
+    const unknown = buildRunReport({ ...ending, resetsAt: undefined, resetSource: 'backoff' }, noProgress(), run);
+    expect(unknown.resetSource).toBe('backoff');
+    expect('resetsAt' in JSON.parse(JSON.stringify(unknown))).toBe(false);
+  });
 });

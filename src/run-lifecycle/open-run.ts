@@ -1,0 +1,53 @@
+import { rm } from 'node:fs/promises';
+import { Containment } from '../agent/containment.js';
+import { ActiveLock, currentOwner } from '../files/active-lock.js';
+import type { RalphPaths } from '../files/paths.js';
+import { installInterrupts } from './interrupts.js';
+import type { LoopRun, RunChoices, Terminal } from './wire-ports.js';
+
+/** Takes the lock and listens for interrupts. Before the lock, a refusal writes nothing: it must never overwrite the record of a live run. */
+export async function openRun(options: RunChoices, terminal: Terminal, paths: RalphPaths): Promise<LoopRun> {
+  const startedAt = Date.now();
+  const containment = new Containment();
+  const lock = new ActiveLock(paths.active, {
+    ...currentOwner(containment.runId),
+    startedAt: new Date(startedAt).toISOString(),
+    ...{ iteration: 0, maxIterations: 0, stuckCount: 0, mode: 'implement' },
+  });
+  const { warning } = await lock.acquire();
+  const interrupts = installInterrupts((signal, count) =>
+    terminal.out.line(
+      count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`,
+    ),
+  );
+  return {
+    options,
+    terminal,
+    paths,
+    lock,
+    lockWarning: warning,
+    containment,
+    interrupts,
+    rows: [],
+    startedAt,
+    abandonIteration: () => undefined,
+    firstIteration: 1,
+    maxIterations: 0,
+  };
+}
+
+/** Closes the screen, stops listening for interrupts, and releases the lock — however the run ended. */
+export async function closeRun({ terminal, interrupts, paths, lock }: LoopRun): Promise<void> {
+  // Later steps of the job must find the runner obeying commands again.
+  const closed = terminal.out.close();
+  interrupts.dispose();
+  await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
+  await lock
+    .release()
+    .catch((error: Error) => terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`));
+  // Everything printed reaches the terminal before ralph exits, unless nothing reads it for a while.
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, FLUSH_LIMIT_MS).unref())]);
+}
+
+/** How long ralph waits at the end for a terminal that does not read what it printed. */
+const FLUSH_LIMIT_MS = 10_000;

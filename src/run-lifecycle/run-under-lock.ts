@@ -1,0 +1,100 @@
+import { countStories } from '../domain/tasks.js';
+import type { AgentFailure } from '../domain/agent-failure.js';
+import { nextIterationNumber } from '../files/iteration-numbers.js';
+import { readRunState, taskListId } from '../files/run-state.js';
+import type { IterationRow } from '../loop/port-data.js';
+import type { LoopPorts } from '../loop/ports.js';
+import { noProgress, type RunProgress } from '../loop/run-report.js';
+import { runLoop } from '../loop/run-loop.js';
+import { endingOfError, type RunEnd } from './finish-run.js';
+import { loopSettings } from './loop-settings.js';
+import { checkStart, setUpRun } from './prepare-run.js';
+import { checkResume } from './resume-guard.js';
+import { enterTaskBranch } from './task-branch.js';
+import { wirePorts, type LoopRun, type ReadyRun } from './wire-ports.js';
+
+/** What `checkStart` and `planStart` read. */
+export type StartInput = Parameters<typeof checkStart>[0];
+
+/** Prepare → wire → loop, under the lock; any refusal or fault becomes the run's ending. */
+export async function runUnderLock(start: StartInput, run: LoopRun): Promise<RunEnd> {
+  try {
+    const prepared = await prepareUnderLock(start, run);
+    const { ports, started, lastFailure } = await wirePorts(prepared, run);
+    return await loopOver(prepared, run, ports, started, lastFailure);
+  } catch (error) {
+    // A git command stopped by Ctrl-C or SIGTERM fails: the run ends as the interrupt it was.
+    const signal = run.interrupts.received();
+    const ending = signal ? { ending: { reason: 'interrupted', signal } as const } : endingOfError(error);
+    return { progress: noProgress(), rows: run.rows, ...ending };
+  }
+}
+
+/** Checks the start, sets up ralph's files, numbers the iterations, enters the task branch, and counts the resume. */
+async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyRun> {
+  const { paths, terminal } = run;
+  const prepared = await checkStart({ ...start, signal: run.interrupts.graceful });
+  const { settings } = prepared.resolved;
+  run.maxIterations = settings.maxIterations;
+  await setUpRun(paths);
+  // Numbered under the lock: no other run can be writing logs now.
+  run.firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
+  // Under the lock: two runs never switch branches under each other.
+  const { tasks, branch } = await enterTaskBranch({
+    root: paths.root,
+    tasks: prepared.ready.tasks,
+    tasksPath: paths.tasks,
+    enabled: settings.branch,
+    say: (text) => terminal.out.line(text),
+    signal: run.interrupts.graceful,
+  });
+  // Checked under the lock, so two simultaneous starts cannot both count as one resume.
+  const taskList = taskListId(tasks);
+  const state = await readRunState(paths.state, taskList);
+  const attempts = checkResume(state, settings.maxResumes, run.options.resetResumes === true);
+  const policy = { review: !settings.skipReview, unconfirmed: new Set(state.unconfirmedApprovals) };
+  const loopRan = { taskList, attempts, completeBefore: countStories(tasks, policy).complete };
+  return { ...prepared, tasks, branch, unconfirmed: state.unconfirmedApprovals ?? [], loopRan, policy };
+}
+
+/** Runs the loop; a fault mid-run (a full disk) still counts the iterations it started in the record. */
+async function loopOver(
+  ready: ReadyRun,
+  run: LoopRun,
+  ports: LoopPorts,
+  started: () => number,
+  lastFailure: () => { lastFailure?: AgentFailure },
+): Promise<RunEnd> {
+  const { tasks, loopRan, policy } = ready;
+  const { rows } = run;
+  try {
+    const { termination, ...progress } = await runLoop(
+      loopSettings(ready.resolved.settings, run.firstIteration, ready.branch),
+      ports,
+      tasks,
+      ready.unconfirmed,
+    );
+    return { ending: termination, progress, loopRan, rows, ...lastFailure() };
+  } catch (error) {
+    return {
+      ...endingOfError(error),
+      progress: { ...progressOfRows(rows, countStories(tasks, policy)), iterations: started() },
+      loopRan,
+      rows,
+      ...lastFailure(),
+    };
+  }
+}
+
+/** What the rows written so far say of a run a fault cut short: its stories, strikes and cost. */
+export function progressOfRows(
+  rows: readonly IterationRow[],
+  before: { complete: number; total: number },
+): RunProgress {
+  const last = rows.at(-1);
+  const stories = last ? { complete: last.storiesComplete, total: last.storiesTotal } : before;
+  // A strike is a row whose stuck count went up (every run starts at 0).
+  const stuckIterations = rows.filter((row, index) => row.stuckCount > (rows[index - 1]?.stuckCount ?? 0)).length;
+  const costUsd = rows.reduce((sum, row) => sum + (row.stats.costUsd ?? 0), 0);
+  return { ...noProgress(stories), stuckIterations, costUsd };
+}

@@ -1,0 +1,61 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ActiveLock, currentOwner } from '../../../src/files/active-lock.js';
+
+const cleanup: string[] = [];
+afterEach(async () => {
+  await Promise.all(cleanup.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function heldLock(): Promise<ActiveLock> {
+  const dir = await mkdtemp(join(tmpdir(), 'ralph-active-lock-'));
+  cleanup.push(dir);
+  const lock = new ActiveLock(join(dir, '.ralph-active'), {
+    ...currentOwner('run-1'),
+    startedAt: '2026-01-01T00:00:00Z',
+    ...{ iteration: 0, maxIterations: 5, stuckCount: 0, mode: 'implement' },
+  });
+  expect(await lock.acquire()).toEqual({});
+  return lock;
+}
+
+const content = (lock: ActiveLock) => readFile(lock.path, 'utf8').catch(() => undefined);
+
+describe('ActiveLock.release', () => {
+  it('waits for the writes still in flight, so none brings the file back after it is removed', async () => {
+    const lock = await heldLock();
+    // Usage reports are fired and forgotten (onUsage): a chain of rewrites may still be running.
+    const pending = Array.from({ length: 20 }, (_, index) => lock.update({ iteration: index + 1 }));
+    await lock.release();
+    expect(await content(lock)).toBeUndefined();
+    await Promise.all(pending);
+    expect(await content(lock)).toBeUndefined();
+  });
+
+  it('writes nothing for an update that comes after it', async () => {
+    const lock = await heldLock();
+    await lock.release();
+    await lock.update({ iteration: 3 });
+    expect(await content(lock)).toBeUndefined();
+  });
+
+  it('still removes the file when a write in flight failed', async () => {
+    const lock = await heldLock();
+    // A folder where the temporary file goes: the rewrite fails (EISDIR), the lock file stays.
+    await mkdir(`${lock.path}.${process.pid}.tmp`);
+    const update = lock.update({ iteration: 1 });
+    await lock.release();
+    await expect(update).rejects.toThrow(/EISDIR/);
+    expect(await content(lock)).toBeUndefined();
+  });
+
+  it('leaves a lock that another run holds now: only its own is removed', async () => {
+    const lock = await heldLock();
+    const other = JSON.stringify({ ...JSON.parse((await content(lock))!), pid: process.pid + 1 });
+    await writeFile(lock.path, other);
+    await lock.release();
+    expect(await content(lock)).toBe(other);
+  });
+});
