@@ -46,6 +46,12 @@ export default {
   // - time.ts the `$` of /\.\d{3}Z$/: toISOString() holds one `.sssZ`, always at its end.
   // - judge.ts `findings.rejectedComplete ? { rejectedComplete } : {}` as `true ? …`: an
   //   undefined rejectedComplete and a missing one read the same everywhere.
+  // - limit-reset.ts `seconds?` as `seconds` and `secs?` as `secs` in RETRY_AFTER: `1 second` and
+  //   `30 sec` then match no unit, and no unit is seconds too.
+  // - limit-reset.ts monthOf's `name ?? ''`: the month group is not optional, so a match always
+  //   holds a name (no test reaches the fallback; TypeScript wants it).
+  // - usage-limit.ts detectServerBusy's `retryAt === undefined ? {} : { retryAt }` as `{ retryAt }`:
+  //   a retryAt that is undefined and none read the same everywhere (as judge.ts's above).
   // One checker and one test runner; raise it with --concurrency on a machine of your own.
   concurrency: 2,
 };

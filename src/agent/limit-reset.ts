@@ -19,7 +19,8 @@ const EPOCH = /(?<=\S)\|\s*(\d{9,13})\b/;
 // A date counts only where the text says the limit lifts then, not in a log line's timestamp.
 const WHEN = String.raw`\b(?:resets?|reset\s+(?:on|at)|on|until)\s+`;
 const ZONE = String.raw`(?:\s*\(([^()\s]{1,64})\)|\s+(UTC|GMT)\b)?`;
-const CLOCK = String.raw`(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?`;
+// The space before a meridiem is its own: taken alone, it would hide the space before `UTC`.
+const CLOCK = String.raw`(\d{1,2})(?::(\d{2}))?(?:\s*([ap]\.?m\.?))?`;
 // resets Feb 22 at 9:30am · resets May 5 at 9pm (America/New_York) · resets Oct 6, 1pm (Europe/Paris) · Apr 23 at 4pm
 const DATED_NAME = new RegExp(
   String.raw`${WHEN}([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?${CLOCK}${ZONE}`,
@@ -27,10 +28,15 @@ const DATED_NAME = new RegExp(
 );
 // You will regain access on 2026-04-01 at 00:00 UTC.
 const DATED_ISO = new RegExp(String.raw`${WHEN}(\d{4})-(\d{2})-(\d{2})(?:\s+at)?\s+${CLOCK}${ZONE}`, 'i');
+/** A date without a year is taken within this much of now, before or after. */
+const HALF_YEAR = { days: 180 };
 /** A date further back than this is no reset to wait for (a misread, or a message long stale). */
 const STALE_MS = 24 * 3600_000;
-// retry-after: 120 · Retry in 156s · retry after 30 seconds
-const RETRY_AFTER = /\bretry(?:-after:?\s*|\s+(?:in|after)\s+)(\d{1,6})\s*(?:s|secs?|seconds?)?\b/i;
+// retry-after: 120 · Retry in 156s · retry after 30 seconds · retry in 2 minutes
+const RETRY_AFTER =
+  /\bretry(?:-after:?\s*|\s+(?:in|after)\s+)(\d{1,6})\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)?\b/i;
+/** Seconds in a retry-after's unit, by its first letter; seconds, and no unit, are 1. */
+const UNIT_SECONDS: Readonly<Record<string, number>> = { m: 60, h: 3600 };
 // resets 5am · resets 2:30pm (America/New_York) · will reset at 3pm · resets tomorrow at 3pm · resets 14:00 (UTC)
 const CLOCK_RESET = new RegExp(String.raw`\breset(?:s)?\s+(?:at\s+)?(?:(tomorrow)\s+(?:at\s+)?)?${CLOCK}${ZONE}`, 'i');
 
@@ -48,7 +54,7 @@ export function resetFromText(text: string, now: number, localZone?: string): Li
   const dated = datedReset(text, now, localZone);
   if (dated !== undefined && dated > now - STALE_MS) return { at: dated, source: 'dated' };
   const retry = RETRY_AFTER.exec(text);
-  if (retry?.[1]) return { at: now + Number(retry[1]) * 1000, source: 'retry_after' };
+  if (retry?.[1]) return { at: now + retryAfterSeconds(Number(retry[1]), retry[2]) * 1000, source: 'retry_after' };
   const clock = clockReset(text, now, localZone);
   return clock === undefined ? undefined : { at: clock, source: 'clock' };
 }
@@ -57,6 +63,11 @@ export function resetFromText(text: string, now: number, localZone?: string): Li
 export function epochToMs(value: number): number | undefined {
   if (!Number.isFinite(value) || value <= 0) return undefined;
   return value >= 1e11 ? Math.round(value) : Math.round(value * 1000);
+}
+
+/** A retry-after count in seconds: `2 minutes` is 120. */
+function retryAfterSeconds(count: number, unit: string | undefined): number {
+  return count * (unit === undefined ? 1 : (UNIT_SECONDS[unit.charAt(0).toLowerCase()] ?? 1));
 }
 
 /** A reset on a named date (`Apr 23 at 4pm`, `2026-04-01 at 00:00 UTC`). */
@@ -79,9 +90,9 @@ function datedReset(text: string, now: number, localZone: string | undefined): n
   return base && clock ? onDate(base, month, Number(day), clock, true) : undefined;
 }
 
-/** 1 to 12 for a month's name or abbreviation, else 0. */
+/** 1 to 12 for the first three letters of a month's name, else 0. */
 function monthOf(name: string | undefined): number {
-  return MONTHS.indexOf((name ?? '').slice(0, 3).toLowerCase()) + 1;
+  return MONTHS.indexOf((name ?? '').toLowerCase()) + 1;
 }
 
 /** A clock time with no date: today's, or tomorrow's when it passed more than a few minutes ago. */
@@ -98,20 +109,28 @@ function clockReset(text: string, now: number, localZone: string | undefined): n
   return sameDay >= now - JUST_PASSED_MS ? sameDay : today.plus({ days: 1 }).set(clock).toMillis();
 }
 
-/** `now` in a zone (the machine's when none is named), or undefined for a zone luxon does not know. */
+/**
+ * `now` in a zone (the machine's when none is named), or undefined for a zone luxon does not know.
+ * luxon itself reads `UTC` and `GMT` in any case, and `UTC+5` as a fixed offset.
+ */
 function zoned(now: number, zone: string | undefined): DateTime | undefined {
-  const name = zone === undefined ? 'system' : /^(?:UTC|GMT)$/i.test(zone) ? 'UTC' : zone;
-  const base = loadLuxon().DateTime.fromMillis(now, { zone: name });
+  const base = loadLuxon().DateTime.fromMillis(now, { zone: zone ?? 'system' });
   return base.isValid ? base : undefined;
 }
 
-/** A reset on a date; without a year, next year's when the date lies months back (a December message about January). */
+/**
+ * A reset on a date; without a year, the year that puts it within half a year of now: a December
+ * message about January is next year's, a January message about December last year's (long past).
+ */
 function onDate(base: DateTime, month: number, day: number, clock: Clock, guessYear: boolean): number | undefined {
   const candidate = base.set({ month, day, ...clock });
-  // luxon rolls Feb 30 over to March: refuse dates that do not exist.
-  if (!candidate.isValid || candidate.month !== month || candidate.day !== day) return undefined;
-  const later = guessYear && candidate.toMillis() < base.minus({ days: 180 }).toMillis();
-  return (later ? candidate.plus({ years: 1 }) : candidate).toMillis();
+  // luxon rolls a date that does not exist over, into another month (Feb 30 to March, month 13 to
+  // January): refuse it. A day from 0 to 99 cannot roll round to the month it started in.
+  if (candidate.month !== month) return undefined;
+  const at = candidate.toMillis();
+  if (!guessYear) return at;
+  const years = at < base.minus(HALF_YEAR).toMillis() ? 1 : at > base.plus(HALF_YEAR).toMillis() ? -1 : 0;
+  return candidate.plus({ years }).toMillis();
 }
 
 interface Clock {

@@ -13,7 +13,6 @@ const WRAP_LINES = 2;
 const LIMIT_PHRASES: readonly RegExp[] = [
   // You've hit your limit · resets 5am (Europe/Amsterdam) · You've hit your org's monthly usage limit
   /\byou(?:'|’|`)?ve (?:hit|reached) your (?:[\w'’-]+ ){0,3}limit\b/i,
-  /\byou(?:'|’)?ve hit your limit for\b/i,
   // Claude AI usage limit reached|1751234400 · 5-hour limit reached ∙ resets 2pm · Weekly limit reached
   /\b(?:claude(?: ai)?|\d+-hour|five-hour|session|daily|weekly|monthly|opus|sonnet)(?: [\w-]+){0,2} limit reached\b/i,
   // API Error: Request rejected (429) · The usage limit has been reached
@@ -116,8 +115,7 @@ function findMessage(
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '');
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index] ?? '';
+  for (const [index, line] of lines.entries()) {
     const next = lines[index + 1];
     // Joined only when the phrase spans the break: a next line that matches alone is its own message.
     const message = matches(line)

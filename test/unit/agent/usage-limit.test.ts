@@ -448,3 +448,92 @@ describe('isLimitStatus: 429 is a limit, 529 an overloaded server', () => {
     expect(isLimitStatus(status)).toBe(expected);
   });
 });
+
+describe('detectUsageLimit: the wordings a limit comes in', () => {
+  const now = at('2025-06-15T10:00:00Z');
+
+  it.each([
+    ['the apostrophe lost', 'Youve hit your limit · resets 5am (UTC)'],
+    ['a backtick for the apostrophe', 'You`ve hit your limit · resets 5am (UTC)'],
+    ['"hit your limit for"', "You've hit your limit for Claude messages · resets 5am (UTC)"],
+    ['a window of any number of hours', '12-hour limit reached ∙ resets 5am (UTC)'],
+  ])('recognises %s', (_name, text) => {
+    expect(detectUsageLimit(text, now)).toEqual({
+      message: text,
+      reset: { at: at('2025-06-16T05:00:00Z'), source: 'clock' },
+    });
+  });
+
+  it.each([
+    // The first line of the /work/shared/claude-cli.md variant, as a narrow terminal leaves it alone.
+    ['an API error with its 429 in brackets', 'API Error: Request rejected (429)'],
+    ['a 429 and its reason apart', '429 - Too Many Requests'],
+    ['HTTP 429 alone', 'HTTP 429'],
+    ['a status field', 'upstream status: 429'],
+    ['a status with an equals sign', 'status=429'],
+    ['an error code alone', 'Error: 429'],
+  ])('recognises %s, without a reset time', (_name, text) => {
+    expect(detectUsageLimit(text, now)).toEqual({ message: text });
+  });
+
+  // The allocation wordings of Claude Code's client bundle, as src/agent/usage-limit.ts quotes them.
+  it.each([
+    "Your seat type doesn't include usage credits",
+    'Your seat type doesn’t include extra usage',
+    'Your seat type doesnt include usage credits',
+  ])('%j: no wait lifts it', (text) => {
+    expect(detectUsageLimit(text, now)).toEqual({ message: text, exhausted: 'allocation_disabled' });
+  });
+});
+
+describe('detectUsageLimit: a message over several lines', () => {
+  it('joins a phrase the terminal broke in two, and reads the reset from the lines after it', () => {
+    // anthropics/claude-code#2127's message, wrapped narrower than the issue shows it.
+    const text =
+      'You have reached your specified\nAPI usage limits. You will regain access on 2025-07-01 at\n00:00 UTC.';
+    expect(detectUsageLimit(text, at('2025-06-16T01:47:32Z'), 'America/Los_Angeles')).toEqual({
+      message: 'You have reached your specified API usage limits. You will regain access on 2025-07-01 at',
+      reset: { at: at('2025-07-01T00:00:00Z'), source: 'dated' },
+      exhausted: 'monthly_cap',
+    });
+  });
+
+  it('skips blank lines: a reset two blank lines down is still the next line', () => {
+    // anthropics/claude-code#9236's wrapped message, with blank lines between.
+    const text = 'Claude usage limit reached. Your limit will reset\n\n\n     at 3pm (America/Santiago).';
+    expect(detectUsageLimit(text, at('2025-10-09T12:00:00Z'), 'UTC')?.reset).toEqual({
+      at: at('2025-10-09T18:00:00Z'),
+      source: 'clock',
+    });
+  });
+
+  it('reads the reset only from the message and the two lines after it', () => {
+    const text =
+      "You've hit your limit\n/usage-credits to finish what you’re working on.\n[wrapper] waiting\nThe nightly backup resets at 6am (UTC)";
+    expect(detectUsageLimit(text, at('2025-06-15T10:00:00Z'), 'UTC')).toEqual({ message: "You've hit your limit" });
+  });
+});
+
+describe('detectServerBusy: a message over several lines', () => {
+  it('joins a throttling notice the terminal broke in two', () => {
+    // anthropics/claude-code#64905's message, wrapped narrower than the issue shows it.
+    const text = 'API Error: Server is temporarily\nlimiting requests (not your usage\nlimit) · Rate limited';
+    expect(detectServerBusy(text, at('2026-06-03T12:00:00Z'))).toEqual({
+      kind: 'rate_limited',
+      message: 'API Error: Server is temporarily limiting requests (not your usage',
+    });
+  });
+
+  it.each(['Error 529 - Overloaded', 'Repeated 529 Overloaded errors'])('%j is an overloaded API', (text) => {
+    expect(detectServerBusy(text, at('2026-06-03T12:00:00Z'))).toEqual({ kind: 'overloaded', message: text });
+  });
+});
+
+describe('usageLimitFromEvent: the message', () => {
+  it('cuts a limit type longer than 40 characters', () => {
+    const rateLimitType = 'x'.repeat(60);
+    expect(
+      usageLimitFromEvent({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', rateLimitType } }),
+    ).toEqual({ message: `usage limit reached (${'x'.repeat(40)})` });
+  });
+});
