@@ -1,9 +1,9 @@
-import { access } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Writable } from 'node:stream';
 import pc from 'picocolors';
 import type { RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
+import { pathExists } from '../files/missing-file.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { dryRun } from '../run-lifecycle/dry-run.js';
@@ -56,14 +56,17 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     const end = await runUnderLock(start, run);
     // A fault mid-iteration left its group and status line open: closed before the summary.
     run.abandonIteration();
+    const { out, stderr, env, github } = terminal;
     return await finishRun(end, {
-      ...{ paths, out: terminal.out, stderr: terminal.stderr, env: terminal.env, github: terminal.github },
-      ...{
-        startedAt: run.startedAt,
-        firstIteration: run.firstIteration,
-        maxIterations: run.maxIterations,
-        strayProcessesEnded: run.containment.ended,
-      },
+      paths,
+      out,
+      stderr,
+      env,
+      github,
+      startedAt: run.startedAt,
+      firstIteration: run.firstIteration,
+      maxIterations: run.maxIterations,
+      strayProcessesEnded: run.containment.ended,
     });
   } finally {
     await closeRun(run);
@@ -86,13 +89,7 @@ async function dryRunCommand(start: StartInput, terminal: Terminal): Promise<num
  * in either. The start checks then say what is missing (and how a ralph.sh layout is imported).
  */
 async function requireRalphFolder(paths: RalphPaths, cwd: string, checks: () => Promise<unknown>): Promise<void> {
-  if (
-    await access(paths.dir).then(
-      () => true,
-      () => false,
-    )
-  )
-    return;
+  if (await pathExists(paths.dir)) return;
   await checks();
   throw new RalphError('setup', `${relative(cwd, paths.dir) || paths.dir} not found`, 'run `ralph init` to create it');
 }

@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises';
 import { isErrno } from '../errors.js';
 
 /**
@@ -11,4 +12,12 @@ export async function unlessMissing<T>(operation: () => Promise<T>): Promise<T |
     if (isErrno(error, 'ENOENT')) return undefined;
     throw error;
   }
+}
+
+/** Whether something is at the path (a link counts by what it points to). */
+export async function pathExists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }

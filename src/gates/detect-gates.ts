@@ -1,8 +1,8 @@
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { parseJson } from '../files/json-text.js';
-import { unlessMissing } from '../files/missing-file.js';
+import { pathExists, unlessMissing } from '../files/missing-file.js';
 
 /** A gate as `ralph init` writes it into the config. */
 export interface DetectedGate {
@@ -73,12 +73,7 @@ async function packageScripts(root: string): Promise<Set<string> | undefined> {
 /** The first of the files that exists in root. */
 async function firstExisting(root: string, files: readonly string[]): Promise<string | undefined> {
   for (const file of files) {
-    try {
-      await access(join(root, file));
-      return file;
-    } catch {
-      // Not there: try the next.
-    }
+    if (await pathExists(join(root, file))) return file;
   }
   return undefined;
 }

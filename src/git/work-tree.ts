@@ -4,6 +4,7 @@ import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { isErrno } from '../errors.js';
+import { pathExists } from '../files/missing-file.js';
 import { gitOutput } from './bounded-git.js';
 import { findGitDirs } from './head-file.js';
 
@@ -102,14 +103,7 @@ export async function pendingOperation(root: string, signal?: AbortSignal): Prom
   const found = overridden ? undefined : await findGitDirs(root).catch(() => undefined);
   const gitDir = found?.gitDir ?? (await gitOutput(root, ['rev-parse', '--absolute-git-dir'], signal)).trim();
   for (const { marker, what, howToEnd } of OPERATIONS) {
-    if (await exists(join(gitDir, marker))) return { what, howToEnd };
+    if (await pathExists(join(gitDir, marker))) return { what, howToEnd };
   }
   return undefined;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    () => false,
-  );
 }

@@ -12,7 +12,10 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
   const lock = new ActiveLock(paths.active, {
     ...currentOwner(containment.runId),
     startedAt: new Date(startedAt).toISOString(),
-    ...{ iteration: 0, maxIterations: 0, stuckCount: 0, mode: 'implement' },
+    iteration: 0,
+    maxIterations: 0,
+    stuckCount: 0,
+    mode: 'implement',
   });
   const { warning } = await lock.acquire();
   const interrupts = installInterrupts((signal, count) =>

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unlessMissing } from '../../../src/files/missing-file.js';
+import { pathExists, unlessMissing } from '../../../src/files/missing-file.js';
 
 describe('unlessMissing', () => {
   it('gives what the operation returned when the file is there', async () => {
@@ -19,5 +19,25 @@ describe('unlessMissing', () => {
   it('lets any other failure through: a folder where the file should be is not a missing file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ralph-missing-'));
     await expect(unlessMissing(() => readFile(dir, 'utf8'))).rejects.toMatchObject({ code: 'EISDIR' });
+  });
+});
+
+describe('pathExists', () => {
+  it('sees a file and a folder, and nothing where nothing is', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ralph-exists-'));
+    await writeFile(join(dir, 'MERGE_HEAD'), 'abc\n');
+    await mkdir(join(dir, 'ralph'));
+    expect(await pathExists(join(dir, 'MERGE_HEAD'))).toBe(true);
+    expect(await pathExists(join(dir, 'ralph'))).toBe(true);
+    expect(await pathExists(join(dir, 'absent'))).toBe(false);
+  });
+
+  it('follows a link: a link to a folder is there, a dangling one is not', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ralph-exists-'));
+    await mkdir(join(dir, 'real'));
+    await symlink(join(dir, 'real'), join(dir, 'linked'));
+    await symlink(join(dir, 'gone'), join(dir, 'dangling'));
+    expect(await pathExists(join(dir, 'linked'))).toBe(true);
+    expect(await pathExists(join(dir, 'dangling'))).toBe(false);
   });
 });
