@@ -14,15 +14,18 @@ export async function checkGates(
   settings: LoopSettings,
   { gates, interrupts }: LoopPorts,
 ): Promise<IterationFacts['gates']> {
-  // A claim stands on its work, even when a time limit stopped the agent afterwards; an interrupt
-  // (which also stops the agent) judges nothing.
-  if (!gates || interrupts.received()) return undefined;
+  // A claim stands on its work, even when a time limit stopped the agent afterwards.
+  if (!gates) return undefined;
   const trigger: GateTrigger | undefined = isVerifiedComplete(claim, settings)
     ? 'complete'
     : settings.gatesWhen === 'commit' && committed
       ? 'commit'
       : undefined;
-  return trigger && { trigger, verdict: await gates.check({ iteration, trigger }) };
+  if (!trigger) return undefined;
+  // An interrupt judges nothing, even one that came after the agent ended: gates it kept from
+  // running did not pass, so a run with gates never ends complete unchecked.
+  if (interrupts.received()) return { trigger, verdict: { passed: false, interrupted: true } };
+  return { trigger, verdict: await gates.check({ iteration, trigger }) };
 }
 
 /**

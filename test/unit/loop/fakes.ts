@@ -36,6 +36,8 @@ export interface FakeCall {
   exitCode?: number | null;
   /** ralph is interrupted while this call runs. */
   interrupt?: InterruptSignal;
+  /** ralph is interrupted just after this call ended on its own (while the iteration is observed). */
+  interruptAfter?: InterruptSignal;
   /** ralph stopped the agent for this reason. */
   stoppedBy?: StopCause;
   failure?: AgentFailure;
@@ -120,6 +122,7 @@ export function fakePorts(
         }
         if (call.corruptTasks) tasksValid = false;
         if (call.interrupt) interrupt = call.interrupt;
+        if (call.interruptAfter) interrupt = call.interruptAfter;
         const stoppedBy = call.interrupt ? ({ cause: 'interrupt', signal: call.interrupt } as const) : call.stoppedBy;
         return {
           exitCode: call.exitCode === undefined ? 0 : call.exitCode,

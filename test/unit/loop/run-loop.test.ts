@@ -509,6 +509,17 @@ describe('runLoop: quality gates', () => {
     expect(result.termination.reason).toBe('max_iterations');
   });
 
+  it('an interrupt after the agent ended, before the gates ran, ends interrupted: never complete unchecked', async () => {
+    const { result, gateChecks } = await loop([{ ...claim, interruptAfter: 'SIGINT' }], {}, lastOneLeft, [pass]);
+    expect(result.termination).toEqual({ reason: 'interrupted', signal: 'SIGINT' });
+    expect(gateChecks).toEqual([]);
+  });
+
+  it('without gates, an interrupt after the agent finished the list still ends complete: the list is the proof', async () => {
+    const { result } = await loop([{ ...claim, interruptAfter: 'SIGINT' }], {}, lastOneLeft);
+    expect(result.termination.reason).toBe('complete');
+  });
+
   it('runs no gates for a claim tasks.json does not back', async () => {
     const { gateChecks } = await loop([{ commit: true, signals: { complete: true } }], { maxIterations: 1 }, tasks, [
       pass,
