@@ -47,11 +47,14 @@ export function errnoCode(error: unknown): string | undefined {
   return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
 }
 
+/** What ralph was doing with a file when the OS refused (`open` when it cannot tell a read from a write). */
+export type FileAction = 'read' | 'write' | 'open';
+
 /**
  * A failed read or write of one of ralph's own files, as an `io` RalphError naming the path and
  * the OS error: `cannot write /repo/ralph/logs/summary.csv: ENOSPC (no space left on device)`.
  */
-export function ioError(error: unknown, path: string, action: 'read' | 'write'): RalphError {
+export function ioError(error: unknown, path: string, action: FileAction): RalphError {
   if (error instanceof RalphError) return error;
   const code = errnoCode(error) ?? 'EIO';
   // Node's message is "ENOSPC: no space left on device, write": keep the human part.
@@ -72,11 +75,29 @@ const IO_HINTS: Record<string, string> = {
   ENOENT: 'a folder on the path was removed: restore it, then run again',
 };
 
-/** Runs a read or write of one of ralph's own files; a failure becomes an `io` RalphError naming the path. */
-export async function ownFile<T>(path: string, action: 'read' | 'write', work: () => Promise<T>): Promise<T> {
+/**
+ * An error the user can act on, as its RalphError: itself, or an OS error on a file (ENOSPC,
+ * EROFS, EACCES…) as an `io` error naming the file. Undefined for anything else: a bug in ralph.
+ */
+export function knownError(error: unknown): RalphError | undefined {
+  if (error instanceof RalphError) return error;
+  if (errnoCode(error) === undefined) return undefined;
+  const { path, dest, syscall } = error as NodeJS.ErrnoException & { dest?: string };
+  const action = syscall === 'open' ? 'open' : READING_CALLS.has(syscall ?? '') ? 'read' : 'write';
+  return ioError(error, dest ?? path ?? "one of ralph's files", action);
+}
+
+/** System calls that only read: a failure there is no failed write. */
+const READING_CALLS = new Set(['access', 'lstat', 'opendir', 'read', 'readlink', 'scandir', 'stat']);
+
+/**
+ * Runs a read or write of one of ralph's own files: an OS error becomes an `io` RalphError naming
+ * the path; a RalphError passes as it is, and a bug stays a bug.
+ */
+export async function ownFile<T>(path: string, action: FileAction, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw ioError(error, path, action);
+    throw errnoCode(error) === undefined ? error : ioError(error, path, action);
   }
 }

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { errorLine, RalphError } from '../errors.js';
+import { errorLine, knownError, RalphError } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
 import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
@@ -190,8 +190,10 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
-    const code = reportError(error);
-    if (error instanceof RalphError && process.env.GITHUB_ACTIONS === 'true') await reportToGitHub(error);
+    // An OS error on a file (a full disk as the lock is written) is the user's to fix, not a bug.
+    const known = knownError(error);
+    const code = reportError(known ?? error);
+    if (known && process.env.GITHUB_ACTIONS === 'true') await reportToGitHub(known);
     return code;
   }
 }

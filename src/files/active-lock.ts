@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { describeEnded } from '../agent/marked-processes.js';
 import { isProcessRunning, processStartTime } from '../agent/proc.js';
 import { endRunRemains } from '../agent/run-remains.js';
-import { RalphError, isErrno } from '../errors.js';
+import { RalphError, isErrno, ownFile } from '../errors.js';
 import type { ActiveState } from '../loop/port-data.js';
 import { readOptional } from './signal-files.js';
 import { parseJson } from './json-text.js';
@@ -113,8 +113,8 @@ async function setAsideStale(path: string): Promise<void> {
  */
 async function createExclusive(path: string, active: ActiveFile): Promise<boolean> {
   const temporary = `${path}.${process.pid}.new`;
-  await writeFile(temporary, JSON.stringify(active, null, 2) + '\n');
   try {
+    await writeFile(temporary, JSON.stringify(active, null, 2) + '\n');
     await link(temporary, path);
     return true;
   } catch (error) {
@@ -146,14 +146,14 @@ export class ActiveLock {
     private content: ActiveFile,
   ) {}
 
-  /** Takes the lock (see acquireActiveLock). */
+  /** Takes the lock (see acquireActiveLock); a file the OS refuses is an `io` error naming the lock. */
   acquire(): Promise<{ warning?: string }> {
-    return acquireActiveLock(this.path, this.content);
+    return ownFile(this.path, 'write', () => acquireActiveLock(this.path, this.content));
   }
 
   /** Changes some fields and rewrites the file atomically, after any write still in flight; nothing once released. */
   update(change: Partial<ActiveFile>): Promise<void> {
-    if (this.released) return this.writing;
+    if (this.released) return Promise.resolve();
     this.content = { ...this.content, ...change };
     const content = this.content;
     this.writing = this.writing.catch(() => undefined).then(() => writeActive(this.path, content));

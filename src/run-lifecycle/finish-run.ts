@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { errorLine, errnoCode, ioError, ownFile, RalphError } from '../errors.js';
+import { errorLine, knownError, ownFile, type RalphError } from '../errors.js';
 import type { RalphPaths } from '../files/paths.js';
 import { readRunState, writeRunState } from '../files/run-state.js';
 import { uncommittedChanges } from '../git/work-tree.js';
@@ -20,15 +20,9 @@ import { writeLastRun } from './last-run-file.js';
  * like every ending, the bug kept to report.
  */
 export function endingOfError(error: unknown): { ending: Ending; error?: RalphError; bug?: unknown } {
-  const known =
-    error instanceof RalphError ? error : errnoCode(error) ? ioError(error, pathOf(error), 'write') : undefined;
+  const known = knownError(error);
   if (!known) return { ending: { reason: 'internal_error', message: bugMessage(error) }, bug: error };
   return { ending: endingOf(known), error: known };
-}
-
-function pathOf(error: unknown): string {
-  const { path, dest } = error as NodeJS.ErrnoException & { dest?: string };
-  return dest ?? path ?? "one of ralph's files";
 }
 
 /** What the run knew when it ended. */

@@ -184,6 +184,20 @@ describe("faults in ralph's own files end the run (io_error, 74), never crash it
     expect(repo.calls()).toBe(1);
   });
 
+  it('a lock that cannot be written (chattr +i on ralph/) refuses the start in one line, 74, and starts no agent', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const folder = join(repo.root, 'ralph');
+    execFileSync('chattr', ['+i', folder]);
+    immutable.push(folder);
+    await repo.steps([{ implement: true }]);
+    const result = await runRalph(repo, ['run']);
+    expect(result.code).toBe(74);
+    expect(result.stderr).toBe(
+      `ralph: cannot write ${folder}/.ralph-active: EPERM (operation not permitted) — fix its permissions or attributes (lsattr), then run again\n`,
+    );
+    expect(repo.calls()).toBe(0);
+  });
+
   it('on GitHub Actions a fault mid-iteration closes its group: the summary and the annotation are not folded into it', async () => {
     const { repo } = await unwritableSummary();
     const result = await runRalph(repo, ['run'], { env: { GITHUB_ACTIONS: 'true', CI: 'true' } });

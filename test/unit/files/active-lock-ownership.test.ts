@@ -231,6 +231,20 @@ describe('taking the lock on a full filesystem', () => {
       expect(await readdir(folder)).toEqual([]);
     },
   );
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'fails with ENOSPC, and leaves no temporary file, when no byte is left to write the lock',
+    async () => {
+      const path = await lockPath();
+      const folder = join(path, '..');
+      // One page, filled: the temporary file is created, and writing into it fails.
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', folder]);
+      mounts.push(folder);
+      await writeFile(join(folder, 'filler'), Buffer.alloc(4096));
+      await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({ code: 'ENOSPC' });
+      expect(await readdir(folder)).toEqual(['filler']);
+    },
+  );
 });
 
 // Two starts at once: the lock changes between this start's read of it and its move of it. A

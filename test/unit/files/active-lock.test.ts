@@ -51,6 +51,17 @@ describe('ActiveLock.release', () => {
     expect(await content(lock)).toBeUndefined();
   });
 
+  it("an update after release writes nothing and settles quietly, whatever the last write's fate", async () => {
+    const lock = await heldLock();
+    await mkdir(`${lock.path}.${process.pid}.tmp`);
+    const failed = lock.update({ iteration: 1 });
+    await lock.release();
+    await expect(failed).rejects.toThrow(/EISDIR/);
+    // A late usage report: no warning about a write that was never this one.
+    await expect(lock.update({ iteration: 2 })).resolves.toBeUndefined();
+    expect(await content(lock)).toBeUndefined();
+  });
+
   it('leaves a lock that another run holds now: only its own is removed', async () => {
     const lock = await heldLock();
     const other = JSON.stringify({ ...JSON.parse((await content(lock))!), pid: process.pid + 1 });
