@@ -25,8 +25,9 @@ export class RalphError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly hint?: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'RalphError';
   }
 }

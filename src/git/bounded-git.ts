@@ -34,5 +34,12 @@ export function gitFailure(error: unknown, args: string[]): RalphError {
     'setup',
     `git ${args[0] ?? ''} failed: ${why}`,
     'check the repository with `git status` (a stale .git/index.lock, a hanging hook)',
+    { cause: error },
   );
+}
+
+/** Whether a failure is a git command the run's interrupt stopped (and so no refusal of its own). */
+export function stoppedByInterrupt(error: unknown): boolean {
+  const cause = error instanceof RalphError ? error.cause : error;
+  return cause instanceof GitPluginError && cause.plugin === 'abort';
 }

@@ -1,6 +1,6 @@
 import { GitPluginError } from 'simple-git';
 import { RalphError } from '../errors.js';
-import { boundedGit, gitFailure } from './bounded-git.js';
+import { boundedGit, gitFailure, gitOutput } from './bounded-git.js';
 import { createGit } from './repository.js';
 
 /** What switching to the task list's branch did. */
@@ -34,10 +34,13 @@ export async function switchToBranch(
       'fix branchName, or run with --no-branch',
     );
   }
-  const exists = (await git.raw(['branch', '--list', branch])).trim() !== '';
+  const exists = (await gitOutput(root, ['branch', '--list', branch], signal)).trim() !== '';
+  const switchArgs = exists ? ['switch', '--no-guess', branch] : ['switch', '--create', branch];
   try {
-    await git.raw(exists ? ['switch', '--no-guess', branch] : ['switch', '--create', branch]);
+    await git.raw(switchArgs);
   } catch (error) {
+    // Stopped by the run's interrupt or a timeout: not a refusal that stashing would mend.
+    if (error instanceof GitPluginError) throw gitFailure(error, switchArgs);
     throw new RalphError(
       'setup',
       `cannot switch to branch ${branch}: ${gitReason(error)}`,

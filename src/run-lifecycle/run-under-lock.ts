@@ -1,6 +1,7 @@
 import { countStories } from '../domain/tasks.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
+import { stoppedByInterrupt } from '../git/bounded-git.js';
 import { readRunState, taskListId } from '../files/run-state.js';
 import type { IterationRow } from '../loop/port-data.js';
 import type { LoopPorts } from '../loop/ports.js';
@@ -23,9 +24,13 @@ export async function runUnderLock(start: StartInput, run: LoopRun): Promise<Run
     const { ports, started, lastFailure } = await wirePorts(prepared, run);
     return await loopOver(prepared, run, ports, started, lastFailure);
   } catch (error) {
-    // A git command stopped by Ctrl-C or SIGTERM fails: the run ends as the interrupt it was.
+    // A git command stopped by Ctrl-C or SIGTERM fails: the run ends as the interrupt it was. Any
+    // other failure keeps its own ending (a bug its trace), interrupt or not.
     const signal = run.interrupts.received();
-    const ending = signal ? { ending: { reason: 'interrupted', signal } as const } : endingOfError(error);
+    const ending =
+      signal && stoppedByInterrupt(error)
+        ? { ending: { reason: 'interrupted', signal } as const }
+        : endingOfError(error);
     return { progress: noProgress(), rows: run.rows, ...ending };
   }
 }

@@ -448,11 +448,12 @@ describe("ralph run: interrupts and the agent's processes", () => {
     expect(Date.now() - secondAt).toBeLessThan(5000);
   });
 
-  it.each(['status', 'switch'])(
+  it.each(['status', 'branch', 'switch'])(
     'on SIGTERM stops a git %s that hangs (a stale lock, a slow hook) and ends interrupted instead of waiting',
     async (command) => {
       const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
-      if (command === 'switch') {
+      // `git branch --list` and `git switch` run only to enter the task list's branch.
+      if (command !== 'status') {
         const tasks = JSON.parse(repo.read('ralph/tasks.json')) as Record<string, unknown>;
         await repo.write('ralph/tasks.json', JSON.stringify({ ...tasks, branchName: 'ralph/feature' }, null, 2));
         repo.git('commit', '-qam', 'a branch for the task list');
