@@ -56,11 +56,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     const end = await runUnderLock(start, run);
     // A fault mid-iteration left its group and status line open: closed before the summary.
     run.abandonIteration();
-    const { out, stderr, env, github } = terminal;
+    const { out, env, github } = terminal;
     return await finishRun(end, {
       paths,
       out,
-      stderr,
       env,
       github,
       startedAt: run.startedAt,
@@ -96,15 +95,16 @@ async function requireRalphFolder(paths: RalphPaths, cwd: string, checks: () => 
 
 function terminalFor(options: RunCommandOptions): Terminal {
   const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
   const env = options.env ?? process.env;
   const { ci, github } = detectCi(env);
   const tty = (stdout as { isTTY?: boolean }).isTTY === true && !ci;
   return {
     stdout,
-    stderr: options.stderr ?? process.stderr,
+    stderr,
     env,
     // The Actions runner stamps every line itself; elsewhere in CI ralph stamps its own.
-    out: new Screen(stdout, { tty, timestamps: ci && !github, github }),
+    out: new Screen(stdout, { tty, timestamps: ci && !github, github, stderr }),
     tty,
     github,
   };

@@ -1,4 +1,3 @@
-import type { Writable } from 'node:stream';
 import { errorLine, knownError, ownFile, type RalphError } from '../errors.js';
 import type { RalphPaths } from '../files/paths.js';
 import { readRunState, writeRunState } from '../files/run-state.js';
@@ -52,7 +51,6 @@ export async function finishRun(
   context: {
     paths: RalphPaths;
     out: Screen;
-    stderr: Writable;
     env: NodeJS.ProcessEnv;
     github: boolean;
     startedAt: number;
@@ -81,8 +79,8 @@ export async function finishRun(
   });
   const report = withLastFailure(built, end.lastFailure);
   const unwritten = await writeLastRun(context.paths.lastRun, report);
-  if (error) context.stderr.write(`${errorLine(error)}\n`);
-  if (unwritten) context.stderr.write(`ralph: ${unwritten}; the previous run's record may still be there\n`);
+  if (error) context.out.error(errorLine(error));
+  if (unwritten) context.out.error(`ralph: ${unwritten}; the previous run's record may still be there`);
   if (end.loopRan) {
     context.out.line('');
     context.out.line(renderSummary(report));
@@ -93,10 +91,10 @@ export async function finishRun(
     // A command of ralph's own: column 0, no timestamp, and the runner obeying commands again.
     if (annotation) context.out.command(annotation);
     await publishToGitHub(context.env, report, end.rows).catch((failure: Error) =>
-      context.stderr.write(`ralph: could not write the GitHub step outputs: ${failure.message}\n`),
+      context.out.error(`ralph: could not write the GitHub step outputs: ${failure.message}`),
     );
   }
-  if (bug !== undefined) context.stderr.write(`${await reportBug(bug, context.paths, new Date())}\n`);
+  if (bug !== undefined) context.out.error(await reportBug(bug, context.paths, new Date()));
   return report.exitCode;
 }
 

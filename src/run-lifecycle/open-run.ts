@@ -47,7 +47,7 @@ export async function closeRun({ terminal, interrupts, paths, lock }: LoopRun): 
   await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
   await lock
     .release()
-    .catch((error: Error) => terminal.stderr.write(`ralph: could not remove ${paths.active}: ${error.message}\n`));
+    .catch((error: Error) => terminal.out.error(`ralph: could not remove ${paths.active}: ${error.message}`));
   // Everything printed reaches the terminal before ralph exits, unless nothing reads it for a while.
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, FLUSH_LIMIT_MS).unref())]);
 }

@@ -25,6 +25,8 @@ export interface ScreenOptions {
   github?: boolean;
   /** The terminal's width now (tests pass their own); read from the stream by default. */
   columns?: () => number | undefined;
+  /** Where ralph's own error lines go (`error`); process.stderr by default. */
+  stderr?: NodeJS.WritableStream;
 }
 
 const CLEAR_LINE = '\r\u001b[2K';
@@ -78,6 +80,17 @@ export class Screen implements Console {
       this.endLines();
       this.resumeCommands();
       this.stdout.write(`${text}\n`);
+    });
+  }
+
+  /**
+   * One of ralph's own error lines, on stderr: never before the agent output still waiting for
+   * the terminal, never run onto the end of a line the agent left unfinished.
+   */
+  error(text: string): void {
+    this.inOrder(() => {
+      this.endLines();
+      (this.options.stderr ?? process.stderr).write(`${text}\n`);
     });
   }
 

@@ -20,8 +20,11 @@ describe('a git command the interrupt stops', () => {
     const outside = await mkdtemp(join(tmpdir(), 'ralph-not-a-repo-'));
     const failure = await boundedGit(outside)
       .raw(['rev-parse', 'HEAD'])
-      .catch((error: unknown) => gitFailure(error, ['rev-parse']));
-    expect(failure.message).toMatch(/^git rev-parse failed: fatal: not a git repository/);
+      .then(
+        () => undefined,
+        (error: unknown) => gitFailure(error, ['rev-parse']),
+      );
+    expect(failure?.message).toMatch(/^git rev-parse failed: fatal: not a git repository/);
     expect(stoppedByInterrupt(failure)).toBe(false);
     expect(stoppedByInterrupt(new TypeError('a bug'))).toBe(false);
   });

@@ -70,11 +70,13 @@ describe('finishRun after a bug under the lock', () => {
     const end = { progress: noProgress(), rows: [], ...endingOfError(bug) };
     const code = await finishRun(end, {
       paths,
-      out: new Screen(stdout.stream, { tty: false, timestamps: false, github: true }),
-      stderr: stderr.stream,
+      out: new Screen(stdout.stream, { tty: false, timestamps: false, github: true, stderr: stderr.stream }),
       env: { GITHUB_OUTPUT: output },
       github: true,
-      ...{ startedAt: Date.now(), firstIteration: 1, maxIterations: 5, strayProcessesEnded: 0 },
+      startedAt: Date.now(),
+      firstIteration: 1,
+      maxIterations: 5,
+      strayProcessesEnded: 0,
     });
     expect(code).toBe(70);
     expect(JSON.parse(await readFile(paths.lastRun, 'utf8'))).toMatchObject({

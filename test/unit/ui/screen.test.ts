@@ -89,6 +89,19 @@ describe('Screen', () => {
     screen.line('ralph');
     expect(out.text()).toBe('no newline\nralph\n');
   });
+
+  it("starts ralph's error line at column 0 of a terminal where the agent left a line open", async () => {
+    // On a TTY stdout and stderr are one terminal.
+    const out = terminal();
+    const screen = new Screen(out.stream, { tty: true, timestamps: false, stderr: out.stream });
+    const agent = screen.agentStream(out.stream);
+    agent.end('Running tests');
+    await finished(agent);
+    screen.error('ralph: cannot write ralph/logs/summary.csv: ENOSPC (no space left on device)');
+    expect(out.text()).toBe(
+      'Running tests\nralph: cannot write ralph/logs/summary.csv: ENOSPC (no space left on device)\n',
+    );
+  });
 });
 
 describe('Screen on GitHub Actions', () => {
@@ -200,6 +213,20 @@ describe('Screen on a terminal that writes asynchronously', () => {
       'resume',
       'error',
     ]);
+  });
+
+  it("never lets ralph's error line overtake agent output handed over before it", async () => {
+    const out = asyncTerminal();
+    const errors = terminal();
+    const screen = new Screen(out.stream, { tty: false, timestamps: false, stderr: errors.stream });
+    const agent = screen.agentStream(out.stream);
+    for (const line of ['one\n', 'two\n']) agent.write(line);
+    screen.error('ralph: cannot write ralph/.ralph-active: EROFS (read-only file system)');
+    // Held until the terminal has written the agent's lines.
+    expect(errors.text()).toBe('');
+    await screen.close();
+    expect(out.text()).toBe('one\ntwo\n');
+    expect(errors.text()).toBe('ralph: cannot write ralph/.ralph-active: EROFS (read-only file system)\n');
   });
 
   it('resolves close only once the terminal has written everything', async () => {
