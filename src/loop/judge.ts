@@ -189,8 +189,7 @@ function validationFailures(
 function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: Verdict, findings: Findings): Verdict {
   const { run } = facts;
   const { counters } = verdict;
-  let ruling = verdict;
-  const end = (termination: Termination): Verdict => ({ ...ruling, termination });
+  const end = (termination: Termination): Verdict => ({ ...verdict, termination });
 
   if (run.stoppedBy?.cause === 'interrupt') return end({ reason: 'interrupted', signal: run.stoppedBy.signal });
   if (findings.complete) return end({ reason: 'complete' });
@@ -213,7 +212,6 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
     });
   const pause = usageLimitRuling(facts, settings, counters);
   if (pause && 'termination' in pause) return end(pause.termination);
-  if (pause) ruling = { ...verdict, wait: pause.wait };
   if (settings.maxCostUsd !== undefined && counters.costUsd >= settings.maxCostUsd) {
     return end({ reason: 'max_cost', costUsd: counters.costUsd, limitUsd: settings.maxCostUsd });
   }
@@ -239,7 +237,8 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
     return end({ reason: 'quality_gate_exhausted', count: counters.gateFailures, event: findings.gateEvent });
   }
   if (counters.stuck >= settings.maxStuck) return end({ reason: 'stuck', stuckCount: counters.stuck });
-  return ruling;
+  // No ending: the run goes on, after the pause the usage ruling asked for.
+  return pause ? { ...verdict, wait: pause.wait } : verdict;
 }
 
 /**

@@ -115,7 +115,10 @@ function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
   let lastFailure: AgentFailure | undefined;
   const reporter: typeof shown = {
     ...shown,
-    iterationStarted: (event) => (started++, shown.iterationStarted(event)),
+    iterationStarted: (event) => {
+      started++;
+      shown.iterationStarted(event);
+    },
     iterationFinished: (event) => {
       run.rows.push(event.row);
       lastFailure = event.failure;
