@@ -5,7 +5,10 @@ import type { PromiseSignals } from '../domain/promise-signals.js';
 const OPEN = Buffer.from('<promise>');
 const CLOSE = Buffer.from('</promise>');
 const NOTHING = Buffer.alloc(0);
-/** An open tag carried across pieces with a body longer than this is runaway text: it is dropped, never buffered (a tag whole in one piece is read whatever its length). */
+/**
+ * An open tag carried across pieces with a body longer than this is runaway text: it is dropped,
+ * never buffered. A tag whole in one piece is read whatever its length.
+ */
 const MAX_TAG_BODY = 16 * 1024;
 const MAX_INVALID_KEPT = 10;
 
