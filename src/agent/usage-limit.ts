@@ -27,12 +27,16 @@ const LIMIT_PHRASES: readonly RegExp[] = [
   /\brate[ -]limit(?:ed| exceeded| reached)\b/i,
 ];
 
-/** A model's limit the client already switched away from (`Claude Opus 4 limit reached, now using Sonnet 4`) stops nothing. */
+/**
+ * A model's limit the client already switched away from (`Claude Opus 4 limit reached, now using
+ * Sonnet 4`) stops nothing.
+ */
 const FALLBACK_NOTICE = /\bnow using\b/i;
 
 /** Wordings (from the client's own messages) of limits that do not lift within a run. */
 const EXHAUSTED: readonly { cause: ExhaustedCause; phrase: RegExp }[] = [
-  // Your usage allocation has been disabled by your admin · Your group's usage limit is set to $0 · Your seat type doesn't include usage credits
+  // Your usage allocation has been disabled by your admin · Your group's usage limit is set to $0 ·
+  // Your seat type doesn't include usage credits
   {
     cause: 'allocation_disabled',
     phrase:
@@ -48,7 +52,8 @@ const EXHAUSTED: readonly { cause: ExhaustedCause; phrase: RegExp }[] = [
 const SERVER_BUSY: readonly { kind: ServerBusy['kind']; phrase: RegExp }[] = [
   // API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited
   { kind: 'rate_limited', phrase: /\b(?:temporarily limiting requests|not your usage limit)\b/i },
-  // API Error: 529 Overloaded · API Error (529 {"type":"overloaded_error",…}) · API Error: 500 {…"message":"Overloaded"}
+  // API Error: 529 Overloaded · API Error (529 {"type":"overloaded_error",…}) · API Error: 500
+  // {…"message":"Overloaded"}
   {
     kind: 'overloaded',
     phrase: /\boverloaded_error\b|\b529\b[^\n]{0,40}\boverloaded\b|\bAPI Error\b[^\n]{0,80}\bOverloaded\b/i,
@@ -85,7 +90,10 @@ export function detectServerBusy(text: string, now: number): ServerBusy | undefi
   return { kind, message: truncate(found.message, MAX_MESSAGE), ...(retryAt === undefined ? {} : { retryAt }) };
 }
 
-/** A limit from a parsed stream-json `rate_limit_event` whose status is `rejected`; `allowed` and `allowed_warning` are not limits. */
+/**
+ * A limit from a parsed stream-json `rate_limit_event` whose status is `rejected`; `allowed` and
+ * `allowed_warning` are not limits.
+ */
 export function usageLimitFromEvent(event: unknown): UsageLimit | undefined {
   if (!isRecord(event) || event.type !== 'rate_limit_event') return undefined;
   const info = event.rate_limit_info;

@@ -27,7 +27,10 @@ export async function loadConfig(path: string, shownPath: string): Promise<Confi
   );
 }
 
-/** `maxIterations: expected a whole number ≥ 1, got "ten"`, or `unknown key "maxIteration" (did you mean "maxIterations"?)`. */
+/**
+ * `maxIterations: expected a whole number ≥ 1, got "ten"`, or `unknown key "maxIteration" (did you
+ * mean "maxIterations"?)`.
+ */
 function describeConfigIssue(issue: z.core.$ZodIssue, json: unknown): string {
   const where = formatPath(issue.path);
   if (issue.code === 'unrecognized_keys') {

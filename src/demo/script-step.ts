@@ -14,7 +14,10 @@ export interface Step {
   writeTasks?: unknown;
   /** Write these files (path → content) before implementing or committing. */
   files?: Record<string, string>;
-  /** Shell commands (`sh -c`, in order, each must succeed) after the files and before implementing or committing: `git reset --hard HEAD~3`, a rebase, a checkout. */
+  /**
+   * Shell commands (`sh -c`, in order, each must succeed) after the files and before implementing
+   * or committing: `git reset --hard HEAD~3`, a rebase, a checkout.
+   */
   shell?: string[];
   /** Mark the next open story passing, write a file for it, and commit. */
   implement?: boolean;

@@ -11,7 +11,10 @@ import { parseJson } from './json-text.js';
 /** Who holds the lock: enough to tell that very process apart from any other, and to find what it started. */
 export interface LockOwner {
   pid: number;
-  /** The process's start (see processStartTime): with the pid, it names one process, never a later one with the same pid. */
+  /**
+   * The process's start (see processStartTime): with the pid, it names one process, never a later
+   * one with the same pid.
+   */
   startTime: string;
   /** The host it runs on: a pid means nothing on another machine. */
   host: string;

@@ -39,7 +39,8 @@ export function createLoopFiles(
     writeDecide: (entry) => ownFile(paths.decide, 'write', () => writeDecide(paths.decide, entry)),
     appendRow: (row) => inLogs(paths.summaryCsv, () => appendSummaryRow(paths.summaryCsv, row)),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
-    // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than comparing against an old one.
+    // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than
+    // comparing against an old one.
     snapshotTasks: () =>
       copyFile(paths.tasks, paths.tasksSnapshot).catch(() =>
         ownFile(paths.tasksSnapshot, 'write', () => rm(paths.tasksSnapshot, { force: true })),

@@ -67,7 +67,10 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
 /** How a gate's process ended, or why it never started. */
 type GateExit = { exitCode: number | null; startError?: string };
 
-/** Starts `$SHELL -c command` in its own process group writing to the log; `exited` says how it ended or why it never started. */
+/**
+ * Starts `$SHELL -c command` in its own process group writing to the log; `exited` says how it
+ * ended or why it never started.
+ */
 async function spawnGate(options: GateProcessOptions, env: NodeJS.ProcessEnv) {
   const shell = options.env.SHELL || process.env.SHELL || '/bin/sh';
   const notStarted = (error: unknown): GateExit => ({
@@ -119,7 +122,10 @@ function startShell(shell: string, options: GateProcessOptions, env: NodeJS.Proc
   });
 }
 
-/** Ends the processes that left the gate's group (setsid, double fork, daemon()), found by their marker, and says so in the log. */
+/**
+ * Ends the processes that left the gate's group (setsid, double fork, daemon()), found by their
+ * marker, and says so in the log.
+ */
 async function endStrays(
   marker: Parameters<Containment['endStrays']>[0],
   options: GateProcessOptions,

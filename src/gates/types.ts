@@ -26,7 +26,10 @@ export type GateOutcome =
   /** Not run: its dependency failed or was skipped, or ralph was interrupted first. */
   | { name: string; status: 'skipped'; reason: string };
 
-/** A gate's line in the blocking event: its outcome without the details, with the command and a repo-relative log path. */
+/**
+ * A gate's line in the blocking event: its outcome without the details, with the command and a
+ * repo-relative log path.
+ */
 export type GateStatus =
   | { name: string; command: string; status: 'passed'; exitCode: 0; durationMs: number; logPath: string }
   | {

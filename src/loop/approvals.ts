@@ -32,7 +32,10 @@ export function nextUnconfirmed(
   return next;
 }
 
-/** The unconfirmed approvals a run starts with: those remembered that are still approved (a human who reset one settled it). */
+/**
+ * The unconfirmed approvals a run starts with: those remembered that are still approved (a human
+ * who reset one settled it).
+ */
 export function startingUnconfirmed(remembered: readonly string[], tasks: TaskList): Set<string> {
   const approved = new Set(tasks.stories.filter((story) => story.reviewStatus === 'approved').map((story) => story.id));
   return new Set(remembered.filter((id) => approved.has(id)));

@@ -15,7 +15,10 @@ export interface Verdict {
   termination?: Termination;
   /** The agent said COMPLETE, but these stories still fail. */
   rejectedComplete?: UnfinishedStory[];
-  /** A pause before the next iteration: a usage limit (the limited iteration does not count), --max-usage, a busy server. */
+  /**
+   * A pause before the next iteration: a usage limit (the limited iteration does not count),
+   * --max-usage, a busy server.
+   */
   wait?: Wait;
 }
 

@@ -49,7 +49,10 @@ export function policyOf({ review }: LoopSettings, { unconfirmed }: LoopState): 
   return { review, unconfirmed };
 }
 
-/** Carries the judge's ruling into the next iteration: its counters, its feedback, the strikes and repetitions so far. */
+/**
+ * Carries the judge's ruling into the next iteration: its counters, its feedback, the strikes and
+ * repetitions so far.
+ */
 export function carryOver(state: LoopState, verdict: Verdict, run: AgentRun): void {
   // A strike, not just a missing commit: usage-limited iterations and endings are no strike.
   if (verdict.counters.stuck > state.counters.stuck) state.stuckIterations++;

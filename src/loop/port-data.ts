@@ -135,6 +135,9 @@ export interface Wait {
 export interface UnfinishedStory {
   id: string;
   title: string;
-  /** `failing`: passes is false; `unreviewed`: it passes but no review approved it yet; `unconfirmed`: approved, but not by a review iteration. */
+  /**
+   * `failing`: passes is false; `unreviewed`: it passes but no review approved it yet;
+   * `unconfirmed`: approved, but not by a review iteration.
+   */
   why: 'failing' | 'unreviewed' | 'unconfirmed';
 }

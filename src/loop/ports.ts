@@ -77,7 +77,10 @@ export interface LoopFiles {
   /** Saves a feedback section too large for the prompt; returns its path for the prompt to name. */
   writeFeedback(iteration: number, text: string): Promise<string>;
   writeActive(state: ActiveState): Promise<void>;
-  /** Remembers (ralph/state.json) the stories whose approval no review iteration made, so a later run still doubts them. */
+  /**
+   * Remembers (ralph/state.json) the stories whose approval no review iteration made, so a later
+   * run still doubts them.
+   */
   saveUnconfirmedApprovals(ids: readonly string[]): Promise<void>;
 }
 

@@ -15,7 +15,10 @@ export type Movement =
 
 /** Commits left the branch, or HEAD left it: never progress. */
 export interface HistoryRewrite {
-  /** rewind: HEAD went back (`git reset --hard HEAD~3`); rewrite: it went sideways (rebase, amend); branch_switch: another branch or a detached HEAD. */
+  /**
+   * rewind: HEAD went back (`git reset --hard HEAD~3`); rewrite: it went sideways (rebase, amend);
+   * branch_switch: another branch or a detached HEAD.
+   */
   how: 'rewind' | 'rewrite' | 'branch_switch';
   from: Position;
   to: Position;

@@ -40,7 +40,10 @@ export type Termination =
   | { reason: 'agent_failures'; count: number; lastError: string[]; busy?: ServerBusy['kind'] }
   /** The agent is not logged in (or its key is invalid): no iteration can succeed. */
   | { reason: 'agent_auth'; message: string }
-  /** The agent refuses to run as configured (as root with --dangerously-skip-permissions), or cannot reach the API (`network`). */
+  /**
+   * The agent refuses to run as configured (as root with --dangerously-skip-permissions), or cannot
+   * reach the API (`network`).
+   */
   | { reason: 'agent_setup'; message: string; cause?: 'network' }
   /** A usage limit that ralph may not (or cannot, within --max-runtime) wait out, or one no wait lifts. */
   | ({ reason: 'usage_limit' } & UsageLimitEnding)

@@ -36,7 +36,10 @@ export interface TransitionCheck {
 
 type Pair = readonly [before: StoryRecord, after: StoryRecord];
 
-/** The first illegal change since the iteration began, as one line saying what to fix; undefined when every change is legal. */
+/**
+ * The first illegal change since the iteration began, as one line saying what to fix; undefined
+ * when every change is legal.
+ */
 export function checkTransitions(check: TransitionCheck): string | undefined {
   const hint = check.source ?? SNAPSHOT_HINT;
   const sameStories = checkSameStories(check.before, check.after, hint);
@@ -125,7 +128,10 @@ function checkReview(pairs: readonly Pair[], story: string | undefined, hint: st
   return undefined;
 }
 
-/** Like implement for the story under fix: it may pass again and go back to "pending"; nothing else of a review changes. */
+/**
+ * Like implement for the story under fix: it may pass again and go back to "pending"; nothing else
+ * of a review changes.
+ */
 function checkReviewFix(pairs: readonly Pair[], story: string | undefined, hint: string): string | undefined {
   const touched = pairs.filter(([before, after]) => changedFields(before, after, REVIEW_FIELDS).length > 0);
   if (story === undefined && touched.length > 1) {

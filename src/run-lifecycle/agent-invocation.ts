@@ -30,7 +30,10 @@ export async function prepareInvocation(
   };
 }
 
-/** The agent's arguments after the prompt: the permission switch, the output format, then the user's extra arguments. */
+/**
+ * The agent's arguments after the prompt: the permission switch, the output format, then the user's
+ * extra arguments.
+ */
 function agentArguments({ agent, settings }: ResolvedSettings): string[] {
   return [
     ...(agent.skipPermissions ? ['--dangerously-skip-permissions'] : []),

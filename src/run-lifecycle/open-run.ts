@@ -5,7 +5,10 @@ import type { RalphPaths } from '../files/paths.js';
 import { installInterrupts } from './interrupts.js';
 import type { LoopRun, RunChoices, Terminal } from './wire-ports.js';
 
-/** Takes the lock and listens for interrupts. Before the lock, a refusal writes nothing: it must never overwrite the record of a live run. */
+/**
+ * Takes the lock and listens for interrupts. Before the lock, a refusal writes nothing: it must
+ * never overwrite the record of a live run.
+ */
 export async function openRun(options: RunChoices, terminal: Terminal, paths: RalphPaths): Promise<LoopRun> {
   const startedAt = Date.now();
   const containment = new Containment();

@@ -76,7 +76,10 @@ export async function checkStart(options: StartOptions): Promise<PreparedRun> {
   return { ...plan, ready };
 }
 
-/** What a real run (not a dry run) sets up before its first iteration: git ignores ralph's files, progress.txt exists. */
+/**
+ * What a real run (not a dry run) sets up before its first iteration: git ignores ralph's files,
+ * progress.txt exists.
+ */
 export async function setUpRun(paths: RalphPaths): Promise<void> {
   try {
     await ensureIgnored(paths.root, LOOP_OWNED_PATHS);

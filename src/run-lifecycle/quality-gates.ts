@@ -26,7 +26,10 @@ const REQUEST: Record<GateTrigger, (iteration: number) => string> = {
   commit: (iteration) => `check after the commit of iteration ${iteration}`,
 };
 
-/** The loop's quality-gate port: runs the configured gates, one status line each, and formats a failure for the agent. */
+/**
+ * The loop's quality-gate port: runs the configured gates, one status line each, and formats a
+ * failure for the agent.
+ */
 export function createQualityGates(options: QualityGateOptions): QualityGates {
   const { out } = options;
   return {

@@ -23,7 +23,8 @@ export function checkResume(state: RunState, maxResumes: number, reset: boolean)
 
 /**
  * Endings that say nothing about the task list: a login or set-up problem, a usage limit, a human's
- * interrupt, a full disk, a bug in ralph. A run that ends so is not counted, so fixing the login does not cost a resume.
+ * interrupt, a full disk, a bug in ralph. A run that ends so is not counted, so fixing the login
+ * does not cost a resume.
  */
 const NOT_THE_TASK_LISTS_DOING = new Set<RunState['lastReason']>([
   'agent_auth',

@@ -123,7 +123,8 @@ describe('ralph run on GitHub Actions', () => {
     expect(result.code).toBe(2);
     // The agent's lines did reach the log (in text mode as they were written)…
     expect(result.stdout).toContain('HOSTILE-split');
-    // Both unfinished last lines (stdout's in text mode, and stderr's, which joins stdout on Actions) are ended before ralph's next line.
+    // Both unfinished last lines (stdout's in text mode, and stderr's, which joins stdout on
+    // Actions) are ended before ralph's next line.
     if (output === 'text') expect(result.stdout).toContain('::error::HOSTILE last line');
     expect(result.stdout).toContain('::warning::HOSTILE stderr last line\n');
     // …and the runner obeyed only ralph.

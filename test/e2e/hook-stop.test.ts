@@ -16,7 +16,10 @@ function stopInput(cwd: string, stopHookActive = false): string {
   });
 }
 
-/** Simulates `ralph run` at the start of an iteration: the snapshot, and a live `.ralph-active` (this test's own pid). */
+/**
+ * Simulates `ralph run` at the start of an iteration: the snapshot, and a live `.ralph-active`
+ * (this test's own pid).
+ */
 async function startIteration(
   repo: Repo,
   loop: { iteration: number; mode?: string; story?: string; pid?: number; startTime?: string },

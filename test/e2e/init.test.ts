@@ -183,7 +183,8 @@ describe('ralph init --ci github', () => {
     expect(workflow).toMatch(
       /if: always\(\)\n\s+uses: actions\/upload-artifact@v4\n\s+with:\n\s+name: ralph-logs\n\s+path: \|\n\s+ralph\/logs\//,
     );
-    // The run step must not swallow ralph's exit code, or the job would pass on a failed loop (ci-workflow.test.ts runs it).
+    // The run step must not swallow ralph's exit code, or the job would pass on a failed loop
+    // (ci-workflow.test.ts runs it).
     expect(workflow).not.toMatch(/ralph run[^\n]*(\|\| true|; *exit 0)/);
     expect(workflow).not.toContain('continue-on-error');
   });

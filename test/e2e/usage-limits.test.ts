@@ -113,7 +113,8 @@ describe('ralph run: --max-usage', () => {
     expect((repo.lastRun() as { detail: string }).detail).toContain('five_hour usage is at 92% (--max-usage 90)');
   });
 
-  // The wait itself is unit-tested through the injected clock (test/unit/loop/run-loop.test.ts): a real one is a minute at least.
+  // The wait itself is unit-tested through the injected clock (test/unit/loop/run-loop.test.ts): a
+  // real one is a minute at least.
   it('with --on-usage-limit wait, stops when the reported reset lies past --max-runtime, and says so', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }] });
     const resetsAt = Math.floor(Date.now() / 1000) + 5 * 3600;

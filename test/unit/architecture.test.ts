@@ -86,7 +86,10 @@ describe('the architecture, drawn from the imports', () => {
 const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 60;
 
-/** Every function in a module's text (declarations, methods, accessors, arrows, expressions) with its length in lines. */
+/**
+ * Every function in a module's text (declarations, methods, accessors, arrows, expressions) with
+ * its length in lines.
+ */
 function functionsIn(text: string): { name: string; line: number; lines: number }[] {
   const source = ts.createSourceFile('module.ts', text, ts.ScriptTarget.Latest, true);
   const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;

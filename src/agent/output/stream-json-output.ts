@@ -72,7 +72,10 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
   return { stdout, stderr, summary: () => reading.summary() };
 }
 
-/** What one agent's stream says, read line by line: signals, result, tool calls, errors, usage, and the lines to show. */
+/**
+ * What one agent's stream says, read line by line: signals, result, tool calls, errors, usage, and
+ * the lines to show.
+ */
 class StreamReading {
   private readonly scanner = new PromiseTagScanner();
   private readonly errorText: string[] = [];

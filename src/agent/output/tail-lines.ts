@@ -66,7 +66,10 @@ export class TailLines {
     return this.shorten(Buffer.concat(this.partial, this.partialBytes).toString('utf8'), this.partialCut);
   }
 
-  /** The line cut to `maxLineLength` characters, marked with an ellipsis when anything was cut; a blank line stays blank. */
+  /**
+   * The line cut to `maxLineLength` characters, marked with an ellipsis when anything was cut; a
+   * blank line stays blank.
+   */
   private shorten(line: string, wasCut: boolean): string {
     if (!isPrinted(line)) return '';
     return line.length > this.maxLineLength || wasCut ? `${line.slice(0, this.maxLineLength)}…` : line;

@@ -10,7 +10,8 @@ const at = (iso: string) => Date.parse(iso);
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 describe('a reset on a named date', () => {
-  // The wording of anthropics/claude-code#92834 ("You've hit your weekly limit · resets Sep 15 at 7pm"), each month in turn.
+  // The wording of anthropics/claude-code#92834 ("You've hit your weekly limit · resets Sep 15 at
+  // 7pm"), each month in turn.
   it.each(MONTHS.map((name, index) => [name, index + 1] as const))(
     'reads %s as month %i: "resets %s 15 at 7pm" lifts on the 15th',
     (name, month) => {

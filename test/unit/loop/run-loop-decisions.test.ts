@@ -14,7 +14,10 @@ import type { GateVerdict } from '../../../src/loop/port-data.js';
 const START = 1_750_000_000_000;
 const settings: LoopSettings = loopSettings();
 const tasks = taskList(['US-1', false], ['US-2', false]);
-/** An implement iteration may pass only one story (transitions.ts), so a claim that should hold starts one story short. */
+/**
+ * An implement iteration may pass only one story (transitions.ts), so a claim that should hold
+ * starts one story short.
+ */
 const lastOneLeft = taskList(['US-1', true], ['US-2', false]);
 const gateFailed = (summary: string): GateVerdict => ({
   passed: false,
