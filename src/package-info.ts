@@ -18,7 +18,7 @@ export const PACKAGE_NAME: string = manifest.name;
 export const PACKAGE_VERSION: string = manifest.version;
 
 /** Where bugs are reported, when package.json names it. */
-export const PACKAGE_BUGS_URL: string | undefined = manifest.bugs?.url;
+const PACKAGE_BUGS_URL: string | undefined = manifest.bugs?.url;
 
 /** Where a bug in ralph is reported, and the facts a report needs: "at <url>, with: ralph 1.2.3, node v20…, linux". */
 export function whereToReport(): string {

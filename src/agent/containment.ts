@@ -56,7 +56,7 @@ export class Containment {
 }
 
 /** A run id: random, so two runs (in two worktrees, or one after another) never share a marker. */
-export function newRunId(): string {
+function newRunId(): string {
   return randomBytes(6).toString('hex');
 }
 

@@ -24,7 +24,7 @@ const MAX_ROUNDS = 5;
  * The running processes whose environment (as they were started with it, in /proc/PID/environ)
  * carries the marker, ralph itself excluded. Empty where there is no /proc (macOS).
  */
-export function findMarked(match: MarkerMatch): MarkedProcess[] {
+function findMarked(match: MarkerMatch): MarkedProcess[] {
   const [entry, exact] =
     'exact' in match ? [`${MARKER_VARIABLE}=${match.exact}`, true] : [`${MARKER_VARIABLE}=${match.prefix}`, false];
   const found: MarkedProcess[] = [];

@@ -8,7 +8,7 @@ import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 const USAGE_EXIT_CODE = exitCodeFor(endingOf(new RalphError('usage', 'bad command line')));
 
 /** Declares the commands; each loads its module only when it runs, so start-up stays fast. */
-export function buildProgram(setExitCode: (code: number) => void): Command {
+function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('ralph')
     .description('Run an AI coding agent in a loop until the task list is done.')
     .version(PACKAGE_VERSION, '-V, --version')

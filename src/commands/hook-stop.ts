@@ -13,7 +13,7 @@ import { listUncommitted } from '../hook/uncommitted.js';
  * Blocks per iteration before the hook lets the agent stop anyway, and records it: Claude Code
  * itself stops honouring blocks after 8, and a hook must never trap the agent.
  */
-export const MAX_BLOCKS_PER_ITERATION = 3;
+const MAX_BLOCKS_PER_ITERATION = 3;
 
 const STDIN_TIMEOUT_MS = 5_000;
 const GIT_TIMEOUT_MS = 10_000;

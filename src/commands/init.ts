@@ -60,7 +60,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
 }
 
 /** The report: one line per item that matters, then the next steps. */
-export function renderInit(
+function renderInit(
   root: string,
   outcomes: readonly ItemOutcome[],
   force: boolean,

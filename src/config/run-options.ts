@@ -208,7 +208,7 @@ export type RunOptionKey = keyof typeof RUN_OPTIONS;
 export type RunSettings = { [K in RunOptionKey]: (typeof RUN_OPTIONS)[K]['default'] };
 
 /** `--max-iterations <n>` → `max-iterations`. */
-export function flagName(flag: string): string {
+function flagName(flag: string): string {
   return flag.replace(/^--/, '').split(/[ <[]/)[0] ?? flag;
 }
 

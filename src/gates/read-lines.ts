@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 /** Longest line kept whole; a parser needs the start of a line, and a 50 MB line must not be held. */
-export const MAX_LINE_LENGTH = 4096;
+const MAX_LINE_LENGTH = 4096;
 
 export interface LineRange {
   /** First byte to read (default 0). */

@@ -76,7 +76,7 @@ function gitFailed(result: { command: string; stderr: string; exitCode?: number 
  * The commit HEAD points at, or null in a repository with no commit yet (`--verify --quiet`
  * prints nothing then). Any other git failure is an error, never mistaken for "no commit".
  */
-export async function readHead(git: SimpleGit): Promise<string | null> {
+async function readHead(git: SimpleGit): Promise<string | null> {
   let head: string;
   try {
     head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).trim();

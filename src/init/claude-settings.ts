@@ -3,7 +3,7 @@ import type { Merged } from './merged.js';
 import { parseJson } from '../files/json-text.js';
 
 /** The command Claude Code runs when the agent wants to stop. */
-export const STOP_HOOK_COMMAND = 'ralph hook stop';
+const STOP_HOOK_COMMAND = 'ralph hook stop';
 
 /** The hook as registered: a minute is far more than the checks take, and bounds a stuck git. */
 export const STOP_HOOK = { type: 'command', command: STOP_HOOK_COMMAND, timeout: 60 } as const;

@@ -55,7 +55,7 @@ export function planInit(options: {
 }
 
 /** ralph/config.json as init writes it: the schema for editors, the loop's limits, the gates it found. */
-export function initialConfig(gates: readonly DetectedGate[]): string {
+function initialConfig(gates: readonly DetectedGate[]): string {
   const config = { $schema: './config.schema.json', maxIterations: 10, maxStuck: 3, gates };
   return `${JSON.stringify(config, null, 2)}\n`;
 }

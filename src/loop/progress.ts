@@ -65,7 +65,7 @@ export async function observeMovement(
 }
 
 /** The git command that puts HEAD back where the loop last accepted it. */
-export function restoreCommand({ how, from }: HistoryRewrite): string {
+function restoreCommand({ how, from }: HistoryRewrite): string {
   if (how === 'branch_switch' && from.branch !== null) return `git checkout ${from.branch}`;
   return how === 'branch_switch' ? `git checkout ${from.head}` : `git reset --hard ${from.head}`;
 }

@@ -59,7 +59,7 @@ export async function requireAgent(options: Omit<AgentCheckOptions, 'needed'>): 
 }
 
 /** The error of an agent that is not installed (or not where --agent-bin says). */
-export function agentNotFound(agentBin: string): RalphError {
+function agentNotFound(agentBin: string): RalphError {
   return new RalphError(
     'setup',
     `agent executable '${agentBin}' not found${agentBin.includes('/') ? '' : ' on PATH'}`,

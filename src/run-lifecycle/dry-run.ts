@@ -31,7 +31,7 @@ export async function dryRun(resolved: ResolvedSettings, options: PreflightOptio
 const STATUS_LABEL: Record<Check['status'], string> = { ok: 'ok', warning: 'warning', failure: 'FAILED' };
 
 /** The checks, one line each: status, what was checked, what was found (and the fix for a failure). */
-export function renderChecks(checks: readonly Check[]): string[] {
+function renderChecks(checks: readonly Check[]): string[] {
   const width = Math.max(...checks.map((check) => check.name.length)) + 2;
   return checks.map((check) => {
     const fix = check.error?.hint ? ` — ${check.error.hint}` : '';
@@ -40,7 +40,7 @@ export function renderChecks(checks: readonly Check[]): string[] {
 }
 
 /** What `ralph run --dry-run` prints: the checks, every resolved value with its source, and the agent command line. */
-export function renderDryRun(
+function renderDryRun(
   resolved: ResolvedSettings,
   checks: readonly Check[],
   command: AgentCommand | undefined,
@@ -91,7 +91,7 @@ function renderCommand(command: AgentCommand, promptShown: string): string[] {
 }
 
 /** Stands for the prompt in a command built for display. */
-export const PROMPT_MARK = '\u0000prompt\u0000';
+const PROMPT_MARK = '\u0000prompt\u0000';
 
 function display(value: unknown): string {
   if (value === undefined) return 'none';
@@ -100,6 +100,6 @@ function display(value: unknown): string {
 }
 
 /** Quotes an argument for a POSIX shell when it needs it. */
-export function shellQuote(arg: string): string {
+function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }

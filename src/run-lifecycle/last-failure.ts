@@ -11,7 +11,7 @@ const NAME_THE_FAILURE: ReadonlySet<Reason> = new Set<Reason>([
 ]);
 
 /** One line saying how an agent failed. */
-export function describeFailure(failure: AgentFailure): string {
+function describeFailure(failure: AgentFailure): string {
   return failure.kind === 'error' ? (failure.lines.at(-1) ?? 'no error output') : failure.message;
 }
 

@@ -35,7 +35,7 @@ export async function enterTaskBranch(options: {
 }
 
 /** The line that says which branch the loop works on, and how it got there. */
-export function describeSwitch(result: BranchSwitch): string {
+function describeSwitch(result: BranchSwitch): string {
   const from = result.kind !== 'already' && result.from ? ` from ${result.from}` : '';
   switch (result.kind) {
     case 'already':

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline/promises';
 export type Confirm = (question: string) => Promise<boolean>;
 
 /** Whether the environment says this is CI (`CI=true`, `CI=1`; not `CI=false` or empty). */
-export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env.CI?.trim().toLowerCase();
   return value !== undefined && value !== '' && value !== 'false' && value !== '0';
 }

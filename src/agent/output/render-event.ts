@@ -80,7 +80,7 @@ function renderRateLimit(event: Extract<StreamEvent, { type: 'rate_limit' }>, ve
 }
 
 /** The one thing worth showing about a tool call's input. */
-export function summariseInput({ name, input }: ToolUse): string {
+function summariseInput({ name, input }: ToolUse): string {
   const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
   const pick = (...keys: string[]) =>
     keys.map((key) => fields[key]).find((value): value is string => typeof value === 'string');
