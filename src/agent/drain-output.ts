@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const DRAIN_LIMIT_MS = 2000;
 
 /** Waits for the output to be fully written; gives up on sources still open after the limit. */
-export async function drain(sources: NodeJS.ReadableStream[], sinks: Writable[]): Promise<void> {
+export async function drainOutput(sources: NodeJS.ReadableStream[], sinks: Writable[]): Promise<void> {
   const all = Promise.all(sinks.map((sink) => finished(sink).catch(() => undefined)));
   const timer = new AbortController();
   const timedOut = await Promise.race([

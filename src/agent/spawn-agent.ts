@@ -14,7 +14,7 @@ import { describeEnded } from './marked-processes.js';
 import { signalGroup, terminateGroup } from './process-group.js';
 import { RepetitionDetector } from './repetition.js';
 import { startAgent, type AgentSpawnOptions } from './start-agent.js';
-import { drain } from './drain-output.js';
+import { drainOutput } from './drain-output.js';
 import { Stopper } from './stopper.js';
 import { ToolOutcomes } from './tool-outcomes.js';
 import type { UsageWindow } from '../domain/usage.js';
@@ -88,7 +88,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   const strays = await endWhatIsLeft(group, marker, options);
   contained();
   await options.onGroup?.(undefined);
-  await drain([child.stdout, child.stderr], [output.stdout, output.stderr]);
+  await drainOutput([child.stdout, child.stderr], [output.stdout, output.stderr]);
   if (strays.length > 0) {
     const line = describeEnded(strays, "that left the agent's group");
     options.warn(line);
@@ -238,7 +238,7 @@ function startTimers(
 async function notStarted(cause: string, output: AgentOutput, logs: IterationLogs): Promise<AgentRun> {
   output.stdout.end();
   output.stderr.end();
-  await drain([], [output.stdout, output.stderr]);
+  await drainOutput([], [output.stdout, output.stderr]);
   logs.log.write(`[ralph] ${cause}\n`);
   await logs.close();
   const stats = { toolCalls: 0, invalidLines: 0 };
