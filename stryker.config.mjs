@@ -48,8 +48,8 @@ export default {
   //   undefined rejectedComplete and a missing one read the same everywhere.
   // - run-loop.ts the default `unconfirmed = []` as `["Stryker was here"]`: startingUnconfirmed
   //   keeps only ids of stories that are approved, and no story has that id.
-  // - run-report.ts `detail === undefined ? {} : { detail }` as `{ detail }`: an undefined field
-  //   is left out of last-run.json and the outputs alike.
+  // - run-report.ts `detail === undefined ? {} : { detail }` as `{ detail }`, and the same of
+  //   `resetsAt`: an undefined field is left out of last-run.json and the outputs alike.
   // - limit-reset.ts `seconds?` as `seconds` and `secs?` as `secs` in RETRY_AFTER: `1 second` and
   //   `30 sec` then match no unit, and no unit is seconds too.
   // - limit-reset.ts monthOf's `name ?? ''`: the month group is not optional, so a match always
