@@ -3,6 +3,7 @@ import { errorLine, knownError, RalphError } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
 import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
+import { oneLineUsageErrors } from './usage-errors.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
 const USAGE_EXIT_CODE = exitCodeFor(endingOf(new RalphError('usage', 'bad command line')));
@@ -12,8 +13,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('ralph')
     .description('Run an AI coding agent in a loop until the task list is done.')
     .version(PACKAGE_VERSION, '-V, --version')
-    .showHelpAfterError('(run with --help for usage)')
-    // A mistyped option gets "(Did you mean --max-iterations?)"; subcommands inherit this.
+    // A mistyped option gets "(did you mean --max-iterations?)"; subcommands inherit this.
     .showSuggestionAfterError(true)
     .exitOverride();
   const run = declareRun(program, setExitCode);
@@ -23,6 +23,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   declareDemo(program, setExitCode);
   declareHook(program, setExitCode);
   declareHelp(program, run);
+  oneLineUsageErrors(program);
   return program;
 }
 
@@ -156,7 +157,7 @@ function declareHelp(program: Command, run: Command): void {
           (candidate) => candidate.name() === name || candidate.aliases().includes(name),
         );
         if (!next)
-          return program.error(`error: unknown command '${names.join(' ')}'`, {
+          return program.error(`unknown command '${names.join(' ')}'`, {
             exitCode: USAGE_EXIT_CODE,
             code: 'commander.unknownCommand',
           });

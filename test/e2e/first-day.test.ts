@@ -261,14 +261,21 @@ describe('coming from ralph.sh', () => {
     expect(empty.stderr).toContain('ralph: scripts/prd.json not found');
   });
 
-  it('ralph run 10 (the ralph.sh habit) fails with 64 and names the flag; a mistyped option gets a suggestion', async () => {
+  it('ralph run 10 (the ralph.sh habit) fails with 64 and names the flag; a mistyped option or value gets one line', async () => {
     const repo = await makeRepo();
     const bare = await runRalph(repo, ['run', '10']);
     expect(bare.code).toBe(64);
     expect(bare.stderr).toBe("ralph: unexpected argument '10' for 'run' — did you mean --max-iterations 10?\n");
     const typo = await runRalph(repo, ['run', '--max-iteration', '5']);
     expect(typo.code).toBe(64);
-    expect(typo.stderr).toContain('(Did you mean --max-iterations?)');
+    expect(typo.stderr).toBe(
+      "ralph: unknown option '--max-iteration' (did you mean --max-iterations?) — see `ralph run --help`\n",
+    );
+    const word = await runRalph(repo, ['run', '--max-iterations', 'ten']);
+    expect(word.code).toBe(64);
+    expect(word.stderr).toBe(
+      "ralph: option '--max-iterations <n>' argument 'ten' is invalid: expected a whole number ≥ 1, got 'ten' — see `ralph run --help`\n",
+    );
     expect(repo.calls()).toBe(0);
   });
 });
