@@ -42,8 +42,12 @@ function describeConfigIssue(issue: z.core.$ZodIssue, json: unknown): string {
   }
   const got = valueAt(json, issue.path);
   const message = issue.message.replace(/^Invalid input: /, '');
-  const says = got === undefined || message.includes(', got ') ? '' : `, got ${JSON.stringify(got)}`;
-  return `${where ? `${where}: ` : ''}${message}${says}`;
+  // zod's "received string" says less than the value itself: `expected array, got "npm test"`.
+  const said =
+    got === undefined || message.includes(', got ')
+      ? message
+      : `${message.replace(/, received \w+$/, '')}, got ${JSON.stringify(got)}`;
+  return `${where ? `${where}: ` : ''}${said}`;
 }
 
 function knownKeys(path: readonly PropertyKey[]): string[] {

@@ -41,7 +41,7 @@ describe('loadConfig', () => {
     ],
     [
       '{ "agent": { "args": "--model opus" } }',
-      /^ralph\/config.json: agent.args: expected array, received string, got "--model opus"$/,
+      /^ralph\/config.json: agent.args: expected array, got "--model opus"$/,
     ],
     ['{ "sandbox": "../x" }', /^ralph\/config.json: sandbox: expected true, false, or a sandbox name/],
   ])('names the key and the expected form: %s', async (text, message) => {
