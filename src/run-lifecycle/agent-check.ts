@@ -1,4 +1,5 @@
-import { basename } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
 import { setupFixHint } from '../domain/agent-failure.js';
 import { findExecutable } from '../agent/find-executable.js';
 import { RalphError } from '../errors.js';
@@ -32,7 +33,7 @@ export async function checkAgent(options: AgentCheckOptions): Promise<{ checks: 
   const checks: Check[] = [];
   if (path) checks.push({ name: 'agent', status: 'ok', detail: path });
   else {
-    const error = agentNotFound(agentBin);
+    const error = await agentNotFound(agentBin, options.cwd);
     checks.push(
       needed
         ? { name: 'agent', status: 'failure', detail: error.message, error }
@@ -59,12 +60,21 @@ export async function requireAgent(options: Omit<AgentCheckOptions, 'needed'>): 
 }
 
 /** The error of an agent that is not installed (or not where --agent-bin says). */
-function agentNotFound(agentBin: string): RalphError {
-  return new RalphError(
-    'setup',
-    `agent executable '${agentBin}' not found${agentBin.includes('/') ? '' : ' on PATH'}`,
-    'install Claude Code (npm install -g @anthropic-ai/claude-code) or pass --agent-bin PATH',
-  );
+/** Why the agent could not be found: nowhere, or a path that is there but no program. */
+async function agentNotFound(agentBin: string, cwd: string): Promise<RalphError> {
+  const install = 'install Claude Code (npm install -g @anthropic-ai/claude-code) or pass --agent-bin PATH';
+  if (!agentBin.includes('/'))
+    return new RalphError('setup', `agent executable '${agentBin}' not found on PATH`, install);
+  const found = await stat(resolve(cwd, agentBin)).catch(() => undefined);
+  if (found?.isDirectory())
+    return new RalphError('setup', `agent executable '${agentBin}' is a folder`, 'pass --agent-bin the program in it');
+  if (found)
+    return new RalphError(
+      'setup',
+      `agent executable '${agentBin}' is not executable`,
+      `make it so (chmod +x ${agentBin}), or pass --agent-bin another program`,
+    );
+  return new RalphError('setup', `agent executable '${agentBin}' not found`, install);
 }
 
 /**

@@ -1,5 +1,9 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkAgent, isClaudeCodeSkippingPermissions, isSandboxSet } from '../../../src/run-lifecycle/agent-check.js';
+import { errorLine } from '../../../src/errors.js';
 import { FAKE_BIN_DIR } from '../../helpers/e2e.js';
 
 const base = {
@@ -25,6 +29,22 @@ describe('checkAgent', () => {
   it('fails a missing agent when it is needed, and only warns when every story is complete', async () => {
     expect(await statusOf({ agentEnv: { PATH: '/nowhere' } })).toEqual({ agent: 'failure', root: 'ok' });
     expect(await statusOf({ agentEnv: { PATH: '/nowhere' }, needed: false })).toEqual({ agent: 'warning', root: 'ok' });
+  });
+
+  it.each([
+    ['claude', "agent executable 'claude' not found on PATH — install Claude Code"],
+    ['./missing/claude', "agent executable './missing/claude' not found — install Claude Code"],
+    ['./notes.txt', "agent executable './notes.txt' is not executable — make it so (chmod +x ./notes.txt)"],
+    ['./bin', "agent executable './bin' is a folder — pass --agent-bin the program in it"],
+  ])('says why --agent-bin %s cannot be started', async (agentBin, said) => {
+    const cwd = await mkdtemp(join(tmpdir(), 'ralph-agent-check-'));
+    await writeFile(join(cwd, 'notes.txt'), 'not a program\n', { mode: 0o644 });
+    await mkdir(join(cwd, 'bin'));
+    const { checks } = await checkAgent({ ...base, cwd, agentBin, agentEnv: { PATH: '/nowhere' } });
+    const agent = checks.find((check) => check.name === 'agent');
+    expect(agent?.status).toBe('failure');
+    // The line's start: what is wrong, and the first words of the fix.
+    expect(errorLine(agent!.error!).slice(0, `ralph: ${said}`.length)).toBe(`ralph: ${said}`);
   });
 
   it.each([
