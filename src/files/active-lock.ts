@@ -52,6 +52,12 @@ export async function readLiveActive(path: string): Promise<ActiveFile | undefin
   return active && isLockLive(active) ? active : undefined;
 }
 
+/** The refusal a start would meet now, taking nothing: another run's live lock, if there is one. */
+export async function lockRefusal(path: string): Promise<RalphError | undefined> {
+  const active = await readLiveActive(path);
+  return active && lockHeld(active);
+}
+
 function parseActive(text: string): ActiveFile | undefined {
   const parsed = parseJson(text);
   const value = parsed.ok ? (parsed.value as Partial<ActiveFile> | null) : undefined;

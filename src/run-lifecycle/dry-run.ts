@@ -3,6 +3,8 @@ import type { AgentCommand } from '../agent/agent-command.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import { RUN_OPTIONS, type RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
+import { lockRefusal } from '../files/active-lock.js';
+import { ralphPaths } from '../files/paths.js';
 import type { Console } from '../ui/screen.js';
 import { prepareInvocation } from './agent-invocation.js';
 import { failed, type Check } from './check.js';
@@ -14,6 +16,9 @@ import { runChecks, type PreflightOptions } from './preflight.js';
  */
 export async function dryRun(resolved: ResolvedSettings, options: PreflightOptions, out: Console): Promise<number> {
   const { checks, agentPath } = await runChecks(options);
+  // A real run meets the lock first: the dry run looks at it without taking it.
+  const refusal = await lockRefusal(ralphPaths(options.root).active);
+  checks.unshift(refusal ? failed('lock', refusal) : { name: 'lock', status: 'ok', detail: 'no other run is active' });
   let command: AgentCommand | undefined;
   try {
     command = (await prepareInvocation(resolved, options.root, options.cwd, agentPath)).command(PROMPT_MARK);

@@ -58,6 +58,19 @@ describe('one record of every ending', () => {
     expect(repo.read('ralph/logs/last-run.json')).toBe(before);
   });
 
+  it('--dry-run shows the lock another run holds as FAILED, leaves it, and exits 64 like the run it previews', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const held = JSON.stringify(liveLock({ iteration: 3 }));
+    await repo.write('ralph/.ralph-active', held);
+    const result = await runRalph(repo, ['run', '--dry-run']);
+    expect(result.code).toBe(64);
+    const line = result.stdout.split('\n').find((text) => /^ {2}FAILED {3}lock {2,}/.test(text));
+    expect(line?.replace(/ {2,}/g, '  ')).toBe(
+      `  FAILED  lock  another ralph run is active in this repository (pid ${process.pid}, iteration 3) — wait for it to finish or stop it (kill ${process.pid}); ralph/.ralph-active is removed when it ends`,
+    );
+    expect(repo.read('ralph/.ralph-active')).toBe(held);
+  });
+
   it('writes the reason and exit code of a refused start to $GITHUB_OUTPUT', async () => {
     const repo = await makeRepo({ tasksText: '{ "stories": [' });
     const output = join(repo.root, '.git/github-output');
