@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ActiveLock, currentOwner } from '../../../src/files/active-lock.js';
+import { ActiveLock, currentOwner, lockRefusal } from '../../../src/files/active-lock.js';
 
 const cleanup: string[] = [];
 afterEach(async () => {
@@ -15,7 +15,10 @@ async function heldLock(): Promise<ActiveLock> {
   const lock = new ActiveLock(join(dir, '.ralph-active'), {
     ...currentOwner('run-1'),
     startedAt: '2026-01-01T00:00:00Z',
-    ...{ iteration: 0, maxIterations: 5, stuckCount: 0, mode: 'implement' },
+    iteration: 0,
+    maxIterations: 5,
+    stuckCount: 0,
+    mode: 'implement',
   });
   expect(await lock.acquire()).toEqual({});
   return lock;
@@ -68,5 +71,27 @@ describe('ActiveLock.release', () => {
     await writeFile(lock.path, other);
     await lock.release();
     expect(await content(lock)).toBe(other);
+  });
+});
+
+describe('lockRefusal: what a start would meet, taking nothing', () => {
+  it('names the live run that holds the lock, and how to stop it', async () => {
+    const lock = await heldLock();
+    await lock.update({ iteration: 4 });
+    const refusal = await lockRefusal(lock.path);
+    expect(refusal).toMatchObject({
+      kind: 'setup',
+      message: `another ralph run is active in this repository (pid ${process.pid}, iteration 4)`,
+      hint: `wait for it to finish or stop it (kill ${process.pid}); ralph/.ralph-active is removed when it ends`,
+    });
+    expect(await content(lock)).toBeDefined();
+  });
+
+  it('finds nothing to refuse without a lock, or with a stale one', async () => {
+    const lock = await heldLock();
+    await lock.release();
+    expect(await lockRefusal(lock.path)).toBeUndefined();
+    await writeFile(lock.path, JSON.stringify({ pid: process.pid, startTime: '1@another-boot', host: 'x' }));
+    expect(await lockRefusal(lock.path)).toBeUndefined();
   });
 });
