@@ -59,7 +59,6 @@ export async function requireAgent(options: Omit<AgentCheckOptions, 'needed'>): 
   return path;
 }
 
-/** The error of an agent that is not installed (or not where --agent-bin says). */
 /** Why the agent could not be found: nowhere, or a path that is there but no program. */
 async function agentNotFound(agentBin: string, cwd: string): Promise<RalphError> {
   const install = 'install Claude Code (npm install -g @anthropic-ai/claude-code) or pass --agent-bin PATH';
@@ -100,11 +99,7 @@ function rootRefusal({ agentBin, skipPermissions, agentEnv, uid }: AgentCheckOpt
     isSandboxSet(agentEnv)
   )
     return undefined;
-  return new RalphError(
-    'setup',
-    'running as root without IS_SANDBOX: Claude Code would refuse --dangerously-skip-permissions',
-    setupFixHint(),
-  );
+  return new RalphError('setup', 'running as root without IS_SANDBOX', setupFixHint());
 }
 
 function rootOk({ agentBin = '', skipPermissions, uid, agentEnv }: AgentCheckOptions): string {
