@@ -11,6 +11,7 @@ import { legacyPromptNotes, readRalphSh } from '../init/import-ralph-sh.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
 import { checkInstallSpec } from '../init/install-spec.js';
+import { isSandboxSet } from '../run-lifecycle/agent-check.js';
 
 export interface InitOptions {
   cwd: string;
@@ -45,7 +46,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   await acceptAsLeftBehind(root, ralphPaths(root).state, written);
   const where: Whereabouts = {
     claudeFound: (await findExecutable('claude', options.cwd)) !== undefined,
-    root: process.getuid?.() === 0,
+    root: process.getuid?.() === 0 && !isSandboxSet(process.env),
     imported: from !== undefined,
   };
   const notes = from

@@ -2,7 +2,7 @@
 export interface Whereabouts {
   /** `claude` resolves on PATH. */
   claudeFound: boolean;
-  /** ralph runs as root: Claude Code then needs IS_SANDBOX=1 (or a normal user). */
+  /** ralph runs as root without IS_SANDBOX: Claude Code would refuse to start (a normal user, or IS_SANDBOX=1). */
   root: boolean;
   /** The task list came from ralph.sh (`ralph init --from`), not the example. */
   imported: boolean;

@@ -29,6 +29,19 @@ describe('ralph init: a fresh repository', () => {
     expect(result.stdout).toContain('ralph run');
   });
 
+  it.skipIf(process.getuid?.() !== 0)(
+    "as root, tells how to lift Claude Code's refusal only when IS_SANDBOX does not already",
+    async () => {
+      const caveat = 'You are root: run ralph as a normal user, or set IS_SANDBOX=1';
+      const sandboxed = await runRalph(await makeProject({ git: 'committed' }), ['init']);
+      expect(sandboxed.stdout).not.toContain(caveat);
+      const bare = await runRalph(await makeProject({ git: 'committed' }), ['init'], {
+        env: { IS_SANDBOX: undefined },
+      });
+      expect(bare.stdout).toContain(caveat);
+    },
+  );
+
   it('ships an example task list that ralph accepts, with two open stories, marked as the example', async () => {
     const parsed = parseTasks(await template('tasks.json'));
     expect(parsed.ok).toBe(true);
