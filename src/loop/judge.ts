@@ -150,9 +150,11 @@ function nextCounters(
   { problems, claimChecked, gateEvent }: Findings,
 ): Counters {
   const limited = outcome === 'usage_limit';
+  // Neither a usage limit nor a human's interrupt says the agent is stuck.
+  const noStrike = limited || outcome === 'interrupted';
   return {
-    // A usage-limited iteration is no strike; a commit is progress however the iteration ended.
-    stuck: facts.committed ? 0 : limited ? previous.stuck : previous.stuck + 1,
+    // A commit is progress however the iteration ended.
+    stuck: facts.committed ? 0 : noStrike ? previous.stuck : previous.stuck + 1,
     agentFailures:
       outcome === 'agent_error' ? previous.agentFailures + 1 : outcome === 'ok' ? 0 : previous.agentFailures,
     validationFailures: validationFailures(facts, previous.validationFailures, outcome, problems),

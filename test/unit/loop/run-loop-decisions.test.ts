@@ -64,6 +64,13 @@ describe('runLoop: the summary counts', () => {
     expect(result.stuckIterations).toBe(1);
   });
 
+  it('counts an iteration a human interrupted, without a commit, as no strike', async () => {
+    const { result, rows } = await loop([{}, { interrupt: 'SIGINT' }]);
+    expect(result.termination).toEqual({ reason: 'interrupted', signal: 'SIGINT' });
+    expect(rows.map((row) => row.stuckCount)).toEqual([1, 1]);
+    expect(result.stuckIterations).toBe(1);
+  });
+
   it('counts every repetition detection per tool', async () => {
     const stop = (tool: string): FakeCall => ({
       stoppedBy: { cause: 'repetition', repetition: { tool, count: 5, kind: 'consecutive', inputPreview: '{}' } },
