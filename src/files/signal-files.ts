@@ -20,6 +20,16 @@ export async function writeDecide(
   await writeFile(path, text);
 }
 
+/** What a human does about a BLOCKED: the start checks and the run's summary say the same. */
+export function resolveBlocked(path: string): string {
+  return `resolve it, then delete ${path} and run again`;
+}
+
+/** What a human does about a DECIDE, in the same words wherever ralph says it. */
+export function answerDecide(path: string): string {
+  return `write your answer below the --- line in ${path} and run again`;
+}
+
 /** The answer below `---` in a decide.txt text (without its `## Answer` heading), or "". */
 export function decideAnswer(text: string): string {
   const lines = text.split(/\r?\n/);

@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { readPromptFile } from '../files/prompt-file.js';
-import { decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
+import { answerDecide, decideAnswer, decideQuestion, readOptional, resolveBlocked } from '../files/signal-files.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
 import { checkAgent, type AgentCheckOptions } from './agent-check.js';
@@ -135,22 +135,14 @@ async function checkPendingHuman(paths: RalphPaths, shown: (path: string) => str
     const reason = blocked.split('\n').slice(1).join(' ').trim() || blocked.trim();
     return failed(
       'signals',
-      new RalphError(
-        'blocked',
-        `the loop is blocked: ${reason}`,
-        `resolve it, then delete ${shown(paths.blocked)} and run again`,
-      ),
+      new RalphError('blocked', `the loop is blocked: ${reason}`, resolveBlocked(shown(paths.blocked))),
     );
   }
   const decide = await readOptional(paths.decide);
   if (decide !== undefined && !decideAnswer(decide)) {
     return failed(
       'signals',
-      new RalphError(
-        'decide',
-        `a decision is pending: ${decideQuestion(decide)}`,
-        `write your answer below the --- line in ${shown(paths.decide)} and run again`,
-      ),
+      new RalphError('decide', `a decision is pending: ${decideQuestion(decide)}`, answerDecide(shown(paths.decide))),
     );
   }
   return {

@@ -1,3 +1,4 @@
+import { answerDecide, resolveBlocked } from '../files/signal-files.js';
 import type { RunReport } from '../loop/run-report.js';
 import { formatDuration, reasonLabel } from './format.js';
 
@@ -11,8 +12,15 @@ export function summaryFacts(report: RunReport): [label: string, value: string][
     ['Avg/iter', formatDuration(report.avgIterationSeconds * 1000)],
     ['Stuck iters', String(report.stuckIterations)],
     ...(report.costUsd > 0 ? ([['Cost', `$${report.costUsd.toFixed(2)}`]] as [string, string][]) : []),
+    ...(NEXT_STEP[report.reason] ? ([['Next', NEXT_STEP[report.reason]]] as [string, string][]) : []),
   ];
 }
+
+/** What a human does after an ending that waits for one. */
+const NEXT_STEP: Partial<Record<RunReport['reason'], string>> = {
+  blocked: resolveBlocked('ralph/blocked.txt'),
+  decide: answerDecide('ralph/decide.txt'),
+};
 
 /** The summary block printed at the end of every run. */
 export function renderSummary(report: RunReport, csvPath = 'ralph/logs/summary.csv'): string {

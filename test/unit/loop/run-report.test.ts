@@ -49,6 +49,27 @@ describe('buildRunReport', () => {
     expect(summary).toContain('ralph/logs/summary.csv');
   });
 
+  it.each([
+    [
+      'blocked',
+      { reason: 'blocked', message: 'needs a database password' },
+      'resolve it, then delete ralph/blocked.txt and run again',
+    ],
+    [
+      'decide',
+      { reason: 'decide', question: 'Postgres or SQLite?' },
+      'write your answer below the --- line in ralph/decide.txt and run again',
+    ],
+  ] as const)('a %s ending says what the human does next', (_name, ending, next) => {
+    const summary = renderSummary(buildRunReport(ending, noProgress({ complete: 1, total: 3 }), run));
+    expect(summary.split('\n')).toContain(`Next:        ${next}`);
+  });
+
+  it('an ending that waits for no human names no next step', () => {
+    const summary = renderSummary(buildRunReport({ reason: 'complete' }, noProgress({ complete: 3, total: 3 }), run));
+    expect(summary).not.toMatch(/^Next:/m);
+  });
+
   it('a usage limit says when it lifts, as an ISO time, and what that time was read from', () => {
     const resetsAt = Date.parse('2026-01-02T09:00:00Z');
     const ending = {
