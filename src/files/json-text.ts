@@ -7,9 +7,21 @@ export type JsonParse = { ok: true; value: unknown } | { ok: false; error: strin
  * an invisible "unexpected token", is accepted.
  */
 export function parseJson(text: string): JsonParse {
+  const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
   try {
-    return { ok: true, value: JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) };
+    return { ok: true, value: JSON.parse(json) };
   } catch (error) {
-    return { ok: false, error: (error as Error).message };
+    return { ok: false, error: withLineAndColumn((error as Error).message, json) };
   }
+}
+
+/**
+ * Node 20 says where JSON broke as a character offset ("at position 42"), which no editor shows:
+ * the line and column are added, as newer Node versions do themselves.
+ */
+function withLineAndColumn(message: string, json: string): string {
+  const position = /at position (\d+)(?! \(line)/.exec(message)?.[1];
+  if (position === undefined) return message;
+  const before = json.slice(0, Number(position)).split('\n');
+  return `${message} (line ${before.length} column ${(before.at(-1)?.length ?? 0) + 1})`;
 }

@@ -11,4 +11,21 @@ describe('parseJson', () => {
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.error).not.toContain('\n');
   });
+
+  it('says where the text broke by line and column, as an editor shows it', () => {
+    const parsed = parseJson('{\n  "a": 1,\n}');
+    expect(parsed).toEqual({
+      ok: false,
+      error: expect.stringMatching(/ at position 12 \(line 3 column 1\)$/),
+    });
+  });
+
+  it('counts from after a byte-order mark, which an editor does not show', () => {
+    const parsed = parseJson('\uFEFF{\n  x\n}');
+    expect(parsed).toEqual({ ok: false, error: expect.stringMatching(/\(line 2 column 3\)$/) });
+  });
+
+  it('adds nothing to a message without a position', () => {
+    expect(parseJson('{ "a": ')).toEqual({ ok: false, error: expect.not.stringMatching(/\(line/) });
+  });
 });
