@@ -10,7 +10,7 @@ export function renderStatus(status: StatusReport): string {
   const rows: [string, string][] = [
     ['Stories', storiesLine(status.tasks)],
     ...(status.tasks.state === 'ok' ? ([['Next', nextLine(status.tasks)]] as [string, string][]) : []),
-    ['Branch', branchLine(status.branch)],
+    ['Branch', branchLine(status.branch, status.tasks.state === 'ok')],
     ['Loop', loopLine(status.loop)],
   ];
   if (status.blocked)
@@ -59,8 +59,9 @@ function nextLine(tasks: Extract<TasksStatus, { state: 'ok' }>): string {
   return `${tasks.next.id}  ${tasks.next.title}${tasks.next.priority === null ? '' : pc.dim(` (priority ${tasks.next.priority})`)}`;
 }
 
-function branchLine({ current, tasks }: StatusReport['branch']): string {
+function branchLine({ current, tasks }: StatusReport['branch'], tasksRead: boolean): string {
   const here = current ?? 'detached HEAD';
+  if (!tasksRead) return `${here} (the task list cannot be read, nor its branchName)`;
   if (tasks === null) return `${here} (the task list names no branchName)`;
   if (tasks === current) return `${here} (the task list's branchName)`;
   return `${here} — the task list's branchName is ${pc.yellow(tasks)}: ralph run switches to it`;

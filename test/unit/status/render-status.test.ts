@@ -64,6 +64,12 @@ describe('renderStatus', () => {
     expect(renderStatus({ ...base, branch })).toContain(line);
   });
 
+  it('does not say the task list names no branchName when it cannot be read at all', () => {
+    const text = renderStatus({ ...base, tasks: { state: 'invalid', error: 'not valid JSON' } });
+    expect(text).toContain('Branch    main (the task list cannot be read, nor its branchName)');
+    expect(text).not.toContain('names no branchName');
+  });
+
   it('shows a dash for a column the CSV does not have, and the short commit', () => {
     const text = renderStatus({
       ...base,
