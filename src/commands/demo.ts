@@ -1,10 +1,11 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import pc from 'picocolors';
 import { packagePath, readTemplate } from '../templates.js';
 import { runCommand } from './run.js';
+import { shownPath } from '../files/paths.js';
 
 /** `ralph demo`: the real loop, in a fresh temporary repository, against the bundled scripted agent. */
 export async function demoCommand(): Promise<number> {
@@ -25,7 +26,7 @@ export async function demoCommand(): Promise<number> {
   process.stdout.write(
     `${pc.bold('ralph demo')}: a temporary repository with three tiny stories, and a scripted agent\n` +
       `that implements one story per iteration. This is the real loop.\n` +
-      `  repository: ${repo}\n  agent:      ${relative(process.cwd(), agent) || agent}\n\n`,
+      `  repository: ${repo}\n  agent:      ${shownPath(process.cwd(), agent)}\n\n`,
   );
   // The demo shows the defaults: no RALPH_ settings from the caller's environment apply.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('RALPH_')));

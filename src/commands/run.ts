@@ -1,10 +1,9 @@
-import { relative } from 'node:path';
 import type { Writable } from 'node:stream';
 import pc from 'picocolors';
 import type { RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
-import { ralphPaths, type RalphPaths } from '../files/paths.js';
+import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { dryRun } from '../run-lifecycle/dry-run.js';
 import { finishRun } from '../run-lifecycle/finish-run.js';
@@ -90,7 +89,7 @@ async function dryRunCommand(start: StartInput, terminal: Terminal): Promise<num
 async function requireRalphFolder(paths: RalphPaths, cwd: string, checks: () => Promise<unknown>): Promise<void> {
   if (await pathExists(paths.dir)) return;
   await checks();
-  throw new RalphError('setup', `${relative(cwd, paths.dir) || paths.dir} not found`, 'run `ralph init` to create it');
+  throw new RalphError('setup', `${shownPath(cwd, paths.dir)} not found`, 'run `ralph init` to create it');
 }
 
 function terminalFor(options: RunCommandOptions): Terminal {

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 
 /** Where ralph keeps its files in a repository. */
 export interface RalphPaths {
@@ -63,4 +63,13 @@ export function ralphPaths(root: string): RalphPaths {
 /** `iteration-007.log`: zero-padded to three digits, wider past 999. */
 export function iterationFileName(iteration: number, extension: 'log' | 'jsonl'): string {
   return `iteration-${String(iteration).padStart(3, '0')}.${extension}`;
+}
+
+/**
+ * A path as a person in `from` would type it: relative inside `from`, absolute outside it (a
+ * `../../x` says less than `/x`) and for `from` itself.
+ */
+export function shownPath(from: string, path: string): string {
+  const inside = relative(from, path);
+  return inside === '' || inside === '..' || inside.startsWith('../') || isAbsolute(inside) ? path : inside;
 }

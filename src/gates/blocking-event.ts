@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { isAbsolute, relative } from 'node:path';
+import { shownPath } from '../files/paths.js';
 import { suggestionsFor } from './suggestions.js';
 import { MAX_DETAILS, type BlockingEvent, type GateOutcome, type GateSpec, type GateStatus } from './types.js';
 
@@ -30,7 +30,7 @@ export function buildBlockingEvent({ request, iteration, specs, outcomes, root }
         command: commandOf(outcome.name),
         timedOut: outcome.timedOut,
         timeoutMs: specs.find((spec) => spec.name === outcome.name)?.timeoutMs ?? 0,
-        logPath: repoPath(root, outcome.logPath),
+        logPath: shownPath(root, outcome.logPath),
       })),
     ),
     gates: outcomes.map((outcome) => gateStatus(outcome, commandOf(outcome.name), root)),
@@ -73,7 +73,7 @@ function gateStatus(outcome: GateOutcome, command: string, root: string): GateSt
         status: 'passed',
         exitCode: 0,
         durationMs: outcome.durationMs,
-        logPath: repoPath(root, outcome.logPath),
+        logPath: shownPath(root, outcome.logPath),
       };
     case 'failed':
       return {
@@ -83,15 +83,9 @@ function gateStatus(outcome: GateOutcome, command: string, root: string): GateSt
         exitCode: outcome.exitCode,
         timedOut: outcome.timedOut,
         durationMs: outcome.durationMs,
-        logPath: repoPath(root, outcome.logPath),
+        logPath: shownPath(root, outcome.logPath),
       };
     case 'skipped':
       return { name: outcome.name, command, status: 'skipped', reason: outcome.reason };
   }
-}
-
-/** A path as the agent, working in the repository root, would write it. */
-export function repoPath(root: string, path: string): string {
-  const inside = relative(root, path);
-  return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? path : inside;
 }

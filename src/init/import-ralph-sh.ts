@@ -1,7 +1,8 @@
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { readOptional } from '../files/signal-files.js';
 import { parseTasks } from '../files/tasks.js';
+import { shownPath } from '../files/paths.js';
 
 /** The prompt file names ralph.sh used: prompt.md (Amp), CLAUDE.md (Claude Code). */
 const LEGACY_PROMPTS = ['prompt.md', 'CLAUDE.md'] as const;
@@ -18,7 +19,7 @@ export interface RalphShSetup {
 
 /** Reads the ralph.sh layout in `dir`: prd.json must be there and be a valid task list. */
 export async function readRalphSh(dir: string, cwd: string): Promise<RalphShSetup> {
-  const shown = relative(cwd, dir) || '.';
+  const shown = shownPath(cwd, dir);
   const tasks = await readOptional(join(dir, 'prd.json'));
   if (tasks === undefined) {
     throw new RalphError(

@@ -1,10 +1,9 @@
-import { relative } from 'node:path';
 import type { AgentCommand } from '../agent/agent-command.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import { RUN_OPTIONS, type RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
-import { ralphPaths } from '../files/paths.js';
+import { ralphPaths, shownPath } from '../files/paths.js';
 import type { Console } from '../ui/screen.js';
 import { prepareInvocation } from './agent-invocation.js';
 import { failed, type Check } from './check.js';
@@ -26,7 +25,7 @@ export async function dryRun(resolved: ResolvedSettings, options: PreflightOptio
     if (!(error instanceof RalphError)) throw error;
     checks.push(failed('sandbox', error));
   }
-  const promptShown = relative(options.cwd, options.promptPath) || options.promptPath;
+  const promptShown = shownPath(options.cwd, options.promptPath);
   out.line(renderDryRun(resolved, checks, command, promptShown));
   const failure = checks.find((check) => check.error);
   if (failure?.error) throw failure.error;

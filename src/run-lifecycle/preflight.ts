@@ -1,7 +1,6 @@
 import { access, constants, mkdir } from 'node:fs/promises';
-import { relative } from 'node:path';
 import { isErrno, RalphError } from '../errors.js';
-import { ralphPaths, type RalphPaths } from '../files/paths.js';
+import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { readPromptFile } from '../files/prompt-file.js';
 import { answerDecide, decideAnswer, decideQuestion, readOptional, resolveBlocked } from '../files/signal-files.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
@@ -39,7 +38,7 @@ export async function runChecks(
   options: PreflightOptions,
 ): Promise<{ checks: Check[]; ready?: ReadyRun; agentPath?: string }> {
   const paths = ralphPaths(options.root);
-  const shown = (path: string) => relative(options.cwd, path) || path;
+  const shown = (path: string) => shownPath(options.cwd, path);
   const checks: Check[] = [];
   const add = (check: Check) => checks.push(check);
 

@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
 import type { RunOptionKey } from '../config/run-options.js';
 import { ownFile, RalphError } from '../errors.js';
-import { LOOP_OWNED_PATHS, type RalphPaths } from '../files/paths.js';
+import { LOOP_OWNED_PATHS, shownPath, type RalphPaths } from '../files/paths.js';
 import { readRunState } from '../files/run-state.js';
 import { readOptional } from '../files/signal-files.js';
 import { ensureIgnored } from '../git/repository.js';
@@ -26,7 +26,7 @@ export interface PreparedRun extends StartPlan {
 /** The configuration (flag > environment > config > default) and what the start checks look at. */
 export async function planStart(options: StartOptions): Promise<StartPlan> {
   const { cwd, root, paths, env } = options;
-  const shown = (path: string) => relative(cwd, path) || path;
+  const shown = (path: string) => shownPath(cwd, path);
   const resolved = resolveSettings(options.flags, env, await loadConfig(paths.config, shown(paths.config)));
   const { settings } = resolved;
   // A prompt named on the command line or in the environment is relative to where ralph was started.

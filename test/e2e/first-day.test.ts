@@ -259,6 +259,8 @@ describe('coming from ralph.sh', () => {
     const empty = await runRalph(repo, ['init', '--from', 'scripts']);
     expect(empty.code).toBe(64);
     expect(empty.stderr).toContain('ralph: scripts/prd.json not found');
+    const elsewhere = await runRalph(repo, ['init', '--from', '/nonexistent']);
+    expect(elsewhere.stderr).toContain('ralph: /nonexistent/prd.json not found');
   });
 
   it('ralph run 10 (the ralph.sh habit) fails with 64 and names the flag; a mistyped option or value gets one line', async () => {

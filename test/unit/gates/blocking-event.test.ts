@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildBlockingEvent, repoPath } from '../../../src/gates/blocking-event.js';
+import { buildBlockingEvent } from '../../../src/gates/blocking-event.js';
 import type { GateOutcome, GateSpec } from '../../../src/gates/types.js';
 
 const spec = (name: string, command = `run ${name}`): GateSpec => ({ name, command, timeoutMs: 90_000 });
@@ -76,9 +76,4 @@ describe('buildBlockingEvent', () => {
   });
 });
 
-describe('repoPath', () => {
-  it('makes paths inside the repository relative and leaves others alone', () => {
-    expect(repoPath('/repo', '/repo/ralph/logs/a.log')).toBe('ralph/logs/a.log');
-    expect(repoPath('/repo', '/elsewhere/a.log')).toBe('/elsewhere/a.log');
-  });
-});
+
