@@ -57,10 +57,26 @@ function leftAlone(existing: string, problem: string): Merged {
 
 /** Whether a `hooks.Stop[]` entry already runs ralph's hook. */
 function isRalphEntry(entry: unknown): boolean {
-  if (!isObject(entry) || !Array.isArray(entry.hooks)) return false;
-  return entry.hooks.some(
-    (hook) => isObject(hook) && typeof hook.command === 'string' && REGISTERED.test(hook.command.trim()),
-  );
+  return ralphCommand(entry) !== undefined;
+}
+
+/** The command of ralph's hook in a `hooks.Stop[]` entry, however it is spelled. */
+function ralphCommand(entry: unknown): string | undefined {
+  if (!isObject(entry) || !Array.isArray(entry.hooks)) return undefined;
+  for (const hook of entry.hooks as unknown[]) {
+    const command = isObject(hook) && typeof hook.command === 'string' ? hook.command.trim() : undefined;
+    if (command !== undefined && REGISTERED.test(command)) return command;
+  }
+  return undefined;
+}
+
+/** The command of ralph's Stop hook in the text of `.claude/settings.json`; undefined when it is not there. */
+export function registeredStopHook(text: string | undefined): string | undefined {
+  const parsed = text === undefined ? undefined : parseJson(text);
+  const settings = parsed?.ok ? parsed.value : undefined;
+  const stop = isObject(settings) && isObject(settings.hooks) ? settings.hooks.Stop : undefined;
+  if (!Array.isArray(stop)) return undefined;
+  return stop.map(ralphCommand).find((command) => command !== undefined);
 }
 
 /** The indentation the user's file uses (a tab, or its first indent in spaces), so a merge does not reformat it. */

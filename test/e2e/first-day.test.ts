@@ -26,9 +26,7 @@ describe('preflight: what can be checked before the first call', () => {
       const repo = await makeRepo();
       const result = await runRalph(repo, ['run'], { env: { IS_SANDBOX: undefined } });
       expect(result.code).toBe(64);
-      expect(result.stderr).toBe(
-        `ralph: running as root without IS_SANDBOX — ${setupFixHint()}\n`,
-      );
+      expect(result.stderr).toBe(`ralph: running as root without IS_SANDBOX — ${setupFixHint()}\n`);
       expect(repo.calls()).toBe(0);
     },
   );

@@ -39,10 +39,7 @@ describe('loadConfig', () => {
       '{ "agent": { "bin": "claude", "arg": [] } }',
       'ralph/config.json: unknown key "agent.arg" (did you mean "agent.args"?)',
     ],
-    [
-      '{ "agent": { "args": "--model opus" } }',
-      /^ralph\/config.json: agent.args: expected array, got "--model opus"$/,
-    ],
+    ['{ "agent": { "args": "--model opus" } }', /^ralph\/config.json: agent.args: expected array, got "--model opus"$/],
     ['{ "sandbox": "../x" }', /^ralph\/config.json: sandbox: expected true, false, or a sandbox name/],
   ])('names the key and the expected form: %s', async (text, message) => {
     await expect(load(text)).rejects.toThrow(message);

@@ -75,5 +75,3 @@ describe('buildBlockingEvent', () => {
     expect(event.details[0]).toBe('[lint] lint problem 1');
   });
 });
-
-

@@ -1,0 +1,62 @@
+import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NPX_STOP_HOOK_COMMAND, STOP_HOOK } from '../../../src/init/claude-settings.js';
+import { checkStopHook } from '../../../src/run-lifecycle/hook-check.js';
+
+/** A repository whose .claude/settings.json registers `command` as its Stop hook (none: no file). */
+async function repoWithHook(command?: string): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'ralph-hook-check-'));
+  if (command !== undefined) {
+    await mkdir(join(root, '.claude'));
+    const settings = { hooks: { Stop: [{ hooks: [{ ...STOP_HOOK, command }] }] } };
+    await writeFile(join(root, '.claude', 'settings.json'), JSON.stringify(settings));
+  }
+  return root;
+}
+
+/** A folder holding an executable `ralph`, for the agent's PATH. */
+async function folderWithRalph(): Promise<string> {
+  const bin = await mkdtemp(join(tmpdir(), 'ralph-hook-bin-'));
+  await writeFile(join(bin, 'ralph'), '#!/bin/sh\n');
+  await chmod(join(bin, 'ralph'), 0o755);
+  return bin;
+}
+
+describe("checkStopHook: will Claude Code's Stop hook start?", () => {
+  it("is fine when the ralph it names is on the agent's PATH", async () => {
+    const root = await repoWithHook('ralph hook stop');
+    expect(await checkStopHook(root, root, await folderWithRalph())).toEqual({
+      name: 'stop hook',
+      status: 'ok',
+      detail: 'ralph hook stop',
+    });
+  });
+
+  it("warns when no ralph is on the agent's PATH: every stop would go unchecked", async () => {
+    const root = await repoWithHook('ralph hook stop');
+    const check = await checkStopHook(root, root, '/nowhere');
+    expect(check.status).toBe('warning');
+    expect(check.detail).toBe(
+      `"ralph hook stop" cannot start: no ralph on the agent's PATH, so every stop goes unchecked — install ralph (npm install -g ralph-loop-cli) or register "${NPX_STOP_HOOK_COMMAND}" instead`,
+    );
+  });
+
+  it('looks for no ralph on PATH when the hook starts it through npx or by its path', async () => {
+    for (const command of [NPX_STOP_HOOK_COMMAND, './node_modules/.bin/ralph hook stop']) {
+      const root = await repoWithHook(command);
+      expect(await checkStopHook(root, root, '/nowhere')).toMatchObject({ status: 'ok', detail: command });
+    }
+  });
+
+  it('warns when the hook is not registered at all', async () => {
+    const root = await repoWithHook();
+    expect(await checkStopHook(root, root, await folderWithRalph())).toMatchObject({
+      status: 'warning',
+      detail: 'not in .claude/settings.json: nothing checks each stop of the agent (ralph init adds it)',
+    });
+    const other = await repoWithHook('another-tool hook stop');
+    expect((await checkStopHook(other, other, '/nowhere')).status).toBe('warning');
+  });
+});
