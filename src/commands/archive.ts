@@ -111,8 +111,13 @@ async function fileAway(paths: RalphPaths, dir: string, includeLogs: boolean): P
   for (const [from, name] of moves) {
     if (await moveIfPresent(from, join(dir, name))) filed.moved.push(name === 'logs' ? 'logs/' : name);
   }
+  // The archive is meant to be committed, its logs never (raw transcripts may hold secrets): a
+  // .gitignore of their own keeps them out of every `git add -A`, as ralph/logs/ is kept out.
+  if (filed.moved.includes('logs/')) await writeFile(join(dir, 'logs', '.gitignore'), LOGS_GITIGNORE);
   return filed;
 }
+
+const LOGS_GITIGNORE = '# ralph archive --include-logs: transcripts stay out of git, as in ralph/logs/\n*\n';
 
 /** A fresh task list and progress file from the templates, and an empty logs folder. */
 async function startFresh(paths: RalphPaths): Promise<string[]> {

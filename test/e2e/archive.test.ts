@@ -73,8 +73,13 @@ describe('ralph archive: a finished task list', () => {
     expect(result.code).toBe(0);
     const folder = await archivedFolder(repo, 'e2e');
     expect(result.stdout).toMatch(/moved +tasks\.json, progress\.txt, logs\/\n/);
-    expect(await repo.list(`${folder}/logs`)).toEqual(logs);
+    expect((await repo.list(`${folder}/logs`)).filter((name) => name !== '.gitignore')).toEqual(logs);
     expect(await repo.logs()).toEqual([]);
+    // The archive is committed, its transcripts never: git sees none of them.
+    repo.git('add', '-A');
+    const staged = repo.git('diff', '--cached', '--name-only').split('\n');
+    expect(staged).toEqual(expect.arrayContaining([`${folder}/tasks.json`, `${folder}/progress.txt`]));
+    expect(staged.filter((path) => path.startsWith(`${folder}/logs`))).toEqual([]);
   });
 
   it('moves a pending decide.txt and blocked.txt with the list', async () => {
