@@ -76,7 +76,10 @@ export type DecideState = 'none' | 'pending' | 'answered';
 
 /** What `.ralph-active` says about the running loop (the adapter adds pid and start time). */
 export interface ActiveState {
+  /** The iteration's number, as its logs are numbered (continuing across runs of one task list). */
   iteration: number;
+  /** Its place among this run's iterations that count toward maxIterations (1 for the first). */
+  thisRun: number;
   maxIterations: number;
   stuckCount: number;
   mode: Mode;

@@ -26,6 +26,7 @@ export async function recordStart(
   await files.snapshotTasks();
   const active = {
     iteration,
+    thisRun: start.counted + 1,
     maxIterations: settings.maxIterations,
     stuckCount: start.stuckCount,
     mode,

@@ -16,6 +16,7 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
     ...currentOwner(containment.runId),
     startedAt: new Date(startedAt).toISOString(),
     iteration: 0,
+    thisRun: 0,
     maxIterations: 0,
     stuckCount: 0,
     mode: 'implement',

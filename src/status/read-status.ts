@@ -47,6 +47,8 @@ export type LoopStatus =
       running: true;
       pid: number;
       iteration: number;
+      /** Its place among the run's counted iterations (absent from the lock of an older ralph). */
+      thisRun?: number;
       maxIterations: number;
       stuckCount: number;
       mode: string;
@@ -131,6 +133,7 @@ async function readLoopStatus(path: string, now: number): Promise<LoopStatus> {
     running: true,
     pid: active.pid,
     iteration: active.iteration,
+    ...(Number.isInteger(active.thisRun) ? { thisRun: active.thisRun } : {}),
     maxIterations: active.maxIterations,
     stuckCount: active.stuckCount,
     mode: active.mode,

@@ -70,7 +70,9 @@ function branchLine({ current, tasks }: StatusReport['branch'], tasksRead: boole
 function loopLine(loop: LoopStatus): string {
   if (!loop.running) return 'not running';
   const usage = loop.usage ? ` · usage ${formatUsage(loop.usage)}` : '';
-  return `${pc.green('running')} · pid ${loop.pid} · iteration ${loop.iteration} (at most ${loop.maxIterations} this run) · ${formatDuration(loop.elapsedSeconds * 1000)} elapsed${usage}`;
+  // The run's header says "Iteration 7 (2/10)": the same two numbers.
+  const place = loop.thisRun === undefined ? `at most ${loop.maxIterations}` : `${loop.thisRun}/${loop.maxIterations}`;
+  return `${pc.green('running')} · pid ${loop.pid} · iteration ${loop.iteration} (${place} this run) · ${formatDuration(loop.elapsedSeconds * 1000)} elapsed${usage}`;
 }
 
 function lastRunLine(run: LastRunStatus | null): string {

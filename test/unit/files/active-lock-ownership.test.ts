@@ -32,7 +32,7 @@ async function lockPath(): Promise<string> {
   return join(folder, '.ralph-active');
 }
 
-const loopState = { iteration: 0, maxIterations: 5, stuckCount: 0, mode: 'implement' } as const;
+const loopState = { iteration: 0, thisRun: 0, maxIterations: 5, stuckCount: 0, mode: 'implement' } as const;
 
 /** A lock as this very process writes it. */
 function mine(marker = 'run-mine'): ActiveFile {

@@ -16,6 +16,7 @@ async function heldLock(): Promise<ActiveLock> {
     ...currentOwner('run-1'),
     startedAt: '2026-01-01T00:00:00Z',
     iteration: 0,
+    thisRun: 0,
     maxIterations: 5,
     stuckCount: 0,
     mode: 'implement',

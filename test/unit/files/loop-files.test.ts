@@ -15,6 +15,7 @@ describe('createLoopFiles: .ralph-active', () => {
       pid: 42,
       startedAt: '2026-01-01T00:00:00Z',
       iteration: 0,
+      thisRun: 0,
       maxIterations: 5,
       stuckCount: 0,
       mode: 'implement',
@@ -22,7 +23,7 @@ describe('createLoopFiles: .ralph-active', () => {
     const files = createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list');
     const read = async () => JSON.parse(await readFile(paths.active, 'utf8')) as Record<string, unknown>;
 
-    await files.writeActive({ iteration: 1, maxIterations: 5, stuckCount: 0, mode: 'implement' });
+    await files.writeActive({ iteration: 1, thisRun: 1, maxIterations: 5, stuckCount: 0, mode: 'implement' });
     // Two updates without waiting between them: both land, in order, whole.
     const first = files.writeUsage([{ window: 'five_hour', utilization: 0.5 }]);
     await files.writeUsage([{ window: 'five_hour', utilization: 0.92, resetsAt: 1 }]);
@@ -33,7 +34,7 @@ describe('createLoopFiles: .ralph-active', () => {
       usage: [{ window: 'five_hour', utilization: 0.92, resetsAt: 1 }],
     });
 
-    await files.writeActive({ iteration: 2, maxIterations: 5, stuckCount: 1, mode: 'implement' });
+    await files.writeActive({ iteration: 2, thisRun: 2, maxIterations: 5, stuckCount: 1, mode: 'implement' });
     expect(await read()).toMatchObject({ iteration: 2, usage: [{ window: 'five_hour', utilization: 0.92 }] });
   });
 });

@@ -126,9 +126,9 @@ describe('runLoop: the row and the live state of each iteration', () => {
   it('writes the stuck count so far, the mode and the story into .ralph-active as each iteration starts', async () => {
     const { active } = await loop([{}, { commit: true, pass: ['US-1'] }, {}], { maxIterations: 3 });
     expect(active).toEqual([
-      { iteration: 1, maxIterations: 3, stuckCount: 0, mode: 'implement', story: 'US-1', review: false },
-      { iteration: 2, maxIterations: 3, stuckCount: 1, mode: 'implement', story: 'US-1', review: false },
-      { iteration: 3, maxIterations: 3, stuckCount: 0, mode: 'implement', story: 'US-2', review: false },
+      { iteration: 1, thisRun: 1, maxIterations: 3, stuckCount: 0, mode: 'implement', story: 'US-1', review: false },
+      { iteration: 2, thisRun: 2, maxIterations: 3, stuckCount: 1, mode: 'implement', story: 'US-1', review: false },
+      { iteration: 3, thisRun: 3, maxIterations: 3, stuckCount: 0, mode: 'implement', story: 'US-2', review: false },
     ]);
   });
 

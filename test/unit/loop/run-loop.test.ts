@@ -136,6 +136,8 @@ describe('runLoop', () => {
     const { rows, active } = await loop([{ commit: true }, { commit: true }], { maxIterations: 2, firstIteration: 8 });
     expect(rows.map((row) => row.iteration)).toEqual([8, 9]);
     expect(active.map((state) => state.iteration)).toEqual([8, 9]);
+    // `ralph status` shows the run's own count beside the number, as the run's header does.
+    expect(active.map((state) => state.thisRun)).toEqual([1, 2]);
   });
 
   it('records the interrupted iteration and ends with the signal', async () => {

@@ -52,6 +52,23 @@ describe('renderStatus', () => {
     expect(renderStatus({ ...base, loop })).not.toContain('usage');
   });
 
+  it("shows a resumed run's iteration by its number and its place in this run, as the run's header does", () => {
+    const loop = {
+      running: true as const,
+      pid: 7,
+      iteration: 3,
+      thisRun: 1,
+      maxIterations: 3,
+      stuckCount: 0,
+      mode: 'implement',
+      startedAt: '2026-01-01T00:00:00Z',
+      elapsedSeconds: 60,
+    };
+    expect(renderStatus({ ...base, loop })).toContain('pid 7 · iteration 3 (1/3 this run) · ');
+    const { thisRun: _older, ...fromAnOlderLock } = loop;
+    expect(renderStatus({ ...base, loop: fromAnOlderLock })).toContain('iteration 3 (at most 3 this run)');
+  });
+
   it.each([
     [{ current: 'main', tasks: null }, 'Branch    main (the task list names no branchName)'],
     [{ current: 'ralph/x', tasks: 'ralph/x' }, "Branch    ralph/x (the task list's branchName)"],
