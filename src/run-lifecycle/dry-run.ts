@@ -8,6 +8,7 @@ import type { Console } from '../ui/screen.js';
 import { prepareInvocation } from './agent-invocation.js';
 import { failed, type Check } from './check.js';
 import { runChecks, type PreflightOptions } from './preflight.js';
+import { checkScaffold } from './scaffold-check.js';
 
 /**
  * `ralph run --dry-run`: every check listed, the configuration, the agent command; no call. Exits 0
@@ -18,6 +19,7 @@ export async function dryRun(resolved: ResolvedSettings, options: PreflightOptio
   // A real run meets the lock first: the dry run looks at it without taking it.
   const refusal = await lockRefusal(ralphPaths(options.root).active);
   checks.unshift(refusal ? failed('lock', refusal) : { name: 'lock', status: 'ok', detail: 'no other run is active' });
+  checks.push(await checkScaffold(options.root));
   let command: AgentCommand | undefined;
   try {
     command = (await prepareInvocation(resolved, options.root, options.cwd, agentPath)).command(PROMPT_MARK);
@@ -62,9 +64,11 @@ function renderDryRun(
   const valueWidth = Math.min(40, Math.max(...rows.map(([, value]) => value.length)) + 2);
   const table = rows.map(([key, value, source]) => `  ${key.padEnd(width)}${value.padEnd(valueWidth)}${source}`);
   const failures = checks.filter((check) => check.status === 'failure').length;
+  const warnings = checks.filter((check) => check.status === 'warning').length;
+  const heed = warnings === 0 ? '' : ` (${warnings === 1 ? 'one warning' : `${warnings} warnings`} above)`;
   const verdict =
     failures === 0
-      ? 'Everything a run needs checks out.'
+      ? `Everything a run needs checks out${heed}.`
       : `${failures} ${failures === 1 ? 'check fails' : 'checks fail'}: a run would stop before its first call.`;
   return [
     'Dry run: the agent was not called.',

@@ -46,9 +46,11 @@ describe('preflight: what can be checked before the first call', () => {
     const repo = await makeRepo();
     const ok = await runRalph(repo, ['run', '--dry-run']);
     expect(ok.code).toBe(0);
-    for (const name of ['task list', 'prompt', 'example', 'signals', 'agent', 'root', 'logs'])
+    for (const name of ['lock', 'task list', 'prompt', 'example', 'signals', 'agent', 'root', 'logs', 'scaffold'])
       expect(ok.stdout).toMatch(new RegExp(`^ {2}ok +${name} `, 'm'));
-    expect(ok.stdout).toContain('Everything a run needs checks out.');
+    // This repository registers no Stop hook: worth a warning, not a refusal.
+    expect(ok.stdout).toMatch(/^ {2}warning +stop hook +not in \.claude\/settings\.json/m);
+    expect(ok.stdout).toContain('Everything a run needs checks out (one warning above).');
 
     const missing = await runRalph(repo, ['run', '--dry-run', '--agent-bin', 'no-such-agent']);
     expect(missing.code).toBe(64);
@@ -60,6 +62,20 @@ describe('preflight: what can be checked before the first call', () => {
     expect(missing.stdout).toMatch(/agentBin +no-such-agent +flag/);
     expect(missing.stderr).toContain("ralph: agent executable 'no-such-agent' not found on PATH");
     expect(repo.calls()).toBe(0);
+  });
+
+  it("--dry-run warns while ralph init's scaffold is not committed: the agent's first commit would take it in", async () => {
+    const repo = await makeProject({ git: 'committed' });
+    expect((await runRalph(repo, ['init'])).code).toBe(0);
+    const before = await runRalph(repo, ['run', '--dry-run', '--yes']);
+    expect(before.code).toBe(0);
+    expect(before.stdout).toMatch(
+      /^ {2}warning +scaffold +not committed \(\.claude\/settings\.json, \.gitignore, ralph\/config\.json, ralph\/config\.schema\.json and \d+ more\): the agent's first commit would take it in — git add ralph \.claude\/settings\.json \.gitignore && git commit -m "Set up ralph"$/m,
+    );
+    repo.git('add', 'ralph', '.claude/settings.json', '.gitignore');
+    repo.git('commit', '-q', '-m', 'Set up ralph');
+    const after = await runRalph(repo, ['run', '--dry-run', '--yes']);
+    expect(after.stdout).toMatch(/^ {2}ok +scaffold +committed$/m);
   });
 
   it.runIf(isRoot)('--dry-run as root without IS_SANDBOX shows the root check FAILED', async () => {
