@@ -218,15 +218,21 @@ describe('taking the lock on a full filesystem', () => {
     for (const folder of mounts.splice(0)) execFileSync('umount', ['-l', folder]);
   });
 
+  /** A lock path in a folder that is a small tmpfs of its own, mounted with `options`. */
+  async function lockOnTmpfs(options: string): Promise<{ path: string; folder: string }> {
+    const path = await lockPath();
+    const folder = join(path, '..');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', folder]);
+    mounts.push(folder);
+    return { path, folder };
+  }
+
   // Mounting a tmpfs needs root, as CI has.
   it.skipIf(process.getuid?.() !== 0)(
     'fails with ENOSPC, and leaves no temporary file, when no inode is left for the lock',
     async () => {
-      const path = await lockPath();
-      const folder = join(path, '..');
       // Two inodes: the folder and the lock's temporary file. Linking the lock into place needs a third.
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,nr_inodes=2', 'tmpfs', folder]);
-      mounts.push(folder);
+      const { path, folder } = await lockOnTmpfs('size=64k,nr_inodes=2');
       await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({ code: 'ENOSPC' });
       expect(await readdir(folder)).toEqual([]);
     },
@@ -235,11 +241,8 @@ describe('taking the lock on a full filesystem', () => {
   it.skipIf(process.getuid?.() !== 0)(
     'fails with ENOSPC, and leaves no temporary file, when no byte is left to write the lock',
     async () => {
-      const path = await lockPath();
-      const folder = join(path, '..');
       // One page, filled: the temporary file is created, and writing into it fails.
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', folder]);
-      mounts.push(folder);
+      const { path, folder } = await lockOnTmpfs('size=4k');
       await writeFile(join(folder, 'filler'), Buffer.alloc(4096));
       await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({ code: 'ENOSPC' });
       expect(await readdir(folder)).toEqual(['filler']);
