@@ -53,8 +53,6 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     // Printed inside the try: the finally below must close the screen once it printed anything.
     if (run.lockWarning) terminal.out.line(pc.yellow(`warning: ${run.lockWarning}`));
     const end = await runUnderLock(start, run);
-    // A fault mid-iteration left its group and status line open: closed before the summary.
-    run.abandonIteration();
     const { out, env, github } = terminal;
     return await finishRun(end, {
       paths,

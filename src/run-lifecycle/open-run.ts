@@ -37,7 +37,6 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
     interrupts,
     rows: [],
     startedAt,
-    abandonIteration: () => undefined,
     firstIteration: 1,
     maxIterations: 0,
   };

@@ -1,10 +1,8 @@
 import { countStories } from '../domain/tasks.js';
-import type { AgentFailure } from '../domain/agent-failure.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { stoppedByInterrupt } from '../git/bounded-git.js';
 import { readRunState, taskListId } from '../files/run-state.js';
 import type { IterationRow } from '../loop/port-data.js';
-import type { LoopPorts } from '../loop/ports.js';
 import { noProgress, type RunProgress } from '../loop/run-report.js';
 import { runLoop } from '../loop/run-loop.js';
 import { endingOfError, type RunEnd } from './finish-run.js';
@@ -12,7 +10,7 @@ import { loopSettings } from './loop-settings.js';
 import { checkStart, setUpRun } from './prepare-run.js';
 import { checkResume } from './resume-guard.js';
 import { enterTaskBranch } from './task-branch.js';
-import { wirePorts, type LoopRun, type ReadyRun } from './wire-ports.js';
+import { wirePorts, type LoopRun, type ReadyRun, type WiredRun } from './wire-ports.js';
 
 /** What `checkStart` and `planStart` read. */
 export type StartInput = Parameters<typeof checkStart>[0];
@@ -21,8 +19,7 @@ export type StartInput = Parameters<typeof checkStart>[0];
 export async function runUnderLock(start: StartInput, run: LoopRun): Promise<RunEnd> {
   try {
     const prepared = await prepareUnderLock(start, run);
-    const { ports, started, lastFailure } = await wirePorts(prepared, run);
-    return await loopOver(prepared, run, ports, started, lastFailure);
+    return await loopOver(prepared, run, await wirePorts(prepared, run));
   } catch (error) {
     // A git command stopped by Ctrl-C or SIGTERM fails: the run ends as the interrupt it was. Any
     // other failure keeps its own ending (a bug its trace), interrupt or not.
@@ -62,16 +59,14 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   return { ...prepared, tasks, branch, unconfirmed: state.unconfirmedApprovals ?? [], loopRan, policy };
 }
 
-/** Runs the loop; a fault mid-run (a full disk) still counts the iterations it started in the record. */
-async function loopOver(
-  ready: ReadyRun,
-  run: LoopRun,
-  ports: LoopPorts,
-  started: () => number,
-  lastFailure: () => { lastFailure?: AgentFailure },
-): Promise<RunEnd> {
+/**
+ * Runs the loop. A fault mid-run (a full disk) closes what its iteration left open on the terminal,
+ * and still counts the iterations it started in the record.
+ */
+async function loopOver(ready: ReadyRun, run: LoopRun, wired: WiredRun): Promise<RunEnd> {
   const { tasks, loopRan, policy } = ready;
   const { rows } = run;
+  const { ports, started, lastFailure } = wired;
   try {
     const { termination, ...progress } = await runLoop(
       loopSettings(ready.resolved.settings, run.firstIteration, ready.branch),
@@ -81,6 +76,8 @@ async function loopOver(
     );
     return { ending: termination, progress, loopRan, rows, ...lastFailure() };
   } catch (error) {
+    // Before the summary: on Actions it would be folded into the iteration's group otherwise.
+    wired.abandonIteration();
     return {
       ...endingOfError(error),
       progress: { ...progressOfRows(rows, countStories(tasks, policy)), iterations: started() },

@@ -53,8 +53,6 @@ export interface LoopRun {
   interrupts: ReturnType<typeof installInterrupts>;
   rows: IterationRow[];
   startedAt: number;
-  /** Closes what an iteration a fault cut short left open on the terminal (see TerminalReporter.abandon). */
-  abandonIteration: () => void;
   /** Known once the start checks pass (until then a refusal records 1 and 0). */
   firstIteration: number;
   maxIterations: number;
@@ -70,14 +68,21 @@ export interface ReadyRun extends PreparedRun {
   policy: ReviewPolicy;
 }
 
+/** The loop wired to the real world, and what the run's record reads of it afterwards. */
+export interface WiredRun {
+  ports: LoopPorts;
+  /** How many iterations the loop started. */
+  started: () => number;
+  /** How the last iteration's agent failed, when it did (to spread into the record). */
+  lastFailure: () => { lastFailure?: AgentFailure };
+  /** Closes what an iteration a fault cut short left open on the terminal (see TerminalReporter.abandon). */
+  abandonIteration: () => void;
+}
+
 /** The loop's ports over the real world: the agent, git, the clock, ralph's files, the terminal, the gates. */
-export async function wirePorts(
-  ready: ReadyRun,
-  run: LoopRun,
-): Promise<{ ports: LoopPorts; started: () => number; lastFailure: () => { lastFailure?: AgentFailure } }> {
+export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun> {
   const { paths, interrupts, terminal } = run;
   const { reporter, started, lastFailure } = recordingReporter(ready, run);
-  run.abandonIteration = () => reporter.abandon();
   const files = createLoopFiles(paths, ready.ready.promptPath, run.lock, ready.loopRan.taskList);
   const ports: LoopPorts = {
     agent: await agentFor(ready, run, reporter, files),
@@ -101,7 +106,7 @@ export async function wirePorts(
       containment: run.containment,
     });
   }
-  return { ports, started, lastFailure };
+  return { ports, started, lastFailure, abandonIteration: () => reporter.abandon() };
 }
 
 /** The terminal's reporter, also keeping every finished iteration's row and failure for the run's record. */
