@@ -1,9 +1,9 @@
 import { appendFile, lstat, mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { execa } from 'execa';
-import { simpleGit, type SimpleGit } from 'simple-git';
 import { RalphError } from '../errors.js';
 import type { Git } from '../loop/ports.js';
+import { boundedGit, GIT_TIMEOUT_MS } from './bounded-git.js';
 import { findGitDirs, readBranchFromFiles, readHeadFromFiles, type GitDirs } from './head-file.js';
 
 /** How far back the reflog is searched for the commit to get back to. */
@@ -12,7 +12,7 @@ const REFLOG_ENTRIES = 200;
 /** The top of the git work tree that contains `cwd`; a set-up error outside one. */
 export async function findRepoRoot(cwd: string): Promise<string> {
   try {
-    return (await simpleGit(cwd).revparse(['--show-toplevel'])).trim();
+    return (await boundedGit(cwd).revparse(['--show-toplevel'])).trim();
   } catch {
     throw new RalphError(
       'setup',
@@ -28,17 +28,18 @@ export async function findRepoRoot(cwd: string): Promise<string> {
  * ancestry and the reflog, asked only when HEAD moved, always from git.
  */
 export function createGit(root: string): Git {
-  const git = simpleGit(root);
   // GIT_DIR and GIT_COMMON_DIR move the repository away from root/.git: only git knows where.
   const overridden = process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined;
   let dirs: Promise<GitDirs | undefined> | undefined;
   const gitDirs = () => (dirs ??= overridden ? Promise.resolve(undefined) : findGitDirs(root).catch(() => undefined));
-  const run = (args: string[]) => execa('git', args, { cwd: root, reject: false, stdin: 'ignore', timeout: 60_000 });
+  // Exit codes are answers here (1: not an ancestor, no commit yet): execa reports them as they are.
+  const run = (args: string[]): Promise<GitResult> =>
+    execa('git', args, { cwd: root, reject: false, stdin: 'ignore', timeout: GIT_TIMEOUT_MS });
   return {
     head: async () => {
       const found = await gitDirs();
       const hash = found && (await readHeadFromFiles(found).catch(() => undefined));
-      return hash ?? readHead(git);
+      return hash ?? readHead(run);
     },
     branch: async () => {
       const found = await gitDirs();
@@ -67,7 +68,15 @@ export function createGit(root: string): Git {
 }
 
 /** A git command that failed in a way the loop cannot read as an answer. */
-function gitFailed(result: { command: string; stderr: string; exitCode?: number }): never {
+/** What the loop's git port reads of one git command. */
+interface GitResult {
+  command: string;
+  stdout: string;
+  stderr: string;
+  exitCode?: number;
+}
+
+function gitFailed(result: GitResult): never {
   const cause = result.stderr.split('\n')[0] || `exit ${result.exitCode ?? 'unknown'}`;
   throw new RalphError('setup', `${result.command} failed: ${cause}`, 'check the repository with `git status`');
 }
@@ -76,18 +85,11 @@ function gitFailed(result: { command: string; stderr: string; exitCode?: number 
  * The commit HEAD points at, or null in a repository with no commit yet (`--verify --quiet`
  * prints nothing then). Any other git failure is an error, never mistaken for "no commit".
  */
-async function readHead(git: SimpleGit): Promise<string | null> {
-  let head: string;
-  try {
-    head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).trim();
-  } catch (error) {
-    throw new RalphError(
-      'setup',
-      `git rev-parse HEAD failed: ${(error as Error).message.split('\n')[0]}`,
-      'check the repository with `git status`',
-    );
-  }
-  return head || null;
+async function readHead(run: (args: string[]) => Promise<GitResult>): Promise<string | null> {
+  const result = await run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  // Exit 1 and nothing printed: HEAD names no commit yet.
+  if (result.exitCode === 1 && result.stdout.trim() === '') return null;
+  return result.exitCode === 0 ? result.stdout.trim() : gitFailed(result);
 }
 
 /**
@@ -95,7 +97,7 @@ async function readHead(git: SimpleGit): Promise<string | null> {
  * to `.git/info/exclude`, a local file, so the run never edits a tracked one. Returns what it added.
  */
 export async function ensureIgnored(root: string, wanted: readonly string[]): Promise<string[]> {
-  const git = simpleGit(root);
+  const git = boundedGit(root);
   const paths = [...new Set(await Promise.all(wanted.map((path) => asGitSeesIt(root, path))))];
   // --non-matching prints a line for every path: simple-git waits 50 ms more for a command that prints nothing.
   const report = await git.raw(['check-ignore', '--no-index', '--verbose', '--non-matching', ...paths]);

@@ -62,3 +62,35 @@ describe('createGit: the questions the loop asks about progress, answered by rea
     await expect(port.isAncestor('f'.repeat(40), 'HEAD')).rejects.toThrow(/git merge-base --is-ancestor .* failed: /);
   });
 });
+
+describe('createGit: HEAD asked of git itself (GIT_DIR moves the repository where only git knows)', () => {
+  /** The port as ralph builds it under GIT_DIR: HEAD from `git rev-parse`, never from the files. */
+  async function headThroughGit(root: string): Promise<string | null> {
+    const saved = process.env.GIT_DIR;
+    process.env.GIT_DIR = join(root, '.git');
+    try {
+      return await createGit(root).head();
+    } finally {
+      if (saved === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = saved;
+    }
+  }
+
+  it('is null before the first commit, and the commit after it', async () => {
+    const { root, git } = await repository(0);
+    expect(await headThroughGit(root)).toBeNull();
+    git('commit', '-q', '--allow-empty', '-m', 'first');
+    expect(await headThroughGit(root)).toBe(git('rev-parse', 'HEAD'));
+  });
+
+  it('a git that fails is a set-up error naming the command, never taken for "no commit yet"', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'ralph-git-port-none-'));
+    cleanup.push(outside);
+    await expect(headThroughGit(outside)).rejects.toMatchObject({
+      kind: 'setup',
+      message: expect.stringMatching(
+        /^git rev-parse --verify --quiet HEAD\^\{commit\} failed: fatal: not a git repository/,
+      ),
+    });
+  });
+});
