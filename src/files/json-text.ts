@@ -19,8 +19,9 @@ export function parseJson(text: string): JsonParse {
  * Node 20 says where JSON broke as a character offset ("at position 42"), which no editor shows:
  * the line and column are added, as newer Node versions do themselves.
  */
-function withLineAndColumn(message: string, json: string): string {
-  const position = /at position (\d+)(?! \(line)/.exec(message)?.[1];
+export function withLineAndColumn(message: string, json: string): string {
+  // (?!\d…): the digits must not give some back to slip past a line the message already has.
+  const position = /at position (\d+)(?!\d| \(line)/.exec(message)?.[1];
   if (position === undefined) return message;
   const before = json.slice(0, Number(position)).split('\n');
   return `${message} (line ${before.length} column ${(before.at(-1)?.length ?? 0) + 1})`;

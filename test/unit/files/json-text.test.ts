@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../../src/files/json-text.js';
+import { parseJson, withLineAndColumn } from '../../../src/files/json-text.js';
 
 describe('parseJson', () => {
   it('accepts a UTF-8 byte-order mark, as Windows editors write it', () => {
@@ -27,5 +27,10 @@ describe('parseJson', () => {
 
   it('adds nothing to a message without a position', () => {
     expect(parseJson('{ "a": ')).toEqual({ ok: false, error: expect.not.stringMatching(/\(line/) });
+  });
+
+  it('leaves a message that already says the line alone, as Node 22 writes it', () => {
+    const node22 = 'Expected double-quoted property name in JSON at position 12 (line 3 column 1)';
+    expect(withLineAndColumn(node22, '{\n  "a": 1,\n}')).toBe(node22);
   });
 });
