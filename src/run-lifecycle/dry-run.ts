@@ -8,6 +8,7 @@ import type { Console } from '../ui/screen.js';
 import { prepareInvocation } from './agent-invocation.js';
 import { failed, type Check } from './check.js';
 import { runChecks, type PreflightOptions } from './preflight.js';
+import { checkStopHook } from './hook-check.js';
 import { checkScaffold } from './scaffold-check.js';
 
 /**
@@ -19,6 +20,8 @@ export async function dryRun(resolved: ResolvedSettings, options: PreflightOptio
   // A real run meets the lock first: the dry run looks at it without taking it.
   const refusal = await lockRefusal(ralphPaths(options.root).active);
   checks.unshift(refusal ? failed('lock', refusal) : { name: 'lock', status: 'ok', detail: 'no other run is active' });
+  const hook = await checkStopHook(options.root, options);
+  if (hook) checks.push(hook);
   checks.push(await checkScaffold(options.root));
   let command: AgentCommand | undefined;
   try {

@@ -8,7 +8,6 @@ import { parseTasks } from '../files/tasks.js';
 import { checkAgent, type AgentCheckOptions } from './agent-check.js';
 import { failed, type Check } from './check.js';
 import { exampleRefusal } from './example-task-list.js';
-import { checkStopHook } from './hook-check.js';
 
 /** What a run may start with once every check passed. */
 export interface ReadyRun {
@@ -53,8 +52,6 @@ export async function runChecks(
   const agent = await checkAgent({ ...options, needed: !nothingLeft });
   checks.push(...agent.checks);
   add(await checkLogDir(paths.logs, shown(paths.logs)));
-  // In a sandbox the hook runs where ralph cannot look.
-  if (options.agentBin !== undefined) add(await checkStopHook(options.root, options.cwd, options.agentEnv.PATH));
 
   const found = agent.path ? { agentPath: agent.path } : {};
   if (checks.some((check) => check.status === 'failure') || !tasks.list) return { checks, ...found };

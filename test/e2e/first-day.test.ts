@@ -78,6 +78,15 @@ describe('preflight: what can be checked before the first call', () => {
     expect(after.stdout).toMatch(/^ {2}ok +scaffold +committed$/m);
   });
 
+  it('a real run never refuses over the Stop hook, even when its settings cannot be read', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await mkdir(join(repo.root, '.claude', 'settings.json'), { recursive: true });
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
   it.runIf(isRoot)('--dry-run as root without IS_SANDBOX shows the root check FAILED', async () => {
     const repo = await makeRepo();
     const result = await runRalph(repo, ['run', '--dry-run'], { env: { IS_SANDBOX: undefined } });
