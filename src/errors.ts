@@ -7,7 +7,7 @@ export type ErrorKind =
   | 'usage'
   /** ralph or the agent cannot run as configured: a file, the repository, the agent, the work tree. */
   | 'setup'
-  /** A read or write of ralph's own files failed after start-up (full disk, read-only, permissions). */
+  /** A read or write of ralph's own files failed, the run lock's included (full disk, read-only, permissions). */
   | 'io'
   /** ralph/blocked.txt waits for a human. */
   | 'blocked'
@@ -73,17 +73,25 @@ const IO_HINTS: Record<string, string> = {
   EACCES: 'fix its permissions, then run again',
   EPERM: 'fix its permissions or attributes (lsattr), then run again',
   EROFS: 'the file system is read-only: remount it writable or move the repository',
-  ENOENT: 'a folder on the path was removed: restore it, then run again',
+  ENOENT: 'a file or folder on that path is missing: restore it, then run again',
 };
 
 /**
- * An error the user can act on, as its RalphError: itself, or an OS error on a file (ENOSPC,
- * EROFS, EACCES…) as an `io` error naming the file. Undefined for anything else: a bug in ralph.
+ * An error the user can act on, as its RalphError: itself; a program that cannot be started (git
+ * not installed) as a `setup` error; an OS error on a file (ENOSPC, EROFS, EACCES…) as an `io`
+ * error naming the file. Undefined for anything else: a bug in ralph.
  */
 export function knownError(error: unknown): RalphError | undefined {
   if (error instanceof RalphError) return error;
-  if (errnoCode(error) === undefined) return undefined;
+  const code = errnoCode(error);
+  if (code === undefined) return undefined;
   const { path, dest, syscall } = error as NodeJS.ErrnoException & { dest?: string };
+  if (syscall?.startsWith('spawn'))
+    return new RalphError(
+      'setup',
+      `cannot start ${path ?? 'a program'}: ${code === 'ENOENT' ? 'not found on PATH' : code}`,
+      code === 'ENOENT' ? 'install it, or put it on PATH' : 'check that it is a program you may run',
+    );
   const action = syscall === 'open' ? 'open' : READING_CALLS.has(syscall ?? '') ? 'read' : 'write';
   return ioError(error, dest ?? path ?? "one of ralph's files", action);
 }

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +19,12 @@ describe('knownError: what the user can act on', () => {
     expect(knownError(error)).toBe(error);
   });
 
-  it('a read that finds nothing names the file and says read', async () => {
+  it('a file that cannot be opened names the file, and open (a read and a write both start so)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ralph-errors-'));
     const error = await failureOf(() => readFile(join(dir, 'absent.json'), 'utf8'));
     // readFile fails at open(2): ralph cannot tell a read from a write there.
     expect(errorLine(knownError(error)!)).toBe(
-      `ralph: cannot open ${join(dir, 'absent.json')}: ENOENT (no such file or directory) — a folder on the path was removed: restore it, then run again`,
+      `ralph: cannot open ${join(dir, 'absent.json')}: ENOENT (no such file or directory) — a file or folder on that path is missing: restore it, then run again`,
     );
   });
 
@@ -34,6 +35,22 @@ describe('knownError: what the user can act on', () => {
     expect(knownError(error)).toMatchObject({
       kind: 'io',
       message: `cannot write ${join(dir, 'gone', 'state.json')}: ENOENT (no such file or directory)`,
+    });
+  });
+
+  it('a program that cannot be started is a set-up error naming it, not a file fault', async () => {
+    const error = await failureOf(
+      () =>
+        new Promise((resolve, reject) => {
+          const child = spawn('no-such-program-of-ralph', [], { stdio: 'ignore' });
+          child.on('error', reject);
+          child.on('exit', resolve);
+        }),
+    );
+    expect(knownError(error)).toMatchObject({
+      kind: 'setup',
+      message: 'cannot start no-such-program-of-ralph: not found on PATH',
+      hint: 'install it, or put it on PATH',
     });
   });
 
