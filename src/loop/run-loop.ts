@@ -67,6 +67,9 @@ export async function runLoop(
       state,
     );
     state.started++;
+    // An interrupt that came after the agent ended outranks every ending but a finished list.
+    const late = ports.interrupts.received();
+    if (late && verdict.termination?.reason !== 'complete') return result({ reason: 'interrupted', signal: late });
     if (verdict.termination) return result(verdict.termination);
     if (verdict.outcome !== 'usage_limit') counted++;
     if (verdict.wait) await waitOutUsageLimit(verdict.wait, ports);

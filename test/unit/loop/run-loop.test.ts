@@ -517,6 +517,16 @@ describe('runLoop: quality gates', () => {
     expect(gateChecks).toEqual([]);
   });
 
+  it('an interrupt after the agent ended ends interrupted on the last iteration too, not max_iterations', async () => {
+    const { result } = await loop([{ ...claim, interruptAfter: 'SIGTERM' }], { maxIterations: 1 }, lastOneLeft, [pass]);
+    expect(result.termination).toEqual({ reason: 'interrupted', signal: 'SIGTERM' });
+  });
+
+  it('an interrupt after the agent ended outranks the stuck ending that iteration brings', async () => {
+    const { result } = await loop([{}, { interruptAfter: 'SIGINT' }], { maxStuck: 2 });
+    expect(result.termination).toEqual({ reason: 'interrupted', signal: 'SIGINT' });
+  });
+
   it('without gates, an interrupt after the agent finished the list still ends complete: the list is the proof', async () => {
     const { result } = await loop([{ ...claim, interruptAfter: 'SIGINT' }], {}, lastOneLeft);
     expect(result.termination.reason).toBe('complete');
