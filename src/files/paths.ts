@@ -66,10 +66,11 @@ export function iterationFileName(iteration: number, extension: 'log' | 'jsonl')
 }
 
 /**
- * A path as a person in `from` would type it: relative inside `from`, absolute outside it (a
- * `../../x` says less than `/x`) and for `from` itself.
+ * A path as a person in `from` would type it: relative inside `from` (`.` for `from` itself),
+ * absolute outside it (a `../../x` says less than `/x`).
  */
 export function shownPath(from: string, path: string): string {
   const inside = relative(from, path);
-  return inside === '' || inside === '..' || inside.startsWith('../') || isAbsolute(inside) ? path : inside;
+  if (inside === '') return '.';
+  return inside === '..' || inside.startsWith('../') || isAbsolute(inside) ? path : inside;
 }
