@@ -127,9 +127,12 @@ function iterationResult(
         ? [OUTCOME_LABEL[row.outcome]]
         : []),
   ].join(' · ');
+  // A usage limit or a human's interrupt is no strike: no stuck count beside it.
+  const strike =
+    row.outcome === 'usage_limit' || row.outcome === 'interrupted' ? '' : ` (stuck ${row.stuckCount}/${maxStuck})`;
   const head = committed
     ? `✓ iteration ${row.iteration}: commit ${row.commitHash.slice(0, 7)}`
-    : `✗ iteration ${row.iteration}: no new commit (stuck ${row.stuckCount}/${maxStuck})`;
+    : `✗ iteration ${row.iteration}: no new commit${strike}`;
   return `${head} · ${facts}`;
 }
 

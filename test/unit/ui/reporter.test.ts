@@ -67,6 +67,18 @@ describe('the terminal reporter and limits', () => {
     expect(lines[4]).toMatch(/ · usage limit$/);
   });
 
+  it('counts a strike beside an iteration without a commit, but none beside a usage limit or an interrupt', () => {
+    const { out, lines } = recorder();
+    const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: false, now });
+    for (const outcome of ['agent_error', 'usage_limit', 'interrupted'] as const)
+      reporter.iterationFinished({ row: row(outcome), committed: false });
+    expect(lines.filter((line) => line.startsWith('✗'))).toEqual([
+      '✗ iteration 1: no new commit (stuck 1/3) · 12s · stories 0/1 · agent exit 1 · agent failed',
+      '✗ iteration 1: no new commit · 12s · stories 0/1 · agent exit 1 · usage limit',
+      '✗ iteration 1: no new commit · 12s · stories 0/1 · agent exit 1 · interrupted',
+    ]);
+  });
+
   it('says why it waits, and where the reset came from', () => {
     const { out, lines } = recorder();
     const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: false, now });
