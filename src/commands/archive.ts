@@ -107,13 +107,15 @@ async function fileAway(paths: RalphPaths, dir: string, includeLogs: boolean): P
     [paths.decide, 'decide.txt'],
     [paths.blocked, 'blocked.txt'],
   ];
-  if (includeLogs) moves.push([paths.logs, 'logs']);
   for (const [from, name] of moves) {
-    if (await moveIfPresent(from, join(dir, name))) filed.moved.push(name === 'logs' ? 'logs/' : name);
+    if (await moveIfPresent(from, join(dir, name))) filed.moved.push(name);
   }
-  // The archive is meant to be committed, its logs never (raw transcripts may hold secrets): a
-  // .gitignore of their own keeps them out of every `git add -A`, as ralph/logs/ is kept out.
-  if (filed.moved.includes('logs/')) await writeFile(join(dir, 'logs', '.gitignore'), LOGS_GITIGNORE);
+  if (includeLogs && (await moveIfPresent(paths.logs, join(dir, 'logs')))) {
+    filed.moved.push('logs/');
+    // The archive is meant to be committed, its logs never (raw transcripts may hold secrets): a
+    // .gitignore of their own keeps them out of every `git add -A`, as ralph/logs/ is kept out.
+    await writeFile(join(dir, 'logs', '.gitignore'), LOGS_GITIGNORE);
+  }
   return filed;
 }
 

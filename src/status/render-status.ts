@@ -70,9 +70,10 @@ function branchLine({ current, tasks }: StatusReport['branch'], tasksRead: boole
 function loopLine(loop: LoopStatus): string {
   if (!loop.running) return 'not running';
   const usage = loop.usage ? ` · usage ${formatUsage(loop.usage)}` : '';
-  // The run's header says "Iteration 7 (2/10)": the same two numbers.
+  // The run's header says "Iteration 7 (2/10)": the same two numbers. Iteration 0: still starting.
   const place = loop.thisRun === undefined ? `at most ${loop.maxIterations}` : `${loop.thisRun}/${loop.maxIterations}`;
-  return `${pc.green('running')} · pid ${loop.pid} · iteration ${loop.iteration} (${place} this run) · ${formatDuration(loop.elapsedSeconds * 1000)} elapsed${usage}`;
+  const where = loop.iteration === 0 ? 'starting' : `iteration ${loop.iteration} (${place} this run)`;
+  return `${pc.green('running')} · pid ${loop.pid} · ${where} · ${formatDuration(loop.elapsedSeconds * 1000)} elapsed${usage}`;
 }
 
 function lastRunLine(run: LastRunStatus | null): string {

@@ -59,6 +59,10 @@ describe('renderStatus', () => {
     const loop = { ...running, iteration: 3, thisRun: 1, maxIterations: 3 };
     expect(renderStatus({ ...base, loop })).toContain('pid 7 · iteration 3 (1/3 this run) · ');
     expect(renderStatus({ ...base, loop: running })).toContain('iteration 2 (at most 5 this run)');
+    // The lock as it is first written, before the start checks have numbered anything.
+    expect(renderStatus({ ...base, loop: { ...loop, iteration: 0, thisRun: 0, maxIterations: 0 } })).toContain(
+      'pid 7 · starting · 1m 0s elapsed',
+    );
   });
 
   it.each([
