@@ -14,10 +14,16 @@ export async function unlessMissing<T>(operation: () => Promise<T>): Promise<T |
   }
 }
 
-/** Whether something is at the path (a link counts by what it points to). */
+/**
+ * Whether something is at the path (a link counts by what it points to). Only "nothing there" is
+ * false: a path ralph may not look at (EACCES) propagates, never read as missing.
+ */
 export async function pathExists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
+  try {
+    await access(path);
+    return true;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return false;
+    throw error;
+  }
 }

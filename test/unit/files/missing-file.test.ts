@@ -32,6 +32,17 @@ describe('pathExists', () => {
     expect(await pathExists(join(dir, 'absent'))).toBe(false);
   });
 
+  it('only nothing there is false: any other refusal propagates, never read as a missing path', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ralph-exists-'));
+    await writeFile(join(dir, 'file'), '');
+    // A file where a folder should be: nothing can be below it.
+    expect(await pathExists(join(dir, 'file', 'ralph'))).toBe(false);
+    // A link to itself cannot be resolved (ELOOP), as a folder ralph may not enter cannot (EACCES,
+    // which root, running this suite in CI, never meets).
+    await symlink(join(dir, 'loop'), join(dir, 'loop'));
+    await expect(pathExists(join(dir, 'loop'))).rejects.toMatchObject({ code: 'ELOOP' });
+  });
+
   it('follows a link: a link to a folder is there, a dangling one is not', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ralph-exists-'));
     await mkdir(join(dir, 'real'));
