@@ -10,7 +10,7 @@ import type { CiProvider } from '../init/ci-providers.js';
 import { legacyPromptNotes, readRalphSh } from '../init/import-ralph-sh.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
-import { checkInstallSpec } from '../init/install-spec.js';
+import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
 import { isSandboxSet } from '../run-lifecycle/agent-check.js';
 
 export interface InitOptions {
@@ -49,15 +49,29 @@ export async function initCommand(options: InitOptions): Promise<number> {
     root: process.getuid?.() === 0 && !isSandboxSet(process.env),
     imported: from !== undefined,
   };
-  const notes = from
-    ? [
-        '',
-        `Imported from ${from.shown} (nothing there was changed):`,
-        ...legacyPromptNotes(from).map((note) => `  ${note}`),
-      ]
-    : [];
+  const notes = [
+    ...(from
+      ? [
+          '',
+          `Imported from ${from.shown} (nothing there was changed):`,
+          ...legacyPromptNotes(from).map((note) => `  ${note}`),
+        ]
+      : []),
+    ...(options.ci && install === undefined ? ['', ...installNote()] : []),
+  ];
   stdout.write(renderInit(root, outcomes, options.force ?? false, gates, where, notes));
   return 0;
+}
+
+/**
+ * The workflow installs this ralph from npm: said, since ralph cannot look there (no network), and
+ * a build that is not published (a fork, a checkout) must name where it comes from instead.
+ */
+function installNote(): string[] {
+  return [
+    `The workflow installs ${defaultInstallSpec()} from npm. If this ralph is not published there (a fork, a`,
+    '  build of your own), name where it comes from: ralph init --ci github --install <git URL or tarball> --force',
+  ];
 }
 
 /** The report: one line per item that matters, then the next steps. */

@@ -14,7 +14,7 @@ async function generatedWorkflow(...args: string[]) {
   const repo = await makeProject({ git: 'committed' });
   const result = await runRalph(repo, ['init', '--ci', 'github', ...args]);
   expect(result.code).toBe(0);
-  return { repo, workflow: repo.read('.github/workflows/ralph.yml') };
+  return { repo, workflow: repo.read('.github/workflows/ralph.yml'), stdout: result.stdout };
 }
 
 /** The `run: |` script (or another `key: |` block) of the step with this name, as the generated file lays it out. */
@@ -66,10 +66,14 @@ describe('the generated GitHub workflow', () => {
   });
 
   it('installs this package at this version, or the --install spec as one shell word', async () => {
-    expect((await generatedWorkflow()).workflow).toContain(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`);
-    expect((await generatedWorkflow('--install', 'github:me/ralph#v1.2.0')).workflow).toContain(
-      'npm install -g github:me/ralph#v1.2.0\n',
-    );
+    const pinned = await generatedWorkflow();
+    expect(pinned.workflow).toContain(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`);
+    // ralph cannot look at npm (no network): it says what the workflow installs, and how to change it.
+    expect(pinned.stdout).toContain(`The workflow installs ${PACKAGE_NAME}@${PACKAGE_VERSION} from npm.`);
+    expect(pinned.stdout).toContain('ralph init --ci github --install <git URL or tarball> --force');
+    const custom = await generatedWorkflow('--install', 'github:me/ralph#v1.2.0');
+    expect(custom.workflow).toContain('npm install -g github:me/ralph#v1.2.0\n');
+    expect(custom.stdout).not.toContain('from npm.');
     expect((await generatedWorkflow('--install', "./ralph's build.tgz")).workflow).toContain(
       `npm install -g './ralph'\\''s build.tgz'\n`,
     );
@@ -240,6 +244,20 @@ describe("the generated workflow's steps, run as the runner runs them", () => {
       'ralph/blocked.txt',
       'ralph/decide.txt',
     ]);
+  });
+
+  it("installs the project's dependencies the gates need, by its lock file, or says there is nothing to install", async () => {
+    const { workflow } = await generatedWorkflow();
+    const script = stepScript(workflow, "Install the project's dependencies");
+    const bare = await mkdtemp(join(tmpdir(), 'ralph-deps-'));
+    const none = runStep(script, { cwd: bare, env: {} });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain("No package.json: nothing installed (add your project's own install step here).");
+    // A project without dependencies installs offline: what matters is that npm ran there.
+    await writeFile(join(bare, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+    expect(runStep(script, { cwd: bare, env: {} }).code).toBe(0);
+    expect(existsSync(join(bare, 'package-lock.json'))).toBe(true);
+    expect(runStep(script, { cwd: bare, env: {} }).code).toBe(0);
   });
 
   it('warns, naming the file to read and the branch, for BLOCKED and DECIDE', async () => {
