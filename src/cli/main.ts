@@ -3,6 +3,7 @@ import { errorLine, knownError, RalphError } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
 import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
+import { fencedFromRunner } from '../ui/runner-fence.js';
 import { oneLineUsageErrors } from './usage-errors.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
@@ -193,8 +194,9 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     // An OS error on a file (a full disk as the lock is written) is the user's to fix, not a bug.
     const known = knownError(error);
-    const code = reportError(known ?? error);
-    if (known && process.env.GITHUB_ACTIONS === 'true') await reportToGitHub(known);
+    const github = process.env.GITHUB_ACTIONS === 'true';
+    const code = reportError(known ?? error, github);
+    if (known && github) await reportToGitHub(known);
     return code;
   }
 }
@@ -211,7 +213,7 @@ async function reportToGitHub(error: RalphError): Promise<void> {
   await writeOutputs(process.env, record.reason, record.exitCode);
 }
 
-function reportError(error: unknown): number {
+function reportError(error: unknown, github: boolean): number {
   if (error instanceof CommanderError) {
     // Help and version are not errors; everything else commander rejects is a usage error.
     if (
@@ -223,7 +225,8 @@ function reportError(error: unknown): number {
     return USAGE_EXIT_CODE;
   }
   if (error instanceof RalphError) {
-    process.stderr.write(`${errorLine(error)}\n`);
+    // A refusal may quote an agent's words (a blocked reason): on Actions the runner must not obey them.
+    process.stderr.write(github ? fencedFromRunner(errorLine(error)) : `${errorLine(error)}\n`);
     return exitCodeFor(endingOf(error));
   }
   process.stderr.write(

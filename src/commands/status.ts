@@ -3,6 +3,7 @@ import { findRepoRoot } from '../git/repository.js';
 import { readStatus } from '../status/read-status.js';
 import { readReviewPolicy } from '../config/review-policy.js';
 import { renderStatus } from '../status/render-status.js';
+import { fencedFromRunner } from '../ui/runner-fence.js';
 
 export interface StatusOptions {
   cwd: string;
@@ -12,6 +13,7 @@ export interface StatusOptions {
   rows?: number;
   now?: number;
   stdout?: NodeJS.WritableStream;
+  env?: NodeJS.ProcessEnv;
 }
 
 /** `ralph status`: where the loop stands, from its files alone — the agent is never called. */
@@ -22,6 +24,20 @@ export async function statusCommand(options: StatusOptions): Promise<number> {
   // With the review cycle on, a story is complete when it passes and is approved.
   const policy = await readReviewPolicy(paths.config, 'ralph/config.json', process.env).catch(() => ({ review: true }));
   const status = await readStatus(paths, { now: options.now ?? Date.now(), rows: options.rows ?? 10, policy });
-  stdout.write(options.json ? JSON.stringify(status, null, 2) + '\n' : renderStatus(status));
+  stdout.write(options.json ? machineJson(status) : forTheLog(renderStatus(status), options.env ?? process.env));
   return 0;
+}
+
+/**
+ * The status as JSON. Story titles and reasons are an agent's words: `##` is written `#\u0023`, the
+ * same string to any JSON reader, so no CI log reads a command in it (GitHub's legacy `##[…]`,
+ * Azure's `##vso[…]`, both honoured anywhere in a line).
+ */
+function machineJson(status: unknown): string {
+  return `${JSON.stringify(status, null, 2).replace(/##/g, '#\\u0023')}\n`;
+}
+
+/** The status for people; on GitHub Actions fenced from the runner, which would obey a title's `::error::`. */
+function forTheLog(text: string, env: NodeJS.ProcessEnv): string {
+  return env.GITHUB_ACTIONS === 'true' ? fencedFromRunner(text) : text;
 }

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pc from 'picocolors';
 import { drained } from '../agent/output/tee.js';
 import { displayWidth, fitToWidth } from './display-width.js';
+import { fencedFromRunner, stopToken } from './runner-fence.js';
 
 /** Where ralph's own lines go; on a TTY also one status line kept below everything else. */
 export interface Console {
@@ -90,7 +90,8 @@ export class Screen implements Console {
   error(text: string): void {
     this.inOrder(() => {
       this.endLines();
-      (this.options.stderr ?? process.stderr).write(`${text}\n`);
+      // Its words may be an agent's (a blocked reason): on Actions the runner must not obey them.
+      (this.options.stderr ?? process.stderr).write(this.options.github ? fencedFromRunner(text) : `${text}\n`);
     });
   }
 
@@ -175,7 +176,7 @@ export class Screen implements Console {
   private stopCommands(): void {
     if (!this.options.github || this.stopToken !== undefined) return;
     // Fresh each time, and printed nowhere else: nothing the agent sees can resume the runner's commands.
-    this.stopToken = `ralph-${randomBytes(16).toString('hex')}`;
+    this.stopToken = stopToken();
     this.stdout.write(`::stop-commands::${this.stopToken}\n`);
   }
 

@@ -29,8 +29,11 @@ async function githubFiles() {
 /** What the runner obeyed in ralph's output, checked for what must hold in every run. */
 function obeyedByRunner(result: RalphResult): ObeyedCommand[] {
   // On Actions ralph writes the agent's stderr to stdout; its own stderr must hold no command even
-  // if the runner handles it first (it handles a batch's stderr lines before its stdout lines).
-  expect(readAsRunner(result.stderr).obeyed).toEqual([]);
+  // if the runner handles it first (it handles a batch's stderr lines before its stdout lines): an
+  // error line quoting an agent's words is fenced there on its own.
+  const errors = readAsRunner(result.stderr);
+  expect(errors.stopped).toBe(false);
+  expect(errors.obeyed.filter((command) => command.name !== 'stop-commands' && command.name !== 'resume')).toEqual([]);
   const runner = readAsRunner(result.stdout);
   expect(runner.stopped).toBe(false);
   expect(runner.echo).toBe(false);
@@ -172,6 +175,27 @@ describe('ralph run on GitHub Actions', () => {
     expect(result.code).toBe(0);
     expect(obeyedByRunner(result).map((command) => command.name)).toEqual(['group', 'endgroup']);
     expect(await gha.outputs()).toEqual({ reason: 'complete', 'exit-code': '0' });
+  });
+
+  it("obeys none of the commands in a blocked reason a refused start quotes, nor in ralph status's titles", async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1', title: `Title ${HOSTILE_LINES}` }] });
+    await writeFile(
+      join(repo.root, 'ralph/blocked.txt'),
+      `## Blocked (from iteration 1, 2026-01-01T00:00:00Z)\n${HOSTILE_LINES}\n`,
+    );
+    const gha = await githubFiles();
+    const refused = await runRalph(repo, ['run'], { env: gha.env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('::error::HOSTILE error');
+    expect(obeyedByRunner(refused).map((command) => command.name)).toEqual(['error']);
+
+    const status = await runRalph(repo, ['status'], { env: gha.env });
+    expect(status.stdout).toContain('HOSTILE');
+    expect(obeyedByRunner(status)).toEqual([]);
+    const json = await runRalph(repo, ['status', '--json'], { env: gha.env });
+    expect(readAsRunner(json.stdout).obeyed).toEqual([]);
+    // The same strings to any JSON reader.
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain('a line with ##[error]HOSTILE legacy');
   });
 
   it('annotates a refused start and writes its reason to the outputs', async () => {
