@@ -147,7 +147,7 @@ export function detailOf(termination: Ending): string | undefined {
     case 'validation_failures':
       return `${termination.count} iterations in a row broke the loop's rules; the last: ${termination.last}`;
     case 'quality_gate_exhausted':
-      return `${termination.count} COMPLETE claims in a row were rejected by the quality gates; the last blocking event:\n${termination.event.trimEnd()}`;
+      return gatesExhausted(termination.count, termination.event.trimEnd());
     case 'interrupted':
       return `received ${termination.signal}`;
     case 'complete':
@@ -161,4 +161,14 @@ export function detailOf(termination: Ending): string | undefined {
 /** Makes an unhandled union member a compile error. */
 export function unreachable(value: never): never {
   throw new Error(`unreachable: ${JSON.stringify(value)}`);
+}
+
+/**
+ * The claims the gates rejected, the last one's reason on the first line (what an annotation and
+ * `ralph status` show), then its whole blocking event.
+ */
+function gatesExhausted(count: number, event: string): string {
+  const claims = count === 1 ? '1 COMPLETE claim was' : `${count} COMPLETE claims in a row were`;
+  const why = (event.split('\n')[0] ?? '').replace(/^## Completion Blocked: /, '');
+  return `${claims} rejected by the quality gates (last: ${why})\n${event}`;
 }

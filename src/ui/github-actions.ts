@@ -11,13 +11,16 @@ export function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-/** The annotation for an ending: `::error::` for every non-zero exit but DECIDE, which is a `::notice::`. */
+/**
+ * The annotation for an ending: `::error::` for every non-zero exit but the two that wait for a
+ * human, which the generated workflow ends green: BLOCKED a `::warning::`, DECIDE a `::notice::`.
+ */
 export function annotationFor(reason: string, exitCode: number, detail?: string): string | undefined {
   if (exitCode === 0) return undefined;
   const text = escapeData(`ralph: ${reasonLabel(reason)} (exit ${exitCode})${detail ? `: ${detail}` : ''}`);
-  return reason === 'decide'
-    ? `::notice title=ralph needs a decision::${text}`
-    : `::error title=ralph stopped::${text}`;
+  if (reason === 'decide') return `::notice title=ralph needs a decision::${text}`;
+  if (reason === 'blocked') return `::warning title=ralph is blocked::${text}`;
+  return `::error title=ralph stopped::${text}`;
 }
 
 /** The job summary: the summary block as a table, the iterations, and what a human must answer. */

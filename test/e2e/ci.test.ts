@@ -94,9 +94,9 @@ describe('ralph run on GitHub Actions', () => {
       { name: 'group', data: 'Iteration 3 (implement)', properties: {} },
       { name: 'endgroup', data: '', properties: {} },
       {
-        name: 'error',
+        name: 'warning',
         data: 'ralph: BLOCKED (exit 2): the staging API key is missing',
-        properties: { title: 'ralph stopped' },
+        properties: { title: 'ralph is blocked' },
       },
     ]);
     // The runner stamps every line itself: ralph adds no timestamps of its own there.
@@ -135,9 +135,9 @@ describe('ralph run on GitHub Actions', () => {
       { name: 'group', data: 'Iteration 1 (implement)', properties: {} },
       { name: 'endgroup', data: '', properties: {} },
       {
-        name: 'error',
+        name: 'warning',
         data: 'ralph: BLOCKED (exit 2): ##[error]HOSTILE reason %0A ::add-mask::x',
-        properties: { title: 'ralph stopped' },
+        properties: { title: 'ralph is blocked' },
       },
     ]);
     const outputs = await gha.outputs();
@@ -187,7 +187,7 @@ describe('ralph run on GitHub Actions', () => {
     const refused = await runRalph(repo, ['run'], { env: gha.env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('::error::HOSTILE error');
-    expect(obeyedByRunner(refused).map((command) => command.name)).toEqual(['error']);
+    expect(obeyedByRunner(refused).map((command) => command.name)).toEqual(['warning']);
 
     const status = await runRalph(repo, ['status'], { env: gha.env });
     expect(status.stdout).toContain('HOSTILE');
@@ -207,7 +207,7 @@ describe('ralph run on GitHub Actions', () => {
     const gha = await githubFiles();
     const result = await runRalph(repo, ['run'], { env: gha.env });
     expect(result.code).toBe(2);
-    expect(obeyedByRunner(result)).toMatchObject([{ name: 'error', properties: { title: 'ralph stopped' } }]);
+    expect(obeyedByRunner(result)).toMatchObject([{ name: 'warning', properties: { title: 'ralph is blocked' } }]);
     expect(obeyedByRunner(result)[0]?.data).toMatch(/^ralph: BLOCKED \(exit 2\)/);
     const outputs = await gha.outputs();
     expect(outputs).toMatchObject({ reason: 'blocked', 'exit-code': '2' });

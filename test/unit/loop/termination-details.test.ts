@@ -65,9 +65,18 @@ describe('detailOf: the human detail of each ending', () => {
       "3 iterations in a row broke the loop's rules; the last: stories removed from ralph/tasks.json: US-2",
     ],
     [
-      'quality_gate_exhausted: the count and the last blocking event, without its trailing newline',
-      { reason: 'quality_gate_exhausted', count: 3, event: '## Completion Blocked: tests failed\n\n' },
-      '3 COMPLETE claims in a row were rejected by the quality gates; the last blocking event:\n## Completion Blocked: tests failed',
+      'quality_gate_exhausted: the count and why the last claim failed, then its blocking event without its trailing newline',
+      {
+        reason: 'quality_gate_exhausted',
+        count: 3,
+        event: '## Completion Blocked: tests, lint failed\n\nThe gates ran on the claim.\n\n',
+      },
+      '3 COMPLETE claims in a row were rejected by the quality gates (last: tests, lint failed)\n## Completion Blocked: tests, lint failed\n\nThe gates ran on the claim.',
+    ],
+    [
+      'quality_gate_exhausted after one claim: no "in a row"',
+      { reason: 'quality_gate_exhausted', count: 1, event: '## Completion Blocked: build failed\n' },
+      '1 COMPLETE claim was rejected by the quality gates (last: build failed)\n## Completion Blocked: build failed',
     ],
     ['interrupted: the signal', { reason: 'interrupted', signal: 'SIGTERM' }, 'received SIGTERM'],
     ['complete: nothing to add', { reason: 'complete' }, undefined],

@@ -42,8 +42,11 @@ describe('GitHub Actions', () => {
     expect(escapeData('50% done\r\nnext')).toBe('50%25 done%0D%0Anext');
   });
 
-  it('annotates non-zero endings as errors, DECIDE as a notice, and success not at all', () => {
+  it('annotates non-zero endings as errors, BLOCKED as a warning, DECIDE as a notice, and success not at all', () => {
     expect(annotationFor('stuck', 4)).toBe('::error title=ralph stopped::ralph: STUCK (exit 4)');
+    expect(annotationFor('blocked', 2, 'no key')).toBe(
+      '::warning title=ralph is blocked::ralph: BLOCKED (exit 2): no key',
+    );
     expect(annotationFor('decide', 3, 'A or B?\nsecond line')).toBe(
       '::notice title=ralph needs a decision::ralph: DECIDE (exit 3): A or B?%0Asecond line',
     );
