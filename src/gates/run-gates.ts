@@ -19,7 +19,10 @@ export interface RunGatesOptions {
   onGateStart?: (name: string) => void;
   /** Called for every gate, skipped ones included. */
   onGateEnd?: (outcome: GateOutcome) => void;
-  /** ralph was interrupted: stop the running gate's process group and skip the rest. */
+  /**
+   * ralph was interrupted, or --max-runtime is up: stop the running gate's process group and skip
+   * the rest. A string reason says why (INTERRUPTED by default).
+   */
   signal?: AbortSignal;
   /** ralph was interrupted again: kill the running gate's process group without the grace period. */
   force?: AbortSignal;
@@ -27,7 +30,13 @@ export interface RunGatesOptions {
   containment?: { run: Containment; warn: (message: string) => void };
 }
 
-const INTERRUPTED = 'ralph was interrupted';
+/** Why gates were stopped when the signal gives no reason of its own. */
+export const INTERRUPTED = 'ralph was interrupted';
+
+/** Why the signal stopped the gates, in words for the gate's line and its details. */
+function stopReason(signal: AbortSignal | undefined): string {
+  return typeof signal?.reason === 'string' ? signal.reason : INTERRUPTED;
+}
 
 /**
  * Runs the gates in list order, skipping those whose `after` gate failed or was skipped, and
@@ -42,7 +51,7 @@ export async function runGates(specs: readonly GateSpec[], options: RunGatesOpti
   );
   const outcomes: GateOutcome[] = [];
   for (const [index, spec] of specs.entries()) {
-    const reason = options.signal?.aborted ? INTERRUPTED : cascadeSkipReason(spec, outcomes);
+    const reason = options.signal?.aborted ? stopReason(options.signal) : cascadeSkipReason(spec, outcomes);
     let outcome: GateOutcome;
     if (reason !== undefined) outcome = { name: spec.name, status: 'skipped', reason };
     else {
@@ -86,7 +95,7 @@ async function runGate(spec: GateSpec, logPath: string, options: RunGatesOptions
   if (exitCode === 0 && stoppedBy === undefined)
     return { name: spec.name, status: 'passed', exitCode: 0, durationMs, logPath };
   const found = result.startError === undefined ? relativeTo(options.cwd, await extractDetailsFromFile(logPath)) : [];
-  const cause = causeOf(result, spec.timeoutMs);
+  const cause = causeOf(result, spec.timeoutMs, stopReason(options.signal));
   const details = cause ? [cause, ...found].slice(0, MAX_DETAILS) : found.length > 0 ? found : [silentExit(exitCode)];
   return {
     name: spec.name,
@@ -101,10 +110,10 @@ async function runGate(spec: GateSpec, logPath: string, options: RunGatesOptions
 }
 
 /** The detail that goes first when ralph, not the command, ended the gate. */
-function causeOf(result: GateProcessResult, timeoutMs: number): string | undefined {
+function causeOf(result: GateProcessResult, timeoutMs: number, stopped: string): string | undefined {
   if (result.startError !== undefined) return result.startError;
   if (result.stoppedBy === 'timeout') return `timed out after ${formatDurationSpec(timeoutMs)}`;
-  if (result.stoppedBy === 'interrupt') return INTERRUPTED;
+  if (result.stoppedBy === 'interrupt') return stopped;
   return undefined;
 }
 

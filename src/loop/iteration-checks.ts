@@ -8,7 +8,7 @@ import type { GateTrigger } from './port-data.js';
 
 /** Runs the quality gates when the iteration earned it: a verified COMPLETE claim, or (gatesWhen commit) a commit. */
 export async function checkGates(
-  iteration: number,
+  { iteration, deadline }: { iteration: number; deadline: number },
   claim: Parameters<typeof isVerifiedComplete>[0],
   committed: boolean,
   settings: LoopSettings,
@@ -25,7 +25,7 @@ export async function checkGates(
   // An interrupt judges nothing, even one that came after the agent ended: gates it kept from
   // running did not pass, so a run with gates never ends complete unchecked.
   if (interrupts.received()) return { trigger, verdict: { passed: false, interrupted: true } };
-  return { trigger, verdict: await gates.check({ iteration, trigger }) };
+  return { trigger, verdict: await gates.check({ iteration, trigger, deadline }) };
 }
 
 /**

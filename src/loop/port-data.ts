@@ -9,7 +9,10 @@ import type { InterruptSignal } from './termination.js';
 /** Why the gates run: at the start of a run whose stories all pass, on a COMPLETE claim, after a commit. */
 export type GateTrigger = 'start' | 'complete' | 'commit';
 
-/** What the gates found: passed, or the blocking event for the next prompt. */
+/**
+ * What the gates found: passed, or the blocking event for the next prompt — or nothing, when an
+ * interrupt or the end of --max-runtime stopped them (`interrupted`).
+ */
 export type GateVerdict =
   | { passed: true }
   | { passed: false; interrupted: true }

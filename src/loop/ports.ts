@@ -31,7 +31,8 @@ export interface LoopPorts {
 
 /** Runs the project's own checks (build, lint, tests…) against a claim of completion. */
 export interface QualityGates {
-  check(request: { iteration: number; trigger: GateTrigger }): Promise<GateVerdict>;
+  /** No gate runs past `deadline` (epoch ms, the end of --max-runtime): one still running then is stopped. */
+  check(request: { iteration: number; trigger: GateTrigger; deadline: number }): Promise<GateVerdict>;
 }
 
 /** Runs one agent process for one iteration and reports how it ended. */

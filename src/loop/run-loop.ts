@@ -45,7 +45,7 @@ export async function runLoop(
 
   if (openStories(tasks, policyOf(settings, state)).length === 0) {
     // Nothing left to do: only the project's own checks can still say otherwise.
-    const verdict = await ports.gates?.check({ iteration: settings.firstIteration, trigger: 'start' });
+    const verdict = await ports.gates?.check({ iteration: settings.firstIteration, trigger: 'start', deadline });
     if (!verdict || verdict.passed) return result({ reason: 'complete' });
     if (verdict.interrupted) return result({ reason: 'interrupted', signal: ports.interrupts.received() ?? 'SIGINT' });
     state.feedback = [{ kind: 'gates_blocked', event: verdict.event }];
@@ -114,7 +114,7 @@ async function runIteration(
     observed.tasks.ok ? { tasks: observed.tasks.tasks } : {},
   );
   const claim = { run, ...observed };
-  const gates = await checkGates(iteration, claim, observed.committed, settings, ports);
+  const gates = await checkGates({ iteration, deadline }, claim, observed.committed, settings, ports);
   const reviewCap =
     choice.mode === 'review' ? await countReview(choice.story.id, state.tasks, settings, ports) : undefined;
 

@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import pc from 'picocolors';
 import { formatDuration } from '../ui/format.js';
 import { formatBlockingEvent } from '../gates/format-event.js';
-import { runGates } from '../gates/run-gates.js';
+import { INTERRUPTED, runGates } from '../gates/run-gates.js';
 import type { GateOutcome, GateSpec } from '../gates/types.js';
 import type { QualityGates } from '../loop/ports.js';
 import type { GateTrigger } from '../loop/port-data.js';
@@ -33,8 +33,9 @@ const REQUEST: Record<GateTrigger, (iteration: number) => string> = {
 export function createQualityGates(options: QualityGateOptions): QualityGates {
   const { out } = options;
   return {
-    async check({ iteration, trigger }) {
+    async check({ iteration, trigger, deadline }) {
       out.line(pc.bold(`quality gates: ${REQUEST[trigger](iteration)}`));
+      const stop = stopAtDeadline(options.interrupts.graceful, deadline);
       const report = await runGates(options.specs, {
         cwd: options.root,
         logsDir: options.logsDir,
@@ -44,10 +45,10 @@ export function createQualityGates(options: QualityGateOptions): QualityGates {
         onGateStart: (name) =>
           out.line(pc.dim(`  ▸ ${name}: ${options.specs.find((spec) => spec.name === name)?.command ?? ''}`)),
         onGateEnd: (outcome) => out.line(gateLine(outcome, options.root)),
-        signal: options.interrupts.graceful,
+        signal: stop.signal,
         force: options.interrupts.force,
         containment: { run: options.containment, warn: (message) => out.line(pc.yellow(`  warning: ${message}`)) },
-      });
+      }).finally(stop.dispose);
       if (report.passed) return { passed: true };
       if (report.interrupted || !report.event) return { passed: false, interrupted: true };
       return {
@@ -56,6 +57,25 @@ export function createQualityGates(options: QualityGateOptions): QualityGates {
         summary: report.event.summary,
         event: formatBlockingEvent(report.event),
       };
+    },
+  };
+}
+
+/**
+ * Stops the gates at the run's interrupt, or when --max-runtime is up: a gate must not keep a run
+ * (or a CI job, which kills it without a summary) past its deadline. The reason says which.
+ */
+function stopAtDeadline(interrupt: AbortSignal, deadline: number): { signal: AbortSignal; dispose: () => void } {
+  const stop = new AbortController();
+  const onInterrupt = () => stop.abort(INTERRUPTED);
+  if (interrupt.aborted) onInterrupt();
+  interrupt.addEventListener('abort', onInterrupt, { once: true });
+  const timer = setTimeout(() => stop.abort(`--max-runtime is up`), Math.max(0, deadline - Date.now()));
+  return {
+    signal: stop.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      interrupt.removeEventListener('abort', onInterrupt);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { isAlive, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
 
 /** A tests gate that fails, vitest-style, until fixed.txt exists. */
 const TESTS_GATE = {
@@ -49,6 +49,26 @@ describe('ralph run: quality gates', () => {
     expect(repo.calls()).toBe(3);
     expect(repo.lastRun()).toMatchObject({ reason: 'quality_gate_exhausted', exitCode: 4 });
     expect(result.stdout).toContain('Completion Blocked: tests failed');
+  });
+
+  it('stops a gate still running when --max-runtime is up, skips the rest, and ends max_runtime', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const pidFile = join(repo.root, 'gate.pid');
+    await configure(repo, {
+      gates: [
+        { name: 'slow', command: `echo $$ > ${pidFile}; exec sleep 120`, timeout: '10m' },
+        { name: 'lint', command: 'true' },
+      ],
+    });
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const started = Date.now();
+    const result = await runRalph(repo, ['run', '--max-runtime', '5s']);
+    expect(result.code).toBe(1);
+    expect(repo.lastRun()).toMatchObject({ reason: 'max_runtime', exitCode: 1 });
+    expect(result.stdout).toContain('~ lint skipped (--max-runtime is up)');
+    // Not the gate's own ten minutes: the run's five seconds, and the time to end it.
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(isAlive(Number(repo.read('gate.pid')))).toBe(false);
   });
 
   it('skips the gates with --no-gates', async () => {

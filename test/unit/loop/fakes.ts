@@ -81,6 +81,7 @@ export function fakePorts(
   const feedbackFiles: { iteration: number; text: string }[] = [];
   const graceful = new AbortController();
   const gateChecks: { iteration: number; trigger: GateTrigger }[] = [];
+  const gateDeadlines: number[] = [];
   const gateVerdicts = [...(options.gates ?? [])];
   const reviewRejections: Record<string, number> = {};
   const unconfirmedSaved: string[][] = [];
@@ -166,8 +167,9 @@ export function fakePorts(
     ...(options.gates
       ? {
           gates: {
-            check: async (request) => {
-              gateChecks.push(request);
+            check: async ({ iteration, trigger, deadline }) => {
+              gateChecks.push({ iteration, trigger });
+              gateDeadlines.push(deadline);
               // The last scripted verdict repeats.
               return (gateVerdicts.length > 1 ? gateVerdicts.shift() : gateVerdicts[0]) ?? { passed: true };
             },
@@ -186,6 +188,7 @@ export function fakePorts(
     sleeps,
     feedbackFiles,
     gateChecks,
+    gateDeadlines,
     reviewRejections,
     snapshots: () => snapshots,
     unconfirmedSaved,

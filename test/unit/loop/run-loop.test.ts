@@ -475,6 +475,16 @@ describe('runLoop: quality gates', () => {
   });
   const claim: FakeCall = { commit: true, pass: ['US-2'], signals: { complete: true } };
 
+  it('gives the gates the run deadline, at the start of a run as after a claim: none may run past it', async () => {
+    const done = taskList(['US-1', true], ['US-2', false]);
+    const { gateDeadlines, now } = await loop([{ ...claim, takesMs: 5_000 }], { maxRuntimeMs: 60_000 }, done, [pass]);
+    const started = now() - 5_000;
+    expect(gateDeadlines).toEqual([started + 60_000]);
+    const allDone = taskList(['US-1', true]);
+    const atStart = await loop([], { maxRuntimeMs: 90_000 }, allDone, [pass]);
+    expect(atStart.gateDeadlines).toEqual([atStart.now() + 90_000]);
+  });
+
   it('lets a COMPLETE stand when the gates pass', async () => {
     const { result, gateChecks } = await loop([claim], {}, lastOneLeft, [pass]);
     expect(result.termination.reason).toBe('complete');
