@@ -34,18 +34,21 @@ export function stepSummary(report: RunReport, rows: readonly IterationRow[]): s
     ...facts.map(([key, value]) => `| ${key} | ${cell(value)} |`),
     '',
   ];
-  if (report.reason === 'blocked' && report.detail) lines.push('### Blocked', '', quoteLines(report.detail), '');
-  else if (report.reason === 'decide' && report.detail)
-    lines.push('### Decision needed (answer in `ralph/decide.txt`)', '', quoteLines(report.detail), '');
-  else if (report.detail) lines.push('### Reason', '', quoteLines(report.detail), '');
+  const detail = report.detail === undefined ? undefined : boundedDetail(report.detail);
+  if (report.reason === 'blocked' && detail) lines.push('### Blocked', '', quoteLines(detail), '');
+  else if (report.reason === 'decide' && detail)
+    lines.push('### Decision needed (answer in `ralph/decide.txt`)', '', quoteLines(detail), '');
+  else if (detail) lines.push('### Reason', '', quoteLines(detail), '');
   if (rows.length > 0) {
+    const left = rows.length - SUMMARY_ROWS;
     lines.push(
       '### Iterations',
       '',
+      ...(left > 0 ? [`The last ${SUMMARY_ROWS}; the ${left} before them are in \`ralph/logs/summary.csv\`.`, ''] : []),
       '| # | mode | duration | commit | stories | outcome | cost |',
       '| --- | --- | --- | --- | --- | --- | --- |',
     );
-    for (const row of rows) {
+    for (const row of rows.slice(-SUMMARY_ROWS)) {
       const cost = row.stats.costUsd === undefined ? '' : `$${row.stats.costUsd.toFixed(2)}`;
       lines.push(
         `| ${row.iteration} | ${row.mode} | ${formatDuration(row.durationSeconds * 1000)} | ${row.commitHash.slice(0, 7) || '—'} | ${row.storiesComplete}/${row.storiesTotal} | ${row.outcome} | ${cost} |`,
@@ -54,6 +57,18 @@ export function stepSummary(report: RunReport, rows: readonly IterationRow[]): s
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The job summary stays far below the size the runner takes (it drops a larger one whole): a
+ * reason of a few thousand characters (a blocked.txt pasted whole) and a few hundred iterations.
+ */
+const SUMMARY_DETAIL_CHARS = 4000;
+const SUMMARY_ROWS = 300;
+
+function boundedDetail(detail: string): string {
+  if (detail.length <= SUMMARY_DETAIL_CHARS) return detail;
+  return `${detail.slice(0, SUMMARY_DETAIL_CHARS)}…\n(cut here: \`ralph/logs/last-run.json\` holds it whole)`;
 }
 
 /** Appends the job summary and writes `reason`, `exit-code` and `detail` to the step's outputs. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { IterationRow } from '../../../src/loop/port-data.js';
 import type { RunReport } from '../../../src/loop/run-report.js';
 import { annotationFor, escapeData, outputEntry, stepSummary } from '../../../src/ui/github-actions.js';
-import { readOutputFile } from '../../helpers/workflow-commands.js';
+import { readOutputFile, STEP_SUMMARY_LIMIT_BYTES } from '../../helpers/workflow-commands.js';
 
 const report: RunReport = {
   reason: 'blocked',
@@ -60,6 +60,17 @@ describe('GitHub Actions', () => {
     expect(summary).toContain('| Cost | $1.50 |');
     expect(summary).toContain('### Blocked\n\n> no API key | staging');
     expect(summary).toContain('| 2 | review | 5m 0s | abcdef1 | 1/3 | ok | $0.75 |');
+  });
+
+  it('stays far below the size the runner takes, however long the reason and the run', () => {
+    const huge = { ...report, detail: `needs a human: ${'x'.repeat(400_000)}` };
+    const rows = Array.from({ length: 2000 }, (_, index) => ({ ...row, iteration: index + 1 }));
+    const summary = stepSummary(huge, rows);
+    expect(Buffer.byteLength(summary)).toBeLessThan(STEP_SUMMARY_LIMIT_BYTES / 2);
+    expect(summary).toContain('…\n> (cut here: `ralph/logs/last-run.json` holds it whole)');
+    expect(summary).toContain('The last 300; the 1700 before them are in `ralph/logs/summary.csv`.');
+    expect(summary).toContain('| 2000 | review |');
+    expect(summary).not.toContain('| 1700 | review |');
   });
 });
 
