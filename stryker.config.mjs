@@ -56,6 +56,8 @@ export default {
   //   holds a name (no test reaches the fallback; TypeScript wants it).
   // - usage-limit.ts detectServerBusy's `retryAt === undefined ? {} : { retryAt }` as `{ retryAt }`:
   //   a retryAt that is undefined and none read the same everywhere (as judge.ts's above).
+  // - termination.ts gatesExhausted's `?? ''` (split always yields a first line) and the `^` of
+  //   /^## Completion Blocked: / (a blocking event has that heading only at its start).
   // One checker and one test runner; raise it with --concurrency on a machine of your own.
   concurrency: 2,
 };
