@@ -4,6 +4,7 @@ import { execa } from 'execa';
 import { RalphError } from '../errors.js';
 import type { Git } from '../loop/ports.js';
 import { boundedGit, GIT_TIMEOUT_MS } from './bounded-git.js';
+import { reachesThroughLooseCommits } from './loose-commits.js';
 import { findGitDirs, readBranchFromFiles, readHeadFromFiles, type GitDirs } from './head-file.js';
 
 /** How far back the reflog is searched for the commit to get back to. */
@@ -50,6 +51,9 @@ export function createGit(root: string): Git {
       return result.exitCode === 0 ? result.stdout.trim() : gitFailed(result);
     },
     isAncestor: async (ancestor, descendant) => {
+      // The usual iteration's commits are still loose files: read them, no process started.
+      const found = await gitDirs();
+      if (found && (await reachesThroughLooseCommits(found, ancestor, descendant).catch(() => undefined))) return true;
       // Exit 0: an ancestor; 1: not; anything else: git could not tell.
       const result = await run(['merge-base', '--is-ancestor', ancestor, descendant]);
       return result.exitCode === 0 || (result.exitCode === 1 ? false : gitFailed(result));
