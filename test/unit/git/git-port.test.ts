@@ -1,27 +1,17 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGit } from '../../../src/git/repository.js';
+import { realRepository } from './real-repository.js';
 
 const cleanup: string[] = [];
 afterAll(() => Promise.all(cleanup.map((path) => rm(path, { recursive: true, force: true }))));
 
 /** A real repository with `count` commits on `main`, and a way to run git in it. */
 async function repository(count: number) {
-  const root = await mkdtemp(join(tmpdir(), 'ralph-git-port-'));
+  const { root, git } = await realRepository('ralph-git-port-');
   cleanup.push(root);
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@t.invalid',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@t.invalid',
-    GIT_CONFIG_NOSYSTEM: '1',
-  };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env, encoding: 'utf8' }).trim();
-  git('init', '-q', '-b', 'main');
   for (let i = 1; i <= count; i++) git('commit', '-q', '--allow-empty', '-m', `commit ${i}`);
   return { root, git, port: createGit(root) };
 }

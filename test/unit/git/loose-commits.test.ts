@@ -1,24 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { looseCommitParents, reachesThroughLooseCommits } from '../../../src/git/loose-commits.js';
+import { realRepository } from './real-repository.js';
 
 /** A real repository, and git in it. */
 async function repository(objectFormat: 'sha1' | 'sha256' = 'sha1') {
-  const root = await mkdtemp(join(tmpdir(), 'ralph-loose-'));
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@t.invalid',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@t.invalid',
-    GIT_CONFIG_NOSYSTEM: '1',
-  };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env, encoding: 'utf8' }).trim();
-  git('init', '-q', '-b', 'main', `--object-format=${objectFormat}`);
+  const { root, git } = await realRepository('ralph-loose-', [`--object-format=${objectFormat}`]);
   const commit = (message: string) => {
     git('commit', '-q', '--allow-empty', '-m', message);
     return git('rev-parse', 'HEAD');
@@ -69,7 +58,7 @@ describe('reading commits from their loose object files', () => {
     const forged = 'ab'.padEnd(40, '0');
     const body = `tree ${'4b825dc642cb6eb9a060e54bf8d69288fbee4904'}\nparent ${real}\n\nforged\n`;
     const object = Buffer.concat([Buffer.from(`commit ${Buffer.byteLength(body)}\0`), Buffer.from(body)]);
-    execFileSync('mkdir', ['-p', join(dirs.commonDir, 'objects', 'ab')]);
+    await mkdir(join(dirs.commonDir, 'objects', 'ab'), { recursive: true });
     await writeFile(join(dirs.commonDir, 'objects', 'ab', forged.slice(2)), deflateSync(object));
     expect(await looseCommitParents(dirs, forged)).toBeUndefined();
     expect(await reachesThroughLooseCommits(dirs, real, forged)).toBeUndefined();
