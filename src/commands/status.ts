@@ -21,10 +21,11 @@ export async function statusCommand(options: StatusOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const root = await findRepoRoot(options.cwd);
   const paths = ralphPaths(root);
+  const env = options.env ?? process.env;
   // With the review cycle on, a story is complete when it passes and is approved.
-  const policy = await readReviewPolicy(paths.config, 'ralph/config.json', process.env).catch(() => ({ review: true }));
+  const policy = await readReviewPolicy(paths.config, 'ralph/config.json', env).catch(() => ({ review: true }));
   const status = await readStatus(paths, { now: options.now ?? Date.now(), rows: options.rows ?? 10, policy });
-  stdout.write(options.json ? machineJson(status) : forTheLog(renderStatus(status), options.env ?? process.env));
+  stdout.write(options.json ? machineJson(status) : forTheLog(renderStatus(status), env));
   return 0;
 }
 

@@ -24,9 +24,10 @@ export async function findRepoRoot(cwd: string): Promise<string> {
 }
 
 /**
- * The loop's git port, on the host. HEAD and its branch are read from the repository's files
- * when they settle it (no process started, as this happens every iteration), otherwise from git;
- * ancestry and the reflog, asked only when HEAD moved, always from git.
+ * The loop's git port, on the host. HEAD, its branch and the ancestry of the agent's new commits
+ * are read from the repository's files when they settle it (no process started, as this happens
+ * every iteration), otherwise from git; the reflog, asked only when history was rewritten, always
+ * from git.
  */
 export function createGit(root: string): Git {
   // GIT_DIR and GIT_COMMON_DIR move the repository away from root/.git: only git knows where.
@@ -71,7 +72,6 @@ export function createGit(root: string): Git {
   };
 }
 
-/** A git command that failed in a way the loop cannot read as an answer. */
 /** What the loop's git port reads of one git command. */
 interface GitResult {
   command: string;
@@ -80,6 +80,7 @@ interface GitResult {
   exitCode?: number;
 }
 
+/** A git command that failed in a way the loop cannot read as an answer. */
 function gitFailed(result: GitResult): never {
   const cause = result.stderr.split('\n')[0] || `exit ${result.exitCode ?? 'unknown'}`;
   throw new RalphError('setup', `${result.command} failed: ${cause}`, 'check the repository with `git status`');
