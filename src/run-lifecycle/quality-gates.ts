@@ -70,7 +70,7 @@ function stopAtDeadline(interrupt: AbortSignal, deadline: number): { signal: Abo
   const onInterrupt = () => stop.abort(INTERRUPTED);
   if (interrupt.aborted) onInterrupt();
   interrupt.addEventListener('abort', onInterrupt, { once: true });
-  const timer = setTimeout(() => stop.abort(`--max-runtime is up`), Math.max(0, deadline - Date.now()));
+  const timer = setTimeout(() => stop.abort('--max-runtime is up'), Math.max(0, deadline - Date.now()));
   return {
     signal: stop.signal,
     dispose: () => {
