@@ -34,8 +34,11 @@ describe('ralph run: processes that leave the group', () => {
   it('ends what a quality gate leaves running outside its group', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const pidFile = join(repo.root, 'gate.pid');
-    // The gate waits until the daemon has left its group: then only the marker can find it.
-    const leftGroup = 'while [ "$(cut -d" " -f5 /proc/$pid/stat)" = "$(cut -d" " -f5 /proc/$$/stat)" ]; do :; done';
+    // The gate waits until the daemon has left its group (then only the marker can find it) and is
+    // `sleep`: setsid leaves the group before it executes sleep, and a sweep between the two would
+    // name it `setsid`.
+    const leftGroup =
+      'while [ "$(cut -d" " -f5 /proc/$pid/stat)" = "$(cut -d" " -f5 /proc/$$/stat)" ] || [ "$(cut -d" " -f2 /proc/$pid/stat)" != "(sleep)" ]; do :; done';
     await configure(repo, {
       gates: [
         {
