@@ -9,6 +9,7 @@ const DOMAIN = ['src/domain', 'src/errors.ts'];
 const CORE = ['src/loop'];
 const ADAPTERS = [
   'src/agent',
+  'src/process',
   'src/config',
   'src/files',
   'src/gates',

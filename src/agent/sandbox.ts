@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { execa } from 'execa';
 import { RalphError } from '../errors.js';
 import type { AgentCommand } from './agent-command.js';
-import { findExecutable } from './find-executable.js';
+import { findExecutable } from '../process/find-executable.js';
 
 /** `ralph-<dir>-<8 hex of the absolute path>`: the same repository always gets the same sandbox. */
 export function defaultSandboxName(root: string): string {

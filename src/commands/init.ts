@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import pc from 'picocolors';
-import { findExecutable } from '../agent/find-executable.js';
+import { findExecutable } from '../process/find-executable.js';
 import { detectGates, type DetectedGate } from '../gates/detect-gates.js';
 import { ralphPaths } from '../files/paths.js';
 import { acceptAsLeftBehind } from '../files/run-state.js';

@@ -1,8 +1,8 @@
 import { link, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { describeEnded } from '../agent/marked-processes.js';
-import { isProcessRunning, processStartTime } from '../agent/proc.js';
-import { endRunRemains } from '../agent/run-remains.js';
+import { describeEnded } from '../process/marked-processes.js';
+import { isProcessRunning, processStartTime } from '../process/proc.js';
+import { endRunRemains } from '../process/run-remains.js';
 import { RalphError, isErrno, ownFile } from '../errors.js';
 import type { ActiveState } from '../loop/port-data.js';
 import { readOptional } from './signal-files.js';

@@ -1,8 +1,8 @@
 import { appendFile, open } from 'node:fs/promises';
 import { execa } from 'execa';
-import type { Containment } from '../agent/containment.js';
-import { describeEnded } from '../agent/marked-processes.js';
-import { terminateGroup } from '../agent/process-group.js';
+import type { Containment } from '../process/containment.js';
+import { describeEnded } from '../process/marked-processes.js';
+import { terminateGroup } from '../process/process-group.js';
 
 export interface GateProcessOptions {
   command: string;

@@ -3,7 +3,7 @@ import { cascadeSkipReason } from './cascade.js';
 import { formatDurationSpec } from '../domain/duration.js';
 import { extractDetailsFromFile } from './extract-details.js';
 import { gateFiles } from './gate-files.js';
-import type { Containment } from '../agent/containment.js';
+import type { Containment } from '../process/containment.js';
 import { runGateProcess, type GateProcessResult } from './run-gate.js';
 import { MAX_DETAILS, type GateOutcome, type GateReport, type GateSpec } from './types.js';
 

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { setupFixHint } from '../domain/agent-failure.js';
-import { findExecutable } from '../agent/find-executable.js';
+import { findExecutable } from '../process/find-executable.js';
 import { RalphError } from '../errors.js';
 import type { Check } from './check.js';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { findExecutable } from '../agent/find-executable.js';
+import { findExecutable } from '../process/find-executable.js';
 import { unlessMissing } from '../files/missing-file.js';
 import { NPX_STOP_HOOK_COMMAND, registeredStopHook } from '../init/claude-settings.js';
 import { PACKAGE_NAME } from '../package-info.js';

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { Containment } from '../agent/containment.js';
+import { Containment } from '../process/containment.js';
 import { ActiveLock, currentOwner } from '../files/active-lock.js';
 import type { RalphPaths } from '../files/paths.js';
 import { installInterrupts } from './interrupts.js';

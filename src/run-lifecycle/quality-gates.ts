@@ -8,7 +8,7 @@ import type { QualityGates } from '../loop/ports.js';
 import type { GateTrigger } from '../loop/port-data.js';
 import type { Console } from '../ui/reporter.js';
 import type { AgentInterrupts } from '../agent/spawn-agent.js';
-import type { Containment } from '../agent/containment.js';
+import type { Containment } from '../process/containment.js';
 
 export interface QualityGateOptions {
   specs: GateSpec[];

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
-import type { Containment } from '../agent/containment.js';
+import type { Containment } from '../process/containment.js';
 import { createAgentRunner } from '../agent/spawn-agent.js';
 import type { ActiveLock } from '../files/active-lock.js';
 import { createLoopFiles } from '../files/loop-files.js';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pc from 'picocolors';
-import { drained } from '../agent/output/tee.js';
+import { drained } from './drained.js';
 import { displayWidth, fitToWidth } from './display-width.js';
 import { fencedFromRunner, stopToken } from './runner-fence.js';
 

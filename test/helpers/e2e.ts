@@ -5,7 +5,7 @@ import { appendFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import type { Step } from '../../src/demo/script-step.js';
-import { processStartTime } from '../../src/agent/proc.js';
+import { processStartTime } from '../../src/process/proc.js';
 
 export const PACKAGE_ROOT = resolve(import.meta.dirname, '../..');
 export const RALPH_BIN = join(PACKAGE_ROOT, 'bin/ralph.js');

@@ -12,6 +12,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['loop'],
   [
     'agent',
+    'process',
     'config',
     'files',
     'gates',
@@ -79,6 +80,18 @@ describe('the architecture, drawn from the imports', () => {
     };
     for (const node of graph.keys()) visit(node, []);
     expect(cycles).toEqual([]);
+  });
+
+  it('keeps process supervision in its own room: only the agent and the commands import the agent', () => {
+    // The lock, the gates, the screen and the files supervise processes through src/process/,
+    // never by borrowing from the agent's room.
+    const allowed = new Set(['agent', 'commands', 'run-lifecycle', 'cli', 'demo']);
+    const borrowed = [...graph].flatMap(([from, targets]) =>
+      allowed.has(from.split('/')[0]!)
+        ? []
+        : targets.filter((to) => to.startsWith('agent/')).map((to) => `${from} → ${to}`),
+    );
+    expect(borrowed).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { drained } from '../../ui/drained.js';
 
 /**
  * A writable that shows each chunk to `onChunk`, copies it to each target, and accepts the next
@@ -30,21 +31,5 @@ export function tee(
       if (full.length === 0) callback();
       else void Promise.all(full).then(() => callback());
     },
-  });
-}
-
-/** Resolves when a full target drains — or errs or closes, which must not stall the agent either. */
-export function drained(target: NodeJS.WritableStream): Promise<void> {
-  return new Promise((resolve) => {
-    if ((target as Partial<Writable>).destroyed) return resolve();
-    const done = () => {
-      target.off('drain', done);
-      target.off('error', done);
-      target.off('close', done);
-      resolve();
-    };
-    target.on('drain', done);
-    target.on('error', done);
-    target.on('close', done);
   });
 }

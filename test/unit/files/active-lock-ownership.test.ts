@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, unlink, writeFile 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processStartTime } from '../../../src/agent/proc.js';
+import { processStartTime } from '../../../src/process/proc.js';
 import {
   acquireActiveLock,
   ActiveLock,

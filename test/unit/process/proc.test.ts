@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environHas, parseProcStat, processStartTime } from '../../../src/agent/proc.js';
+import { environHas, parseProcStat, processStartTime } from '../../../src/process/proc.js';
 
 // The layout of /proc/PID/stat is proc(5)'s: "pid (comm) state ppid pgrp session … starttime(22) …".
 const stat = (comm: string) =>
