@@ -90,7 +90,8 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
       '--install <spec>',
       'with --ci: what the workflow installs instead of this version of ralph (git URL, tarball, path)',
     )
-    .action(async (options: { force: boolean; ci?: CiProvider; from?: string; install?: string }) => {
+    .option('--vendor', 'with --ci: pack this ralph into ralph/vendor/ and have the workflow install that file', false)
+    .action(async (options: { force: boolean; ci?: CiProvider; from?: string; install?: string; vendor: boolean }) => {
       const { initCommand } = await import('../commands/init.js');
       setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
     });

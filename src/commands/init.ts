@@ -6,11 +6,14 @@ import { ralphPaths } from '../files/paths.js';
 import { acceptAsLeftBehind } from '../files/run-state.js';
 import { findRepoRoot } from '../git/repository.js';
 import { applyPlan, type ItemOutcome } from '../init/apply-plan.js';
-import type { CiProvider } from '../init/ci-providers.js';
+import { GITHUB_WORKFLOW, type CiProvider } from '../init/ci-providers.js';
 import { legacyPromptNotes, readRalphSh } from '../init/import-ralph-sh.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
 import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
+import { DEFAULT_CLAUDE_CODE_VERSION, installedClaudeCodeVersion } from '../init/claude-code-version.js';
+import { vendorRunningRalph } from '../init/vendor.js';
+import { updateInstallStep } from '../init/workflow-install.js';
 import { isSandboxSet } from '../run-lifecycle/agent-check.js';
 
 export interface InitOptions {
@@ -23,6 +26,8 @@ export interface InitOptions {
   from?: string;
   /** What the workflow installs instead of this package at this version (a git URL, a tarball, a path). */
   install?: string;
+  /** With --ci: pack this ralph into ralph/vendor/ and have the workflow install that file. */
+  vendor?: boolean;
   stdout?: NodeJS.WritableStream;
 }
 
@@ -30,24 +35,37 @@ export interface InitOptions {
 export async function initCommand(options: InitOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   // Checked first: a bad flag writes nothing.
-  const install = checkInstallSpec(options.install, options.ci);
+  const installSpec = checkInstallSpec(options.install, options.ci, options.vendor ?? false);
   const root = await findRepoRoot(options.cwd);
+  const vendored = options.vendor ? await vendorRunningRalph(root) : undefined;
+  const install = vendored === undefined ? installSpec : `./${vendored}`;
+  const claudePath = await findExecutable('claude', options.cwd);
   const from =
     options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
   const gates = await detectGates(root);
   const outcomes = await applyPlan(
     root,
-    planInit({ ci: options.ci, gates, ...(from ? { from } : {}), ...(install === undefined ? {} : { install }) }),
+    planInit({
+      ci: options.ci,
+      gates,
+      ...(from ? { from } : {}),
+      ...(install === undefined ? {} : { install }),
+      claudeCodeVersion: (await installedClaudeCodeVersion(claudePath)) ?? DEFAULT_CLAUDE_CODE_VERSION,
+    }),
     { force: options.force ?? false },
   );
+  // The user named what CI installs: an existing workflow's install line changes, nothing else of it.
+  const workflow = outcomes.findIndex((outcome) => outcome.path === GITHUB_WORKFLOW && outcome.result === 'exists');
+  if (install !== undefined && workflow >= 0) outcomes[workflow] = await updateInstallStep(root, install);
   const written = outcomes
     .filter((outcome) => ['created', 'replaced', 'updated'].includes(outcome.result))
     .map((outcome) => outcome.path);
   await acceptAsLeftBehind(root, ralphPaths(root).state, written);
   const where: Whereabouts = {
-    claudeFound: (await findExecutable('claude', options.cwd)) !== undefined,
+    claudeFound: claudePath !== undefined,
     root: process.getuid?.() === 0 && !isSandboxSet(process.env),
     imported: from !== undefined,
+    alsoWritten: [...(options.ci ? [GITHUB_WORKFLOW] : []), ...(vendored ? [vendored] : [])],
   };
   const notes = [
     ...(from
@@ -70,7 +88,8 @@ export async function initCommand(options: InitOptions): Promise<number> {
 function installNote(): string[] {
   return [
     `The workflow installs ${defaultInstallSpec()} from npm. If this ralph is not published there (a fork, a`,
-    '  build of your own), name where it comes from: ralph init --ci github --install <git URL or tarball> --force',
+    '  build of your own), name where it comes from: ralph init --ci github --install <git URL or tarball>,',
+    '  or pack this one into the repository: ralph init --ci github --vendor',
   ];
 }
 

@@ -4,9 +4,10 @@ import { readTemplate } from '../templates.js';
 import { mergeClaudeSettings } from './claude-settings.js';
 import type { Merged } from './merged.js';
 import type { DetectedGate } from '../gates/detect-gates.js';
-import type { CiProvider } from './ci-providers.js';
+import { GITHUB_WORKFLOW, type CiProvider } from './ci-providers.js';
 import type { RalphShSetup } from './import-ralph-sh.js';
 import { defaultInstallSpec, shellWord } from './install-spec.js';
+import { DEFAULT_CLAUDE_CODE_VERSION } from './claude-code-version.js';
 
 /** One thing `ralph init` sets up; paths are relative to the repository root, with `/`. */
 export type PlannedItem =
@@ -23,6 +24,8 @@ export function planInit(options: {
   gates: readonly DetectedGate[];
   from?: RalphShSetup;
   install?: string;
+  /** The Claude Code version the workflow pins by default. */
+  claudeCodeVersion?: string;
 }): PlannedItem[] {
   const { from } = options;
   const items: PlannedItem[] = [
@@ -45,10 +48,14 @@ export function planInit(options: {
   ];
   if (options.ci === 'github') {
     const install = shellWord(options.install ?? defaultInstallSpec());
+    const claudeCode = options.claudeCodeVersion ?? DEFAULT_CLAUDE_CODE_VERSION;
     items.push({
       kind: 'file',
-      path: '.github/workflows/ralph.yml',
-      content: async () => (await readTemplate('github-workflow.yml')).replace('__RALPH_INSTALL__', () => install),
+      path: GITHUB_WORKFLOW,
+      content: async () =>
+        (await readTemplate('github-workflow.yml'))
+          .replace('__RALPH_INSTALL__', () => install)
+          .replace('__CLAUDE_CODE_VERSION__', () => claudeCode),
     });
   }
   return items;

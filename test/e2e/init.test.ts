@@ -1,6 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_CLAUDE_CODE_VERSION } from '../../src/init/claude-code-version.js';
 import { describe, expect, it } from 'vitest';
 import { LOOP_OWNED_PATHS } from '../../src/files/paths.js';
 import { parseTasks } from '../../src/files/tasks.js';
@@ -186,10 +188,13 @@ describe('ralph init --ci github', () => {
     expect(result.stdout).toMatch(/created +\.github\/workflows\/ralph\.yml/);
     const workflow = repo.read('.github/workflows/ralph.yml');
     expect(workflow).toBe(
-      (await template('github-workflow.yml')).replace('__RALPH_INSTALL__', `${PACKAGE_NAME}@${PACKAGE_VERSION}`),
+      (await template('github-workflow.yml'))
+        .replace('__RALPH_INSTALL__', `${PACKAGE_NAME}@${PACKAGE_VERSION}`)
+        .replace('__CLAUDE_CODE_VERSION__', DEFAULT_CLAUDE_CODE_VERSION),
     );
     expect(workflow).toContain('workflow_dispatch');
-    expect(workflow).toContain('npm install -g @anthropic-ai/claude-code');
+    expect(workflow).toContain('npm install -g "@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}"');
+    expect(workflow).toContain(`default: '${DEFAULT_CLAUDE_CODE_VERSION}'`);
     expect(workflow).toContain(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`);
     expect(workflow).toMatch(/ralph run --max-iterations \d+ --max-stuck \d+/);
     expect(workflow).toContain('ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}');
@@ -210,6 +215,83 @@ describe('ralph init --ci github', () => {
     expect(repo.read('.github/workflows/ralph.yml')).toBe('name: mine\n');
     const forced = await runRalph(repo, ['init', '--ci', 'github', '--force']);
     expect(forced.stdout).toMatch(/replaced +\.github\/workflows\/ralph\.yml/);
+  });
+
+  it('pins the Claude Code installed here, read from `claude --version`', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const bin = join(repo.root, '.git', 'bin');
+    await mkdir(bin);
+    await writeFile(join(bin, 'claude'), '#!/bin/sh\necho "2.1.400 (Claude Code)"\n', { mode: 0o755 });
+    const result = await runRalph(repo, ['init', '--ci', 'github'], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    expect(result.code).toBe(0);
+    expect(repo.read('.github/workflows/ralph.yml')).toContain("default: '2.1.400'");
+  });
+
+  it('--install on an existing workflow changes its install line only, and says so', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    await runRalph(repo, ['init', '--ci', 'github']);
+    const edited = repo.read('.github/workflows/ralph.yml').replace('timeout-minutes: 180', 'timeout-minutes: 60');
+    await repo.write('.github/workflows/ralph.yml', edited);
+    const result = await runRalph(repo, ['init', '--ci', 'github', '--install', 'github:me/ralph#v2']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /updated +\.github\/workflows\/ralph\.yml \(added install step: npm install -g github:me\/ralph#v2\)/,
+    );
+    expect(repo.read('.github/workflows/ralph.yml')).toBe(
+      edited.replace(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`, 'npm install -g github:me/ralph#v2\n'),
+    );
+    const again = await runRalph(repo, ['init', '--ci', 'github', '--install', 'github:me/ralph#v2']);
+    expect(again.stdout).toMatch(/kept.*\.github\/workflows\/ralph\.yml/);
+  });
+
+  it('--vendor packs this ralph into ralph/vendor/, installs that file, and names both in the commit step', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const result = await runRalph(repo, ['init', '--ci', 'github', '--vendor']);
+    expect(result.code, result.stderr).toBe(0);
+    const tarball = `ralph/vendor/${PACKAGE_NAME}-${PACKAGE_VERSION}.tgz`;
+    expect(repo.read('.github/workflows/ralph.yml')).toContain(`npm install -g ./${tarball}\n`);
+    const listed = execFileSync('tar', ['-tzf', join(repo.root, tarball)], { encoding: 'utf8' }).split('\n');
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'package/package.json',
+        'package/bin/ralph.js',
+        'package/dist/cli/main.js',
+        'package/templates/github-workflow.yml',
+      ]),
+    );
+    expect(result.stdout).toContain(
+      `git add ralph .claude/settings.json .gitignore .github/workflows/ralph.yml ${tarball} && git commit`,
+    );
+    // The commit step, run as printed, leaves the dry run's scaffold check satisfied.
+    repo.git('add', 'ralph', '.claude/settings.json', '.gitignore', '.github/workflows/ralph.yml', tarball);
+    expect(repo.git('status', '--porcelain', '--untracked-files=all')).not.toMatch(/^\?\?/m);
+  });
+
+  it.each([
+    [['--ci', 'github', '--vendor', '--install', 'x@1'], /--vendor and --install both say what the workflow installs/],
+    [['--vendor'], /--vendor needs --ci/],
+  ])('refuses init %j with exit 64 and writes nothing', async (args, message) => {
+    const repo = await makeProject({ git: 'committed' });
+    const result = await runRalph(repo, ['init', ...args]);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toMatch(message);
+    expect(repo.exists('ralph')).toBe(false);
+  });
+
+  it('--vendor from a ralph that cannot be packed (a checkout missing a built part) exits 64 saying how', async () => {
+    const copy = await mkdtemp(join(tmpdir(), 'ralph-unbuilt-'));
+    for (const part of ['bin', 'dist', 'templates', 'package.json'])
+      await cp(join(PACKAGE_ROOT, part), join(copy, part), { recursive: true });
+    await symlink(join(PACKAGE_ROOT, 'node_modules'), join(copy, 'node_modules'));
+    const repo = await makeProject({ git: 'committed' });
+    const result = spawnSync(process.execPath, [join(copy, 'bin/ralph.js'), 'init', '--ci', 'github', '--vendor'], {
+      cwd: repo.root,
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(64);
+    expect(result.stderr).toContain(`has no docs/ to pack`);
+    expect(result.stderr).toContain('npm run build');
+    expect(repo.exists('ralph/config.json')).toBe(false);
   });
 
   it('rejects an unknown CI provider with exit 64', async () => {

@@ -1,0 +1,260 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FAKE_BIN_DIR, makeProject, RALPH_BIN, runRalph } from '../helpers/e2e.js';
+import { simulateWorkflow, type SimulatedRun } from '../helpers/actions-runner.js';
+
+const TOKEN = 'ghs_SimulatedPushToken0123456789';
+const BRANCH = 'ralph/feature';
+
+/** A project set up with `ralph init --ci github`, its task list on BRANCH, pushed to a bare "GitHub". */
+async function dispatchedProject() {
+  const repo = await makeProject({ git: 'committed' });
+  expect((await runRalph(repo, ['init', '--ci', 'github'])).code).toBe(0);
+  const stories = ['US-1', 'US-2'].map((id, index) => ({
+    id,
+    title: `Story ${id}`,
+    priority: index + 1,
+    passes: false,
+  }));
+  await repo.write('ralph/tasks.json', JSON.stringify({ project: 'App', branchName: BRANCH, stories }, null, 2));
+  repo.git('add', '-A');
+  repo.git('commit', '-qm', 'Set up ralph');
+  const bare = mkdtempSync(join(tmpdir(), 'ralph-github-'));
+  execFileSync('git', ['init', '-q', '--bare', bare]);
+  repo.git('push', '-q', bare, 'HEAD:refs/heads/main');
+  const sim = mkdtempSync(join(tmpdir(), 'ralph-sim-'));
+  return { workflow: repo.read('.github/workflows/ralph.yml'), bare, sim, main: repo.git('rev-parse', 'HEAD') };
+}
+
+/** The registry stand-in: `npm install -g` puts the fake agent or the built ralph in npm's global bin. */
+function fakeNpm(sim: string): string {
+  const dir = join(sim, 'image-bin');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'npm'),
+    `#!/bin/sh
+if [ "$1" = install ] && [ "$2" = -g ]; then
+  bin="$RUNNER_TOOL_CACHE/npm-global/bin"; mkdir -p "$bin"
+  case "$3" in
+    @anthropic-ai/claude-code@*) printf '#!/bin/sh\\nexec %s "$@"\\n' ${JSON.stringify(join(FAKE_BIN_DIR, 'claude'))} > "$bin/claude"; chmod +x "$bin/claude" ;;
+    *) printf '#!/bin/sh\\nexec node %s "$@"\\n' ${JSON.stringify(RALPH_BIN)} > "$bin/ralph"; chmod +x "$bin/ralph" ;;
+  esac
+  exit 0
+fi
+echo "fake npm: unexpected $*" >&2; exit 1
+`,
+  );
+  chmodSync(join(dir, 'npm'), 0o755);
+  return dir;
+}
+
+/** What the hostile agent plants: each script records where it ran, and whether it saw the token, in the step log. */
+function plant(sim: string, log: string) {
+  const evil = join(sim, 'evil');
+  mkdirSync(join(evil, 'bin'), { recursive: true });
+  mkdirSync(join(evil, 'hooks'), { recursive: true });
+  const record = (what: string) =>
+    `echo "ran: ${what} $* token=$(env | grep -c ${TOKEN}) cfg=$(cat .git/config 2>/dev/null | grep -c ${TOKEN})" >> ${log}\n`;
+  writeFileSync(join(evil, 'bashenv.sh'), record('BASH_ENV'));
+  writeFileSync(join(evil, 'bin/git'), `#!/bin/sh\n${record('git')}exec /usr/bin/git "$@"\n`);
+  writeFileSync(join(evil, 'fsmonitor'), `#!/bin/sh\n${record('fsmonitor')}exit 1\n`);
+  writeFileSync(join(evil, 'hooks/pre-push'), `#!/bin/sh\n${record('pre-push')}exit 0\n`);
+  for (const file of ['bin/git', 'fsmonitor', 'hooks/pre-push']) chmodSync(join(evil, file), 0o755);
+  const stolen = join(sim, 'stolen.git');
+  execFileSync('git', ['init', '-q', '--bare', stolen]);
+  const attack = [
+    // The runner's file commands, found where they live even when ralph keeps the variables from the agent.
+    `for f in "$RUNNER_TEMP"/_runner_file_commands/set_env_*; do printf 'BASH_ENV=%s\\nPOISON<<EOF\\nmulti\\nline\\nEOF\\n' ${evil}/bashenv.sh >> "$f"; done`,
+    `for f in "$RUNNER_TEMP"/_runner_file_commands/add_path_*; do echo ${evil}/bin >> "$f"; done`,
+    `if [ -n "$GITHUB_ENV" ]; then echo BASH_ENV=${evil}/bashenv.sh >> "$GITHUB_ENV"; fi`,
+    `if [ -n "$GITHUB_PATH" ]; then echo ${evil}/bin >> "$GITHUB_PATH"; fi`,
+    `git config --global url.${stolen}.insteadOf https://`,
+    `git config --global url.${stolen}.pushInsteadOf https://`,
+    `git config --global core.hooksPath ${evil}/hooks`,
+    `git config core.fsmonitor ${evil}/fsmonitor`,
+    `cp ${evil}/hooks/pre-push .git/hooks/pre-push`,
+    // A git of its own in npm's global bin, a folder on the job's PATH.
+    `cp ${evil}/bin/git "$(dirname "$(command -v ralph)")/git"`,
+  ];
+  return { attack, stolen };
+}
+
+function runOptions(project: Awaited<ReturnType<typeof dispatchedProject>>, extra: Partial<SimulatedRun> = {}) {
+  const log = join(project.sim, 'steps.log');
+  writeFileSync(log, '');
+  const run: SimulatedRun = {
+    github: { bare: project.bare, ref: 'main', token: TOKEN },
+    inputs: { 'open-pr': false, 'claude-code-version': '2.1.332' },
+    secrets: { ANTHROPIC_API_KEY: 'sk-ant-simulated' },
+    imagePath: [fakeNpm(project.sim), '{runner}/npm-global/bin'],
+    stepLog: log,
+    ...extra,
+  };
+  return { run, log };
+}
+
+const head = (bare: string, ref: string) =>
+  spawnSync('git', ['rev-parse', '--verify', '--quiet', ref], { cwd: bare, encoding: 'utf8' }).stdout.trim();
+
+/** Each `ran:` line of the step log, with the step it ran in. */
+function plantedRuns(log: string): { step: string; line: string }[] {
+  let step = '';
+  const runs: { step: string; line: string }[] = [];
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    if (line.startsWith('== ')) step = line.slice(3);
+    else if (line.startsWith('ran: ')) runs.push({ step, line });
+  }
+  return runs;
+}
+
+describe('the generated workflow, run job by job as the runner runs it', () => {
+  it('a hostile agent steals no token: nothing it planted runs after its step, and its commits reach the branch', async () => {
+    const project = await dispatchedProject();
+    const { run, log } = runOptions(project);
+    const { attack, stolen } = plant(project.sim, log);
+    const script = join(project.sim, 'agent-script.json');
+    writeFileSync(
+      script,
+      JSON.stringify([{ shell: attack, implement: true, say: '<promise>BLOCKED:the API key is missing</promise>' }]),
+    );
+    run.imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+
+    const result = simulateWorkflow(project.workflow, run);
+    const outcome = (job: string, name: string) => result.steps.find((s) => s.job === job && s.name === name);
+    const ralph = outcome('agent', 'Run ralph');
+    expect(ralph?.outcome, `${ralph?.stdout}\n${ralph?.stderr}`).toBe('success');
+    expect(result.jobs.agent).toMatchObject({ result: 'success', outputs: { branch: BRANCH, code: '2' } });
+    // The step after the agent's ran (BLOCKED): it would have read a BASH_ENV the agent set.
+    expect(outcome('agent', 'Wait for a human (BLOCKED or DECIDE)')?.outcome).toBe('success');
+
+    // The agent's commit is on the branch, pushed by the push job; nothing reached its server.
+    expect(result.jobs.push?.result).toBe('success');
+    const pushed = head(project.bare, `refs/heads/${BRANCH}`);
+    expect(pushed).not.toBe('');
+    expect(head(project.bare, `${pushed}~1`)).toBe(project.main);
+    expect(execFileSync('git', ['for-each-ref'], { cwd: stolen, encoding: 'utf8' })).toBe('');
+
+    // What the agent planted ran only inside its own step, never with the token, never to make the bundle.
+    const runs = plantedRuns(log);
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.filter((r) => r.step !== 'agent/Run ralph')).toEqual([]);
+    expect(runs.filter((r) => !r.line.endsWith('token=0 cfg=0'))).toEqual([]);
+    expect(runs.filter((r) => /\bbundle\b/.test(r.line))).toEqual([]);
+    expect(readFileSync(log, 'utf8')).not.toContain(TOKEN);
+    // The logs artifact, without the raw transcripts.
+    expect(existsSync(join(result.artifacts, 'ralph-logs/logs/summary.csv'))).toBe(true);
+  }, 120_000);
+});
+
+describe('the push job refuses a bundle that does more than add commits to the branch', () => {
+  /** A clone of "GitHub", where the test plays the agent's job and hands over what it likes. */
+  async function handOver(make: (git: (...args: string[]) => string, bundle: string) => void, start?: string) {
+    const project = await dispatchedProject();
+    const work = mkdtempSync(join(tmpdir(), 'ralph-agent-'));
+    execFileSync('git', ['clone', '-q', '--branch', 'main', project.bare, work]);
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=a', '-c', 'user.email=a@b', ...args], {
+        cwd: work,
+        encoding: 'utf8',
+      }).trim();
+    git('checkout', '-q', '-b', BRANCH);
+    const artifacts = mkdtempSync(join(tmpdir(), 'ralph-sim-artifacts-'));
+    const dir = join(artifacts, 'ralph-bundle');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'start'), `${start ?? project.main}\n`);
+    make(git, join(dir, 'commits.bundle'));
+    const { run } = runOptions(project, {
+      only: ['push'],
+      artifacts,
+      needs: { agent: { result: 'success', outputs: { branch: BRANCH, code: '0' } } },
+    });
+    const result = simulateWorkflow(project.workflow, run);
+    const check = result.steps.find((s) => s.name === "Check the agent's commits");
+    return {
+      project,
+      result,
+      check,
+      refs: execFileSync('git', ['for-each-ref'], { cwd: project.bare, encoding: 'utf8' }),
+    };
+  }
+
+  const commit = (git: (...args: string[]) => string, message: string) =>
+    git('commit', '-q', '--allow-empty', '-m', message);
+
+  it('pushes a bundle of new commits on the branch (no force)', async () => {
+    const { result, project } = await handOver((git, bundle) => {
+      commit(git, 'story');
+      git('bundle', 'create', '-q', bundle, `refs/heads/${BRANCH}`, `^${git('rev-parse', 'HEAD~1')}`);
+    });
+    expect(result.jobs.push?.result).toBe('success');
+    expect(head(project.bare, `refs/heads/${BRANCH}~1`)).toBe(project.main);
+  });
+
+  it.each([
+    [
+      'a tag besides the branch',
+      (git: (...args: string[]) => string, bundle: string) => {
+        commit(git, 'story');
+        git('tag', 'v9');
+        git('bundle', 'create', '-q', bundle, `refs/heads/${BRANCH}`, 'refs/tags/v9', '^HEAD~1');
+      },
+      /must hold exactly refs\/heads\/ralph\/feature/,
+    ],
+    [
+      'another branch',
+      (git: (...args: string[]) => string, bundle: string) => {
+        commit(git, 'story');
+        git('branch', 'evil');
+        git('bundle', 'create', '-q', bundle, 'refs/heads/evil', '^HEAD~1');
+      },
+      /must hold exactly refs\/heads\/ralph\/feature/,
+    ],
+    [
+      'a rewritten history',
+      (git: (...args: string[]) => string, bundle: string) => {
+        git('checkout', '-q', '--orphan', 'tmp');
+        commit(git, 'a new root');
+        git('branch', '-f', BRANCH, 'HEAD');
+        git('bundle', 'create', '-q', bundle, `refs/heads/${BRANCH}`);
+      },
+      /does not add commits on top of/,
+    ],
+    [
+      'no new commit at all',
+      (git: (...args: string[]) => string, bundle: string) => {
+        git('bundle', 'create', '-q', bundle, `refs/heads/${BRANCH}`);
+      },
+      /does not add commits on top of/,
+    ],
+  ])(
+    'refuses %s, and pushes nothing',
+    async (_what, make, message) => {
+      const { result, check, refs } = await handOver(make);
+      expect(result.jobs.push?.result).toBe('failure');
+      expect(check?.outcome).toBe('failure');
+      expect(check?.stdout).toMatch(/::error title=ralph: bundle refused::/);
+      expect(check?.stdout).toMatch(message);
+      expect(refs).not.toMatch(/ralph\/feature|v9|evil/);
+    },
+    60_000,
+  );
+
+  it('refuses a start that is not where the task list says the branch starts', async () => {
+    const { result, check } = await handOver((git, bundle) => {
+      commit(git, 'story');
+      git('bundle', 'create', '-q', bundle, `refs/heads/${BRANCH}`, '^HEAD~1');
+    }, '0'.repeat(40));
+    expect(result.jobs.push?.result).toBe('failure');
+    expect(check?.stdout).toMatch(/started ralph\/feature at another commit/);
+  });
+
+  it('says there is nothing to push when the agent made no commits', async () => {
+    const { result, check, refs } = await handOver(() => undefined);
+    expect(result.jobs.push?.result).toBe('success');
+    expect(check?.stdout).toContain('The run made no commits: nothing to push.');
+    expect(refs).not.toContain(BRANCH);
+  });
+});
