@@ -144,8 +144,36 @@ describe('the generated workflow, run job by job as the runner runs it', () => {
     expect(runs.filter((r) => !r.line.endsWith('token=0 cfg=0'))).toEqual([]);
     expect(runs.filter((r) => /\bbundle\b/.test(r.line))).toEqual([]);
     expect(readFileSync(log, 'utf8')).not.toContain(TOKEN);
+    expect(result.jobs['pull-request']?.result).toBe('skipped');
     // The logs artifact, without the raw transcripts.
     expect(existsSync(join(result.artifacts, 'ralph-logs/logs/summary.csv'))).toBe(true);
+  }, 120_000);
+});
+
+describe('a COMPLETE run with open-pr', () => {
+  it('pushes the branch, then opens the pull request from a job of its own, naming the repository', async () => {
+    const project = await dispatchedProject();
+    const { run } = runOptions(project);
+    run.inputs['open-pr'] = true;
+    const gh = join(project.sim, 'gh-bin');
+    mkdirSync(gh);
+    const calls = join(project.sim, 'gh-calls');
+    writeFileSync(join(gh, 'gh'), `#!/bin/sh\necho "$* token=$GH_TOKEN cwd=$PWD" >> ${calls}\n`);
+    chmodSync(join(gh, 'gh'), 0o755);
+    run.imagePath.push(gh);
+    const script = join(project.sim, 'agent-script.json');
+    writeFileSync(script, JSON.stringify([{ implement: true, completeWhenDone: true }]));
+    run.imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+
+    const result = simulateWorkflow(project.workflow, run);
+    expect(result.jobs.agent?.outputs.code).toBe('0');
+    expect(head(project.bare, `refs/heads/${BRANCH}~2`)).toBe(project.main);
+    expect(result.jobs['pull-request']?.result).toBe('success');
+    const lines = readFileSync(calls, 'utf8').trim().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^pr list --repo owner/repo --head ${BRANCH} .* token=${TOKEN} `));
+    expect(lines[1]).toMatch(
+      /^pr create --repo owner\/repo --head ralph\/feature --base main --title ralph: ralph\/feature --body The commits of ralph's run https:\/\/github\.example\/owner\/repo\/actions\/runs\/4242 /,
+    );
   }, 120_000);
 });
 

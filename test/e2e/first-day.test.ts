@@ -78,6 +78,20 @@ describe('preflight: what can be checked before the first call', () => {
     expect(after.stdout).toMatch(/^ {2}ok +scaffold +committed$/m);
   });
 
+  it('--dry-run counts the CI workflow init wrote as scaffold: committed with it, or named', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    expect((await runRalph(repo, ['init', '--ci', 'github'])).code).toBe(0);
+    repo.git('add', 'ralph', '.claude/settings.json', '.gitignore');
+    repo.git('commit', '-q', '-m', 'Set up ralph, without the workflow');
+    const before = await runRalph(repo, ['run', '--dry-run', '--yes']);
+    expect(before.stdout).toMatch(
+      /^ {2}warning +scaffold +not committed \(\.github\/workflows\/ralph\.yml\): .* git add \.github\/workflows\/ralph\.yml && git commit -m "Set up ralph"$/m,
+    );
+    repo.git('add', '.github');
+    repo.git('commit', '-q', '-m', 'the workflow');
+    expect((await runRalph(repo, ['run', '--dry-run', '--yes'])).stdout).toMatch(/^ {2}ok +scaffold +committed$/m);
+  });
+
   it('a real run never refuses over the Stop hook, even when its settings cannot be read', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await mkdir(join(repo.root, '.claude', 'settings.json'), { recursive: true });

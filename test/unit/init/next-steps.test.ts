@@ -20,6 +20,20 @@ describe('nextSteps', () => {
     expect(lines.slice(1).map((line) => /^ {2}(\d+)\./.exec(line)?.[1])).toEqual(['1', '2', '3', '4']);
   });
 
+  it('names every file init wrote in the commit step: the workflow and a vendored tarball too', () => {
+    const steps = numbered(
+      nextSteps({
+        claudeFound: true,
+        root: false,
+        imported: false,
+        alsoWritten: ['.github/workflows/ralph.yml', 'ralph/vendor/ralph-loop-cli-1.0.0.tgz'],
+      }),
+    );
+    expect(steps).toContain(
+      'Commit the scaffold: git add ralph .claude/settings.json .gitignore .github/workflows/ralph.yml ralph/vendor/ralph-loop-cli-1.0.0.tgz && git commit -m "Set up ralph"',
+    );
+  });
+
   it('after an import points at the imported list and the legacy prompt instead of the example', () => {
     const steps = numbered(nextSteps({ claudeFound: true, root: false, imported: true })).join('\n');
     expect(steps).toContain('ralph/prompt.legacy.md');
