@@ -16,6 +16,11 @@ import { leaveDaemons, leaveGrandchild } from './stray-processes.js';
 const DEMO_STEP: Step = { auto: true, completeWhenDone: true, pauseMs: 150 };
 
 async function main(argv: string[]): Promise<void> {
+  // Asked what it is (as `ralph init` asks `claude`): it says so, and runs no step of its script.
+  if (argv[0] === '--version') {
+    process.stdout.write("scripted (ralph's stand-in for Claude Code)\n");
+    return;
+  }
   const prompt = await readPrompt(argv);
   const step = loadStep(argv, prompt);
   const out = createEmitter(argv.includes('stream-json'), step.pauseMs ?? 0);

@@ -218,6 +218,12 @@ describe('ralph init --ci github', () => {
   });
 
   it('pins the Claude Code installed here, read from `claude --version`', async () => {
+    // The scripted stand-in is not Claude Code: the default pin, and no step of its script run.
+    const scripted = await makeProject({ git: 'committed' });
+    await scripted.steps([{ commit: true }]);
+    expect((await runRalph(scripted, ['init', '--ci', 'github'])).code).toBe(0);
+    expect(scripted.read('.github/workflows/ralph.yml')).toContain(`default: '${DEFAULT_CLAUDE_CODE_VERSION}'`);
+    expect(scripted.calls()).toBe(0);
     const repo = await makeProject({ git: 'committed' });
     const bin = join(repo.root, '.git', 'bin');
     await mkdir(bin);
