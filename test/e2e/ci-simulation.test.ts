@@ -179,7 +179,10 @@ describe('a COMPLETE run with open-pr', () => {
 
 describe('the push job refuses a bundle that does more than add commits to the branch', () => {
   /** A clone of "GitHub", where the test plays the agent's job and hands over what it likes. */
-  async function handOver(make: (git: (...args: string[]) => string, bundle: string) => void, start?: string) {
+  async function handOver(
+    make: (git: (...args: string[]) => string, bundle: string) => void,
+    options: { start?: string; existing?: boolean } = {},
+  ) {
     const project = await dispatchedProject();
     const work = mkdtempSync(join(tmpdir(), 'ralph-agent-'));
     execFileSync('git', ['clone', '-q', '--branch', 'main', project.bare, work]);
@@ -189,10 +192,16 @@ describe('the push job refuses a bundle that does more than add commits to the b
         encoding: 'utf8',
       }).trim();
     git('checkout', '-q', '-b', BRANCH);
+    if (options.existing) {
+      // An earlier run's work, already on GitHub: this run starts from it.
+      commit(git, 'an earlier run');
+      git('push', '-q', 'origin', BRANCH);
+    }
+    const start = options.start ?? git('rev-parse', 'HEAD');
     const artifacts = mkdtempSync(join(tmpdir(), 'ralph-sim-artifacts-'));
     const dir = join(artifacts, 'ralph-bundle');
     mkdirSync(dir);
-    writeFileSync(join(dir, 'start'), `${start ?? project.main}\n`);
+    writeFileSync(join(dir, 'start'), `${start}\n`);
     make(git, join(dir, 'commits.bundle'));
     const { run } = runOptions(project, {
       only: ['push'],
@@ -203,6 +212,7 @@ describe('the push job refuses a bundle that does more than add commits to the b
     const check = result.steps.find((s) => s.name === "Check the agent's commits");
     return {
       project,
+      start,
       result,
       check,
       refs: execFileSync('git', ['for-each-ref'], { cwd: project.bare, encoding: 'utf8' }),
@@ -270,11 +280,38 @@ describe('the push job refuses a bundle that does more than add commits to the b
     60_000,
   );
 
+  it('continues a branch GitHub already has, and refuses to rewrite it', async () => {
+    const continued = await handOver(
+      (git, bundle) => {
+        commit(git, 'story');
+        git('bundle', 'create', '-q', bundle, `refs/heads/${BRANCH}`, '^HEAD~1');
+      },
+      { existing: true },
+    );
+    expect(continued.result.jobs.push?.result).toBe('success');
+    expect(head(continued.project.bare, `refs/heads/${BRANCH}~1`)).toBe(continued.start);
+    // The agent resets the branch to main and commits there: a force-push in disguise.
+    const rewritten = await handOver(
+      (git, bundle) => {
+        git('reset', '-q', '--hard', 'HEAD~1');
+        commit(git, 'instead of the earlier run');
+        git('bundle', 'create', '-q', bundle, `refs/heads/${BRANCH}`, '^HEAD~1');
+      },
+      { existing: true },
+    );
+    expect(rewritten.result.jobs.push?.result).toBe('failure');
+    expect(rewritten.check?.stdout).toMatch(/bundle refused::/);
+    expect(head(rewritten.project.bare, `refs/heads/${BRANCH}`)).toBe(rewritten.start);
+  }, 60_000);
+
   it('refuses a start that is not where the task list says the branch starts', async () => {
-    const { result, check } = await handOver((git, bundle) => {
-      commit(git, 'story');
-      git('bundle', 'create', '-q', bundle, `refs/heads/${BRANCH}`, '^HEAD~1');
-    }, '0'.repeat(40));
+    const { result, check } = await handOver(
+      (git, bundle) => {
+        commit(git, 'story');
+        git('bundle', 'create', '-q', bundle, `refs/heads/${BRANCH}`, '^HEAD~1');
+      },
+      { start: '0'.repeat(40) },
+    );
     expect(result.jobs.push?.result).toBe('failure');
     expect(check?.stdout).toMatch(/started ralph\/feature at another commit/);
   });
