@@ -37,7 +37,8 @@ export async function initCommand(options: InitOptions): Promise<number> {
   // Checked first: a bad flag writes nothing.
   const installSpec = checkInstallSpec(options.install, options.ci, options.vendor ?? false);
   const root = await findRepoRoot(options.cwd);
-  const vendored = options.vendor ? await vendorRunningRalph(root) : undefined;
+  const packed = options.vendor ? await vendorRunningRalph(root) : undefined;
+  const vendored = packed?.path;
   const install = vendored === undefined ? installSpec : `./${vendored}`;
   const claudePath = await findExecutable('claude', options.cwd);
   const from =
@@ -57,6 +58,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   // The user named what CI installs: an existing workflow's install line changes, nothing else of it.
   const workflow = outcomes.findIndex((outcome) => outcome.path === GITHUB_WORKFLOW && outcome.result === 'exists');
   if (install !== undefined && workflow >= 0) outcomes[workflow] = await updateInstallStep(root, install);
+  if (packed) outcomes.push({ path: packed.path, result: packed.existed ? 'replaced' : 'created' });
   const written = outcomes
     .filter((outcome) => ['created', 'replaced', 'updated'].includes(outcome.result))
     .map((outcome) => outcome.path);

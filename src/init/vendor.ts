@@ -15,7 +15,7 @@ export function vendoredTarball(): string {
  * the workflow installs exactly this build with no registry holding ralph. A checkout that was
  * never built has no dist/ to pack: refused, saying how.
  */
-export async function vendorRunningRalph(root: string): Promise<string> {
+export async function vendorRunningRalph(root: string): Promise<{ path: string; existed: boolean }> {
   const packageRoot = packagePath('');
   const manifest = JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as { files?: string[] };
   for (const entry of manifest.files ?? [])
@@ -26,6 +26,7 @@ export async function vendorRunningRalph(root: string): Promise<string> {
         `build it first (npm run build in ${packageRoot}), or name a published version with --install`,
       );
   const target = vendoredTarball();
+  const existed = await present(join(root, target));
   const destination = join(root, 'ralph/vendor');
   await mkdir(destination, { recursive: true });
   // --ignore-scripts: packing must not rebuild (or run anything of) the package.
@@ -42,7 +43,7 @@ export async function vendorRunningRalph(root: string): Promise<string> {
       `--vendor: npm pack in ${packageRoot} failed: ${String(packed.stderr).trim().split('\n').at(-1) ?? `exit ${packed.exitCode}`}`,
       `run npm pack in ${packageRoot} yourself to see why, or name a published version with --install`,
     );
-  return target;
+  return { path: target, existed };
 }
 
 async function present(path: string): Promise<boolean> {

@@ -256,6 +256,7 @@ describe('ralph init --ci github', () => {
     expect(result.code, result.stderr).toBe(0);
     const tarball = `ralph/vendor/${PACKAGE_NAME}-${PACKAGE_VERSION}.tgz`;
     expect(repo.read('.github/workflows/ralph.yml')).toContain(`npm install -g ./${tarball}\n`);
+    expect(result.stdout).toMatch(new RegExp(`created +${tarball.replace(/[.]/g, '\\.')}`));
     const listed = execFileSync('tar', ['-tzf', join(repo.root, tarball)], { encoding: 'utf8' }).split('\n');
     expect(listed).toEqual(
       expect.arrayContaining([
