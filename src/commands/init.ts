@@ -37,13 +37,13 @@ export async function initCommand(options: InitOptions): Promise<number> {
   // Checked first: a bad flag writes nothing.
   const installSpec = checkInstallSpec(options.install, options.ci, options.vendor ?? false);
   const root = await findRepoRoot(options.cwd);
-  const packed = options.vendor ? await vendorRunningRalph(root) : undefined;
-  const vendored = packed?.path;
-  const install = vendored === undefined ? installSpec : `./${vendored}`;
-  const claudePath = await findExecutable('claude', options.cwd);
   const from =
     options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
   const gates = await detectGates(root);
+  const claudePath = await findExecutable('claude', options.cwd);
+  const packed = options.vendor ? await vendorRunningRalph(root) : undefined;
+  const vendored = packed?.path;
+  const install = vendored === undefined ? installSpec : `./${vendored}`;
   const outcomes = await applyPlan(
     root,
     planInit({
@@ -51,7 +51,10 @@ export async function initCommand(options: InitOptions): Promise<number> {
       gates,
       ...(from ? { from } : {}),
       ...(install === undefined ? {} : { install }),
-      claudeCodeVersion: (await installedClaudeCodeVersion(claudePath)) ?? DEFAULT_CLAUDE_CODE_VERSION,
+      // Only for the workflow: CI runs the agent the user tried here.
+      ...(options.ci
+        ? { claudeCodeVersion: (await installedClaudeCodeVersion(claudePath)) ?? DEFAULT_CLAUDE_CODE_VERSION }
+        : {}),
     }),
     { force: options.force ?? false },
   );
