@@ -288,7 +288,7 @@ describe('the push job refuses a bundle that does more than add commits to the b
       },
       { existing: true },
     );
-    expect(continued.result.jobs.push?.result).toBe('success');
+    expect(continued.result.jobs.push).toEqual({ result: 'success', outputs: { ready: 'true' } });
     expect(head(continued.project.bare, `refs/heads/${BRANCH}~1`)).toBe(continued.start);
     // The agent resets the branch to main and commits there: a force-push in disguise.
     const rewritten = await handOver(
@@ -318,7 +318,7 @@ describe('the push job refuses a bundle that does more than add commits to the b
 
   it('says there is nothing to push when the agent made no commits', async () => {
     const { result, check, refs } = await handOver(() => undefined);
-    expect(result.jobs.push?.result).toBe('success');
+    expect(result.jobs.push).toEqual({ result: 'success', outputs: { ready: '' } });
     expect(check?.stdout).toContain('The run made no commits: nothing to push.');
     expect(refs).not.toContain(BRANCH);
   });
