@@ -1,4 +1,6 @@
-import { agentCommand, type AgentCommand } from '../agent/agent-command.js';
+import type { AgentCommand } from '../agent/agent-command.js';
+import type { AgentDialect } from '../agent/dialect.js';
+import { dialectOf } from '../agent/dialects.js';
 import { checkSandbox, defaultSandboxName, sandboxCommand, stopSandbox } from '../agent/sandbox.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 
@@ -9,9 +11,16 @@ export interface AgentInvocation {
   onForcedStop?: () => Promise<void>;
 }
 
+/** The agent of a run: its kind's dialect, and the executable (`--agent-bin`, else the kind's own). */
+export function chosenAgent({ settings }: ResolvedSettings): { dialect: AgentDialect; bin: string } {
+  const dialect = dialectOf(settings.agent);
+  return { dialect, bin: settings.agentBin ?? dialect.bin };
+}
+
 /**
- * The agent command line: on the host `claude -p <prompt> …`, or with --sandbox the same
- * inside `docker sandbox run` (checked to work first: never a silent fallback to the host).
+ * The agent command line: on the host as its dialect builds it (`claude -p <prompt> …`, `codex exec
+ * …`), or with --sandbox the same inside `docker sandbox run` (checked to work first: never a
+ * silent fallback to the host).
  */
 export async function prepareInvocation(
   resolved: ResolvedSettings,
@@ -19,8 +28,17 @@ export async function prepareInvocation(
   cwd: string,
   agentPath?: string,
 ): Promise<AgentInvocation> {
-  const onHost = (prompt: string) => agentCommand(agentPath ?? 'claude', agentArguments(resolved), prompt);
-  const { sandbox } = resolved.settings;
+  const { dialect, bin } = chosenAgent(resolved);
+  const { settings, agent } = resolved;
+  const onHost = (prompt: string) =>
+    dialect.command(agentPath ?? bin, {
+      prompt,
+      output: settings.output,
+      skipPermissions: agent.skipPermissions,
+      ...(settings.model ? { model: settings.model } : {}),
+      args: agent.args,
+    });
+  const { sandbox } = settings;
   if (sandbox === false) return { command: onHost };
   const name = typeof sandbox === 'string' ? sandbox : defaultSandboxName(root);
   const docker = await checkSandbox(cwd);
@@ -28,17 +46,4 @@ export async function prepareInvocation(
     command: (prompt) => sandboxCommand(docker, name, root, onHost(prompt)),
     onForcedStop: () => stopSandbox(docker, name, root),
   };
-}
-
-/**
- * The agent's arguments after the prompt: the permission switch, the output format, then the user's
- * extra arguments.
- */
-function agentArguments({ agent, settings }: ResolvedSettings): string[] {
-  return [
-    ...(agent.skipPermissions ? ['--dangerously-skip-permissions'] : []),
-    // stream-json needs --verbose with -p.
-    ...(settings.output === 'stream-json' ? ['--output-format', 'stream-json', '--verbose'] : []),
-    ...agent.args,
-  ];
 }

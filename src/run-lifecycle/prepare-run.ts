@@ -11,6 +11,7 @@ import { ensureIgnored } from '../git/repository.js';
 import { readTemplate } from '../templates.js';
 import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
 import { checkWorkTree } from './work-tree-guard.js';
+import { chosenAgent } from './agent-invocation.js';
 
 /** The resolved settings and the options of the start checks (dry run and real run alike). */
 export interface StartPlan {
@@ -38,7 +39,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     promptPath: resolve(promptBase, settings.prompt),
     review: !settings.skipReview,
     yes: options.yes,
-    ...(settings.sandbox === false ? { agentBin: settings.agentBin } : {}),
+    ...(settings.sandbox === false ? { agentBin: chosenAgent(resolved).bin } : {}),
     skipPermissions: resolved.agent.skipPermissions,
     agentEnv: { ...inherited, ...resolved.agent.env },
     uid: process.getuid?.(),

@@ -12,7 +12,7 @@ import type { LoopPorts } from '../loop/ports.js';
 import { createReporter } from '../ui/reporter.js';
 import type { Screen } from '../ui/screen.js';
 import { requireAgent } from './agent-check.js';
-import { prepareInvocation, type AgentInvocation } from './agent-invocation.js';
+import { chosenAgent, prepareInvocation, type AgentInvocation } from './agent-invocation.js';
 import { deferredAgent } from './deferred-agent.js';
 import type { RunEnd } from './finish-run.js';
 import type { installInterrupts } from './interrupts.js';
@@ -169,6 +169,7 @@ function agentOptions(
   const { out, stdout, stderr } = terminal;
   return {
     ...invocation,
+    dialect: chosenAgent(ready.resolved).dialect,
     cwd: paths.root,
     env: ready.checks.agentEnv,
     output: settings.output,

@@ -59,6 +59,7 @@ function readTopLevelError(message: string): StreamEvent {
   if (retry) {
     return {
       type: 'api_retry',
+      message,
       ...(retry[1] ? { attempt: Number(retry[1]) } : {}),
       ...(retry[2] ? { maxRetries: Number(retry[2]) } : {}),
     };

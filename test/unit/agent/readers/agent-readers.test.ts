@@ -45,8 +45,11 @@ describe('the Codex reader (codex exec --json)', () => {
     const events = readFixture(codexEventReader(), 'codex/no-network.jsonl');
     const retries = events.filter((event) => event.type === 'api_retry');
     expect(retries).toHaveLength(6);
-    expect(retries[0]).toEqual({ type: 'api_retry', attempt: 2, maxRetries: 5 });
-    expect(retries.at(-1)).toEqual({ type: 'api_retry' });
+    expect(retries[0]).toMatchObject({ type: 'api_retry', attempt: 2, maxRetries: 5 });
+    expect(retries.at(-1)).toEqual({
+      type: 'api_retry',
+      message: 'Reconnecting... waiting for network (Connection failed: error sending request)',
+    });
     expect(results(events)).toEqual([]);
     expect(errors(events)).toEqual([]);
   });

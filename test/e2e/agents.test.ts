@@ -1,0 +1,191 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, PACKAGE_ROOT, runRalph, type Step } from '../helpers/e2e.js';
+
+/**
+ * The loop's core endings once per agent kind, with the scripted agent speaking that kind's own
+ * stream (it answers as the client whose command line it gets). Failures are the clients' real
+ * words (test/fixtures/agents/, test/fixtures/claude/).
+ */
+const fixture = (path: string) => readFileSync(join(PACKAGE_ROOT, 'test/fixtures', path), 'utf8');
+const jsonLines = (path: string) => fixture(path).split('\n').filter(Boolean);
+
+interface Kind {
+  kind: string;
+  /** What the dialect's command line must hold. */
+  argv: (argv: string[]) => void;
+  reportsCost: boolean;
+  auth: Step;
+  network: Step;
+  limit: Step;
+}
+
+const KINDS: Kind[] = [
+  {
+    kind: 'claude',
+    argv: (argv) => expect(argv).toEqual(expect.arrayContaining(['-p', '--output-format', 'stream-json'])),
+    reportsCost: true,
+    auth: { events: jsonLines('claude/not-logged-in.stream.jsonl'), exit: 1, result: false },
+    network: { events: jsonLines('claude/no-network-ending.stream.jsonl'), exit: 1, result: false },
+    limit: {
+      events: ["You've hit your limit · resets 3am (UTC)"],
+      exit: 1,
+      result: { is_error: true, result: "You've hit your limit · resets 3am (UTC)" },
+    },
+  },
+  {
+    kind: 'codex',
+    argv: (argv) => {
+      expect(argv.slice(0, 3)).toEqual(['exec', '--json', '--dangerously-bypass-approvals-and-sandbox']);
+      expect(argv.at(-1)).toMatch(/^Implement the next story/);
+    },
+    reportsCost: false,
+    auth: {
+      events: [
+        {
+          type: 'error',
+          message: 'unexpected status 401 Unauthorized: Missing bearer or basic authentication in header',
+        },
+        { type: 'turn.failed', error: { message: 'unexpected status 401 Unauthorized' } },
+      ],
+      exit: 1,
+      result: false,
+    },
+    network: {
+      events: [
+        { type: 'turn.failed', error: { message: 'stream disconnected before completion: error sending request' } },
+      ],
+      exit: 1,
+      result: false,
+    },
+    limit: { events: jsonLines('agents/codex/usage-limit.jsonl').slice(2), exit: 1, result: false },
+  },
+  {
+    kind: 'gemini',
+    argv: (argv) =>
+      expect(argv).toEqual(expect.arrayContaining(['-p', '--output-format', 'stream-json', '--yolo', '--skip-trust'])),
+    reportsCost: false,
+    auth: { stderr: fixture('agents/gemini/no-auth.stderr'), exit: 41, result: false },
+    network: { events: jsonLines('agents/gemini/error-result.jsonl').slice(2), exit: 1, result: false },
+    limit: {
+      events: [{ type: 'error', severity: 'error', message: "You've hit your usage limit · resets 3am (UTC)" }],
+      exit: 1,
+      result: { result: "You've hit your usage limit · resets 3am (UTC)" },
+    },
+  },
+  {
+    kind: 'opencode',
+    argv: (argv) => expect(argv.slice(0, 4)).toEqual(['run', '--format', 'json', '--auto']),
+    reportsCost: true,
+    auth: {
+      events: [
+        {
+          type: 'error',
+          sessionID: 'ses_1',
+          error: {
+            name: 'LoadAPIKeyError',
+            data: {
+              message:
+                "Anthropic API key is missing. Pass it using the 'apiKey' parameter or the ANTHROPIC_API_KEY environment variable.",
+            },
+          },
+        },
+      ],
+      exit: 1,
+      result: false,
+    },
+    network: { events: jsonLines('agents/opencode/no-network.jsonl'), exit: 1, result: false },
+    limit: { exit: 1, result: { result: "You've hit your usage limit · resets 3am (UTC)" } },
+  },
+  {
+    kind: 'amp',
+    argv: (argv) => expect(argv).toEqual(expect.arrayContaining(['-x', '--stream-json', '--dangerously-allow-all'])),
+    reportsCost: false,
+    // Its real login prompt, on stdout, and then it waits for a code: ralph must not wait with it.
+    auth: { events: fixture('agents/amp/no-login.stdout').split('\n'), hang: true },
+    network: { stderr: "Error: Couldn't connect to the Amp server at https://ampcode.com/.\n", exit: 1, result: false },
+    limit: {
+      exit: 1,
+      result: { is_error: true, result: "You've hit your usage limit · resets 3am (UTC)" },
+    },
+  },
+];
+
+describe.each(KINDS)('ralph run --agent $kind', ({ kind, argv, reportsCost, auth, network, limit }) => {
+  const run = (repo: Awaited<ReturnType<typeof makeRepo>>, args: string[] = []) =>
+    runRalph(repo, ['run', '--agent', kind, ...args], { env: { CI: '' } });
+
+  it('runs to COMPLETE in its own stream, reading tool calls, tokens and (where reported) cost', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await run(repo);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(repo.calls()).toBe(2);
+    argv(repo.call(1).argv);
+    const rows = repo.csvRows();
+    const [header] = rows;
+    const cost = header!.indexOf('cost_usd');
+    const tools = header!.indexOf('tool_calls');
+    const input = header!.indexOf('input_tokens');
+    for (const row of rows.slice(1)) {
+      expect(row[cost] !== '').toBe(reportsCost);
+      expect(Number(row[input])).toBeGreaterThan(0);
+      expect(Number(row[tools])).toBeGreaterThan(0);
+    }
+    expect(repo.lastRun()).toMatchObject({ reason: 'complete', stories: { complete: 2, total: 2 } });
+  });
+
+  it('ends BLOCKED (2) and DECIDE (3) on the promise tags in its own words', async () => {
+    const blocked = await makeRepo();
+    await blocked.steps([{ say: 'I cannot go on.\n<promise>BLOCKED:the staging key is missing</promise>' }]);
+    expect((await run(blocked)).code).toBe(2);
+    expect(blocked.lastRun()).toMatchObject({ reason: 'blocked', detail: 'the staging key is missing' });
+    const decide = await makeRepo();
+    await decide.steps([{ say: '<promise>DECIDE:WebSockets or polling?</promise>' }]);
+    expect((await run(decide)).code).toBe(3);
+    expect(decide.lastRun()).toMatchObject({ reason: 'decide', detail: 'WebSockets or polling?' });
+  });
+
+  it('stops when stuck, and on a repeated tool call', async () => {
+    const stuck = await makeRepo();
+    await stuck.steps([{ say: 'thinking' }]);
+    expect((await run(stuck, ['--max-stuck', '2'])).code).toBe(4);
+    expect(stuck.lastRun()).toMatchObject({ reason: 'stuck' });
+    const repeats = await makeRepo();
+    const call = { name: 'Bash', input: { command: 'npm test' }, result: 'FAIL', isError: true };
+    await repeats.steps([{ tools: [call, call, call, call], sleepMs: 2000 }]);
+    const result = await run(repeats, ['--max-iterations', '1', '--max-repeats', '3']);
+    expect(result.stdout).toMatch(/repeat/i);
+    expect(repeats.csvRows()[1]).toContain('repetition');
+  });
+
+  it('ends after one call, exit 64, when it is not logged in, with its own login fix', async () => {
+    const repo = await makeRepo();
+    await repo.steps([auth, { implement: true }]);
+    const result = await run(repo);
+    expect(result.code, result.stdout + result.stderr).toBe(64);
+    expect(repo.calls()).toBe(1);
+    expect(repo.lastRun()).toMatchObject({ reason: 'agent_auth' });
+    expect(String(repo.lastRun().detail)).toMatch(/log .* in/);
+  });
+
+  it('ends after one call, exit 64, when it cannot reach its API, with its own network fix', async () => {
+    const repo = await makeRepo();
+    await repo.steps([network, { implement: true }]);
+    const result = await run(repo);
+    expect(result.code, result.stdout + result.stderr).toBe(64);
+    expect(repo.calls()).toBe(1);
+    expect(repo.lastRun()).toMatchObject({ reason: 'agent_setup' });
+    expect(String(repo.lastRun().detail)).toMatch(/network/i);
+  });
+
+  it('stops on its usage limit with --on-usage-limit stop (exit 1), the reset read from its words', async () => {
+    const repo = await makeRepo();
+    await repo.steps([limit, { implement: true }]);
+    const result = await run(repo, ['--on-usage-limit', 'stop']);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(repo.calls()).toBe(1);
+    expect(repo.lastRun()).toMatchObject({ reason: 'usage_limit', resetSource: 'clock' });
+  });
+});
