@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, PACKAGE_ROOT, runRalph, type Step } from '../helpers/e2e.js';
+import { makeRepo, PACKAGE_ROOT, RALPH_BIN, runRalph, type Step } from '../helpers/e2e.js';
 
 /**
  * The loop's core endings once per agent kind, with the scripted agent speaking that kind's own
@@ -188,4 +189,50 @@ describe.each(KINDS)('ralph run --agent $kind', ({ kind, argv, reportsCost, auth
     expect(repo.calls()).toBe(1);
     expect(repo.lastRun()).toMatchObject({ reason: 'usage_limit', resetSource: 'clock' });
   });
+});
+
+describe('what a kind cannot do is refused before any call', () => {
+  it('refuses --max-cost for a client that reports no cost (64), naming what it reports and the kinds that do', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ implement: true }]);
+    const result = await runRalph(repo, ['run', '--agent', 'codex', '--max-cost', '5']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toBe(
+      'ralph: --max-cost cannot work with --agent codex: Codex reports tokens and turns, not what a call cost — ' +
+        'cap the run with --max-iterations or --max-runtime, or use an agent that reports cost (claude or opencode)\n',
+    );
+    expect(repo.calls()).toBe(0);
+    expect((await runRalph(repo, ['run', '--agent', 'opencode', '--max-cost', '5', '--dry-run'])).code).toBe(0);
+  });
+
+  it('refuses --sandbox for a kind the Docker sandbox does not run (64), and an unknown kind, listing the kinds', async () => {
+    const repo = await makeRepo();
+    const sandbox = await runRalph(repo, ['run', '--agent', 'gemini', '--sandbox']);
+    expect(sandbox.code).toBe(64);
+    expect(sandbox.stderr).toMatch(/--sandbox is not available for --agent gemini/);
+    const unknown = await runRalph(repo, ['run', '--agent', 'cursor']);
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toMatch(/claude, codex, gemini, opencode, amp/);
+    expect(repo.calls()).toBe(0);
+  });
+
+  it('--dry-run prints the exact command line of the chosen kind, the model in its own flag', async () => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['run', '--agent', 'codex', '--model', 'gpt-5-codex', '--dry-run']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/codex exec --json --dangerously-bypass-approvals-and-sandbox --model gpt-5-codex /);
+  });
+});
+
+describe('ralph demo --agent', () => {
+  it.each(['codex', 'opencode'])(
+    'runs the demo with the scripted agent speaking %s, each iteration read from that stream',
+    (kind) => {
+      const env = { ...process.env, NO_COLOR: '1', CI: '' };
+      const result = spawnSync(process.execPath, [RALPH_BIN, 'demo', '--agent', kind], { encoding: 'utf8', env });
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/Exit: +COMPLETE \(code 0\)/);
+      expect(result.stdout).not.toMatch(/not JSON/);
+    },
+  );
 });
