@@ -9,6 +9,9 @@ const agentSchema = z
     kind: RUN_OPTIONS.agent.kind.schema
       .optional()
       .describe(`The agent client (--agent; default "${RUN_OPTIONS.agent.default}").`),
+    fallback: RUN_OPTIONS.fallbackAgent.kind.schema
+      .optional()
+      .describe("The agent kind that runs while the first one's usage limit runs (--fallback-agent)."),
     bin: RUN_OPTIONS.agentBin.kind.schema.optional().describe("The agent executable (default: the kind's own)."),
     model: RUN_OPTIONS.model.kind.schema.optional().describe("The model, in the client's own naming (--model)."),
     args: z

@@ -67,6 +67,14 @@ export const RUN_OPTIONS = {
     description: 'the agent client ralph speaks to, each in its own machine-readable mode (docs/agents.md)',
     configPath: ['agent', 'kind'],
   }),
+  fallbackAgent: option({
+    flag: '--fallback-agent <kind>',
+    kind: choice(AGENT_KINDS),
+    default: undefined as AgentKind | undefined,
+    defaultLabel: 'none',
+    description: "the agent kind that runs while the first one's usage limit runs, until its reset",
+    configPath: ['agent', 'fallback'],
+  }),
   agentBin: option({
     flag: '--agent-bin <path>',
     kind: text('an executable name or path'),

@@ -1,6 +1,6 @@
 import type { AgentCommand } from '../agent/agent-command.js';
 import type { AgentDialect } from '../agent/dialect.js';
-import { dialectOf } from '../agent/dialects.js';
+import { dialectOf, type AgentKind } from '../agent/dialects.js';
 import { checkSandbox, defaultSandboxName, sandboxCommand, stopSandbox } from '../agent/sandbox.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 
@@ -11,10 +11,16 @@ export interface AgentInvocation {
   onForcedStop?: () => Promise<void>;
 }
 
-/** The agent of a run: its kind's dialect, and the executable (`--agent-bin`, else the kind's own). */
-export function chosenAgent({ settings }: ResolvedSettings): { dialect: AgentDialect; bin: string } {
-  const dialect = dialectOf(settings.agent);
-  return { dialect, bin: settings.agentBin ?? dialect.bin };
+/**
+ * An agent of a run — the `--agent`, or the `--fallback-agent` — as its kind's dialect and its
+ * executable (`--agent-bin` names the first one's; a fallback is its kind's own name on PATH).
+ */
+export function chosenAgent(
+  { settings }: ResolvedSettings,
+  kind: AgentKind = settings.agent,
+): { dialect: AgentDialect; bin: string } {
+  const dialect = dialectOf(kind);
+  return { dialect, bin: kind === settings.agent ? (settings.agentBin ?? dialect.bin) : dialect.bin };
 }
 
 /**
@@ -27,8 +33,9 @@ export async function prepareInvocation(
   root: string,
   cwd: string,
   agentPath?: string,
+  kind?: AgentKind,
 ): Promise<AgentInvocation> {
-  const { dialect, bin } = chosenAgent(resolved);
+  const { dialect, bin } = chosenAgent(resolved, kind);
   const { settings, agent } = resolved;
   const onHost = (prompt: string) =>
     dialect.command(agentPath ?? bin, {

@@ -12,7 +12,7 @@ import { readTemplate } from '../templates.js';
 import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
 import { checkWorkTree } from './work-tree-guard.js';
 import { chosenAgent } from './agent-invocation.js';
-import { checkAgentKind } from './agent-kind-check.js';
+import { checkAgentKind, checkFallbackInstalled } from './agent-kind-check.js';
 
 /** The resolved settings and the options of the start checks (dry run and real run alike). */
 export interface StartPlan {
@@ -46,6 +46,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     agentEnv: { ...inherited, ...resolved.agent.env },
     uid: process.getuid?.(),
   };
+  await checkFallbackInstalled(resolved, cwd, checks.agentEnv.PATH);
   return { resolved, checks };
 }
 

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtemp, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, PACKAGE_ROOT, RALPH_BIN, runRalph, type Step } from '../helpers/e2e.js';
 
@@ -235,4 +237,48 @@ describe('ralph demo --agent', () => {
       expect(result.stdout).not.toMatch(/not JSON/);
     },
   );
+});
+
+describe('ralph run --fallback-agent', () => {
+  it('runs the fallback from the limited iteration until the reset, then the first agent again', async () => {
+    const repo = await makeRepo();
+    const resetsAt = Math.floor(Date.now() / 1000) + 4;
+    await repo.steps([
+      { events: [`Claude AI usage limit reached|${resetsAt}`], exit: 1, result: false },
+      // The fallback works past the reset, so the next iteration is the first agent's again.
+      { implement: true, sleepMs: 4500 },
+      { implement: true, completeWhenDone: true },
+    ]);
+    const result = await runRalph(repo, ['run', '--fallback-agent', 'codex'], { env: { CI: '' } });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect([1, 2, 3].map((call) => repo.call(call).argv[0])).toEqual(['-p', 'exec', '-p']);
+    expect(result.stdout + result.stderr).toMatch(/claude hit its usage limit until .*: codex runs this iteration/);
+    const [header, ...rows] = repo.csvRows();
+    const agent = header!.indexOf('agent');
+    expect(rows.map((row) => row[agent])).toEqual(['codex', 'claude']);
+    expect(rows.map((row) => row[header!.indexOf('outcome')])).toEqual(['ok', 'ok']);
+    expect(await repo.logs()).toEqual(expect.arrayContaining(['iteration-001.log', 'iteration-001.codex.log']));
+    expect(repo.lastRun()).toMatchObject({
+      reason: 'complete',
+      agents: { claude: { iterations: 1 }, codex: { iterations: 1 } },
+    });
+  });
+
+  it('refuses a fallback that is the agent itself, or whose client is not installed, before any call (64)', async () => {
+    const repo = await makeRepo();
+    const same = await runRalph(repo, ['run', '--agent', 'codex', '--fallback-agent', 'codex']);
+    expect(same.code).toBe(64);
+    expect(same.stderr).toMatch(/--fallback-agent codex is the --agent itself/);
+    // A PATH with the fake claude and node, and no gemini.
+    const bin = await mkdtemp(join(tmpdir(), 'ralph-bin-'));
+    await symlink(join(PACKAGE_ROOT, 'test/fixtures/bin/claude'), join(bin, 'claude'));
+    const path = [bin, dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter);
+    const missing = await runRalph(repo, ['run', '--fallback-agent', 'gemini'], { env: { PATH: path } });
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toBe(
+      "ralph: fallback agent executable 'gemini' not found on PATH — " +
+        'install Gemini CLI (npm install -g @google/gemini-cli), or leave --fallback-agent out\n',
+    );
+    expect(repo.calls()).toBe(0);
+  });
 });
