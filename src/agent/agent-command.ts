@@ -8,13 +8,7 @@ export interface AgentCommand {
   input?: string;
 }
 
-/**
- * The agent's command line for one prompt: `claude -p <prompt> <args…>`. The prompt is a
- * single argv element (no shell ever sees it), or stdin when it is too large for one.
- */
-export function agentCommand(bin: string, args: readonly string[], prompt: string): AgentCommand {
-  if (Buffer.byteLength(prompt) > MAX_PROMPT_ARGUMENT_BYTES) {
-    return { file: bin, args: ['-p', ...args], input: prompt };
-  }
-  return { file: bin, args: ['-p', prompt, ...args] };
+/** Whether the prompt fits in one argv element (no shell ever sees it), or must go on stdin. */
+export function fitsInArgument(prompt: string): boolean {
+  return Buffer.byteLength(prompt) <= MAX_PROMPT_ARGUMENT_BYTES;
 }

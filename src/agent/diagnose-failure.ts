@@ -1,5 +1,4 @@
-import type { AgentFailure } from '../domain/agent-failure.js';
-import { classifyAgentFailure } from './agent-failure.js';
+import type { AgentFailure, FatalAgentFailure } from '../domain/agent-failure.js';
 import type { OutputSummary } from './output/agent-output.js';
 import { detectServerBusy, detectUsageLimit, isLimitStatus } from './usage-limit.js';
 
@@ -8,18 +7,20 @@ import { detectServerBusy, detectUsageLimit, isLimitStatus } from './usage-limit
  * limit, a busy server, or a plain error. Only for a failed iteration (non-zero exit or an error
  * result), and only from the agent's own error output — so a tool result that mentions "usage
  * limit" or a prompt quoting "Not logged in" can never stop the run. Wall-clock reset times
- * without a zone are read in `localZone` (this machine's when absent).
+ * without a zone are read in `localZone` (this machine's when absent). `classify` is the agent's
+ * dialect's: each client says it is not logged in, or cannot start, in its own words.
  */
 export function diagnoseFailure(
   summary: OutputSummary,
   exitCode: number | null,
   now: number,
+  classify: (text: string) => FatalAgentFailure | undefined,
   localZone?: string,
 ): AgentFailure | undefined {
   const failed = exitCode !== 0 || summary.result?.isError === true;
   if (!failed) return undefined;
   const text = summary.errorText.join('\n');
-  const classified = classifyAgentFailure(text);
+  const classified = classify(text);
   if (classified) return classified;
   const errorLines = () => {
     const lines = summary.errorText.slice(-10);

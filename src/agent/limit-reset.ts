@@ -38,7 +38,11 @@ const RETRY_AFTER =
 /** Seconds in a retry-after's unit, by its first letter; seconds, and no unit, are 1. */
 const UNIT_SECONDS: Readonly<Record<string, number>> = { m: 60, h: 3600 };
 // resets 5am · resets 2:30pm (America/New_York) · will reset at 3pm · resets tomorrow at 3pm · resets 14:00 (UTC)
-const CLOCK_RESET = new RegExp(String.raw`\breset(?:s)?\s+(?:at\s+)?(?:(tomorrow)\s+(?:at\s+)?)?${CLOCK}${ZONE}`, 'i');
+// · Codex's "try again at 8:54 PM." (a local clock time, no date, no zone)
+const CLOCK_RESET = new RegExp(
+  String.raw`(?:\breset(?:s)?\s+(?:at\s+)?|\btry again at\s+)(?:(tomorrow)\s+(?:at\s+)?)?${CLOCK}${ZONE}`,
+  'i',
+);
 
 /**
  * The reset instant a limit message names, by the strongest evidence it holds: an epoch, a dated

@@ -4,6 +4,7 @@ import type { AgentRunner } from '../loop/ports.js';
 import type { AgentRequest, AgentRun, RepetitionReport } from '../loop/port-data.js';
 import type { InterruptSignal } from '../loop/termination.js';
 import type { AgentCommand } from './agent-command.js';
+import type { AgentDialect } from './dialect.js';
 import type { Containment } from '../process/containment.js';
 import { diagnoseFailure } from './diagnose-failure.js';
 import { IterationLogs } from './iteration-logs.js';
@@ -15,9 +16,11 @@ import { signalGroup, terminateGroup } from '../process/process-group.js';
 import { RepetitionDetector } from './repetition.js';
 import { startAgent, type AgentSpawnOptions } from './start-agent.js';
 import { drainOutput } from './drain-output.js';
+import { StallWatch } from './stall-watch.js';
 import { Stopper } from './stopper.js';
 import { ToolOutcomes } from './tool-outcomes.js';
 import type { UsageWindow } from '../domain/usage.js';
+import type { FatalAgentFailure } from '../domain/agent-failure.js';
 
 /** How ralph's interrupt handling reaches a running agent. */
 export interface AgentInterrupts {
@@ -30,6 +33,8 @@ export interface AgentInterrupts {
 
 export interface SpawnAgentOptions {
   command: (prompt: string) => AgentCommand;
+  /** How the agent's stream is read and its failures recognised. */
+  dialect: Pick<AgentDialect, 'name' | 'reader' | 'classifyFailure' | 'hints'>;
   cwd: string;
   env: NodeJS.ProcessEnv;
   output: 'stream-json' | 'text';
@@ -71,7 +76,13 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   const stopper = new Stopper(() => {
     if (pgid !== undefined) stopping = terminateGroup(pgid, { force: options.interrupts.force });
   });
-  const output = createOutput(options, outputTargets(options, logs), stopper);
+  // A client that will never work (only retrying, waiting at a login prompt) is ended as what it is.
+  let verdict: FatalAgentFailure | undefined;
+  const stall = new StallWatch(options.dialect, (failure) => {
+    verdict = failure;
+    if (pgid !== undefined && !stopper.cause) stopping = terminateGroup(pgid, { force: options.interrupts.force });
+  });
+  const output = createOutput(options, outputTargets(options, logs), stopper, stall);
   const marker = options.containment.mark(`agent-${iteration}`);
   const started = await startAgent(options.command(prompt), marker.env(options.env), options.cwd);
   if ('cause' in started) return notStarted(started.cause, output, logs);
@@ -83,6 +94,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
 
   const exitCode = await exited;
   unwatch();
+  stall.stop();
   await stopping;
   if (stopper.cause) await options.onForcedStop?.();
   const strays = await endWhatIsLeft(group, marker, options);
@@ -96,7 +108,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   }
   await logs.close();
   if (logs.fault) throw logs.fault;
-  return agentRunOf(output.summary(), exitCode, stopper.cause);
+  return agentRunOf(output.summary(), exitCode, stopper.cause, verdict ?? options.dialect.classifyFailure);
 }
 
 /** Where the agent's output goes: the logs, the terminal unless quiet. */
@@ -164,8 +176,14 @@ function agentRunOf(
   summary: ReturnType<AgentOutput['summary']>,
   exitCode: number | null,
   stoppedBy: Stopper['cause'],
+  /** The stall watch's verdict, or how to read a failure from the output. */
+  verdict: FatalAgentFailure | SpawnAgentOptions['dialect']['classifyFailure'],
 ): AgentRun {
-  const failure = stoppedBy ? undefined : diagnoseFailure(summary, exitCode, Date.now());
+  const failure = stoppedBy
+    ? undefined
+    : typeof verdict === 'function'
+      ? diagnoseFailure(summary, exitCode, Date.now(), verdict)
+      : verdict;
   const { result } = summary;
   return {
     exitCode,
@@ -186,11 +204,16 @@ function agentRunOf(
 }
 
 /** The output reader for the mode; in stream-json it watches tool calls for repetition. */
-function createOutput(options: SpawnAgentOptions, targets: OutputTargets, stopper: Stopper): AgentOutput {
+function createOutput(
+  options: SpawnAgentOptions,
+  targets: OutputTargets,
+  stopper: Stopper,
+  stall: StallWatch,
+): AgentOutput {
   if (options.output === 'text') return createTextOutput(targets);
   const detector = new RepetitionDetector({ maxRepeats: options.maxRepeats });
   const outcomes = new ToolOutcomes();
-  return createStreamJsonOutput(targets, {
+  return createStreamJsonOutput(targets, options.dialect.reader(), {
     onToolUse: (use) => {
       options.onToolCall?.();
       const { signature, repetition } = detector.record(use);
@@ -207,6 +230,9 @@ function createOutput(options: SpawnAgentOptions, targets: OutputTargets, stoppe
       stopper.stop({ cause: 'repetition', repetition: report });
     },
     onToolResult: (result) => outcomes.returned(result),
+    onRetry: (note) => stall.retry(note),
+    onProgress: () => stall.progress(),
+    onPlainLine: (line) => stall.plainLine(line),
     ...(options.onUsage ? { onUsage: options.onUsage } : {}),
   });
 }

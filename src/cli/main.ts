@@ -122,13 +122,23 @@ function declareStatus(program: Command, setExitCode: SetExitCode): void {
 }
 
 function declareDemo(program: Command, setExitCode: SetExitCode): void {
-  program
+  const demo = program
     .command('demo')
     .description('watch the real loop finish three tiny stories against a bundled scripted agent')
-    .action(async () => {
+    .action(async (options: { agent?: string }) => {
       const { demoCommand } = await import('../commands/demo.js');
-      setExitCode(await demoCommand());
+      setExitCode(await demoCommand(options));
     });
+  // The scripted agent speaks as the chosen kind's client, in that client's own stream. The option is
+  // declared as run's are, only when demo is about to be parsed.
+  program.hook('preSubcommand', async (_program, command) => {
+    if (command !== demo || demo.options.some((option) => option.long === '--agent')) return;
+    const [{ runOption }, { RUN_OPTIONS }] = await Promise.all([
+      import('./run-flags.js'),
+      import('../config/run-options.js'),
+    ]);
+    demo.addOption(runOption(RUN_OPTIONS.agent));
+  });
 }
 
 function declareHook(program: Command, setExitCode: SetExitCode): void {

@@ -5,20 +5,26 @@ import { parseText } from '../config/value-kinds.js';
 /** Declares every configurable run option on the command, with its default and variable in the help. */
 export function addRunOptions(command: Command): Command {
   for (const def of Object.values(RUN_OPTIONS) as OptionDef<unknown>[]) {
-    const label = def.defaultLabel ?? String(def.default);
-    const option = new Option(def.flag, `${def.description} (default: ${label}; env ${envName(def.flag)})`);
-    if (!isSwitch(def)) {
-      option.argParser((raw: string) => {
-        const parsed = parseText(def.kind, raw);
-        if (!parsed.ok) throw new InvalidArgumentError(`${parsed.error}.`);
-        return parsed.value;
-      });
-    }
+    const option = runOption(def);
     command.addOption(option);
     // Commander defaults a --no-x option to true; a flag not given must fall through to env, config, default.
     if (option.negate) command.setOptionValueWithSource(option.attributeName(), undefined, 'default');
   }
   return command;
+}
+
+/** One run option as a command-line option: its help, and its value checked as the config checks it. */
+export function runOption(def: OptionDef<unknown>): Option {
+  const label = def.defaultLabel ?? String(def.default);
+  const option = new Option(def.flag, `${def.description} (default: ${label}; env ${envName(def.flag)})`);
+  if (!isSwitch(def)) {
+    option.argParser((raw: string) => {
+      const parsed = parseText(def.kind, raw);
+      if (!parsed.ok) throw new InvalidArgumentError(`${parsed.error}.`);
+      return parsed.value;
+    });
+  }
+  return option;
 }
 
 /** The run options given on the command line (no defaults: those are resolved with env and config). */

@@ -7,8 +7,11 @@ import { packagePath, readTemplate } from '../templates.js';
 import { runCommand } from './run.js';
 import { shownPath } from '../files/paths.js';
 
-/** `ralph demo`: the real loop, in a fresh temporary repository, against the bundled scripted agent. */
-export async function demoCommand(): Promise<number> {
+/**
+ * `ralph demo`: the real loop, in a fresh temporary repository, against the bundled scripted agent,
+ * which speaks as the chosen kind's client (its own stream), so each reader is shown end to end.
+ */
+export async function demoCommand(options: { agent?: string } = {}): Promise<number> {
   const repo = await mkdtemp(join(tmpdir(), 'ralph-demo-'));
   const git = (...args: string[]) => execa('git', args, { cwd: repo, stdio: 'ignore' });
   await git('init', '-q');
@@ -30,7 +33,8 @@ export async function demoCommand(): Promise<number> {
   );
   // The demo shows the defaults: no RALPH_ settings from the caller's environment apply.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('RALPH_')));
-  const exitCode = await runCommand({ cwd: repo, flags: { maxIterations: 10, maxStuck: 3, agentBin: agent }, env });
+  const flags = { maxIterations: 10, maxStuck: 3, agentBin: agent, ...(options.agent ? { agent: options.agent } : {}) };
+  const exitCode = await runCommand({ cwd: repo, flags, env });
   process.stdout.write(
     `\nLogs:  ${join(repo, 'ralph/logs')}/iteration-NNN.log\nCSV:   ${join(repo, 'ralph/logs/summary.csv')}\n` +
       `Try:   cd ${repo} && git log --oneline\n`,

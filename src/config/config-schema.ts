@@ -6,12 +6,22 @@ import { duration } from './value-kinds.js';
 /** The `agent` block: how the agent is started. */
 const agentSchema = z
   .strictObject({
-    bin: RUN_OPTIONS.agentBin.kind.schema.optional().describe('The agent executable (default "claude").'),
+    kind: RUN_OPTIONS.agent.kind.schema
+      .optional()
+      .describe(`The agent client (--agent; default "${RUN_OPTIONS.agent.default}").`),
+    fallback: RUN_OPTIONS.fallbackAgent.kind.schema
+      .optional()
+      .describe("The agent kind that runs while the first one's usage limit runs (--fallback-agent)."),
+    bin: RUN_OPTIONS.agentBin.kind.schema.optional().describe("The agent executable (default: the kind's own)."),
+    model: RUN_OPTIONS.model.kind.schema.optional().describe("The model, in the client's own naming (--model)."),
     args: z
       .array(z.string())
       .optional()
       .describe('Extra arguments appended to every agent call, e.g. ["--model", "opus"].'),
-    skipPermissions: z.boolean().optional().describe('Add --dangerously-skip-permissions (default true).'),
+    skipPermissions: z
+      .boolean()
+      .optional()
+      .describe("Run unattended, with the client's switch that skips every permission prompt (default true)."),
     env: z.record(z.string(), z.string()).optional().describe('Extra environment variables for the agent.'),
   })
   .describe('How the agent is started.');

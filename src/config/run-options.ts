@@ -9,6 +9,7 @@ import {
   type ValueKind,
 } from './value-kinds.js';
 import { sandboxName } from './sandbox-kind.js';
+import { AGENT_KINDS, type AgentKind } from '../agent/dialects.js';
 
 // The defaults below are widened from their literal to the option's whole union: inference needs
 // that, though the type-aware lint sees only that the literal already fits.
@@ -59,18 +60,43 @@ export const RUN_OPTIONS = {
     default: 'ralph/prompt.md',
     description: 'the prompt sent every iteration',
   }),
+  agent: option({
+    flag: '--agent <kind>',
+    kind: choice(AGENT_KINDS),
+    default: AGENT_KINDS[0] as AgentKind,
+    description: 'the agent client ralph speaks to, each in its own machine-readable mode (docs/agents.md)',
+    configPath: ['agent', 'kind'],
+  }),
+  fallbackAgent: option({
+    flag: '--fallback-agent <kind>',
+    kind: choice(AGENT_KINDS),
+    default: undefined as AgentKind | undefined,
+    defaultLabel: 'none',
+    description: "the agent kind that runs while the first one's usage limit runs, until its reset",
+    configPath: ['agent', 'fallback'],
+  }),
   agentBin: option({
     flag: '--agent-bin <path>',
     kind: text('an executable name or path'),
-    default: 'claude',
-    description: "the agent executable: a name on PATH or a path; anything that takes claude's arguments",
+    default: undefined as string | undefined,
+    defaultLabel: "the --agent kind's own",
+    description: "the agent executable: a name on PATH or a path; anything that takes that kind's arguments",
     configPath: ['agent', 'bin'],
+  }),
+  model: option({
+    flag: '--model <name>',
+    kind: text('a model name'),
+    default: undefined as string | undefined,
+    defaultLabel: "the client's own",
+    description: "the model, in the client's own naming, passed to its model flag",
+    configPath: ['agent', 'model'],
   }),
   output: option({
     flag: '--output <format>',
     kind: choice(['stream-json', 'text'] as const),
     default: 'stream-json' as 'stream-json' | 'text',
-    description: "stream-json: parse the agent's events and show a readable transcript; text: plain claude -p output",
+    description:
+      "stream-json: read the agent's machine-readable events and show a readable transcript; text: its plain output",
   }),
   verbose: option({
     flag: '--verbose',

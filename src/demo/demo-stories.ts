@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Emitter } from './agent-voice.js';
+import type { Emitter } from '../agent/voice/voice.js';
 
 interface DemoStory {
   id: string;

@@ -1,14 +1,16 @@
 /**
- * A stand-in for `claude -p`, shipped for `ralph demo` and driven by the end-to-end tests.
+ * A stand-in for an agent client, shipped for `ralph demo` and driven by the end-to-end tests.
  * Without a script it does what a good agent does: implements the next story, commits, and
  * says COMPLETE when none is left. With RALPH_AGENT_SCRIPT (a JSON list of steps, one per
- * call; the last repeats) it does exactly what each step says. With `--output-format
- * stream-json` it speaks in stream-json events, as the real client does.
+ * call; the last repeats) it does exactly what each step says. It speaks as the client whose
+ * command line it was given (`claude -p …`, `codex exec …`, …), in that client's
+ * machine-readable stream when the command line asks for it.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createEmitter } from './agent-voice.js';
+import { voiceFor } from '../agent/dialects.js';
+import { textEmitter } from '../agent/voice/voice.js';
 import { commitAll, fix, implementNextStory, isAllDone, modeOf, review } from './demo-stories.js';
 import type { Step } from './script-step.js';
 import { leaveDaemons, leaveGrandchild } from './stray-processes.js';
@@ -18,12 +20,14 @@ const DEMO_STEP: Step = { auto: true, completeWhenDone: true, pauseMs: 150 };
 async function main(argv: string[]): Promise<void> {
   // Asked what it is (as `ralph init` asks `claude`): it says so, and runs no step of its script.
   if (argv[0] === '--version') {
-    process.stdout.write("scripted (ralph's stand-in for Claude Code)\n");
+    process.stdout.write("scripted (ralph's stand-in for an agent client)\n");
     return;
   }
-  const prompt = await readPrompt(argv);
+  const voice = voiceFor(argv);
+  const prompt = voice.prompt(argv) ?? (await readStdin());
   const step = loadStep(argv, prompt);
-  const out = createEmitter(argv.includes('stream-json'), step.pauseMs ?? 0);
+  const pauseMs = step.pauseMs ?? 0;
+  const out = voice.streams(argv) ? voice.emitter(pauseMs) : textEmitter(pauseMs);
   if (step.ignoreSigterm) process.on('SIGTERM', () => undefined);
   if (step.grandchild) leaveGrandchild(step.grandchild);
   if (step.daemons) await leaveDaemons(step.daemons);
@@ -60,11 +64,8 @@ async function main(argv: string[]): Promise<void> {
   process.exitCode = exit;
 }
 
-/** The prompt: the argument after -p, or stdin when -p is followed by a flag or nothing. */
-async function readPrompt(argv: string[]): Promise<string> {
-  const index = argv.indexOf('-p');
-  const next = argv[index + 1];
-  if (next !== undefined && !next.startsWith('--')) return next;
+/** The prompt when the command line does not hold it: stdin, to its end. */
+async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');

@@ -2,7 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { readCsvEnds } from './csv-tail.js';
 import { unlessMissing } from './missing-file.js';
 
-const ITERATION_FILE = /^iteration-(\d+)\.(?:log|jsonl)$/;
+// `iteration-007.log`, and a fallback agent's `iteration-007.codex.log`.
+const ITERATION_FILE = /^iteration-(\d+)\.(?:[a-z]+\.)?(?:log|jsonl)$/;
 
 /**
  * The number the next iteration gets: one past the highest that any log file or CSV row

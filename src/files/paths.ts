@@ -61,8 +61,9 @@ export function ralphPaths(root: string): RalphPaths {
 }
 
 /** `iteration-007.log`: zero-padded to three digits, wider past 999. */
-export function iterationFileName(iteration: number, extension: 'log' | 'jsonl'): string {
-  return `iteration-${String(iteration).padStart(3, '0')}.${extension}`;
+export function iterationFileName(iteration: number, extension: 'log' | 'jsonl', fallback?: string): string {
+  // A fallback agent's call has logs of its own beside the first agent's, in the same iteration.
+  return `iteration-${String(iteration).padStart(3, '0')}.${fallback ? `${fallback}.` : ''}${extension}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { appendFile, stat } from 'node:fs/promises';
+import { appendFile, open, stat } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import type { IterationRow } from '../loop/port-data.js';
 import { unlessMissing } from './missing-file.js';
@@ -21,6 +21,8 @@ export const SUMMARY_COLUMNS = [
   'output_tokens',
   'num_turns',
   'tool_calls',
+  // Appended with the agent kinds: which one ran the iteration (--agent, or --fallback-agent).
+  'agent',
 ] as const;
 
 /** Appends one row, writing the header first when the file is new. Never re-reads the file. */
@@ -41,10 +43,32 @@ export async function appendSummaryRow(path: string, row: IterationRow): Promise
     row.stats.outputTokens ?? '',
     row.stats.numTurns ?? '',
     row.stats.toolCalls,
+    row.agent ?? '',
   ];
   const needsHeader = await isMissingOrEmpty(path);
-  const records = needsHeader ? [[...SUMMARY_COLUMNS], values] : [values];
+  // A file an older ralph began keeps its columns: its rows stay as wide as its header.
+  if (needsHeader) widths.set(path, SUMMARY_COLUMNS.length);
+  const width = needsHeader ? SUMMARY_COLUMNS.length : await headerWidth(path);
+  const records = needsHeader ? [[...SUMMARY_COLUMNS], values] : [values.slice(0, width)];
   await appendFile(path, stringify(records));
+}
+
+const widths = new Map<string, number>();
+
+/** How many columns the file's header has, read once per file: the header is the first line, and short. */
+async function headerWidth(path: string): Promise<number> {
+  const known = widths.get(path);
+  if (known !== undefined) return known;
+  const handle = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    const header = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0] ?? '';
+    const width = Math.max(1, header.split(',').length);
+    widths.set(path, width);
+    return width;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function isMissingOrEmpty(path: string): Promise<boolean> {

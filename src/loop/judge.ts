@@ -208,12 +208,14 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
     });
   }
   if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });
-  if (run.failure?.kind === 'auth') return end({ reason: 'agent_auth', message: run.failure.message });
+  if (run.failure?.kind === 'auth')
+    return end({ reason: 'agent_auth', message: run.failure.message, hint: run.failure.hint });
   if (run.failure?.kind === 'setup')
     return end({
       reason: 'agent_setup',
       message: run.failure.message,
       ...(run.failure.cause ? { cause: run.failure.cause } : {}),
+      hint: run.failure.hint,
     });
   const pause = usageLimitRuling(facts, settings, counters);
   if (pause && 'termination' in pause) return end(pause.termination);

@@ -62,6 +62,8 @@ export interface AgentRun {
   stats: AgentStats;
   /** The latest utilization per usage window, when the agent reported any (stream-json). */
   usage?: UsageWindow[];
+  /** The agent kind that ran the iteration (`--agent`, or `--fallback-agent` while the first one's limit runs). */
+  agent?: string;
 }
 
 /** What one iteration's agent reported about itself (stream-json; text mode knows only the exit). */
@@ -109,6 +111,8 @@ export interface IterationRow {
   outcome: Outcome;
   agentExitCode: number | null;
   stats: AgentStats;
+  /** The agent kind that ran it, when known. */
+  agent?: string;
 }
 
 /** Why an iteration ended (the CSV `outcome` column). */

@@ -77,6 +77,7 @@ export async function recordEnd(end: IterationEnd, { files, report }: LoopPorts)
     outcome: verdict.outcome,
     agentExitCode: run.exitCode,
     stats: run.stats,
+    ...(run.agent ? { agent: run.agent } : {}),
   };
   await files.appendRow(row);
   report.iterationFinished({

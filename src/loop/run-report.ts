@@ -57,6 +57,15 @@ export interface RunReport extends EndingRecord {
   repetitions: Record<string, number>;
   /** Processes ralph ended after they left the agent's or a gate's process group (Linux; 0 elsewhere). */
   strayProcessesEnded: number;
+  /** Iterations and cost per agent kind, when more than one ran (`--fallback-agent`). */
+  agents?: Record<string, AgentShare>;
+}
+
+/** One agent kind's part of a run. */
+export interface AgentShare {
+  iterations: number;
+  /** What its calls cost, when it reports cost. */
+  costUsd?: number;
 }
 
 /** Builds the report of a run from its ending, what it did, and the wall clock. */

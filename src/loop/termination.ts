@@ -1,4 +1,3 @@
-import { networkFixHint, setupFixHint } from '../domain/agent-failure.js';
 import type { ServerBusy } from '../domain/usage.js';
 import { formatDurationSpec } from '../domain/duration.js';
 import type { RalphError } from '../errors.js';
@@ -39,12 +38,12 @@ export type Termination =
   /** `--max-agent-failures` consecutive iterations in which the agent failed. */
   | { reason: 'agent_failures'; count: number; lastError: string[]; busy?: ServerBusy['kind'] }
   /** The agent is not logged in (or its key is invalid): no iteration can succeed. */
-  | { reason: 'agent_auth'; message: string }
+  | { reason: 'agent_auth'; message: string; hint: string }
   /**
    * The agent refuses to run as configured (as root with --dangerously-skip-permissions), or cannot
    * reach the API (`network`).
    */
-  | { reason: 'agent_setup'; message: string; cause?: 'network' }
+  | { reason: 'agent_setup'; message: string; cause?: 'network'; hint: string }
   /** A usage limit that ralph may not (or cannot, within --max-runtime) wait out, or one no wait lifts. */
   | ({ reason: 'usage_limit' } & UsageLimitEnding)
   /** `--max-validation-failures` consecutive iterations broke the loop's rules. */
@@ -139,9 +138,9 @@ export function detailOf(termination: Ending): string | undefined {
         ...termination.lastError,
       ].join('\n');
     case 'agent_auth':
-      return `${termination.message} — log the agent in (run \`claude\` once, or set ANTHROPIC_API_KEY), then run again`;
     case 'agent_setup':
-      return `${termination.message} — ${termination.cause === 'network' ? networkFixHint() : setupFixHint()}`;
+      // The hint is the agent's dialect's: each client is logged in and set up in its own way.
+      return `${termination.message} — ${termination.hint}`;
     case 'usage_limit':
       return usageLimitDetail(termination);
     case 'validation_failures':

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { setupFixHint } from '../domain/agent-failure.js';
+import { setupFixHint } from '../agent/claude/hints.js';
 import { findExecutable } from '../process/find-executable.js';
 import { RalphError } from '../errors.js';
 import type { Check } from './check.js';

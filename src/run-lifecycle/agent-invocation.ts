@@ -1,4 +1,6 @@
-import { agentCommand, type AgentCommand } from '../agent/agent-command.js';
+import type { AgentCommand } from '../agent/agent-command.js';
+import type { AgentDialect } from '../agent/dialect.js';
+import { dialectOf, type AgentKind } from '../agent/dialects.js';
 import { checkSandbox, defaultSandboxName, sandboxCommand, stopSandbox } from '../agent/sandbox.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 
@@ -10,17 +12,40 @@ export interface AgentInvocation {
 }
 
 /**
- * The agent command line: on the host `claude -p <prompt> …`, or with --sandbox the same
- * inside `docker sandbox run` (checked to work first: never a silent fallback to the host).
+ * An agent of a run — the `--agent`, or the `--fallback-agent` — as its kind's dialect and its
+ * executable (`--agent-bin` names the first one's; a fallback is its kind's own name on PATH).
+ */
+export function chosenAgent(
+  { settings }: ResolvedSettings,
+  kind: AgentKind = settings.agent,
+): { dialect: AgentDialect; bin: string } {
+  const dialect = dialectOf(kind);
+  return { dialect, bin: kind === settings.agent ? (settings.agentBin ?? dialect.bin) : dialect.bin };
+}
+
+/**
+ * The agent command line: on the host as its dialect builds it (`claude -p <prompt> …`, `codex exec
+ * …`), or with --sandbox the same inside `docker sandbox run` (checked to work first: never a
+ * silent fallback to the host).
  */
 export async function prepareInvocation(
   resolved: ResolvedSettings,
   root: string,
   cwd: string,
   agentPath?: string,
+  kind?: AgentKind,
 ): Promise<AgentInvocation> {
-  const onHost = (prompt: string) => agentCommand(agentPath ?? 'claude', agentArguments(resolved), prompt);
-  const { sandbox } = resolved.settings;
+  const { dialect, bin } = chosenAgent(resolved, kind);
+  const { settings, agent } = resolved;
+  const onHost = (prompt: string) =>
+    dialect.command(agentPath ?? bin, {
+      prompt,
+      output: settings.output,
+      skipPermissions: agent.skipPermissions,
+      ...(settings.model ? { model: settings.model } : {}),
+      args: agent.args,
+    });
+  const { sandbox } = settings;
   if (sandbox === false) return { command: onHost };
   const name = typeof sandbox === 'string' ? sandbox : defaultSandboxName(root);
   const docker = await checkSandbox(cwd);
@@ -28,17 +53,4 @@ export async function prepareInvocation(
     command: (prompt) => sandboxCommand(docker, name, root, onHost(prompt)),
     onForcedStop: () => stopSandbox(docker, name, root),
   };
-}
-
-/**
- * The agent's arguments after the prompt: the permission switch, the output format, then the user's
- * extra arguments.
- */
-function agentArguments({ agent, settings }: ResolvedSettings): string[] {
-  return [
-    ...(agent.skipPermissions ? ['--dangerously-skip-permissions'] : []),
-    // stream-json needs --verbose with -p.
-    ...(settings.output === 'stream-json' ? ['--output-format', 'stream-json', '--verbose'] : []),
-    ...agent.args,
-  ];
 }

@@ -12,6 +12,7 @@ import { stateAfterRun } from './resume-guard.js';
 import { buildRunReport, type RunProgress } from '../loop/run-report.js';
 import { renderSummary } from '../ui/run-summary.js';
 import { writeLastRun } from './last-run-file.js';
+import { withAgentShares } from './agent-shares.js';
 
 /**
  * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on
@@ -77,7 +78,7 @@ export async function finishRun(
     maxIterations,
     strayProcessesEnded,
   });
-  const report = withLastFailure(built, end.lastFailure);
+  const report = withAgentShares(withLastFailure(built, end.lastFailure), end.rows);
   const unwritten = await writeLastRun(context.paths.lastRun, report);
   if (error) context.out.error(errorLine(error));
   if (unwritten) context.out.error(`ralph: ${unwritten}; the previous run's record may still be there`);

@@ -11,6 +11,8 @@ import { ensureIgnored } from '../git/repository.js';
 import { readTemplate } from '../templates.js';
 import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
 import { checkWorkTree } from './work-tree-guard.js';
+import { chosenAgent } from './agent-invocation.js';
+import { checkAgentKind, checkFallbackInstalled } from './agent-kind-check.js';
 
 /** The resolved settings and the options of the start checks (dry run and real run alike). */
 export interface StartPlan {
@@ -28,6 +30,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
   const { cwd, root, paths, env } = options;
   const shown = (path: string) => shownPath(cwd, path);
   const resolved = resolveSettings(options.flags, env, await loadConfig(paths.config, shown(paths.config)));
+  checkAgentKind(resolved);
   const { settings } = resolved;
   // A prompt named on the command line or in the environment is relative to where ralph was started.
   const promptBase = ['flag', 'env'].includes(resolved.sources.prompt) ? cwd : root;
@@ -38,11 +41,12 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     promptPath: resolve(promptBase, settings.prompt),
     review: !settings.skipReview,
     yes: options.yes,
-    ...(settings.sandbox === false ? { agentBin: settings.agentBin } : {}),
+    ...(settings.sandbox === false ? { agentBin: chosenAgent(resolved).bin } : {}),
     skipPermissions: resolved.agent.skipPermissions,
     agentEnv: { ...inherited, ...resolved.agent.env },
     uid: process.getuid?.(),
   };
+  await checkFallbackInstalled(resolved, cwd, checks.agentEnv.PATH);
   return { resolved, checks };
 }
 

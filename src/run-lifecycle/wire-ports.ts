@@ -12,7 +12,9 @@ import type { LoopPorts } from '../loop/ports.js';
 import { createReporter } from '../ui/reporter.js';
 import type { Screen } from '../ui/screen.js';
 import { requireAgent } from './agent-check.js';
-import { prepareInvocation, type AgentInvocation } from './agent-invocation.js';
+import { chosenAgent, prepareInvocation, type AgentInvocation } from './agent-invocation.js';
+import { withFallbackAgent } from './fallback-agent.js';
+import type { AgentKind } from '../agent/dialects.js';
 import { deferredAgent } from './deferred-agent.js';
 import type { RunEnd } from './finish-run.js';
 import type { installInterrupts } from './interrupts.js';
@@ -151,9 +153,17 @@ async function agentFor(
     prepareInvocation(resolved, run.paths.root, run.options.cwd, agentPath);
   const make = (invocation: AgentInvocation) =>
     createAgentRunner(agentOptions(ready, run, reporter, files, invocation));
-  return ready.ready.nothingLeft
+  const primary = ready.ready.nothingLeft
     ? deferredAgent(async () => make(await invocationFor(await requireAgent(checks))))
     : make(await invocationFor(ready.ready.agentPath));
+  const fallback = resolved.settings.fallbackAgent;
+  if (fallback === undefined) return primary;
+  const invocation = await prepareInvocation(resolved, run.paths.root, run.options.cwd, undefined, fallback);
+  return withFallbackAgent(resolved, primary, {
+    kind: fallback,
+    runner: createAgentRunner(agentOptions(ready, run, reporter, files, invocation, fallback)),
+    notice: (line) => reporter.warning(line),
+  });
 }
 
 /** How each iteration's agent is spawned, logged, shown, limited and reported. */
@@ -163,18 +173,20 @@ function agentOptions(
   reporter: Reporter,
   files: LoopFiles,
   invocation: AgentInvocation,
+  fallback?: AgentKind,
 ): Parameters<typeof createAgentRunner>[0] {
   const { settings } = ready.resolved;
   const { paths, terminal } = run;
   const { out, stdout, stderr } = terminal;
   return {
     ...invocation,
+    dialect: chosenAgent(ready.resolved, fallback).dialect,
     cwd: paths.root,
     env: ready.checks.agentEnv,
     output: settings.output,
     logPaths: (iteration) => ({
-      log: join(paths.logs, iterationFileName(iteration, 'log')),
-      jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
+      log: join(paths.logs, iterationFileName(iteration, 'log', fallback)),
+      jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl', fallback)),
     }),
     // On Actions the agent's stderr joins stdout: the runner handles a batch's stderr lines before its
     // stdout lines, so only one stream keeps them inside ralph's ::stop-commands:: window.

@@ -68,6 +68,8 @@ const lastRunSchema = z.looseObject({
   endedAt: z.string().optional(),
   durationSeconds: z.number().optional(),
   stories: z.object({ complete: z.number(), total: z.number() }).optional(),
+  // Each agent kind's part, when a --fallback-agent ran too.
+  agents: z.record(z.string(), z.object({ iterations: z.number(), costUsd: z.number().optional() })).optional(),
 });
 
 export type LastRunStatus = ({ state: 'ok' } & z.infer<typeof lastRunSchema>) | { state: 'invalid'; error: string };

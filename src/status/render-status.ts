@@ -86,8 +86,19 @@ function lastRunLine(run: LastRunStatus | null): string {
   ];
   if (run.durationSeconds !== undefined) parts.push(formatDuration(run.durationSeconds * 1000));
   if (run.endedAt) parts.push(`ended ${run.endedAt}`);
+  if (run.agents) parts.push(agentShares(run.agents));
   const detail = run.detail?.split('\n')[0];
   return parts.join(' · ') + (detail ? ` — ${detail}` : '');
+}
+
+/** `claude 1 iteration $0.01, codex 1 iteration`: what each agent kind did, when more than one ran. */
+function agentShares(agents: Record<string, { iterations: number; costUsd?: number | undefined }>): string {
+  return Object.entries(agents)
+    .map(([kind, { iterations, costUsd }]) => {
+      const cost = costUsd === undefined ? '' : ` $${costUsd.toFixed(2)}`;
+      return `${kind} ${iterations} iteration${iterations === 1 ? '' : 's'}${cost}`;
+    })
+    .join(', ');
 }
 
 /** The last summary.csv rows: iteration, mode, duration, short commit, outcome (`-` when absent). */

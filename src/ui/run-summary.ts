@@ -1,5 +1,5 @@
 import { answerDecide, resolveBlocked } from '../files/signal-files.js';
-import type { RunReport } from '../loop/run-report.js';
+import type { AgentShare, RunReport } from '../loop/run-report.js';
 import { formatDuration, reasonLabel } from './format.js';
 
 /** The facts of the summary block, label and value: the terminal and the GitHub job summary show the same. */
@@ -12,6 +12,7 @@ export function summaryFacts(report: RunReport): [label: string, value: string][
     ['Avg/iter', formatDuration(report.avgIterationSeconds * 1000)],
     ['Stuck iters', String(report.stuckIterations)],
     ...(report.costUsd > 0 ? ([['Cost', `$${report.costUsd.toFixed(2)}`]] as [string, string][]) : []),
+    ...(report.agents ? ([['Agents', describeShares(report.agents)]] as [string, string][]) : []),
     ...(NEXT_STEP[report.reason] ? ([['Next', NEXT_STEP[report.reason]]] as [string, string][]) : []),
   ];
 }
@@ -41,4 +42,14 @@ export function renderSummary(report: RunReport, csvPath = 'ralph/logs/summary.c
   const lines = rows.map(([key, value]) => `${key.padEnd(13)}${value}`);
   lines.splice(report.detail ? 2 : 1, 0, ...more);
   return [title, '─'.repeat(title.length), ...lines].join('\n');
+}
+
+/** `claude 3 iterations $0.42 · codex 2 iterations`: what each agent kind did, when more than one ran. */
+function describeShares(agents: Record<string, AgentShare>): string {
+  return Object.entries(agents)
+    .map(([kind, share]) => {
+      const cost = share.costUsd === undefined ? '' : ` $${share.costUsd.toFixed(2)}`;
+      return `${kind} ${share.iterations} iteration${share.iterations === 1 ? '' : 's'}${cost}`;
+    })
+    .join(' · ');
 }

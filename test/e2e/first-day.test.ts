@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { setupFixHint } from '../../src/domain/agent-failure.js';
+import { setupFixHint } from '../../src/agent/claude/hints.js';
 import { parseTasks } from '../../src/files/tasks.js';
 import { makeProject, makeRepo, PACKAGE_ROOT, runRalph, type Repo } from '../helpers/e2e.js';
 

@@ -34,7 +34,7 @@ export type StreamEvent =
   | { type: 'result'; result: ResultEvent }
   | { type: 'rate_limit'; status: string; resetsAt?: number; limitType?: string; utilization?: number }
   | { type: 'init'; model?: string; version?: string; tools?: number }
-  | { type: 'api_retry'; attempt?: number; maxRetries?: number; delayMs?: number }
+  | { type: 'api_retry'; attempt?: number; maxRetries?: number; delayMs?: number; message?: string }
   | { type: 'other'; name: string };
 
 type Json = Record<string, unknown>;

@@ -7,7 +7,8 @@ import { usageWindowsFromEvent } from '../usage-windows.js';
 import type { AgentOutput, OutputSummary, OutputTargets } from './agent-output.js';
 import { LineSplitter } from './line-splitter.js';
 import { renderEvent, type RenderedLine } from './render-event.js';
-import { readStreamEvent, type ResultEvent, type ToolResult, type ToolUse } from './stream-events.js';
+import type { EventReader } from '../event-reader.js';
+import type { ResultEvent, StreamEvent, ToolResult, ToolUse } from './stream-events.js';
 import { TailLines } from './tail-lines.js';
 import { tee } from './tee.js';
 
@@ -17,6 +18,12 @@ export interface StreamHooks {
   onToolResult?: (result: ToolResult) => void;
   /** The agent reported a usage window's utilization: every window known so far. */
   onUsage?: (windows: UsageWindow[]) => void;
+  /** The client reported a retry (an API retry, a reconnect), with what it said. */
+  onRetry?: (note: string) => void;
+  /** The client reported anything else it did: it is working. */
+  onProgress?: () => void;
+  /** A line that is not the client's JSON: the client speaking outside its stream (a login prompt). */
+  onPlainLine?: (line: string) => void;
 }
 
 const COLOURS: Record<RenderedLine['kind'], (text: string) => string> = {
@@ -29,14 +36,19 @@ const COLOURS: Record<RenderedLine['kind'], (text: string) => string> = {
 };
 
 /**
- * `claude -p --output-format stream-json`: raw lines go byte for byte to the .jsonl log; each
- * line is parsed as it arrives and rendered readably to the .log and the terminal. Promise tags
- * are read only from the assistant's own text and the final result, never from tool input or
- * tool results.
+ * An agent's machine-readable stream (`claude -p --output-format stream-json`, `codex exec --json`,
+ * …): raw lines go byte for byte to the .jsonl log; each line is parsed as it arrives, read into
+ * ralph's events by the agent's own reader, and rendered readably to the .log and the terminal.
+ * Promise tags are read only from the assistant's own text and the final result, never from tool
+ * input or tool results.
  */
-export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHooks = {}): AgentOutput {
+export function createStreamJsonOutput(
+  targets: OutputTargets,
+  reader: EventReader,
+  hooks: StreamHooks = {},
+): AgentOutput {
   const { log, jsonl, terminal, onError } = targets;
-  const reading = new StreamReading(hooks, targets.verbose);
+  const reading = new StreamReading(reader, hooks, targets.verbose);
   const splitter = new LineSplitter(
     (line) => reading.line(line),
     (bytes) => reading.tooLong(bytes),
@@ -65,6 +77,7 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
     },
     final(callback) {
       splitter.end();
+      reading.end();
       flushRendered(() => callback());
     },
   });
@@ -90,6 +103,7 @@ class StreamReading {
   private rendered: RenderedLine[] = [];
 
   constructor(
+    private readonly reader: EventReader,
     private readonly hooks: StreamHooks,
     private readonly verbose: boolean,
   ) {}
@@ -103,10 +117,21 @@ class StreamReading {
     } catch {
       this.invalidLines++;
       keepLast(this.plainTail, [line.slice(0, 500)], 10);
+      this.hooks.onPlainLine?.(line.slice(0, 500));
       this.rendered.push({ kind: 'notice', text: `[ralph] not JSON: ${line.slice(0, 200)}` });
       return;
     }
-    const event = readStreamEvent(json);
+    for (const event of this.reader.read(json)) this.take(event, json);
+  }
+
+  /** The stream ended: what the reader still held (a client's last words, its summed result). */
+  end(): void {
+    for (const event of this.reader.end()) this.take(event, undefined);
+  }
+
+  private take(event: StreamEvent, json: unknown): void {
+    if (event.type === 'api_retry') this.hooks.onRetry?.(event.message ?? '');
+    else if (event.type !== 'other') this.hooks.onProgress?.();
     this.observe(event, json);
     this.rendered.push(...renderEvent(event, this.verbose));
   }
@@ -146,7 +171,7 @@ class StreamReading {
     };
   }
 
-  private observe(event: ReturnType<typeof readStreamEvent>, json: unknown): void {
+  private observe(event: StreamEvent, json: unknown): void {
     const { hooks } = this;
     if (event.type === 'assistant') {
       for (const text of event.texts) this.scanner.push(`${text}\n`);

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { diagnoseFailure } from '../../../src/agent/diagnose-failure.js';
+import { claude } from '../../../src/agent/claude/dialect.js';
 import type { AgentOutput, OutputTargets } from '../../../src/agent/output/agent-output.js';
 import { createStreamJsonOutput } from '../../../src/agent/output/stream-json-output.js';
 import { createTextOutput } from '../../../src/agent/output/text-output.js';
@@ -92,7 +93,7 @@ async function observe(example: Example) {
     },
   };
   const output: AgentOutput =
-    example.mode === 'stream-json' ? createStreamJsonOutput(targets) : createTextOutput(targets);
+    example.mode === 'stream-json' ? createStreamJsonOutput(targets, claude.reader()) : createTextOutput(targets);
   const write = (stream: Writable, text: string) => new Promise<void>((resolve) => stream.write(text, () => resolve()));
   for (let at = 0; at < example.stdout.length; at += 97) await write(output.stdout, example.stdout.slice(at, at + 97));
   await write(output.stderr, example.stderr);
@@ -133,7 +134,7 @@ describe('the catalogue of real agent messages', () => {
 
   it.each(examples.map((example) => [example.name, example] as const))('%s', async (_name, example) => {
     const summary = await observe(example);
-    const failure = diagnoseFailure(summary, example.exit, example.now, example.zone ?? 'UTC');
+    const failure = diagnoseFailure(summary, example.exit, example.now, claude.classifyFailure, example.zone ?? 'UTC');
 
     switch (example.expect) {
       case 'ok':

@@ -508,15 +508,19 @@ describe('judge: the order of endings', () => {
 
   it('DECIDE wins over an authentication failure, and that over the root refusal and a usage limit', () => {
     const signals = { complete: false, invalid: [], decide: 'REST?' };
-    expect(judge(facts({ run: { signals, failure: { kind: 'auth', message: 'x' } } })).termination?.reason).toBe(
-      'decide',
-    );
     expect(
-      judge(facts({ run: { failure: { kind: 'auth', message: 'Not logged in' }, exitCode: 1 } })).termination,
-    ).toEqual({ reason: 'agent_auth', message: 'Not logged in' });
-    expect(judge(facts({ run: { failure: { kind: 'setup', message: 'root' }, exitCode: 1 } })).termination).toEqual({
+      judge(facts({ run: { signals, failure: { kind: 'auth', message: 'x', hint: 'the fix' } } })).termination?.reason,
+    ).toBe('decide');
+    expect(
+      judge(facts({ run: { failure: { kind: 'auth', message: 'Not logged in', hint: 'the fix' }, exitCode: 1 } }))
+        .termination,
+    ).toEqual({ reason: 'agent_auth', message: 'Not logged in', hint: 'the fix' });
+    expect(
+      judge(facts({ run: { failure: { kind: 'setup', message: 'root', hint: 'the fix' }, exitCode: 1 } })).termination,
+    ).toEqual({
       reason: 'agent_setup',
       message: 'root',
+      hint: 'the fix',
     });
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CLAUDE_HINTS } from '../../../src/agent/claude/hints.js';
 import type { LoopSettings } from '../../../src/loop/loop-state.js';
 import { runLoop } from '../../../src/loop/run-loop.js';
 import type { GateVerdict } from '../../../src/loop/port-data.js';
@@ -233,24 +234,35 @@ describe('runLoop: budgets and failures', () => {
   });
 
   it('stops at once on an authentication failure (exit 64) and on the root refusal', async () => {
-    const auth = await loop([{ failure: { kind: 'auth', message: 'Not logged in · Please run /login' }, exitCode: 1 }]);
-    expect(auth.result.termination).toEqual({ reason: 'agent_auth', message: 'Not logged in · Please run /login' });
+    const auth = await loop([
+      { failure: { kind: 'auth', message: 'Not logged in · Please run /login', hint: 'the fix' }, exitCode: 1 },
+    ]);
+    expect(auth.result.termination).toEqual({
+      reason: 'agent_auth',
+      message: 'Not logged in · Please run /login',
+      hint: 'the fix',
+    });
     expect(exitCodeFor(auth.result.termination)).toBe(64);
-    const setup = await loop([{ failure: { kind: 'setup', message: 'cannot be used with root' }, exitCode: 1 }]);
+    const setup = await loop([
+      { failure: { kind: 'setup', message: 'cannot be used with root', hint: 'the fix' }, exitCode: 1 },
+    ]);
     expect(setup.result.termination.reason).toBe('agent_setup');
   });
 
   it('stops after one call when the agent cannot reach the API, with the network hint (exit 64)', async () => {
     const message = 'API Error: Unable to connect to API (FailedToOpenSocket)';
+    const hint = CLAUDE_HINTS.network;
     const { result, rows } = await loop([
-      { failure: { kind: 'setup', message, cause: 'network' }, exitCode: 1 },
+      { failure: { kind: 'setup', message, cause: 'network', hint }, exitCode: 1 },
       { commit: true },
     ]);
     expect(rows).toHaveLength(1);
-    expect(result.termination).toEqual({ reason: 'agent_setup', message, cause: 'network' });
+    expect(result.termination).toEqual({ reason: 'agent_setup', message, cause: 'network', hint });
     expect(exitCodeFor(result.termination)).toBe(64);
     expect(detailOf(result.termination)).toMatch(/HTTPS_PROXY.*NODE_EXTRA_CA_CERTS.*curl -sI/);
-    const root = await loop([{ failure: { kind: 'setup', message: 'cannot be used with root' }, exitCode: 1 }]);
+    const root = await loop([
+      { failure: { kind: 'setup', message: 'cannot be used with root', hint: CLAUDE_HINTS.setup }, exitCode: 1 },
+    ]);
     expect(detailOf(root.result.termination)).toContain('IS_SANDBOX=1');
   });
 

@@ -3,7 +3,7 @@ import { outcomeOf, wasStoppedByRalph } from '../../../src/loop/outcome.js';
 import { detailOf, exitCodeFor, unreachable, type Ending } from '../../../src/loop/termination.js';
 import { isoSeconds } from '../../../src/loop/time.js';
 import type { AgentRun, Outcome } from '../../../src/loop/port-data.js';
-import { setupFixHint } from '../../../src/domain/agent-failure.js';
+import { CLAUDE_HINTS, setupFixHint } from '../../../src/agent/claude/hints.js';
 
 describe('detailOf: the human detail of each ending', () => {
   it.each<[string, Ending, string | undefined]>([
@@ -40,12 +40,12 @@ describe('detailOf: the human detail of each ending', () => {
     ],
     [
       'agent_auth: the message and how to log in',
-      { reason: 'agent_auth', message: 'Invalid API key' },
+      { reason: 'agent_auth', message: 'Invalid API key', hint: CLAUDE_HINTS.auth },
       'Invalid API key — log the agent in (run `claude` once, or set ANTHROPIC_API_KEY), then run again',
     ],
     [
       'agent_setup: the message and the fix',
-      { reason: 'agent_setup', message: 'cannot run as root' },
+      { reason: 'agent_setup', message: 'cannot run as root', hint: CLAUDE_HINTS.setup },
       `cannot run as root — ${setupFixHint()}`,
     ],
     [
@@ -99,8 +99,8 @@ describe('exitCodeFor: the documented exit code of each ending', () => {
     [{ reason: 'agent_failures', count: 3, lastError: [] }, 4],
     [{ reason: 'validation_failures', count: 3, last: 'x' }, 4],
     [{ reason: 'quality_gate_exhausted', count: 3, event: 'x' }, 4],
-    [{ reason: 'agent_auth', message: 'x' }, 64],
-    [{ reason: 'agent_setup', message: 'x' }, 64],
+    [{ reason: 'agent_auth', message: 'x', hint: 'the fix' }, 64],
+    [{ reason: 'agent_setup', message: 'x', hint: 'the fix' }, 64],
     [{ reason: 'interrupted', signal: 'SIGHUP' }, 129],
     [{ reason: 'interrupted', signal: 'SIGINT' }, 130],
     [{ reason: 'interrupted', signal: 'SIGTERM' }, 143],
@@ -129,8 +129,8 @@ describe('outcomeOf: why an iteration ended, for the summary.csv outcome column'
     ['a clean run', {}, 'ok'],
     ['a cut-off stream', { truncated: true }, 'truncated'],
     ['an agent error', { failure: { kind: 'error', lines: [] }, truncated: true }, 'agent_error'],
-    ['a login failure', { failure: { kind: 'auth', message: 'x' } }, 'agent_auth'],
-    ['the root refusal', { failure: { kind: 'setup', message: 'x' } }, 'agent_setup'],
+    ['a login failure', { failure: { kind: 'auth', message: 'x', hint: 'the fix' } }, 'agent_auth'],
+    ['the root refusal', { failure: { kind: 'setup', message: 'x', hint: 'the fix' } }, 'agent_setup'],
     ['a usage limit', { failure: { kind: 'usage_limit', message: 'x' } }, 'usage_limit'],
     [
       'an interrupt, before any failure',

@@ -35,7 +35,12 @@ describe('withLastFailure', () => {
   it('leaves endings that are the failure, and runs whose last iteration did not fail, as they are', () => {
     const ending = report('agent_setup', 'API Error: Unable to connect to API — check the network');
     expect(
-      withLastFailure(ending, { kind: 'setup', message: 'API Error: Unable to connect to API', cause: 'network' }),
+      withLastFailure(ending, {
+        kind: 'setup',
+        message: 'API Error: Unable to connect to API',
+        cause: 'network',
+        hint: 'the fix',
+      }),
     ).toBe(ending);
     const fine = report('max_iterations');
     expect(withLastFailure(fine, undefined)).toBe(fine);

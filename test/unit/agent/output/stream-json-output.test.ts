@@ -3,6 +3,8 @@ import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { diagnoseFailure } from '../../../../src/agent/diagnose-failure.js';
+import { claude } from '../../../../src/agent/claude/dialect.js';
+import { CLAUDE_HINTS } from '../../../../src/agent/claude/hints.js';
 import { createStreamJsonOutput, type StreamHooks } from '../../../../src/agent/output/stream-json-output.js';
 import { createTextOutput } from '../../../../src/agent/output/text-output.js';
 
@@ -32,6 +34,7 @@ async function feed(
         throw error;
       },
     },
+    claude.reader(),
     options.hooks,
   );
   for (const piece of pieces) await write(output.stdout, piece);
@@ -160,15 +163,16 @@ describe('diagnoseFailure', () => {
 
   it('recognises the real client not logged in (stream-json) as an auth failure', async () => {
     const { summary } = await feed([fixture('not-logged-in.stream.jsonl')]);
-    expect(diagnoseFailure(summary, 1, Date.now())).toEqual({
+    expect(diagnoseFailure(summary, 1, Date.now(), claude.classifyFailure)).toEqual({
       kind: 'auth',
       message: 'Not logged in · Please run /login',
+      hint: CLAUDE_HINTS.auth,
     });
   });
 
   it('recognises the real root refusal on stderr as a set-up failure', async () => {
     const { summary } = await feed([], { stderr: fixture('root-refusal.stderr') });
-    expect(diagnoseFailure(summary, 1, Date.now())).toMatchObject({ kind: 'setup' });
+    expect(diagnoseFailure(summary, 1, Date.now(), claude.classifyFailure)).toMatchObject({ kind: 'setup' });
   });
 
   it('recognises a usage limit in the error result and takes its reset time from the rejected event, not the text', async () => {
@@ -191,7 +195,7 @@ describe('diagnoseFailure', () => {
         result: "You've hit your session limit · resets 9am (Europe/Berlin)",
       }),
     ]);
-    const failure = diagnoseFailure(summary, 1, Date.UTC(2026, 6, 4, 12));
+    const failure = diagnoseFailure(summary, 1, Date.UTC(2026, 6, 4, 12), claude.classifyFailure);
     expect(failure).toMatchObject({
       kind: 'usage_limit',
       message: "You've hit your session limit · resets 9am (Europe/Berlin)",
@@ -205,9 +209,17 @@ describe('diagnoseFailure', () => {
       assistant({ type: 'text', text: 'The docs mention the usage limit.' }),
       result({ is_error: true, result: 'Error: tests failed' }),
     ]);
-    expect(diagnoseFailure(summary, 1, Date.now())).toEqual({ kind: 'error', lines: ['Error: tests failed'] });
+    expect(diagnoseFailure(summary, 1, Date.now(), claude.classifyFailure)).toEqual({
+      kind: 'error',
+      lines: ['Error: tests failed'],
+    });
     expect(
-      diagnoseFailure({ ...summary, result: { ...summary.result!, isError: false } }, 0, Date.now()),
+      diagnoseFailure(
+        { ...summary, result: { ...summary.result!, isError: false } },
+        0,
+        Date.now(),
+        claude.classifyFailure,
+      ),
     ).toBeUndefined();
   });
 
@@ -218,6 +230,6 @@ describe('diagnoseFailure', () => {
     output.stdout.end();
     output.stderr.end();
     await Promise.all([finished(output.stdout), finished(output.stderr)]);
-    expect(diagnoseFailure(output.summary(), 1, Date.now())).toMatchObject({ kind: 'auth' });
+    expect(diagnoseFailure(output.summary(), 1, Date.now(), claude.classifyFailure)).toMatchObject({ kind: 'auth' });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentCommand, MAX_PROMPT_ARGUMENT_BYTES } from '../../../src/agent/agent-command.js';
+import { MAX_PROMPT_ARGUMENT_BYTES } from '../../../../src/agent/agent-command.js';
+import { agentCommand } from '../../../../src/agent/claude/command.js';
 
 describe('agentCommand', () => {
   it('passes the prompt as one argument after -p', () => {

@@ -1,42 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { line, valueAfter, write, type Emitter, type ScriptedVoice } from '../voice/voice.js';
 
-/** How the scripted agent speaks: what it says, the tools it calls, its final result. */
-export interface Emitter {
-  init(): Promise<void>;
-  /** Text the agent says; a list is written piece by piece, `pauseMs` apart. */
-  say(text: string | string[]): Promise<void>;
-  tool(name: string, input: unknown, result: string, isError: boolean): Promise<void>;
-  /** One raw stdout line. */
-  raw(text: string): Promise<void>;
-  result(isError: boolean, fields: Record<string, unknown>): Promise<void>;
-}
+/** `claude -p <prompt> --output-format stream-json`: init, assistant and user events, a result with the last text. */
+export const claudeVoice: ScriptedVoice = {
+  recognises: () => true,
+  prompt: (argv) => valueAfter(argv, '-p'),
+  streams: (argv) => argv.includes('stream-json'),
+  emitter: (pauseMs) => claudeStreamEmitter(pauseMs),
+};
 
-/** Plain text, or stream-json events like the real client's. */
-export function createEmitter(streamJson: boolean, pauseMs: number): Emitter {
-  return streamJson ? streamJsonEmitter(pauseMs) : textEmitter(pauseMs);
-}
-
-/** `claude -p` without an output format: the text as it comes, a tool call as one line. */
-function textEmitter(pauseMs: number): Emitter {
-  return {
-    init: () => Promise.resolve(),
-    async say(text) {
-      for (const piece of typeof text === 'string' ? [text] : text) {
-        await write(piece);
-        if (pauseMs) await sleep(pauseMs);
-      }
-    },
-    tool: (name, input) => write(`[${name}] ${JSON.stringify(input)}\n`),
-    raw: (text) => write(`${text}\n`),
-    result: () => Promise.resolve(),
-  };
-}
-
-/** `--output-format stream-json`: init, assistant and user events, and a result that repeats the last text. */
-function streamJsonEmitter(pauseMs: number): Emitter {
+/** Claude Code's stream-json, which Amp speaks too. */
+export function claudeStreamEmitter(pauseMs: number): Emitter {
   let lastText = '';
   let turns = 0;
-  const line = (event: unknown) => write(`${JSON.stringify(event)}\n`);
   const assistant = (content: unknown[]) => ({
     type: 'assistant',
     message: { role: 'assistant', model: 'scripted', content },
@@ -84,8 +60,4 @@ function streamJsonEmitter(pauseMs: number): Emitter {
         ...fields,
       }),
   };
-}
-
-function write(text: string): Promise<void> {
-  return new Promise((resolve) => process.stdout.write(text, () => resolve()));
 }

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { classifyAgentFailure } from '../../../src/agent/agent-failure.js';
-import { networkFixHint, setupFixHint } from '../../../src/domain/agent-failure.js';
+import { classifyAgentFailure } from '../../../../src/agent/claude/failure-words.js';
+import { networkFixHint, setupFixHint } from '../../../../src/agent/claude/hints.js';
 
-const fixture = (name: string) => readFileSync(new URL(`../../fixtures/claude/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/claude/${name}`, import.meta.url), 'utf8');
 
 describe('classifyAgentFailure', () => {
   it.each([

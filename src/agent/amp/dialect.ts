@@ -1,0 +1,53 @@
+import { fitsInArgument } from '../agent-command.js';
+import { ampVoice } from './voice.js';
+import type { AgentDialect } from '../dialect.js';
+import { networkLine, recogniseFailure, withHint, type FailureHints } from '../failure-words.js';
+import { readStreamEvent } from '../output/stream-events.js';
+
+const HINTS: FailureHints = {
+  auth: 'log Amp in (set AMP_API_KEY, or run `amp login`), then run again',
+  setup: 'Amp cannot run as configured: check agent.args',
+  network: 'Amp cannot reach its server. Check the network (behind a proxy set HTTPS_PROXY), then run again',
+};
+
+/**
+ * Sourcegraph's Amp: `amp -x <prompt> [--stream-json] [--dangerously-allow-all] [--mode MODE]`. Its
+ * stream is Claude Code's format, so Claude's reader reads it; it reports tokens, not cost. It has
+ * models by mode (low, medium, high…), so `--model` names the mode. Without a key it prints a login
+ * prompt on stdout and waits for a pasted code, even with stdin at end of file.
+ */
+export const amp: AgentDialect = {
+  name: 'Amp',
+  bin: 'amp',
+  install: 'npm install -g @sourcegraph/amp',
+  versionPattern: /\(released \d{4}-/,
+  hints: HINTS,
+  reportsCost: false,
+  command(bin, request) {
+    const fits = fitsInArgument(request.prompt);
+    return {
+      file: bin,
+      args: [
+        '-x',
+        ...(fits ? [request.prompt] : []),
+        ...(request.output === 'stream-json' ? ['--stream-json'] : []),
+        ...(request.skipPermissions ? ['--dangerously-allow-all'] : []),
+        ...(request.model ? ['--mode', request.model] : []),
+        ...request.args,
+      ],
+      ...(fits ? {} : { input: request.prompt }),
+    };
+  },
+  reader: () => ({ read: (json) => [readStreamEvent(json)], end: () => [] }),
+  classifyFailure: (text) =>
+    withHint(
+      recogniseFailure(text, {
+        setup: [],
+        network: networkLine([/\bCouldn't connect to the Amp server\b/i]),
+        auth: [/\bNo API key found\b/i, /\bpaste your code here\b/i, /\bInvalid API key\b/i],
+      }),
+      HINTS,
+    ),
+  voice: ampVoice,
+  features: { stopHook: false, sandbox: false },
+};

@@ -1,0 +1,22 @@
+import type { AgentDialect } from '../dialect.js';
+import { claudeVoice } from './voice.js';
+import { withHint } from '../failure-words.js';
+import { readStreamEvent } from '../output/stream-events.js';
+import { claudeCommand } from './command.js';
+import { classifyAgentFailure } from './failure-words.js';
+import { CLAUDE_HINTS } from './hints.js';
+
+/** Claude Code: `claude -p … --output-format stream-json --verbose`, the stream ralph was first built on. */
+export const claude: AgentDialect = {
+  name: 'Claude Code',
+  bin: 'claude',
+  install: 'npm install -g @anthropic-ai/claude-code',
+  versionPattern: /\(Claude Code\)/,
+  hints: CLAUDE_HINTS,
+  reportsCost: true,
+  command: claudeCommand,
+  reader: () => ({ read: (json) => [readStreamEvent(json)], end: () => [] }),
+  classifyFailure: (text) => withHint(classifyAgentFailure(text), CLAUDE_HINTS),
+  voice: claudeVoice,
+  features: { stopHook: true, sandbox: true },
+};

@@ -1,0 +1,47 @@
+import type { FatalAgentFailure } from '../domain/agent-failure.js';
+import type { AgentCommand } from './agent-command.js';
+import type { EventReader } from './event-reader.js';
+import type { FailureHints } from './failure-words.js';
+import type { ScriptedVoice } from './voice/voice.js';
+
+/** What one iteration asks of the agent's command line. */
+export interface CommandRequest {
+  prompt: string;
+  /** `stream-json`: the client's own machine-readable events; `text`: its plain output. */
+  output: 'stream-json' | 'text';
+  /** Run unattended: the client's switch that skips every permission prompt. */
+  skipPermissions: boolean;
+  /** The model, in the client's own naming; absent: the client's default. */
+  model?: string;
+  /** The user's extra arguments (config `agent.args`), appended last. */
+  args: readonly string[];
+}
+
+/**
+ * One agent client as ralph speaks to it: how its command line is built, how its stream is read,
+ * how it says it failed, and what it offers beyond the loop. The loop, the judge, the gates and the
+ * records never see which client runs; everything that differs between clients is here.
+ */
+export interface AgentDialect {
+  /** The client's name as its users know it ("Claude Code"). */
+  name: string;
+  /** Its executable's usual name on PATH. */
+  bin: string;
+  /** How to install it. */
+  install: string;
+  /** The line its `--version` prints that tells the real client from a stand-in. */
+  versionPattern: RegExp;
+  /** Whether its stream reports what a call cost: without it `--max-cost` cannot work. */
+  reportsCost: boolean;
+  command(bin: string, request: CommandRequest): AgentCommand;
+  /** A fresh reader of its machine-readable stream, for one iteration. */
+  reader(): EventReader;
+  /** A login, set-up or network failure in its own error output, with its fix. */
+  classifyFailure(text: string): FatalAgentFailure | undefined;
+  /** How to fix each fatal failure, in this client's terms. */
+  hints: FailureHints;
+  /** What only some clients offer; a kind without it is refused when asked for it. */
+  features: { stopHook: boolean; sandbox: boolean };
+  /** How the scripted stand-in speaks as this client (`ralph demo --agent`, the end-to-end tests). */
+  voice: ScriptedVoice;
+}

@@ -1,0 +1,25 @@
+import { amp } from './amp/dialect.js';
+import { claude } from './claude/dialect.js';
+import { codex } from './codex/dialect.js';
+import type { AgentDialect } from './dialect.js';
+import { gemini } from './gemini/dialect.js';
+import { opencode } from './opencode/dialect.js';
+import type { ScriptedVoice } from './voice/voice.js';
+
+/** Every agent ralph speaks to, by its `--agent` name. A sixth is one folder and one row here. */
+const DIALECTS = { claude, codex, gemini, opencode, amp } satisfies Record<string, AgentDialect>;
+
+export type AgentKind = keyof typeof DIALECTS;
+
+/** The `--agent` names, the default first. */
+export const AGENT_KINDS = Object.keys(DIALECTS) as [AgentKind, ...AgentKind[]];
+
+export function dialectOf(kind: AgentKind): AgentDialect {
+  return DIALECTS[kind];
+}
+
+/** The voice whose client the argv was built for; Claude Code's when none other claims it. */
+export function voiceFor(argv: readonly string[]): ScriptedVoice {
+  const others = AGENT_KINDS.slice(1).map(dialectOf);
+  return (others.find((dialect) => dialect.voice.recognises(argv)) ?? dialectOf(AGENT_KINDS[0])).voice;
+}

@@ -1,0 +1,54 @@
+import { fitsInArgument } from '../agent-command.js';
+import { opencodeVoice } from './voice.js';
+import type { AgentDialect } from '../dialect.js';
+import { networkLine, recogniseFailure, withHint, type FailureHints } from '../failure-words.js';
+import { opencodeEventReader } from './read-events.js';
+
+const HINTS: FailureHints = {
+  auth: "log OpenCode in to its provider (`opencode auth login`, or that provider's key variable), then run again",
+  setup: 'OpenCode cannot run as configured: check agent.args',
+  network:
+    'OpenCode cannot reach its provider, and every further call would wait for the same. Check the network ' +
+    '(behind a proxy set HTTPS_PROXY), then run again',
+};
+
+/**
+ * OpenCode (1.18): `opencode run [--format json] [--auto] [-m provider/model] <prompt>`. It reads all
+ * of stdin when stdin is not a terminal, so stdin is closed, or holds the prompt when it is too
+ * large for argv. It is the one client beside Claude Code that reports cost.
+ */
+export const opencode: AgentDialect = {
+  name: 'OpenCode',
+  bin: 'opencode',
+  install: 'npm install -g opencode-ai',
+  versionPattern: /^\d+\.\d+\.\d+\s*$/m,
+  hints: HINTS,
+  reportsCost: true,
+  command(bin, request) {
+    const fits = fitsInArgument(request.prompt);
+    return {
+      file: bin,
+      args: [
+        'run',
+        ...(request.output === 'stream-json' ? ['--format', 'json'] : []),
+        ...(request.skipPermissions ? ['--auto'] : []),
+        ...(request.model ? ['--model', request.model] : []),
+        ...request.args,
+        ...(fits ? [request.prompt] : []),
+      ],
+      ...(fits ? {} : { input: request.prompt }),
+    };
+  },
+  reader: opencodeEventReader,
+  classifyFailure: (text) =>
+    withHint(
+      recogniseFailure(text, {
+        setup: [],
+        network: networkLine([/\bCannot connect to API\b/i]),
+        auth: [/\bAPI key\b.*\b(?:missing|invalid)\b/i, /\b401\b.*\bUnauthorized\b/i, /\bProviderAuthError\b/],
+      }),
+      HINTS,
+    ),
+  voice: opencodeVoice,
+  features: { stopHook: false, sandbox: false },
+};

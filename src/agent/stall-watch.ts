@@ -1,0 +1,61 @@
+import type { FatalAgentFailure } from '../domain/agent-failure.js';
+import type { AgentDialect } from './dialect.js';
+
+/** How long a client may do nothing but retry before ralph calls its network unreachable. */
+export const RETRY_ONLY_LIMIT_MS = 2 * 60_000;
+
+/**
+ * Ends a client that will never do any work: one that only reports retries (Codex reconnects
+ * forever without a network), or that prints a login prompt and waits for a code no one will paste
+ * (Amp without a key). Such a client keeps printing, so no idle timeout catches it; without this it
+ * would cost the whole iteration timeout. The verdict is the failure the loop ends on.
+ */
+export class StallWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private lastNote = '';
+  private decided = false;
+
+  constructor(
+    private readonly dialect: Pick<AgentDialect, 'name' | 'classifyFailure' | 'hints'>,
+    private readonly onVerdict: (failure: FatalAgentFailure) => void,
+    private readonly limitMs = RETRY_ONLY_LIMIT_MS,
+  ) {}
+
+  /** The client reported a retry: the clock starts at the first of an unbroken run of them. */
+  retry(note: string): void {
+    if (note) this.lastNote = note;
+    this.timer ??= setTimeout(() => {
+      const minutes = Math.round(this.limitMs / 60_000);
+      const said = this.lastNote ? `: ${this.lastNote}` : '';
+      this.decide({
+        kind: 'setup',
+        cause: 'network',
+        message: `${this.dialect.name} did nothing but retry for ${minutes} minute${minutes === 1 ? '' : 's'}${said}`,
+        hint: this.dialect.hints.network,
+      });
+    }, this.limitMs);
+  }
+
+  /** The client did something else than retry: it is working. */
+  progress(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** A line outside the client's stream (a prompt on stdout): a login prompt ends the call at once. */
+  plainLine(line: string): void {
+    const failure = this.dialect.classifyFailure(line);
+    if (failure?.kind === 'auth') this.decide(failure);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  private decide(failure: FatalAgentFailure): void {
+    if (this.decided) return;
+    this.decided = true;
+    this.stop();
+    this.onVerdict(failure);
+  }
+}

@@ -1,0 +1,284 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, PACKAGE_ROOT, RALPH_BIN, runRalph, type Step } from '../helpers/e2e.js';
+
+/**
+ * The loop's core endings once per agent kind, with the scripted agent speaking that kind's own
+ * stream (it answers as the client whose command line it gets). Failures are the clients' real
+ * words (test/fixtures/agents/, test/fixtures/claude/).
+ */
+const fixture = (path: string) => readFileSync(join(PACKAGE_ROOT, 'test/fixtures', path), 'utf8');
+const jsonLines = (path: string) => fixture(path).split('\n').filter(Boolean);
+
+interface Kind {
+  kind: string;
+  /** What the dialect's command line must hold. */
+  argv: (argv: string[]) => void;
+  reportsCost: boolean;
+  auth: Step;
+  network: Step;
+  limit: Step;
+}
+
+const KINDS: Kind[] = [
+  {
+    kind: 'claude',
+    argv: (argv) => expect(argv).toEqual(expect.arrayContaining(['-p', '--output-format', 'stream-json'])),
+    reportsCost: true,
+    auth: { events: jsonLines('claude/not-logged-in.stream.jsonl'), exit: 1, result: false },
+    network: { events: jsonLines('claude/no-network-ending.stream.jsonl'), exit: 1, result: false },
+    limit: {
+      events: ["You've hit your limit · resets 3am (UTC)"],
+      exit: 1,
+      result: { is_error: true, result: "You've hit your limit · resets 3am (UTC)" },
+    },
+  },
+  {
+    kind: 'codex',
+    argv: (argv) => {
+      expect(argv.slice(0, 3)).toEqual(['exec', '--json', '--dangerously-bypass-approvals-and-sandbox']);
+      expect(argv.at(-1)).toMatch(/^Implement the next story/);
+    },
+    reportsCost: false,
+    auth: {
+      events: [
+        {
+          type: 'error',
+          message: 'unexpected status 401 Unauthorized: Missing bearer or basic authentication in header',
+        },
+        { type: 'turn.failed', error: { message: 'unexpected status 401 Unauthorized' } },
+      ],
+      exit: 1,
+      result: false,
+    },
+    network: {
+      events: [
+        { type: 'turn.failed', error: { message: 'stream disconnected before completion: error sending request' } },
+      ],
+      exit: 1,
+      result: false,
+    },
+    limit: { events: jsonLines('agents/codex/usage-limit.jsonl').slice(2), exit: 1, result: false },
+  },
+  {
+    kind: 'gemini',
+    argv: (argv) =>
+      expect(argv).toEqual(expect.arrayContaining(['-p', '--output-format', 'stream-json', '--yolo', '--skip-trust'])),
+    reportsCost: false,
+    auth: { stderr: fixture('agents/gemini/no-auth.stderr'), exit: 41, result: false },
+    network: { events: jsonLines('agents/gemini/error-result.jsonl').slice(2), exit: 1, result: false },
+    limit: {
+      events: [{ type: 'error', severity: 'error', message: "You've hit your usage limit · resets 3am (UTC)" }],
+      exit: 1,
+      result: { result: "You've hit your usage limit · resets 3am (UTC)" },
+    },
+  },
+  {
+    kind: 'opencode',
+    argv: (argv) => expect(argv.slice(0, 4)).toEqual(['run', '--format', 'json', '--auto']),
+    reportsCost: true,
+    auth: {
+      events: [
+        {
+          type: 'error',
+          sessionID: 'ses_1',
+          error: {
+            name: 'LoadAPIKeyError',
+            data: {
+              message:
+                "Anthropic API key is missing. Pass it using the 'apiKey' parameter or the ANTHROPIC_API_KEY environment variable.",
+            },
+          },
+        },
+      ],
+      exit: 1,
+      result: false,
+    },
+    network: { events: jsonLines('agents/opencode/no-network.jsonl'), exit: 1, result: false },
+    limit: { exit: 1, result: { result: "You've hit your usage limit · resets 3am (UTC)" } },
+  },
+  {
+    kind: 'amp',
+    argv: (argv) => expect(argv).toEqual(expect.arrayContaining(['-x', '--stream-json', '--dangerously-allow-all'])),
+    reportsCost: false,
+    // Its real login prompt, on stdout, and then it waits for a code: ralph must not wait with it.
+    auth: { events: fixture('agents/amp/no-login.stdout').split('\n'), hang: true },
+    network: { stderr: "Error: Couldn't connect to the Amp server at https://ampcode.com/.\n", exit: 1, result: false },
+    limit: {
+      exit: 1,
+      result: { is_error: true, result: "You've hit your usage limit · resets 3am (UTC)" },
+    },
+  },
+];
+
+describe.each(KINDS)('ralph run --agent $kind', ({ kind, argv, reportsCost, auth, network, limit }) => {
+  const run = (repo: Awaited<ReturnType<typeof makeRepo>>, args: string[] = []) =>
+    runRalph(repo, ['run', '--agent', kind, ...args], { env: { CI: '' } });
+
+  it('runs to COMPLETE in its own stream, reading tool calls, tokens and (where reported) cost', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await run(repo);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(repo.calls()).toBe(2);
+    argv(repo.call(1).argv);
+    const rows = repo.csvRows();
+    const [header] = rows;
+    const cost = header!.indexOf('cost_usd');
+    const tools = header!.indexOf('tool_calls');
+    const input = header!.indexOf('input_tokens');
+    for (const row of rows.slice(1)) {
+      expect(row[cost] !== '').toBe(reportsCost);
+      expect(Number(row[input])).toBeGreaterThan(0);
+      expect(Number(row[tools])).toBeGreaterThan(0);
+    }
+    expect(repo.lastRun()).toMatchObject({ reason: 'complete', stories: { complete: 2, total: 2 } });
+  });
+
+  it('ends BLOCKED (2) and DECIDE (3) on the promise tags in its own words', async () => {
+    const blocked = await makeRepo();
+    await blocked.steps([{ say: 'I cannot go on.\n<promise>BLOCKED:the staging key is missing</promise>' }]);
+    expect((await run(blocked)).code).toBe(2);
+    expect(blocked.lastRun()).toMatchObject({ reason: 'blocked', detail: 'the staging key is missing' });
+    const decide = await makeRepo();
+    await decide.steps([{ say: '<promise>DECIDE:WebSockets or polling?</promise>' }]);
+    expect((await run(decide)).code).toBe(3);
+    expect(decide.lastRun()).toMatchObject({ reason: 'decide', detail: 'WebSockets or polling?' });
+  });
+
+  it('stops when stuck, and on a repeated tool call', async () => {
+    const stuck = await makeRepo();
+    await stuck.steps([{ say: 'thinking' }]);
+    expect((await run(stuck, ['--max-stuck', '2'])).code).toBe(4);
+    expect(stuck.lastRun()).toMatchObject({ reason: 'stuck' });
+    const repeats = await makeRepo();
+    const call = { name: 'Bash', input: { command: 'npm test' }, result: 'FAIL', isError: true };
+    await repeats.steps([{ tools: [call, call, call, call], sleepMs: 2000 }]);
+    const result = await run(repeats, ['--max-iterations', '1', '--max-repeats', '3']);
+    expect(result.stdout).toMatch(/repeat/i);
+    expect(repeats.csvRows()[1]).toContain('repetition');
+  });
+
+  it('ends after one call, exit 64, when it is not logged in, with its own login fix', async () => {
+    const repo = await makeRepo();
+    await repo.steps([auth, { implement: true }]);
+    const result = await run(repo);
+    expect(result.code, result.stdout + result.stderr).toBe(64);
+    expect(repo.calls()).toBe(1);
+    expect(repo.lastRun()).toMatchObject({ reason: 'agent_auth' });
+    expect(String(repo.lastRun().detail)).toMatch(/log .* in/);
+  });
+
+  it('ends after one call, exit 64, when it cannot reach its API, with its own network fix', async () => {
+    const repo = await makeRepo();
+    await repo.steps([network, { implement: true }]);
+    const result = await run(repo);
+    expect(result.code, result.stdout + result.stderr).toBe(64);
+    expect(repo.calls()).toBe(1);
+    expect(repo.lastRun()).toMatchObject({ reason: 'agent_setup' });
+    expect(String(repo.lastRun().detail)).toMatch(/network/i);
+  });
+
+  it('stops on its usage limit with --on-usage-limit stop (exit 1), the reset read from its words', async () => {
+    const repo = await makeRepo();
+    await repo.steps([limit, { implement: true }]);
+    const result = await run(repo, ['--on-usage-limit', 'stop']);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(repo.calls()).toBe(1);
+    expect(repo.lastRun()).toMatchObject({ reason: 'usage_limit', resetSource: 'clock' });
+  });
+});
+
+describe('what a kind cannot do is refused before any call', () => {
+  it('refuses --max-cost for a client that reports no cost (64), naming what it reports and the kinds that do', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ implement: true }]);
+    const result = await runRalph(repo, ['run', '--agent', 'codex', '--max-cost', '5']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toBe(
+      'ralph: --max-cost cannot work with --agent codex: Codex reports tokens and turns, not what a call cost — ' +
+        'cap the run with --max-iterations or --max-runtime, or use an agent that reports cost (claude or opencode)\n',
+    );
+    expect(repo.calls()).toBe(0);
+    expect((await runRalph(repo, ['run', '--agent', 'opencode', '--max-cost', '5', '--dry-run'])).code).toBe(0);
+  });
+
+  it('refuses --sandbox for a kind the Docker sandbox does not run (64), and an unknown kind, listing the kinds', async () => {
+    const repo = await makeRepo();
+    const sandbox = await runRalph(repo, ['run', '--agent', 'gemini', '--sandbox']);
+    expect(sandbox.code).toBe(64);
+    expect(sandbox.stderr).toMatch(/--sandbox is not available for --agent gemini/);
+    const unknown = await runRalph(repo, ['run', '--agent', 'cursor']);
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toMatch(/claude, codex, gemini, opencode, amp/);
+    expect(repo.calls()).toBe(0);
+  });
+
+  it('--dry-run prints the exact command line of the chosen kind, the model in its own flag', async () => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['run', '--agent', 'codex', '--model', 'gpt-5-codex', '--dry-run']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/codex exec --json --dangerously-bypass-approvals-and-sandbox --model gpt-5-codex /);
+  });
+});
+
+describe('ralph demo --agent', () => {
+  it.each(['codex', 'opencode'])(
+    'runs the demo with the scripted agent speaking %s, each iteration read from that stream',
+    (kind) => {
+      const env = { ...process.env, NO_COLOR: '1', CI: '' };
+      const result = spawnSync(process.execPath, [RALPH_BIN, 'demo', '--agent', kind], { encoding: 'utf8', env });
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/Exit: +COMPLETE \(code 0\)/);
+      expect(result.stdout).not.toMatch(/not JSON/);
+    },
+  );
+});
+
+describe('ralph run --fallback-agent', () => {
+  it('runs the fallback from the limited iteration until the reset, then the first agent again', async () => {
+    const repo = await makeRepo();
+    const resetsAt = Math.floor(Date.now() / 1000) + 4;
+    await repo.steps([
+      { events: [`Claude AI usage limit reached|${resetsAt}`], exit: 1, result: false },
+      // The fallback works past the reset, so the next iteration is the first agent's again.
+      { implement: true, sleepMs: 4500 },
+      { implement: true, completeWhenDone: true },
+    ]);
+    const result = await runRalph(repo, ['run', '--fallback-agent', 'codex'], { env: { CI: '' } });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect([1, 2, 3].map((call) => repo.call(call).argv[0])).toEqual(['-p', 'exec', '-p']);
+    expect(result.stdout + result.stderr).toMatch(/claude hit its usage limit until .*: codex runs this iteration/);
+    const [header, ...rows] = repo.csvRows();
+    const agent = header!.indexOf('agent');
+    expect(rows.map((row) => row[agent])).toEqual(['codex', 'claude']);
+    expect(rows.map((row) => row[header!.indexOf('outcome')])).toEqual(['ok', 'ok']);
+    expect(await repo.logs()).toEqual(expect.arrayContaining(['iteration-001.log', 'iteration-001.codex.log']));
+    expect(repo.lastRun()).toMatchObject({
+      reason: 'complete',
+      agents: { claude: { iterations: 1 }, codex: { iterations: 1 } },
+    });
+  });
+
+  it('refuses a fallback that is the agent itself, or whose client is not installed, before any call (64)', async () => {
+    const repo = await makeRepo();
+    const same = await runRalph(repo, ['run', '--agent', 'codex', '--fallback-agent', 'codex']);
+    expect(same.code).toBe(64);
+    expect(same.stderr).toMatch(/--fallback-agent codex is the --agent itself/);
+    // A PATH with the fake claude and node, and no gemini.
+    const bin = await mkdtemp(join(tmpdir(), 'ralph-bin-'));
+    await symlink(join(PACKAGE_ROOT, 'test/fixtures/bin/claude'), join(bin, 'claude'));
+    const path = [bin, dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter);
+    const missing = await runRalph(repo, ['run', '--fallback-agent', 'gemini'], { env: { PATH: path } });
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toBe(
+      "ralph: fallback agent executable 'gemini' not found on PATH — " +
+        'install Gemini CLI (npm install -g @google/gemini-cli), or leave --fallback-agent out\n',
+    );
+    expect(repo.calls()).toBe(0);
+  });
+});
