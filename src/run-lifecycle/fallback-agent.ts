@@ -15,3 +15,8 @@ export function withFallbackAgent(
     { now: () => Date.now(), notice: fallback.notice },
   );
 }
+
+/** The run's one agent, each of its runs saying which kind ran it (the CSV's `agent` column). */
+export function ranBy(kind: AgentKind, runner: LoopPorts['agent']): LoopPorts['agent'] {
+  return { run: async (request) => ({ ...(await runner.run(request)), agent: kind }) };
+}

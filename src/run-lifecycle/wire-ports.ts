@@ -13,7 +13,7 @@ import { createReporter } from '../ui/reporter.js';
 import type { Screen } from '../ui/screen.js';
 import { requireAgent } from './agent-check.js';
 import { chosenAgent, prepareInvocation, type AgentInvocation } from './agent-invocation.js';
-import { withFallbackAgent } from './fallback-agent.js';
+import { ranBy, withFallbackAgent } from './fallback-agent.js';
 import type { AgentKind } from '../agent/dialects.js';
 import { deferredAgent } from './deferred-agent.js';
 import type { RunEnd } from './finish-run.js';
@@ -157,7 +157,7 @@ async function agentFor(
     ? deferredAgent(async () => make(await invocationFor(await requireAgent(checks))))
     : make(await invocationFor(ready.ready.agentPath));
   const fallback = resolved.settings.fallbackAgent;
-  if (fallback === undefined) return primary;
+  if (fallback === undefined) return ranBy(resolved.settings.agent, primary);
   const invocation = await prepareInvocation(resolved, run.paths.root, run.options.cwd, undefined, fallback);
   return withFallbackAgent(resolved, primary, {
     kind: fallback,

@@ -1,3 +1,4 @@
+import { AGENT_KINDS, dialectOf } from '../../src/agent/dialects.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -115,7 +116,7 @@ describe('the generated GitHub workflow', () => {
     expect(await readdir(repo.root)).toEqual(expect.not.arrayContaining(['ralph', '.github', '.claude', '.gitignore']));
   });
 
-  it('names no package but its own (and the Claude Code client) in any file the project generates or documents', async () => {
+  it('names no package but its own (and the agent clients) in any file the project generates or documents', async () => {
     const { repo } = await generatedWorkflow();
     const files = [
       ...(await filesUnder(repo.root))
@@ -134,8 +135,10 @@ describe('the generated GitHub workflow', () => {
         named.push(match[1]!);
     }
     expect(named.length).toBeGreaterThan(0);
+    // The agent clients ralph runs, as docs/agents.md names their installs.
+    const clients = AGENT_KINDS.map((kind) => dialectOf(kind).install.split(' ').at(-1));
     const allowed = (name: string) =>
-      name === '@anthropic-ai/claude-code' ||
+      clients.includes(name) ||
       name === '.' ||
       name === '__RALPH_INSTALL__' ||
       name === PACKAGE_NAME ||

@@ -190,9 +190,11 @@ describe('ralph run: logs, CSV and state', () => {
       'output_tokens',
       'num_turns',
       'tool_calls',
+      'agent',
     ]);
     expect(rows).toHaveLength(4);
     const [one, two, three] = rows.slice(1);
+    expect(rows.slice(1).map((row) => row[15])).toEqual(['claude', 'claude', 'claude']);
     expect(one?.[0]).toBe('1');
     expect(one?.[1]).toBe('implement');
     expect(one?.[3]).toMatch(/^[0-9a-f]{40}$/);
