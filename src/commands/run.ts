@@ -62,6 +62,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       startedAt: run.startedAt,
       firstIteration: run.firstIteration,
       maxIterations: run.maxIterations,
+      ...(run.agentVersion === undefined ? {} : { agentVersion: run.agentVersion }),
       strayProcessesEnded: run.containment.ended,
     });
   } finally {
