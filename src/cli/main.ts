@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { errorLine, knownError, RalphError } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
+import { RESETTABLE } from '../init/reset-files.js';
 import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
@@ -80,7 +81,16 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
   program
     .command('init')
     .description('scaffold ralph/ in this repository: prompt, PRD guide, task list, progress notes')
-    .option('--force', "replace ralph's template files you already have", false)
+    .option(
+      '--force',
+      "re-write what the other flags name (--ci: the workflow) and ralph's schema copy; never your task files",
+      false,
+    )
+    .option(
+      '--reset <file>',
+      `replace one of your files with its template, after a backup beside it (${RESETTABLE.join(', ')}; repeatable, or a list)`,
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addOption(new Option('--ci <provider>', 'also write a CI workflow').choices(CI_PROVIDERS))
     .option(
       '--from <dir>',
@@ -90,7 +100,7 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
       '--install <spec>',
       'with --ci: what the workflow installs instead of this version of ralph (git URL, tarball, path)',
     )
-    .action(async (options: { force: boolean; ci?: CiProvider; from?: string; install?: string }) => {
+    .action(async (options: { force: boolean; reset?: string[]; ci?: CiProvider; from?: string; install?: string }) => {
       const { initCommand } = await import('../commands/init.js');
       setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
     });

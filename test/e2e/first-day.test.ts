@@ -259,7 +259,7 @@ describe('coming from ralph.sh', () => {
     expect(dry.code).toBe(0);
   });
 
-  it('never overwrites what is already in ralph/ without --force', async () => {
+  it('never overwrites what is already in ralph/, not even with --force; --reset imports again after a backup', async () => {
     const repo = await ralphShProject();
     await runRalph(repo, ['init', '--from', 'scripts/ralph']);
     await repo.write('ralph/tasks.json', '{"stories":[{"id":"MINE"}]}');
@@ -268,7 +268,14 @@ describe('coming from ralph.sh', () => {
     expect(repo.read('ralph/tasks.json')).toBe('{"stories":[{"id":"MINE"}]}');
     const forced = await runRalph(repo, ['init', '--from', 'scripts/ralph', '--force']);
     expect(forced.code).toBe(0);
+    expect(repo.read('ralph/tasks.json')).toBe('{"stories":[{"id":"MINE"}]}');
+    const reset = await runRalph(repo, ['init', '--from', 'scripts/ralph', '--reset', 'tasks.json']);
+    expect(reset.code).toBe(0);
     expect(repo.read('ralph/tasks.json')).toBe(await readFile(join(FIXTURE, 'prd.json'), 'utf8'));
+    const backup = /reset +ralph\/tasks\.json \(the old one is (ralph\/tasks\.json\.bak-\d{4}-\d\d-\d\d)\)/.exec(
+      reset.stdout,
+    )?.[1];
+    expect(backup && repo.read(backup)).toBe('{"stories":[{"id":"MINE"}]}');
   });
 
   it('takes CLAUDE.md when there is no prompt.md, and refuses a folder without prd.json', async () => {
