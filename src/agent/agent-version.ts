@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 
-/** How long `<agent> --version` may take. */
-const VERSION_TIMEOUT_MS = 10_000;
+/** How long `<agent> --version` may take: a client of 250 MB starts slowly from a cold disk cache. */
+const VERSION_TIMEOUT_MS = 30_000;
 
 /**
  * The first line of `<agent> --version` (Claude Code: `2.1.197 (Claude Code)`), cleaned of control

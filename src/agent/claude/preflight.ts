@@ -26,7 +26,7 @@ export function claudePreflight(agent: AgentSetting): AgentPreflight {
     endpoint: () => claudeEndpoint(agent.env),
     loginFix: CLAUDE_LOGIN_FIX,
     networkFix: (url) =>
-      `Claude Code could not reach ${url.origin} either, and would retry for minutes per call. Check the network ` +
+      `Claude Code would fail the same way, after minutes of retries per call. Check the network ` +
       '(behind a proxy set HTTPS_PROXY, and NO_PROXY for hosts it must not carry; behind a TLS-inspecting proxy set ' +
       `NODE_EXTRA_CA_CERTS to its CA file), test with \`curl -sI ${url.origin}\`, or pass --skip-preflight ` +
       'when a gateway of your own answers for it',
