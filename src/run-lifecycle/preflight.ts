@@ -43,7 +43,7 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
  */
 export async function runChecks(
   options: PreflightOptions,
-): Promise<{ checks: Check[]; ready?: ReadyRun; agentPath?: string; agentVersion?: string }> {
+): Promise<{ checks: Check[]; ready?: ReadyRun; agentPath?: string; agentVersion?: string; tasks?: TaskList }> {
   const paths = ralphPaths(options.root);
   const shown = (path: string) => shownPath(options.cwd, path);
   const checks: Check[] = [];
@@ -75,7 +75,8 @@ export async function runChecks(
     ...(agent.path ? { agentPath: agent.path } : {}),
     ...(service?.version ? { agentVersion: service.version } : {}),
   };
-  if (checks.some((check) => check.status === 'failure') || !tasks.list) return { checks, ...found };
+  if (!tasks.list) return { checks, ...found };
+  if (checks.some((check) => check.status === 'failure')) return { checks, ...found, tasks: tasks.list };
   const ready: ReadyRun = {
     paths,
     promptPath: options.promptPath,
@@ -83,7 +84,7 @@ export async function runChecks(
     nothingLeft,
     ...found,
   };
-  return { checks, ready, ...found };
+  return { checks, ready, ...found, tasks: tasks.list };
 }
 
 /** The checks of a real run: the first failure is thrown as it is. */

@@ -105,3 +105,38 @@ describe('the preflight of the real client', () => {
     expect(result.stdout).not.toMatch(/ login | network /);
   });
 });
+
+describe('the dry run lists every check', () => {
+  it('with uncommitted files: the work tree FAILED among all the other checks and the configuration, exit 64', async () => {
+    const repo = await makeRepo();
+    await repo.write('README.md', 'edited\n');
+    const result = await runRalph(repo, ['run', '--dry-run']);
+    expect(result.code).toBe(64);
+    expect(result.stdout).toMatch(
+      /^ {2}FAILED +work tree +the work tree has uncommitted changes outside ralph\/: README\.md/m,
+    );
+    for (const name of ['lock', 'task list', 'prompt', 'agent', 'logs'])
+      expect(result.stdout).toMatch(new RegExp(`^ {2}ok +${name} `, 'm'));
+    expect(result.stdout).toContain('Resolved configuration');
+    expect(result.stderr).toContain('ralph: the work tree has uncommitted changes outside ralph/: README.md');
+    const allowed = await runRalph(repo, ['run', '--dry-run', '--allow-dirty']);
+    expect(allowed.stdout).toMatch(/^ {2}ok +work tree +uncommitted changes allowed \(--allow-dirty\)/m);
+  });
+
+  it('warns when --max-iterations cannot finish the stories left (× 2 with the review cycle on)', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }, { id: 'US-3', passes: true }] });
+    const reviewed = await runRalph(repo, ['run', '--dry-run', '--max-iterations', '3'], {
+      env: { RALPH_SKIP_REVIEW: undefined },
+    });
+    expect(reviewed.code).toBe(0);
+    expect(reviewed.stdout).toMatch(
+      /warning +iterations +--max-iterations 3 cannot finish the 3 stories left \(each takes an implement and a review iteration: 6 at least\)/,
+    );
+    const enough = await runRalph(repo, ['run', '--dry-run', '--max-iterations', '2']);
+    expect(enough.stdout).not.toContain('cannot finish');
+    const short = await runRalph(repo, ['run', '--dry-run', '--max-iterations', '1']);
+    expect(short.stdout).toMatch(
+      /--max-iterations 1 cannot finish the 2 stories left \(each takes an iteration: 2 at least\)/,
+    );
+  });
+});
