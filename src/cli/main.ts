@@ -134,9 +134,13 @@ function declareDemo(program: Command, setExitCode: SetExitCode): void {
   program
     .command('demo')
     .description('watch the real loop finish three tiny stories against a bundled scripted agent')
-    .action(async () => {
+    .option(
+      '--print-agent-path',
+      'print the scripted agent\'s path and exit: try the loop on your own repository without Claude, with ralph run --agent-bin "$(ralph demo --print-agent-path)"',
+    )
+    .action(async (options: { printAgentPath?: boolean }) => {
       const { demoCommand } = await import('../commands/demo.js');
-      setExitCode(await demoCommand());
+      setExitCode(await demoCommand({ printAgentPath: options.printAgentPath === true }));
     });
 }
 

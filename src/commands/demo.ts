@@ -7,8 +7,16 @@ import { packagePath, readTemplate } from '../templates.js';
 import { runCommand } from './run.js';
 import { shownPath } from '../files/paths.js';
 
-/** `ralph demo`: the real loop, in a fresh temporary repository, against the bundled scripted agent. */
-export async function demoCommand(): Promise<number> {
+/**
+ * `ralph demo`: the real loop, in a fresh temporary repository, against the bundled scripted agent.
+ * With --print-agent-path, only that agent's path: `ralph run --agent-bin "$(ralph demo
+ * --print-agent-path)"` tries the loop on the user's own repository without Claude.
+ */
+export async function demoCommand(options: { printAgentPath?: boolean } = {}): Promise<number> {
+  if (options.printAgentPath) {
+    process.stdout.write(`${packagePath('bin/scripted-agent.js')}\n`);
+    return 0;
+  }
   const repo = await mkdtemp(join(tmpdir(), 'ralph-demo-'));
   const git = (...args: string[]) => execa('git', args, { cwd: repo, stdio: 'ignore' });
   await git('init', '-q');

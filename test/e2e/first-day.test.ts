@@ -353,3 +353,19 @@ describe('ralph init: next steps from where the user is', () => {
     expect(result.stdout).toMatch(/ {2}1\. Log in to Claude Code/);
   });
 });
+
+describe('trying the loop on your own repository without Claude', () => {
+  it('ralph run --agent-bin "$(ralph demo --print-agent-path)" finishes the stories with the bundled scripted agent', async () => {
+    const repo = await makeRepo();
+    const printed = await runRalph(repo, ['demo', '--print-agent-path']);
+    expect(printed.code).toBe(0);
+    const agent = printed.stdout.trim();
+    expect(agent).toBe(join(PACKAGE_ROOT, 'bin/scripted-agent.js'));
+    // Unscripted, the scripted agent does what a good agent does: one story per iteration, then the reviews.
+    const env = { RALPH_AGENT_SCRIPT: undefined, RALPH_SKIP_REVIEW: undefined };
+    const result = await runRalph(repo, ['run', '--agent-bin', agent], { env });
+    expect(result.code).toBe(0);
+    expect(repo.lastRun()).toMatchObject({ reason: 'complete', stories: { complete: 2, total: 2 } });
+    expect(repo.git('log', '--oneline')).toMatch(/feat: \[US-1\]/);
+  });
+});
