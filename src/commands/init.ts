@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pc from 'picocolors';
 import { findExecutable } from '../process/find-executable.js';
@@ -11,6 +12,7 @@ import { legacyPromptNotes, readRalphSh } from '../init/import-ralph-sh.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
 import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
+import { claudeLoginState } from '../agent/claude/login-state.js';
 import { liftsRootRefusal } from '../agent/claude/sandbox-rule.js';
 import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
@@ -56,6 +58,9 @@ export async function initCommand(options: InitOptions): Promise<number> {
     claudeFound: (await findExecutable('claude', options.cwd)) !== undefined,
     root: process.getuid?.() === 0 && !liftsRootRefusal(process.env),
     imported: from !== undefined,
+    // The login step is done when a key variable or the credential file is there (no client is started).
+    loggedIn:
+      (await claudeLoginState({ env: process.env, home: homedir(), platform: process.platform })).state === 'ok',
     ...(await stepsDone(root)),
   };
   const notes = [

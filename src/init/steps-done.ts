@@ -1,6 +1,4 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { claudeLoginState } from '../agent/claude/login-state.js';
 import { readOptional } from '../files/signal-files.js';
 import { parseTasks } from '../files/tasks.js';
 import { gitOutput } from '../git/bounded-git.js';
@@ -11,22 +9,18 @@ import type { Whereabouts } from './next-steps.js';
 const SCAFFOLD = ['ralph', '.claude/settings.json', '.gitignore'];
 
 /**
- * The first-run steps already done here, so a second `ralph init` does not repeat them: the login
- * (a key variable or the credential file; no client is started), the PRD and the stories written,
- * the scaffold committed.
+ * The first-run steps already done in the repository, so a second `ralph init` does not repeat
+ * them: the PRD and the stories written, the scaffold committed.
  */
 export async function stepsDone(
   root: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Pick<Whereabouts, 'loggedIn' | 'prdWritten' | 'storiesWritten' | 'committed'>> {
-  const login = await claudeLoginState({ env, home: env.HOME ?? homedir(), platform: process.platform });
+): Promise<Pick<Whereabouts, 'prdWritten' | 'storiesWritten' | 'committed'>> {
   const prd = await readOptional(join(root, 'ralph/prd.md'));
   const tasks = parseTasks((await readOptional(join(root, 'ralph/tasks.json'))) ?? '');
   const untracked = await gitOutput(root, ['ls-files', '--others', '--exclude-standard', '--', ...SCAFFOLD]).catch(
     () => 'unknown',
   );
   return {
-    loggedIn: login.state === 'ok',
     prdWritten: prd !== undefined && prd !== (await readTemplate('prd.md')),
     storiesWritten: tasks.ok && !tasks.tasks.example,
     committed: untracked.trim() === '',
