@@ -1,5 +1,6 @@
 import { constants, copyFile } from 'node:fs/promises';
 import { RalphError, isErrno } from '../errors.js';
+import { localDate } from '../files/archive-name.js';
 
 /** The files `ralph init --reset` may replace: the ones the user writes in. */
 export const RESETTABLE = ['prd.md', 'tasks.json', 'progress.txt', 'prompt.md', 'config.json'] as const;
@@ -21,11 +22,12 @@ export function resetPaths(values: readonly string[]): string[] {
 }
 
 /**
- * Copies a file beside itself before it is replaced: `tasks.json.bak-2026-11-26`, then `-2`, `-3`…
+ * Copies a file beside itself before it is replaced: `tasks.json.bak-2026-11-26` (the local date, as
+ * archives are named), then `-2`, `-3`…
  * An existing backup is never overwritten (`COPYFILE_EXCL`). Resolves to the backup's path.
  */
 export async function backUp(target: string, now: Date = new Date()): Promise<string> {
-  const base = `${target}.bak-${now.toISOString().slice(0, 10)}`;
+  const base = `${target}.bak-${localDate(now)}`;
   for (let attempt = 1; ; attempt++) {
     const candidate = attempt === 1 ? base : `${base}-${attempt}`;
     try {

@@ -93,6 +93,22 @@ describe('preflight: what can be checked before the first call', () => {
     expect(result.code).toBe(64);
     expect(result.stdout).toMatch(/^ {2}FAILED +root +running as root without IS_SANDBOX/m);
   });
+
+  it.runIf(isRoot)(
+    'as root with IS_SANDBOX=yes (which Claude Code refuses) the dry run fails naming the value, and a run calls nothing',
+    async () => {
+      const repo = await makeRepo();
+      const dry = await runRalph(repo, ['run', '--dry-run'], { env: { IS_SANDBOX: 'yes' } });
+      expect(dry.code).toBe(64);
+      expect(dry.stdout).toMatch(
+        /^ {2}FAILED +root +running as root with IS_SANDBOX=yes, which Claude Code does not accept .* — set IS_SANDBOX=1 \(exactly 1\)/m,
+      );
+      const run = await runRalph(repo, ['run'], { env: { IS_SANDBOX: 'yes' } });
+      expect(run.code).toBe(64);
+      expect(run.stderr).toContain('IS_SANDBOX=yes, which Claude Code does not accept');
+      expect(repo.calls()).toBe(0);
+    },
+  );
 });
 
 describe('the example task list', () => {

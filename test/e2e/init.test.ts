@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { localDate } from '../../src/files/archive-name.js';
 import { LOOP_OWNED_PATHS } from '../../src/files/paths.js';
 import { parseTasks } from '../../src/files/tasks.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../../src/package-info.js';
@@ -154,7 +155,7 @@ describe('ralph init: never overwrites what the user has', () => {
     await repo.write('ralph/tasks.json', '{"stories": []}\n');
     await repo.write('ralph/prd.md', '# mine\n');
     await repo.write('ralph/progress.txt', 'my notes\n');
-    const today = new Date().toISOString().slice(0, 10);
+    const today = localDate(new Date());
     await repo.write(`ralph/tasks.json.bak-${today}`, 'an older backup\n');
 
     const reset = await runRalph(repo, ['init', '--reset', 'tasks.json,prd.md', '--reset', 'ralph/progress.txt']);
