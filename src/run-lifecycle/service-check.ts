@@ -1,4 +1,4 @@
-import { preflightFor, type AgentPreflight } from '../agent/agent-preflight.js';
+import { answersVersion, preflightFor, type AgentPreflight } from '../agent/agent-preflight.js';
 import { readAgentVersion } from '../agent/agent-version.js';
 import { probeEndpoint } from '../agent/reachability.js';
 import { RalphError } from '../errors.js';
@@ -22,6 +22,8 @@ const PROBE_TIMEOUT_MS = 5_000;
  * reachability, before any paid call. A scripted stand-in is not probed.
  */
 export async function checkService(options: ServiceCheckOptions): Promise<{ checks: Check[]; version?: string }> {
+  if (!answersVersion(options.agentPath))
+    return { checks: [{ name: 'version', status: 'ok', detail: 'not asked: only `claude` is asked its --version' }] };
   const version = await readAgentVersion(options.agentPath, options.agentEnv);
   const checks: Check[] = [
     version === undefined

@@ -1,4 +1,5 @@
-import { mkdtemp } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +104,18 @@ describe('the preflight of the real client', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/ok +version +ralph scripted agent/);
     expect(result.stdout).not.toMatch(/ login | network /);
+  });
+});
+
+describe('asking the version', () => {
+  it('asks only a program named claude: a wrapper of your own might take --version for a prompt', async () => {
+    const repo = await makeRepo();
+    const wrapper = join(await mkdtemp(join(tmpdir(), 'ralph-wrapper-')), 'my-agent');
+    await writeFile(wrapper, `#!/bin/sh\necho "$@" >> "${wrapper}.calls"\n`, { mode: 0o755 });
+    const result = await runRalph(repo, ['run', '--dry-run', '--agent-bin', wrapper], { env: REAL_CLIENT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/ok +version +not asked: only `claude` is asked its --version/);
+    expect(existsSync(`${wrapper}.calls`)).toBe(false);
   });
 });
 
