@@ -4,6 +4,11 @@
 import { once } from 'node:events';
 import { planStream } from '../lib/stream-json-events.mjs';
 
+// ralph asks a `claude` its version before the run: an answer, not a call.
+if (process.argv[2] === '--version') {
+  process.stdout.write('bench agent\n');
+  process.exit(0);
+}
 const target = Number(process.env.BENCH_BYTES);
 if (!Number.isFinite(target) || target <= 0) {
   process.stderr.write('stream-json agent: set BENCH_BYTES to the number of bytes to print\n');

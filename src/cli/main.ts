@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { errorLine, knownError, RalphError } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
+import { RESETTABLE } from '../init/reset-files.js';
 import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
@@ -80,7 +81,16 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
   program
     .command('init')
     .description('scaffold ralph/ in this repository: prompt, PRD guide, task list, progress notes')
-    .option('--force', "replace ralph's template files you already have", false)
+    .option(
+      '--force',
+      "re-write what the other flags name (--ci: the workflow) and ralph's schema copy; never your task files",
+      false,
+    )
+    .option(
+      '--reset <file>',
+      `replace one of your files with its template, after a backup beside it (${RESETTABLE.join(', ')}; repeatable, or a list)`,
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addOption(new Option('--ci <provider>', 'also write a CI workflow').choices(CI_PROVIDERS))
     .option(
       '--from <dir>',
@@ -91,10 +101,19 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
       'with --ci: what the workflow installs instead of this version of ralph (git URL, tarball, path)',
     )
     .option('--vendor', 'with --ci: pack this ralph into ralph/vendor/ and have the workflow install that file', false)
-    .action(async (options: { force: boolean; ci?: CiProvider; from?: string; install?: string; vendor: boolean }) => {
-      const { initCommand } = await import('../commands/init.js');
-      setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
-    });
+    .action(
+      async (options: {
+        force: boolean;
+        reset?: string[];
+        ci?: CiProvider;
+        from?: string;
+        install?: string;
+        vendor: boolean;
+      }) => {
+        const { initCommand } = await import('../commands/init.js');
+        setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
+      },
+    );
 }
 
 function declareArchive(program: Command, setExitCode: SetExitCode): void {
@@ -125,9 +144,13 @@ function declareDemo(program: Command, setExitCode: SetExitCode): void {
   const demo = program
     .command('demo')
     .description('watch the real loop finish three tiny stories against a bundled scripted agent')
-    .action(async (options: { agent?: string }) => {
+    .option(
+      '--print-agent-path',
+      'print the scripted agent\'s path and exit: try the loop on your own repository without Claude, with ralph run --agent-bin "$(ralph demo --print-agent-path)"',
+    )
+    .action(async (options: { agent?: string; printAgentPath?: boolean }) => {
       const { demoCommand } = await import('../commands/demo.js');
-      setExitCode(await demoCommand(options));
+      setExitCode(await demoCommand({ ...options, printAgentPath: options.printAgentPath === true }));
     });
   // The scripted agent speaks as the chosen kind's client, in that client's own stream. The option is
   // declared as run's are, only when demo is about to be parsed.

@@ -1,5 +1,5 @@
 import { mkdir, rename, copyFile, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import pc from 'picocolors';
 import { isErrno, RalphError } from '../errors.js';
 import { readLiveActive } from '../files/active-lock.js';
@@ -170,5 +170,7 @@ function renderArchive(root: string, dir: string, filed: Filed, reset: string[],
   if (!includeLogs) lines.push('  kept    ralph/logs/ where it is (--include-logs moves it too)');
   if (reset.length > 0)
     lines.push(`Fresh ${reset.join(' and ')} written from the templates; ralph/prompt.md is unchanged.`);
+  // -A: the moves are deletions in ralph/ as well as files in the archive; the logs stay ignored.
+  lines.push(`Commit it: git add -A ralph && git commit -m "Archive ${basename(dir)}"`);
   return lines.join('\n') + '\n';
 }

@@ -10,8 +10,14 @@ import { shownPath } from '../files/paths.js';
 /**
  * `ralph demo`: the real loop, in a fresh temporary repository, against the bundled scripted agent,
  * which speaks as the chosen kind's client (its own stream), so each reader is shown end to end.
+ * With --print-agent-path, only that agent's path: `ralph run --agent-bin "$(ralph demo
+ * --print-agent-path)"` tries the loop on the user's own repository without Claude.
  */
-export async function demoCommand(options: { agent?: string } = {}): Promise<number> {
+export async function demoCommand(options: { agent?: string; printAgentPath?: boolean } = {}): Promise<number> {
+  if (options.printAgentPath) {
+    process.stdout.write(`${packagePath('bin/scripted-agent.js')}\n`);
+    return 0;
+  }
   const repo = await mkdtemp(join(tmpdir(), 'ralph-demo-'));
   const git = (...args: string[]) => execa('git', args, { cwd: repo, stdio: 'ignore' });
   await git('init', '-q');

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import pc from 'picocolors';
 import { findExecutable } from '../process/find-executable.js';
 import { detectGates, type DetectedGate } from '../gates/detect-gates.js';
@@ -14,12 +15,19 @@ import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
 import { DEFAULT_CLAUDE_CODE_VERSION, installedClaudeCodeVersion } from '../init/claude-code-version.js';
 import { vendorRunningRalph } from '../init/vendor.js';
 import { updateInstallStep } from '../init/workflow-install.js';
-import { isSandboxSet } from '../run-lifecycle/agent-check.js';
+import { claudeLoginState } from '../agent/claude/login-state.js';
+import { liftsRootRefusal } from '../agent/claude/sandbox-rule.js';
+import { RalphError } from '../errors.js';
+import { pathExists } from '../files/missing-file.js';
+import { resetPaths } from '../init/reset-files.js';
+import { stepsDone } from '../init/steps-done.js';
 
 export interface InitOptions {
   cwd: string;
-  /** Replace ralph's template files the user already has. */
+  /** Re-write what the other flags name (the workflow with --ci) and ralph's schema copy; never the user's files. */
   force?: boolean;
+  /** The user's files to replace with their templates, each after a backup (`--reset tasks.json`, repeatable). */
+  reset?: readonly string[];
   /** Also write a CI workflow. */
   ci?: CiProvider;
   /** A ralph.sh folder to import (prd.json, progress.txt, prompt.md or CLAUDE.md). */
@@ -36,7 +44,9 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   // Checked first: a bad flag writes nothing.
   const installSpec = checkInstallSpec(options.install, options.ci, options.vendor ?? false);
+  const reset = resetPaths(options.reset ?? []);
   const root = await findRepoRoot(options.cwd);
+  await requireExisting(root, reset);
   const from =
     options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
   const gates = await detectGates(root);
@@ -56,21 +66,25 @@ export async function initCommand(options: InitOptions): Promise<number> {
         ? { claudeCodeVersion: (await installedClaudeCodeVersion(claudePath)) ?? DEFAULT_CLAUDE_CODE_VERSION }
         : {}),
     }),
-    { force: options.force ?? false },
+    { force: options.force ?? false, reset },
   );
   // The user named what CI installs: an existing workflow's install line changes, nothing else of it.
   const workflow = outcomes.findIndex((outcome) => outcome.path === GITHUB_WORKFLOW && outcome.result === 'exists');
   if (install !== undefined && workflow >= 0) outcomes[workflow] = await updateInstallStep(root, install);
   if (packed) outcomes.push({ path: packed.path, result: packed.existed ? 'replaced' : 'created' });
   const written = outcomes
-    .filter((outcome) => ['created', 'replaced', 'updated'].includes(outcome.result))
+    .filter((outcome) => ['created', 'replaced', 'updated', 'reset'].includes(outcome.result))
     .map((outcome) => outcome.path);
   await acceptAsLeftBehind(root, ralphPaths(root).state, written);
   const where: Whereabouts = {
     claudeFound: claudePath !== undefined,
-    root: process.getuid?.() === 0 && !isSandboxSet(process.env),
+    root: process.getuid?.() === 0 && !liftsRootRefusal(process.env),
     imported: from !== undefined,
     alsoWritten: [...(options.ci ? [GITHUB_WORKFLOW] : []), ...(vendored ? [vendored] : [])],
+    // The login step is done when a key variable or the credential file is there (no client is started).
+    loggedIn:
+      (await claudeLoginState({ env: process.env, home: homedir(), platform: process.platform })).state === 'ok',
+    ...(await stepsDone(root)),
   };
   const notes = [
     ...(from
@@ -82,8 +96,19 @@ export async function initCommand(options: InitOptions): Promise<number> {
       : []),
     ...(options.ci && install === undefined ? ['', ...installNote()] : []),
   ];
-  stdout.write(renderInit(root, outcomes, options.force ?? false, gates, where, notes));
+  stdout.write(renderInit(root, outcomes, gates, where, notes));
   return 0;
+}
+
+/** `--reset` replaces a file the user has: one that is not there is a mistake, said before anything is written. */
+async function requireExisting(root: string, paths: readonly string[]): Promise<void> {
+  for (const path of paths)
+    if (!(await pathExists(join(root, path))))
+      throw new RalphError(
+        'usage',
+        `--reset ${path}: there is no ${path} to replace`,
+        'run `ralph init` without --reset to create the missing files',
+      );
 }
 
 /**
@@ -102,7 +127,6 @@ function installNote(): string[] {
 function renderInit(
   root: string,
   outcomes: readonly ItemOutcome[],
-  force: boolean,
   gates: readonly DetectedGate[] = [],
   where: Whereabouts = { claudeFound: true, root: false, imported: false },
   notes: readonly string[] = [],
@@ -115,10 +139,11 @@ function renderInit(
   if (changed.length === 0) lines.push('  nothing changed: ralph is already set up here');
   if (kept.length > 0) {
     lines.push(`  already exists, kept: ${kept.map((outcome) => outcome.path).join(', ')}`);
-    if (!force)
+    if (kept.some((outcome) => outcome.result === 'exists' && outcome.yours))
       lines.push(
         pc.dim(
-          '  (ralph init --force replaces the template files; .gitignore and .claude/settings.json are only ever added to)',
+          '  (yours: ralph init --reset <file> replaces one with its template after a backup; --force never does;' +
+            ' .gitignore and .claude/settings.json are only ever added to)',
         ),
       );
   }
@@ -150,6 +175,8 @@ function describe(outcome: ItemOutcome): string {
       return `${pc.green('created ')} ${outcome.path}`;
     case 'replaced':
       return `${pc.yellow('replaced')} ${outcome.path}`;
+    case 'reset':
+      return `${pc.yellow('reset   ')} ${outcome.path} (the old one is ${outcome.backup})`;
     case 'updated':
       return `${pc.green('updated ')} ${outcome.path} (added ${outcome.added.join(', ')})`;
     case 'exists':

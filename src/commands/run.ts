@@ -5,6 +5,7 @@ import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
+import { failed, type Check } from '../run-lifecycle/check.js';
 import { dryRun } from '../run-lifecycle/dry-run.js';
 import { finishRun } from '../run-lifecycle/finish-run.js';
 import { closeRun, openRun } from '../run-lifecycle/open-run.js';
@@ -62,6 +63,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       startedAt: run.startedAt,
       firstIteration: run.firstIteration,
       maxIterations: run.maxIterations,
+      ...(run.agentVersion === undefined ? {} : { agentVersion: run.agentVersion }),
       strayProcessesEnded: run.containment.ended,
     });
   } finally {
@@ -73,11 +75,22 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
 async function dryRunCommand(start: StartInput, terminal: Terminal): Promise<number> {
   try {
     const plan = await planStart(start);
-    await checkStartTree(plan, start.paths);
-    return await dryRun(plan.resolved, plan.checks, terminal.out);
+    // A failing work tree is one check among the others: the dry run still lists them all.
+    const tree = await checkStartTree(plan, start.paths).then(
+      (): Check => ({ name: 'work tree', status: 'ok', detail: workTreeOk(plan.resolved.settings.allowDirty) }),
+      (error: unknown) => {
+        if (error instanceof RalphError) return failed('work tree', error);
+        throw error;
+      },
+    );
+    return await dryRun(plan.resolved, plan.checks, terminal.out, [tree]);
   } finally {
     await terminal.out.close();
   }
+}
+
+function workTreeOk(allowDirty: boolean): string {
+  return allowDirty ? 'uncommitted changes allowed (--allow-dirty)' : 'no uncommitted change outside ralph/';
 }
 
 /**

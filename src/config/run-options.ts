@@ -199,6 +199,13 @@ export const RUN_OPTIONS = {
     default: 3,
     description: 'runs in a row that may resume after a run that completed no story (0: none)',
   }),
+  skipPreflight: option({
+    flag: '--skip-preflight',
+    kind: boolean(),
+    default: false,
+    description:
+      "don't check Claude Code's login and the API's reachability before the first call (set-ups with a gateway of their own)",
+  }),
   allowDirty: option({
     flag: '--allow-dirty',
     kind: boolean(),

@@ -18,11 +18,7 @@ import { leaveDaemons, leaveGrandchild } from './stray-processes.js';
 const DEMO_STEP: Step = { auto: true, completeWhenDone: true, pauseMs: 150 };
 
 async function main(argv: string[]): Promise<void> {
-  // Asked what it is (as `ralph init` asks `claude`): it says so, and runs no step of its script.
-  if (argv[0] === '--version') {
-    process.stdout.write("scripted (ralph's stand-in for an agent client)\n");
-    return;
-  }
+  if (answersQuestion(argv)) return;
   const voice = voiceFor(argv);
   const prompt = voice.prompt(argv) ?? (await readStdin());
   const step = loadStep(argv, prompt);
@@ -62,6 +58,25 @@ async function main(argv: string[]): Promise<void> {
   const tail = step.stderrAtEnd;
   if (tail) await new Promise<void>((resolve) => process.stderr.write(tail, () => resolve()));
   process.exitCode = exit;
+}
+
+/**
+ * `--version` and `auth status` are questions, not calls: answered without a step. The tests make the
+ * stand-in pass for the real client with RALPH_AGENT_VERSION (`2.1.197 (Claude Code)`), and say
+ * its login with RALPH_AGENT_AUTH_STATUS (what `claude auth status` prints).
+ */
+function answersQuestion(argv: string[]): boolean {
+  if (argv[0] === '--version') {
+    process.stdout.write(`${process.env.RALPH_AGENT_VERSION ?? 'ralph scripted agent'}\n`);
+    return true;
+  }
+  if (argv[0] === 'auth' && argv[1] === 'status') {
+    const status = process.env.RALPH_AGENT_AUTH_STATUS ?? '{"loggedIn": false}';
+    process.stdout.write(`${status}\n`);
+    process.exitCode = status.includes('"loggedIn": true') ? 0 : 1;
+    return true;
+  }
+  return false;
 }
 
 /** The prompt when the command line does not hold it: stdin, to its end. */

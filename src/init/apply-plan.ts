@@ -1,17 +1,20 @@
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { RalphError } from '../errors.js';
 import { readOptional } from '../files/signal-files.js';
 import type { PlannedItem } from './init-plan.js';
 import { unlessMissing } from '../files/missing-file.js';
+import { backUp } from './reset-files.js';
 
 /** What happened to one planned item. */
 export type ItemOutcome =
   | { path: string; result: 'created' }
   /** Existed and was overwritten, with --force. */
   | { path: string; result: 'replaced' }
-  /** Existed and was left alone. */
-  | { path: string; result: 'exists' }
+  /** Existed, was copied to `backup` (a path relative to the root) and replaced, with --reset. */
+  | { path: string; result: 'reset'; backup: string }
+  /** Existed and was left alone; `yours` when only --reset would replace it. */
+  | { path: string; result: 'exists'; yours?: boolean }
   /** A merge added entries. */
   | { path: string; result: 'updated'; added: string[] }
   /** A merge found every entry already there, or --force found the same content. */
@@ -19,17 +22,19 @@ export type ItemOutcome =
   /** A merge could not safely edit the file and left it as it was; the warning says what to do. */
   | { path: string; result: 'skipped'; warning: string };
 
-/** Carries out the plan under `root`, one item at a time; never overwrites without `force`. */
-export async function applyPlan(
-  root: string,
-  items: readonly PlannedItem[],
-  options: { force: boolean },
-): Promise<ItemOutcome[]> {
+/** The user's word on existing files: --force for ralph's own, --reset for the named files of the user's. */
+export interface Replace {
+  force: boolean;
+  /** Repository paths named by --reset (`ralph/tasks.json`). */
+  reset: readonly string[];
+}
+
+/** Carries out the plan under `root`, one item at a time; never overwrites without the user's word. */
+export async function applyPlan(root: string, items: readonly PlannedItem[], options: Replace): Promise<ItemOutcome[]> {
   const outcomes: ItemOutcome[] = [];
   for (const item of items) {
     try {
-      // A trailing `/` marks a folder in the report; the file system wants the bare path.
-      outcomes.push(await applyItem(join(root, item.path).replace(/\/$/, ''), item, options.force));
+      outcomes.push(await applyItem(root, item, options));
     } catch (error) {
       if (error instanceof RalphError) throw error;
       throw new RalphError(
@@ -42,8 +47,10 @@ export async function applyPlan(
   return outcomes;
 }
 
-async function applyItem(target: string, item: PlannedItem, force: boolean): Promise<ItemOutcome> {
+async function applyItem(root: string, item: PlannedItem, replace: Replace): Promise<ItemOutcome> {
   const { path } = item;
+  // A trailing `/` marks a folder in the report; the file system wants the bare path.
+  const target = join(root, path).replace(/\/$/, '');
   switch (item.kind) {
     case 'directory':
       if (await exists(target)) {
@@ -74,7 +81,13 @@ async function applyItem(target: string, item: PlannedItem, force: boolean): Pro
         await writeFile(target, content, { flag: 'wx' });
         return { path, result: 'created' };
       }
-      if (!force) return { path, result: 'exists' };
+      if (item.replacedBy === 'reset' && replace.reset.includes(path)) {
+        const backup = await backUp(target);
+        await writeFile(target, content);
+        return { path, result: 'reset', backup: relative(root, backup) };
+      }
+      if (item.replacedBy === 'reset' || !replace.force)
+        return { path, result: 'exists', ...(item.replacedBy === 'reset' ? { yours: true } : {}) };
       if ((await readFile(target, 'utf8')) === content) return { path, result: 'unchanged' };
       await writeFile(target, content);
       return { path, result: 'replaced' };

@@ -11,8 +11,13 @@ import { DEFAULT_CLAUDE_CODE_VERSION } from './claude-code-version.js';
 
 /** One thing `ralph init` sets up; paths are relative to the repository root, with `/`. */
 export type PlannedItem =
-  /** A file created when missing; replaced only with --force. */
-  | { kind: 'file'; path: string; content: () => Promise<string> }
+  /**
+   * A file created when missing. An existing one is replaced only by the user's word: `--force` for
+   * ralph's own files (`replacedBy: 'force'`: the workflow, the schema copy), `--reset <file>` for
+   * the files the user writes in (`replacedBy: 'reset'`: the task list, the PRD, the notes, the
+   * prompt, the config), after a backup.
+   */
+  | { kind: 'file'; path: string; content: () => Promise<string>; replacedBy: 'force' | 'reset' }
   /** A folder created when missing. */
   | { kind: 'directory'; path: string }
   /** A file the user shares with ralph: entries are added, the user's are kept, with or without --force. */
@@ -37,9 +42,14 @@ export function planInit(options: {
     from?.progress !== undefined
       ? fromText('ralph/progress.txt', from.progress)
       : fromTemplate('ralph/progress.txt', 'progress.txt'),
-    { kind: 'file', path: 'ralph/config.json', content: () => Promise.resolve(initialConfig(options.gates)) },
-    // A copy beside the config, so editors check it offline whatever way ralph was installed.
-    fromTemplate('ralph/config.schema.json', 'config.schema.json'),
+    {
+      kind: 'file',
+      path: 'ralph/config.json',
+      content: () => Promise.resolve(initialConfig(options.gates)),
+      replacedBy: 'reset',
+    },
+    // A copy beside the config, so editors check it offline whatever way ralph was installed: ralph's own.
+    fromTemplate('ralph/config.schema.json', 'config.schema.json', 'force'),
     { kind: 'directory', path: 'ralph/logs/' },
     // The same list `ralph run` puts in .git/info/exclude, so the two never disagree.
     { kind: 'merge', path: '.gitignore', merge: (existing) => mergeGitignore(existing, LOOP_OWNED_PATHS) },
@@ -52,6 +62,7 @@ export function planInit(options: {
     items.push({
       kind: 'file',
       path: GITHUB_WORKFLOW,
+      replacedBy: 'force',
       content: async () =>
         (await readTemplate('github-workflow.yml'))
           .replace('__RALPH_INSTALL__', () => install)
@@ -68,9 +79,9 @@ function initialConfig(gates: readonly DetectedGate[]): string {
 }
 
 function fromText(path: string, text: string): PlannedItem {
-  return { kind: 'file', path, content: () => Promise.resolve(text) };
+  return { kind: 'file', path, content: () => Promise.resolve(text), replacedBy: 'reset' };
 }
 
-function fromTemplate(path: string, template: string): PlannedItem {
-  return { kind: 'file', path, content: () => readTemplate(template) };
+function fromTemplate(path: string, template: string, replacedBy: 'force' | 'reset' = 'reset'): PlannedItem {
+  return { kind: 'file', path, content: () => readTemplate(template), replacedBy };
 }

@@ -2,32 +2,48 @@
 export interface Whereabouts {
   /** `claude` resolves on PATH. */
   claudeFound: boolean;
-  /** ralph runs as root without IS_SANDBOX: Claude Code would refuse to start (a normal user, or IS_SANDBOX=1). */
+  /** ralph runs as root and Claude Code would refuse to start (IS_SANDBOX is not the value it accepts). */
   root: boolean;
   /** The task list came from ralph.sh (`ralph init --from`), not the example. */
   imported: boolean;
   /** What init wrote besides ralph/, .claude/settings.json and .gitignore (the CI workflow, a vendored tarball). */
   alsoWritten?: readonly string[];
+  /** A key is set in the environment or the client's credential file is there: the login step is done. */
+  loggedIn?: boolean;
+  /** ralph/prd.md differs from the template: the PRD is written (the stories may still be to do). */
+  prdWritten?: boolean;
+  /** ralph/tasks.json is a task list of the user's own (no longer the example). */
+  storiesWritten?: boolean;
+  /** ralph's scaffold is committed: nothing of it is untracked. */
+  committed?: boolean;
 }
 
 /**
  * The steps from here to a first run, numbered, starting from what is missing: install Claude
- * Code, log in, write the stories, commit the scaffold, run.
+ * Code, log in, write the stories, commit the scaffold, run. A step already done is left out, so a
+ * second `ralph init` does not send the user back over it.
  */
-export function nextSteps({ claudeFound, root, imported, alsoWritten = [] }: Whereabouts): string[] {
+export function nextSteps(where: Whereabouts): string[] {
+  const { claudeFound, root, imported, alsoWritten = [] } = where;
   const scaffold = ['ralph', '.claude/settings.json', '.gitignore', ...alsoWritten].join(' ');
   const steps = [
     ...(claudeFound ? [] : ['Install Claude Code: npm install -g @anthropic-ai/claude-code']),
-    'Log in to Claude Code: run `claude` once and follow the prompts (or set ANTHROPIC_API_KEY).',
+    ...(where.loggedIn
+      ? []
+      : ['Log in to Claude Code: run `claude` once and follow the prompts (or set ANTHROPIC_API_KEY).']),
     ...(root ? ['You are root: run ralph as a normal user, or set IS_SANDBOX=1 in a container you trust.'] : []),
-    ...(imported
-      ? [
-          'Check ralph/tasks.json (your prd.json) and copy what you need from ralph/prompt.legacy.md into ralph/prompt.md.',
-        ]
-      : [
-          'Write the PRD in ralph/prd.md (it explains how), then your stories in ralph/tasks.json — and delete its "example": true line.',
-        ]),
-    `Commit the scaffold: git add ${scaffold} && git commit -m "Set up ralph"`,
+    ...(where.storiesWritten
+      ? []
+      : imported
+        ? [
+            'Check ralph/tasks.json (your prd.json) and copy what you need from ralph/prompt.legacy.md into ralph/prompt.md.',
+          ]
+        : where.prdWritten
+          ? ['Write your stories in ralph/tasks.json from the PRD — and delete its "example": true line.']
+          : [
+              'Write the PRD in ralph/prd.md (it explains how), then your stories in ralph/tasks.json — and delete its "example": true line.',
+            ]),
+    ...(where.committed ? [] : [`Commit the scaffold: git add ${scaffold} && git commit -m "Set up ralph"`]),
     'Check, then run: ralph run --dry-run && ralph run --max-iterations 10 --max-stuck 3',
   ];
   return ['Next steps:', ...steps.map((step, index) => `  ${index + 1}. ${step}`)];

@@ -150,8 +150,9 @@ function nextCounters(
   { problems, claimChecked, gateEvent }: Findings,
 ): Counters {
   const limited = outcome === 'usage_limit';
-  // Neither a usage limit nor a human's interrupt says the agent is stuck.
-  const noStrike = limited || outcome === 'interrupted';
+  // Neither a usage limit, a human's interrupt, nor a login or network failure (the account's or the
+  // machine's fault, not the agent's) says the agent is stuck.
+  const noStrike = limited || ['interrupted', 'agent_auth', 'agent_setup'].includes(outcome);
   return {
     // A commit is progress however the iteration ended.
     stuck: facts.committed ? 0 : noStrike ? previous.stuck : previous.stuck + 1,

@@ -57,6 +57,8 @@ export interface RunReport extends EndingRecord {
   repetitions: Record<string, number>;
   /** Processes ralph ended after they left the agent's or a gate's process group (Linux; 0 elsewhere). */
   strayProcessesEnded: number;
+  /** The first line of the agent's `--version` (`2.1.197 (Claude Code)`), when it said one. */
+  agentVersion?: string;
   /** Iterations and cost per agent kind, when more than one ran (`--fallback-agent`). */
   agents?: Record<string, AgentShare>;
 }

@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path';
 import { setupFixHint } from '../agent/claude/hints.js';
 import { findExecutable } from '../process/find-executable.js';
 import { RalphError } from '../errors.js';
+import { liftsRootRefusal, rejectedSandboxValue } from '../agent/claude/sandbox-rule.js';
 import type { Check } from './check.js';
 
 /** What the agent checks need to know. */
@@ -84,21 +85,25 @@ export function isClaudeCodeSkippingPermissions(agentBin: string, skipPermission
   return skipPermissions && basename(agentBin) === 'claude';
 }
 
-/** Whether IS_SANDBOX lifts Claude Code's root refusal: set to anything but empty, 0 or false. */
-export function isSandboxSet(env: NodeJS.ProcessEnv): boolean {
-  const value = env.IS_SANDBOX?.trim().toLowerCase();
-  return value !== undefined && !['', '0', 'false'].includes(value);
-}
-
-/** The refusal Claude Code would give, said before any call — with the same fix. */
+/**
+ * The refusal Claude Code would give, said before any call — with the same fix. Its rule is the
+ * client's own (src/agent/claude/sandbox-rule.ts): IS_SANDBOX=yes is named, since the user meant it.
+ */
 function rootRefusal({ agentBin, skipPermissions, agentEnv, uid }: AgentCheckOptions): RalphError | undefined {
   if (
     agentBin === undefined ||
     uid !== 0 ||
     !isClaudeCodeSkippingPermissions(agentBin, skipPermissions) ||
-    isSandboxSet(agentEnv)
+    liftsRootRefusal(agentEnv)
   )
     return undefined;
+  const rejected = rejectedSandboxValue(agentEnv);
+  if (rejected !== undefined)
+    return new RalphError(
+      'setup',
+      `running as root with IS_SANDBOX=${JSON.stringify(rejected).slice(1, -1)}, which Claude Code does not accept (only IS_SANDBOX=1 lifts its root refusal)`,
+      'set IS_SANDBOX=1 (exactly 1) in a container or CI runner you trust, or run ralph as a normal (non-root) user',
+    );
   return new RalphError('setup', 'running as root without IS_SANDBOX', setupFixHint());
 }
 
@@ -106,5 +111,7 @@ function rootOk({ agentBin = '', skipPermissions, uid, agentEnv }: AgentCheckOpt
   if (uid !== 0) return 'not running as root';
   if (!isClaudeCodeSkippingPermissions(agentBin, skipPermissions))
     return 'root, but the agent is not claude with --dangerously-skip-permissions';
-  return isSandboxSet(agentEnv) ? 'root, with IS_SANDBOX set' : 'root';
+  return agentEnv.IS_SANDBOX === '1'
+    ? 'root, with IS_SANDBOX=1'
+    : 'root, in a bubblewrap sandbox (CLAUDE_CODE_BUBBLEWRAP)';
 }

@@ -5,6 +5,7 @@ import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { ralphPaths, shownPath } from '../files/paths.js';
 import type { Console } from '../ui/screen.js';
+import { openStories, type TaskList } from '../domain/tasks.js';
 import { prepareInvocation } from './agent-invocation.js';
 import { failed, type Check } from './check.js';
 import { runChecks, type PreflightOptions } from './preflight.js';
@@ -15,8 +16,19 @@ import { checkScaffold } from './scaffold-check.js';
  * `ralph run --dry-run`: every check listed, the configuration, the agent command; no call. Exits 0
  * when nothing failed; otherwise the first failure is thrown, as a real run would stop with it.
  */
-export async function dryRun(resolved: ResolvedSettings, options: PreflightOptions, out: Console): Promise<number> {
-  const { checks, agentPath } = await runChecks(options);
+export async function dryRun(
+  resolved: ResolvedSettings,
+  options: PreflightOptions,
+  out: Console,
+  later: readonly Check[] = [],
+): Promise<number> {
+  const { checks, agentPath, tasks } = await runChecks(options);
+  // Checked after the agent's, as a real run does: the work tree.
+  checks.push(...later);
+  if (tasks) {
+    const iterations = iterationsCheck(tasks, resolved.settings.maxIterations, options.review);
+    if (iterations) checks.push(iterations);
+  }
   // A real run meets the lock first: the dry run looks at it without taking it.
   const refusal = await lockRefusal(ralphPaths(options.root).active);
   checks.unshift(refusal ? failed('lock', refusal) : { name: 'lock', status: 'ok', detail: 'no other run is active' });
@@ -35,6 +47,24 @@ export async function dryRun(resolved: ResolvedSettings, options: PreflightOptio
   const failure = checks.find((check) => check.error);
   if (failure?.error) throw failure.error;
   return 0;
+}
+
+/**
+ * A warning when --max-iterations cannot finish the stories left: each needs an implementing
+ * iteration, and with the review cycle on a review too — the fewest a run could take.
+ */
+export function iterationsCheck(tasks: TaskList, maxIterations: number, review: boolean): Check | undefined {
+  const left = openStories(tasks, { review }).length;
+  const needed = left * (review ? 2 : 1);
+  if (left === 0 || maxIterations >= needed) return undefined;
+  const each = review ? 'each takes an implement and a review iteration' : 'each takes an iteration';
+  return {
+    name: 'iterations',
+    status: 'warning',
+    detail:
+      `--max-iterations ${maxIterations} cannot finish the ${left} ${left === 1 ? 'story' : 'stories'} left ` +
+      `(${each}: ${needed} at least); raise it, or expect exit 1 with stories still open`,
+  };
 }
 
 const STATUS_LABEL: Record<Check['status'], string> = { ok: 'ok', warning: 'warning', failure: 'FAILED' };

@@ -58,6 +58,8 @@ export async function finishRun(
     firstIteration: number;
     maxIterations: number;
     strayProcessesEnded: number;
+    /** The first line of the agent's `--version`, when the start read it. */
+    agentVersion?: string;
   },
 ): Promise<number> {
   let { ending, error, bug } = end;
@@ -78,7 +80,13 @@ export async function finishRun(
     maxIterations,
     strayProcessesEnded,
   });
-  const report = withAgentShares(withLastFailure(built, end.lastFailure), end.rows);
+  const report = withAgentShares(
+    {
+      ...withLastFailure(built, end.lastFailure),
+      ...(context.agentVersion === undefined ? {} : { agentVersion: context.agentVersion }),
+    },
+    end.rows,
+  );
   const unwritten = await writeLastRun(context.paths.lastRun, report);
   if (error) context.out.error(errorLine(error));
   if (unwritten) context.out.error(`ralph: ${unwritten}; the previous run's record may still be there`);

@@ -7,6 +7,7 @@ import { openStories, type TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
 import { checkAgent, type AgentCheckOptions } from './agent-check.js';
 import { failed, type Check } from './check.js';
+import { checkService } from './service-check.js';
 import { exampleRefusal } from './example-task-list.js';
 
 /** What a run may start with once every check passed. */
@@ -18,6 +19,8 @@ export interface ReadyRun {
   agentPath?: string;
   /** Every story is already complete: the agent is resolved only if the gates send the loop back to work. */
   nothingLeft: boolean;
+  /** The first line of the agent's `--version`, when it said one. */
+  agentVersion?: string;
 }
 
 export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
@@ -28,6 +31,10 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
   review: boolean;
   /** --yes: run even on the example task list. */
   yes: boolean;
+  /** --skip-preflight: the agent's login and its API's reachability are not probed. */
+  skipPreflight: boolean;
+  /** How long the API may take to answer the reachability probe (tests inject a short one). */
+  serviceTimeoutMs?: number;
 }
 
 /**
@@ -36,7 +43,7 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
  */
 export async function runChecks(
   options: PreflightOptions,
-): Promise<{ checks: Check[]; ready?: ReadyRun; agentPath?: string }> {
+): Promise<{ checks: Check[]; ready?: ReadyRun; agentPath?: string; agentVersion?: string; tasks?: TaskList }> {
   const paths = ralphPaths(options.root);
   const shown = (path: string) => shownPath(options.cwd, path);
   const checks: Check[] = [];
@@ -51,18 +58,33 @@ export async function runChecks(
   const nothingLeft = tasks.list !== undefined && openStories(tasks.list, { review: options.review }).length === 0;
   const agent = await checkAgent({ ...options, needed: !nothingLeft });
   checks.push(...agent.checks);
+  // Before any paid call: the real client's login and its API (a run with nothing to do calls no agent).
+  const service =
+    agent.path && !nothingLeft
+      ? await checkService({
+          agentPath: agent.path,
+          agentEnv: options.agentEnv,
+          skip: options.skipPreflight,
+          ...(options.serviceTimeoutMs === undefined ? {} : { timeoutMs: options.serviceTimeoutMs }),
+        })
+      : undefined;
+  checks.push(...(service?.checks ?? []));
   add(await checkLogDir(paths.logs, shown(paths.logs)));
 
-  const found = agent.path ? { agentPath: agent.path } : {};
-  if (checks.some((check) => check.status === 'failure') || !tasks.list) return { checks, ...found };
+  const found = {
+    ...(agent.path ? { agentPath: agent.path } : {}),
+    ...(service?.version ? { agentVersion: service.version } : {}),
+  };
+  if (!tasks.list) return { checks, ...found };
+  if (checks.some((check) => check.status === 'failure')) return { checks, ...found, tasks: tasks.list };
   const ready: ReadyRun = {
     paths,
     promptPath: options.promptPath,
     tasks: tasks.list,
     nothingLeft,
-    ...(agent.path ? { agentPath: agent.path } : {}),
+    ...found,
   };
-  return { checks, ready, ...found };
+  return { checks, ready, ...found, tasks: tasks.list };
 }
 
 /** The checks of a real run: the first failure is thrown as it is. */

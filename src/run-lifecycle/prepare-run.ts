@@ -7,6 +7,8 @@ import { ownFile, RalphError } from '../errors.js';
 import { LOOP_OWNED_PATHS, shownPath, type RalphPaths } from '../files/paths.js';
 import { readRunState } from '../files/run-state.js';
 import { readOptional } from '../files/signal-files.js';
+import { parseTasks } from '../files/tasks.js';
+import type { TaskList } from '../domain/tasks.js';
 import { ensureIgnored } from '../git/repository.js';
 import { readTemplate } from '../templates.js';
 import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
@@ -41,6 +43,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     promptPath: resolve(promptBase, settings.prompt),
     review: !settings.skipReview,
     yes: options.yes,
+    skipPreflight: settings.skipPreflight,
     ...(settings.sandbox === false ? { agentBin: chosenAgent(resolved).bin } : {}),
     skipPermissions: resolved.agent.skipPermissions,
     agentEnv: { ...inherited, ...resolved.agent.env },
@@ -73,8 +76,15 @@ export async function checkStartTree(plan: StartPlan, paths: RalphPaths, signal?
  * The start checks of a real run, in order: configuration, task list, prompt, pending human, agent,
  * log folder, then the work tree. Each failure is a RalphError; nothing here calls the agent.
  */
-export async function checkStart(options: StartOptions): Promise<PreparedRun> {
+export async function checkStart(
+  options: StartOptions,
+  onPlan?: (plan: StartPlan, tasks: TaskList | undefined) => void,
+): Promise<PreparedRun> {
   const plan = await planStart(options);
+  if (onPlan) {
+    const parsed = parseTasks((await readOptional(options.paths.tasks)) ?? '');
+    onPlan(plan, parsed.ok ? parsed.tasks : undefined);
+  }
   const ready = await preflight(plan.checks);
   await checkStartTree(plan, options.paths, options.signal);
   return { ...plan, ready };

@@ -28,16 +28,24 @@ export async function runUnderLock(start: StartInput, run: LoopRun): Promise<Run
       signal && stoppedByInterrupt(error)
         ? { ending: { reason: 'interrupted', signal } as const }
         : endingOfError(error);
-    return { progress: noProgress(), rows: run.rows, ...ending };
+    return { progress: noProgress(run.storiesAtStart), rows: run.rows, ...ending };
   }
 }
 
 /** Checks the start, sets up ralph's files, numbers the iterations, enters the task branch, and counts the resume. */
 async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyRun> {
   const { paths, terminal } = run;
-  const prepared = await checkStart({ ...start, signal: run.interrupts.graceful });
+  const prepared = await checkStart({ ...start, signal: run.interrupts.graceful }, (plan, tasks) => {
+    // Known before any check can refuse the start: its record then says the real limits and stories.
+    run.maxIterations = plan.resolved.settings.maxIterations;
+    if (tasks) run.storiesAtStart = countStories(tasks, { review: !plan.resolved.settings.skipReview });
+  });
   const { settings } = prepared.resolved;
-  run.maxIterations = settings.maxIterations;
+  const { agentVersion } = prepared.ready;
+  if (agentVersion !== undefined) {
+    run.agentVersion = agentVersion;
+    terminal.out.line(`agent: ${agentVersion}`);
+  }
   await setUpRun(paths);
   // Numbered under the lock: no other run can be writing logs now.
   run.firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);

@@ -58,6 +58,10 @@ export interface LoopRun {
   /** Known once the start checks pass (until then a refusal records 1 and 0). */
   firstIteration: number;
   maxIterations: number;
+  /** The first line of the agent's `--version`, once the start checks read it. */
+  agentVersion?: string;
+  /** The task list's stories as the start found them (a refused start records them too). */
+  storiesAtStart?: { complete: number; total: number };
 }
 
 /** A run whose start checks passed, on its task branch, with its resume counted. */

@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localDate } from '../../src/files/archive-name.js';
-import { liveLock, makeProject, makeRepo, PACKAGE_ROOT, runRalph, type Repo } from '../helpers/e2e.js';
+import { gitEnv, liveLock, makeProject, makeRepo, PACKAGE_ROOT, runRalph, type Repo } from '../helpers/e2e.js';
 
 const template = (name: string) => readFile(join(PACKAGE_ROOT, 'templates', name), 'utf8');
 
@@ -54,6 +55,12 @@ describe('ralph archive: a finished task list', () => {
     expect(repo.read('ralph/prompt.md')).toBe(prompt);
     expect(await repo.logs()).toEqual(logs);
     expect(repo.read('ralph/logs/summary.csv')).toBe(csv);
+
+    // The commit it prints, run as printed, leaves nothing of the archive uncommitted.
+    const commit = /^Commit it: (git add -A ralph && git commit -m "Archive [^"]+")$/m.exec(result.stdout)?.[1];
+    expect(commit).toBe(`git add -A ralph && git commit -m "Archive ${folder.split('/').pop()}"`);
+    execFileSync('sh', ['-c', commit ?? 'false'], { cwd: repo.root, stdio: 'ignore', env: gitEnv() });
+    expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
   });
 
   it('keeps numbering iterations after the logs it left in place', async () => {

@@ -107,6 +107,22 @@ describe('preflight: what can be checked before the first call', () => {
     expect(result.code).toBe(64);
     expect(result.stdout).toMatch(/^ {2}FAILED +root +running as root without IS_SANDBOX/m);
   });
+
+  it.runIf(isRoot)(
+    'as root with IS_SANDBOX=yes (which Claude Code refuses) the dry run fails naming the value, and a run calls nothing',
+    async () => {
+      const repo = await makeRepo();
+      const dry = await runRalph(repo, ['run', '--dry-run'], { env: { IS_SANDBOX: 'yes' } });
+      expect(dry.code).toBe(64);
+      expect(dry.stdout).toMatch(
+        /^ {2}FAILED +root +running as root with IS_SANDBOX=yes, which Claude Code does not accept .* — set IS_SANDBOX=1 \(exactly 1\)/m,
+      );
+      const run = await runRalph(repo, ['run'], { env: { IS_SANDBOX: 'yes' } });
+      expect(run.code).toBe(64);
+      expect(run.stderr).toContain('IS_SANDBOX=yes, which Claude Code does not accept');
+      expect(repo.calls()).toBe(0);
+    },
+  );
 });
 
 describe('the example task list', () => {
@@ -273,7 +289,7 @@ describe('coming from ralph.sh', () => {
     expect(dry.code).toBe(0);
   });
 
-  it('never overwrites what is already in ralph/ without --force', async () => {
+  it('never overwrites what is already in ralph/, not even with --force; --reset imports again after a backup', async () => {
     const repo = await ralphShProject();
     await runRalph(repo, ['init', '--from', 'scripts/ralph']);
     await repo.write('ralph/tasks.json', '{"stories":[{"id":"MINE"}]}');
@@ -282,7 +298,14 @@ describe('coming from ralph.sh', () => {
     expect(repo.read('ralph/tasks.json')).toBe('{"stories":[{"id":"MINE"}]}');
     const forced = await runRalph(repo, ['init', '--from', 'scripts/ralph', '--force']);
     expect(forced.code).toBe(0);
+    expect(repo.read('ralph/tasks.json')).toBe('{"stories":[{"id":"MINE"}]}');
+    const reset = await runRalph(repo, ['init', '--from', 'scripts/ralph', '--reset', 'tasks.json']);
+    expect(reset.code).toBe(0);
     expect(repo.read('ralph/tasks.json')).toBe(await readFile(join(FIXTURE, 'prd.json'), 'utf8'));
+    const backup = /reset +ralph\/tasks\.json \(the old one is (ralph\/tasks\.json\.bak-\d{4}-\d\d-\d\d)\)/.exec(
+      reset.stdout,
+    )?.[1];
+    expect(backup && repo.read(backup)).toBe('{"stories":[{"id":"MINE"}]}');
   });
 
   it('takes CLAUDE.md when there is no prompt.md, and refuses a folder without prd.json', async () => {
@@ -358,5 +381,21 @@ describe('ralph init: next steps from where the user is', () => {
     const result = await runRalph(repo, ['init']);
     expect(result.stdout).not.toContain('Install Claude Code');
     expect(result.stdout).toMatch(/ {2}1\. Log in to Claude Code/);
+  });
+});
+
+describe('trying the loop on your own repository without Claude', () => {
+  it('ralph run --agent-bin "$(ralph demo --print-agent-path)" finishes the stories with the bundled scripted agent', async () => {
+    const repo = await makeRepo();
+    const printed = await runRalph(repo, ['demo', '--print-agent-path']);
+    expect(printed.code).toBe(0);
+    const agent = printed.stdout.trim();
+    expect(agent).toBe(join(PACKAGE_ROOT, 'bin/scripted-agent.js'));
+    // Unscripted, the scripted agent does what a good agent does: one story per iteration, then the reviews.
+    const env = { RALPH_AGENT_SCRIPT: undefined, RALPH_SKIP_REVIEW: undefined };
+    const result = await runRalph(repo, ['run', '--agent-bin', agent], { env });
+    expect(result.code).toBe(0);
+    expect(repo.lastRun()).toMatchObject({ reason: 'complete', stories: { complete: 2, total: 2 } });
+    expect(repo.git('log', '--oneline')).toMatch(/feat: \[US-1\]/);
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CLAUDE_CODE_VERSION } from '../../src/init/claude-code-version.js';
 import { describe, expect, it } from 'vitest';
+import { localDate } from '../../src/files/archive-name.js';
 import { LOOP_OWNED_PATHS } from '../../src/files/paths.js';
 import { parseTasks } from '../../src/files/tasks.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../../src/package-info.js';
@@ -124,22 +125,87 @@ describe('ralph init: never overwrites what the user has', () => {
     expect(result.stdout).toMatch(/already exists, kept: ralph\/prompt\.md\n/);
   });
 
-  it('with --force replaces the template files the user changed, lists them, and keeps their .gitignore lines', async () => {
+  it('with --ci github --install … --force re-writes the workflow and leaves every file of the user byte-identical', async () => {
     const repo = await makeProject({ git: 'committed' });
-    await runRalph(repo, ['init']);
-    await repo.write('ralph/prompt.md', 'my own prompt\n');
-    await repo.write('ralph/progress.txt', 'notes\n');
+    await runRalph(repo, ['init', '--ci', 'github']);
+    const edited: Record<string, string> = {
+      'ralph/prompt.md': 'my own prompt\n',
+      'ralph/prd.md': '# My PRD\n',
+      'ralph/tasks.json': '{"stories": [{"id": "MINE-1", "title": "t", "priority": 1, "passes": false}]}\n',
+      'ralph/progress.txt': 'notes\n',
+      'ralph/config.json': '{ "maxIterations": 4, "gates": [] }\n',
+    };
+    for (const [path, text] of Object.entries(edited)) await repo.write(path, text);
     await repo.write('.gitignore', `node_modules/\n${repo.read('.gitignore')}`);
     const gitignore = repo.read('.gitignore');
+    await repo.write('.github/workflows/ralph.yml', 'name: old\n');
 
-    const forced = await runRalph(repo, ['init', '--force']);
+    const forced = await runRalph(repo, ['init', '--ci', 'github', '--install', './ralph.tgz', '--force']);
     expect(forced.code).toBe(0);
-    expect(forced.stdout).toMatch(/replaced +ralph\/prompt\.md\n/);
-    expect(forced.stdout).toMatch(/replaced +ralph\/progress\.txt\n/);
-    expect(forced.stdout).not.toMatch(/replaced +ralph\/(prd\.md|tasks\.json)/);
-    expect(repo.read('ralph/prompt.md')).toBe(await template('prompt.md'));
-    expect(repo.read('ralph/progress.txt')).toBe(await template('progress.txt'));
+    for (const [path, text] of Object.entries(edited)) expect(repo.read(path)).toBe(text);
     expect(repo.read('.gitignore')).toBe(gitignore);
+    expect(forced.stdout).toMatch(/replaced +\.github\/workflows\/ralph\.yml\n/);
+    expect(repo.read('.github/workflows/ralph.yml')).toContain('./ralph.tgz');
+    expect(forced.stdout).not.toMatch(/(replaced|reset) +ralph\//);
+    expect(forced.stdout).toContain('ralph init --reset <file>');
+    expect(repo.git('status', '--porcelain', '--untracked-files=all', '--', 'ralph')).not.toMatch(/bak-/);
+  });
+
+  it('--reset replaces the named files with their templates after a backup beside each, never over an older backup', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    await runRalph(repo, ['init']);
+    await repo.write('ralph/tasks.json', '{"stories": []}\n');
+    await repo.write('ralph/prd.md', '# mine\n');
+    await repo.write('ralph/progress.txt', 'my notes\n');
+    const today = localDate(new Date());
+    await repo.write(`ralph/tasks.json.bak-${today}`, 'an older backup\n');
+
+    const reset = await runRalph(repo, ['init', '--reset', 'tasks.json,prd.md', '--reset', 'ralph/progress.txt']);
+    expect(reset.code).toBe(0);
+    expect(repo.read('ralph/tasks.json')).toBe(await template('tasks.json'));
+    expect(repo.read('ralph/prd.md')).toBe(await template('prd.md'));
+    expect(repo.read('ralph/progress.txt')).toBe(await template('progress.txt'));
+    expect(repo.read(`ralph/tasks.json.bak-${today}`)).toBe('an older backup\n');
+    expect(repo.read(`ralph/tasks.json.bak-${today}-2`)).toBe('{"stories": []}\n');
+    expect(repo.read(`ralph/prd.md.bak-${today}`)).toBe('# mine\n');
+    expect(repo.read(`ralph/progress.txt.bak-${today}`)).toBe('my notes\n');
+    expect(reset.stdout).toContain(`reset    ralph/tasks.json (the old one is ralph/tasks.json.bak-${today}-2)`);
+  });
+
+  it('--reset of a file that is not there, or of a name it does not know, exits 64 and writes nothing', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const missing = await runRalph(repo, ['init', '--reset', 'tasks.json']);
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toBe(
+      'ralph: --reset ralph/tasks.json: there is no ralph/tasks.json to replace — run `ralph init` without --reset to create the missing files\n',
+    );
+    expect(repo.exists('ralph')).toBe(false);
+    const unknown = await runRalph(repo, ['init', '--reset', 'README.md']);
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toContain('--reset README.md: not a file ralph init writes for you — name one or more of');
+  });
+
+  it('a second init leaves out the steps already done: the PRD written, the scaffold committed, a key set', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const env = {
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_AUTH_TOKEN: undefined,
+      CLAUDE_CODE_OAUTH_TOKEN: undefined,
+      HOME: repo.root,
+    };
+    const first = await runRalph(repo, ['init'], { env });
+    expect(first.stdout).toContain('Log in to Claude Code');
+    expect(first.stdout).toContain('Write the PRD in ralph/prd.md');
+    expect(first.stdout).toContain('Commit the scaffold');
+    await repo.write('ralph/prd.md', '# The PRD\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'Set up ralph');
+    const second = await runRalph(repo, ['init'], { env: { ...env, ANTHROPIC_API_KEY: 'sk-test' } });
+    expect(second.stdout).not.toContain('Log in to Claude Code');
+    expect(second.stdout).not.toContain('Write the PRD');
+    expect(second.stdout).toContain('Write your stories in ralph/tasks.json');
+    expect(second.stdout).not.toContain('Commit the scaffold');
+    expect(second.stdout).toContain('ralph run --dry-run');
   });
 });
 

@@ -91,7 +91,7 @@ export async function makeProject(options: { git: 'committed' | 'unborn' | 'none
 }
 
 /** Git identity for commits made in test repositories, and no looking above them for another repository. */
-function gitEnv(): NodeJS.ProcessEnv {
+export function gitEnv(): NodeJS.ProcessEnv {
   return {
     ...process.env,
     GIT_AUTHOR_NAME: 'Ralph Test',

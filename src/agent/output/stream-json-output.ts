@@ -85,6 +85,9 @@ export function createStreamJsonOutput(
   return { stdout, stderr, summary: () => reading.summary() };
 }
 
+/** Plain lines before any JSON that make ralph take the agent for one that prints plain text. */
+const PLAIN_AGENT_LINES = 3;
+
 /**
  * What one agent's stream says, read line by line: signals, result, tool calls, errors, usage, and
  * the lines to show.
@@ -98,6 +101,10 @@ class StreamReading {
   private readonly usage = new Map<string, UsageWindow>();
   private toolCalls = 0;
   private invalidLines = 0;
+  /** Whether any line was JSON: until one is, plain lines may mean an agent that does not speak stream-json. */
+  private sawJson = false;
+  /** Told once that the agent prints plain text: its lines are then shown as they are. */
+  private plainAgent = false;
   private result: ResultEvent | undefined;
   private rateLimitRejected: OutputSummary['rateLimitRejected'];
   private rendered: RenderedLine[] = [];
@@ -115,12 +122,10 @@ class StreamReading {
     try {
       json = JSON.parse(line);
     } catch {
-      this.invalidLines++;
-      keepLast(this.plainTail, [line.slice(0, 500)], 10);
-      this.hooks.onPlainLine?.(line.slice(0, 500));
-      this.rendered.push({ kind: 'notice', text: `[ralph] not JSON: ${line.slice(0, 200)}` });
+      this.plainLine(line);
       return;
     }
+    this.sawJson = true;
     for (const event of this.reader.read(json)) this.take(event, json);
   }
 
@@ -134,6 +139,30 @@ class StreamReading {
     else if (event.type !== 'other') this.hooks.onProgress?.();
     this.observe(event, json);
     this.rendered.push(...renderEvent(event, this.verbose));
+  }
+
+  /**
+   * A line that is not JSON: a Node warning between the events is noted as such; an agent whose
+   * first lines are all plain text prints plain text, and is told once to use --output text.
+   */
+  private plainLine(line: string): void {
+    this.invalidLines++;
+    keepLast(this.plainTail, [line.slice(0, 500)], 10);
+    this.hooks.onPlainLine?.(line.slice(0, 500));
+    if (!this.plainAgent && !this.sawJson && this.invalidLines >= PLAIN_AGENT_LINES) {
+      this.plainAgent = true;
+      this.rendered.push({
+        kind: 'notice',
+        text:
+          '[ralph] the agent prints plain text, not stream-json: pass --output text (config "output": "text") ' +
+          'for an agent like this one; its lines follow as they are',
+      });
+    }
+    this.rendered.push(
+      this.plainAgent
+        ? { kind: 'text', text: line }
+        : { kind: 'notice', text: `[ralph] not JSON: ${line.slice(0, 200)}` },
+    );
   }
 
   /** A line too long to parse, skipped (it is in the raw log). */

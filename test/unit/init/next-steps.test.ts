@@ -39,4 +39,14 @@ describe('nextSteps', () => {
     expect(steps).toContain('ralph/prompt.legacy.md');
     expect(steps).not.toContain('"example": true');
   });
+
+  it('leaves out what is done: the login, the PRD and the stories, the commit — only the run is left', () => {
+    const base = { claudeFound: true, root: false, imported: false };
+    const prd = numbered(nextSteps({ ...base, loggedIn: true, prdWritten: true }));
+    expect(prd[0]).toBe('Write your stories in ralph/tasks.json from the PRD — and delete its "example": true line.');
+    const done = numbered(
+      nextSteps({ ...base, loggedIn: true, prdWritten: true, storiesWritten: true, committed: true }),
+    );
+    expect(done).toEqual(['Check, then run: ralph run --dry-run && ralph run --max-iterations 10 --max-stuck 3']);
+  });
 });

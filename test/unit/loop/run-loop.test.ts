@@ -243,6 +243,7 @@ describe('runLoop: budgets and failures', () => {
       hint: 'the fix',
     });
     expect(exitCodeFor(auth.result.termination)).toBe(64);
+    expect(auth.rows[0]?.stuckCount).toBe(0);
     const setup = await loop([
       { failure: { kind: 'setup', message: 'cannot be used with root', hint: 'the fix' }, exitCode: 1 },
     ]);
@@ -257,6 +258,9 @@ describe('runLoop: budgets and failures', () => {
       { commit: true },
     ]);
     expect(rows).toHaveLength(1);
+    // The machine's network, not the agent: no strike, in the row or the run's count.
+    expect(rows[0]?.stuckCount).toBe(0);
+    expect(result.stuckIterations).toBe(0);
     expect(result.termination).toEqual({ reason: 'agent_setup', message, cause: 'network', hint });
     expect(exitCodeFor(result.termination)).toBe(64);
     expect(detailOf(result.termination)).toMatch(/HTTPS_PROXY.*NODE_EXTRA_CA_CERTS.*curl -sI/);

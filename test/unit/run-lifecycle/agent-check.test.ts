@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkAgent, isClaudeCodeSkippingPermissions, isSandboxSet } from '../../../src/run-lifecycle/agent-check.js';
+import { liftsRootRefusal } from '../../../src/agent/claude/sandbox-rule.js';
+import { checkAgent, isClaudeCodeSkippingPermissions } from '../../../src/run-lifecycle/agent-check.js';
 import { errorLine } from '../../../src/errors.js';
 import { FAKE_BIN_DIR } from '../../helpers/e2e.js';
 
@@ -75,14 +76,35 @@ describe('recognising Claude Code', () => {
     expect(isClaudeCodeSkippingPermissions(bin, skip)).toBe(expected);
   });
 
+  // The client's own rule (2.1.197): exactly "1"; test/real-clients/claude.test.ts checks it against the client.
   it.each([
     [undefined, false],
     ['', false],
     ['0', false],
     ['false', false],
+    ['yes', false],
+    ['true', false],
+    [' 1', false],
     ['1', true],
-    ['true', true],
   ])('IS_SANDBOX=%j lifts the refusal: %s', (value, expected) => {
-    expect(isSandboxSet(value === undefined ? {} : { IS_SANDBOX: value })).toBe(expected);
+    expect(liftsRootRefusal(value === undefined ? {} : { IS_SANDBOX: value })).toBe(expected);
+  });
+
+  it.each(['1', 'true', 'YES', ' on '])('CLAUDE_CODE_BUBBLEWRAP=%j lifts it too, as the client reads it', (value) => {
+    expect(liftsRootRefusal({ CLAUDE_CODE_BUBBLEWRAP: value })).toBe(true);
+  });
+
+  it('as root with IS_SANDBOX=yes fails the root check, naming the value and the fix', async () => {
+    const { checks } = await checkAgent({
+      ...base,
+      agentBin: 'claude',
+      skipPermissions: true,
+      uid: 0,
+      agentEnv: { ...base.agentEnv, IS_SANDBOX: 'yes' },
+    });
+    const root = checks.find((check) => check.name === 'root');
+    expect(root?.status).toBe('failure');
+    expect(root?.detail).toContain('IS_SANDBOX=yes');
+    expect(root?.error?.hint).toContain('set IS_SANDBOX=1');
   });
 });

@@ -131,6 +131,16 @@ describe('stream-json output', () => {
     expect(summary.result).toBeDefined();
   });
 
+  it('tells an agent that prints plain text once to use --output text, then shows its lines as they are', async () => {
+    const lines = ['Looking at the code.\n', 'Implemented US-1.\n', 'Committed.\n', 'All done.\n'];
+    const { summary, screen } = await feed(lines);
+    expect(summary.invalidLines).toBe(4);
+    expect(screen.match(/pass --output text/g)).toHaveLength(1);
+    expect(screen.match(/not JSON/g)).toHaveLength(2);
+    expect(screen).toMatch(/\nCommitted\.\n/);
+    expect(screen).toMatch(/\nAll done\.\n/);
+  });
+
   it('has no result when the stream ends without one', async () => {
     const { summary } = await feed([assistant({ type: 'text', text: 'working' })]);
     expect(summary.result).toBeUndefined();

@@ -1,0 +1,61 @@
+import { homedir } from 'node:os';
+import { basename } from 'node:path';
+import { execa } from 'execa';
+import type { AgentPreflight, AgentSetting } from '../preflight-types.js';
+import { claudeEndpoint } from './endpoint.js';
+import { CLAUDE_LOGIN_FIX, claudeLoginState } from './login-state.js';
+
+/**
+ * Whether the executable is named as Claude Code installs itself: only such a program is asked its
+ * `--version` (a wrapper of the user's might take `--version` for a prompt, and a paid call).
+ */
+export function isClaudeExecutable(path: string): boolean {
+  return /^claude(\.(exe|cmd))?$/i.test(basename(path));
+}
+
+/** How the real client names itself: `claude --version` → `2.1.197 (Claude Code)`. */
+export function isClaudeCodeVersion(version: string): boolean {
+  return /^\d+\.\d+\.\d+\S* \(Claude Code\)$/.test(version.trim());
+}
+
+/** How long `claude auth status` may take (it reads local files; it calls nothing paid). */
+const AUTH_STATUS_TIMEOUT_MS = 10_000;
+
+/** The real Claude Code's preflight: its login (variables, credential file, `claude auth status`) and its endpoint. */
+export function claudePreflight(agent: AgentSetting): AgentPreflight {
+  return {
+    client: 'Claude Code',
+    login: () =>
+      claudeLoginState({
+        env: agent.env,
+        home: agent.env.HOME ?? homedir(),
+        platform: process.platform,
+        ...(hasAuthStatus(agent.version) ? { authStatus: () => authStatus(agent) } : {}),
+      }),
+    endpoint: () => claudeEndpoint(agent.env),
+    loginFix: CLAUDE_LOGIN_FIX,
+    networkFix: (url) =>
+      `Claude Code would fail the same way, after minutes of retries per call. Check the network ` +
+      '(behind a proxy set HTTPS_PROXY, and NO_PROXY for hosts it must not carry; behind a TLS-inspecting proxy set ' +
+      `NODE_EXTRA_CA_CERTS to its CA file), test with \`curl -sI ${url.origin}\`, or pass --skip-preflight ` +
+      'when a gateway of your own answers for it',
+  };
+}
+
+/** `claude auth status` exists in 2.1 and later; an older client might take `auth status` for a prompt. */
+function hasAuthStatus(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > 2 || (major === 2 && minor >= 1);
+}
+
+async function authStatus({ path, env }: AgentSetting): Promise<string | undefined> {
+  const result = await execa(path, ['auth', 'status'], {
+    env,
+    extendEnv: false,
+    stdin: 'ignore',
+    timeout: AUTH_STATUS_TIMEOUT_MS,
+    maxBuffer: 64 * 1024,
+    reject: false,
+  });
+  return typeof result.stdout === 'string' ? result.stdout : undefined;
+}

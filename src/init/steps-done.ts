@@ -1,0 +1,28 @@
+import { join } from 'node:path';
+import { readOptional } from '../files/signal-files.js';
+import { parseTasks } from '../files/tasks.js';
+import { gitOutput } from '../git/bounded-git.js';
+import { readTemplate } from '../templates.js';
+import type { Whereabouts } from './next-steps.js';
+
+/** What `ralph init` writes that belongs in the repository's history. */
+const SCAFFOLD = ['ralph', '.claude/settings.json', '.gitignore'];
+
+/**
+ * The first-run steps already done in the repository, so a second `ralph init` does not repeat
+ * them: the PRD and the stories written, the scaffold committed.
+ */
+export async function stepsDone(
+  root: string,
+): Promise<Pick<Whereabouts, 'prdWritten' | 'storiesWritten' | 'committed'>> {
+  const prd = await readOptional(join(root, 'ralph/prd.md'));
+  const tasks = parseTasks((await readOptional(join(root, 'ralph/tasks.json'))) ?? '');
+  const untracked = await gitOutput(root, ['ls-files', '--others', '--exclude-standard', '--', ...SCAFFOLD]).catch(
+    () => 'unknown',
+  );
+  return {
+    prdWritten: prd !== undefined && prd !== (await readTemplate('prd.md')),
+    storiesWritten: tasks.ok && !tasks.tasks.example,
+    committed: untracked.trim() === '',
+  };
+}

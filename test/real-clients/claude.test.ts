@@ -1,0 +1,72 @@
+/**
+ * The real Claude Code, checked against what ralph predicts of it (npm run test:agents; opt-in).
+ * Point RALPH_REAL_CLAUDE at the client (default: `claude` on PATH), e.g. after
+ * `npm install --prefix /tmp/cc @anthropic-ai/claude-code@2.1.197`:
+ *   RALPH_REAL_CLAUDE=/tmp/cc/node_modules/.bin/claude npm run test:agents
+ * No call is paid for: every run here has no credentials (an empty HOME, no key variable).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claudeLoginState } from '../../src/agent/claude/login-state.js';
+import { isClaudeCodeVersion } from '../../src/agent/claude/preflight.js';
+import { liftsRootRefusal, ROOT_RULE_READ_FROM } from '../../src/agent/claude/sandbox-rule.js';
+
+const CLAUDE = process.env.RALPH_REAL_CLAUDE ?? 'claude';
+const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/sudo privileges';
+
+/** An environment with no login: an empty HOME and none of the key variables. */
+function loggedOut(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const {
+    ANTHROPIC_API_KEY: _k,
+    ANTHROPIC_AUTH_TOKEN: _t,
+    CLAUDE_CODE_OAUTH_TOKEN: _o,
+    IS_SANDBOX: _s,
+    ...rest
+  } = process.env;
+  return { ...rest, HOME: mkdtempSync(join(tmpdir(), 'ralph-real-home-')), CLAUDE_CONFIG_DIR: undefined, ...extra };
+}
+
+function version(): string {
+  return execFileSync(CLAUDE, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+describe(`the real Claude Code (${CLAUDE})`, () => {
+  it('says its version as ralph recognises the real client', () => {
+    expect(isClaudeCodeVersion(version())).toBe(true);
+  });
+
+  // The rule in src/agent/claude/sandbox-rule.ts was read from one version; this pins it on the installed one.
+  it.skipIf(process.getuid?.() !== 0).each(['yes', 'true', ' 1', '0', '1'])(
+    `as root with IS_SANDBOX=%j refuses or starts as ralph predicts (rule read from ${ROOT_RULE_READ_FROM})`,
+    (value) => {
+      const result = spawnSync(CLAUDE, ['-p', 'hello', '--dangerously-skip-permissions'], {
+        env: loggedOut({ IS_SANDBOX: value }),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      });
+      const refused = result.stderr.includes(ROOT_REFUSAL);
+      expect({ value, refused }).toEqual({ value, refused: !liftsRootRefusal({ IS_SANDBOX: value }) });
+    },
+  );
+
+  it('with no login, is found "missing" by its own `auth status`; with a key variable, "ok"', async () => {
+    const run = (env: NodeJS.ProcessEnv) => () =>
+      Promise.resolve(
+        spawnSync(CLAUDE, ['auth', 'status'], {
+          env,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: 30_000,
+        }).stdout,
+      );
+    const out = loggedOut();
+    const missing = await claudeLoginState({ env: out, home: out.HOME ?? '', platform: 'linux', authStatus: run(out) });
+    expect(missing.state).toBe('missing');
+    const keyed = loggedOut({ ANTHROPIC_API_KEY: 'sk-ant-not-a-real-key' });
+    expect(JSON.parse(await run(keyed)())).toMatchObject({ loggedIn: true });
+  });
+});

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm run test:agents`: the checks against a real agent client installed on this machine (opt-in;
+// never part of `npm test`, which has no network, no credentials and no real agent).
+export default defineConfig({
+  test: {
+    include: ['test/real-clients/**/*.test.ts'],
+    testTimeout: 120_000,
+    maxWorkers: 1,
+  },
+});
