@@ -2,6 +2,7 @@ import type { FatalAgentFailure } from '../domain/agent-failure.js';
 import type { AgentCommand } from './agent-command.js';
 import type { EventReader } from './event-reader.js';
 import type { FailureHints } from './failure-words.js';
+import type { AgentPreflight, AgentSetting } from './preflight-types.js';
 import type { ScriptedVoice } from './voice/voice.js';
 
 /** What one iteration asks of the agent's command line. */
@@ -31,6 +32,11 @@ export interface AgentDialect {
   install: string;
   /** The line its `--version` prints that tells the real client from a stand-in. */
   versionPattern: RegExp;
+  /**
+   * Its login and its API's endpoint, read before the first paid call, where the client lets ralph
+   * tell without one; absent: nothing to check.
+   */
+  preflight?: (agent: AgentSetting) => AgentPreflight;
   /** Whether its stream reports what a call cost: without it `--max-cost` cannot work. */
   reportsCost: boolean;
   command(bin: string, request: CommandRequest): AgentCommand;

@@ -61,13 +61,20 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /**
- * `--version` and `auth status` are questions, not calls: answered without a step. The tests make the
+ * `--version`, `auth status` and `login status` are questions, not calls: answered without a step. The tests make the
  * stand-in pass for the real client with RALPH_AGENT_VERSION (`2.1.197 (Claude Code)`), and say
  * its login with RALPH_AGENT_AUTH_STATUS (what `claude auth status` prints).
  */
 function answersQuestion(argv: string[]): boolean {
   if (argv[0] === '--version') {
     process.stdout.write(`${process.env.RALPH_AGENT_VERSION ?? 'ralph scripted agent'}\n`);
+    return true;
+  }
+  // Codex's `login status`: what RALPH_AGENT_LOGIN_STATUS says, "Not logged in" (exit 1) by default.
+  if (argv[0] === 'login' && argv[1] === 'status') {
+    const status = process.env.RALPH_AGENT_LOGIN_STATUS ?? 'Not logged in';
+    process.stdout.write(`${status}\n`);
+    process.exitCode = /^Logged in/.test(status) ? 0 : 1;
     return true;
   }
   if (argv[0] === 'auth' && argv[1] === 'status') {

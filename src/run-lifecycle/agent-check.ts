@@ -5,10 +5,14 @@ import { findExecutable } from '../process/find-executable.js';
 import { RalphError } from '../errors.js';
 import { liftsRootRefusal, rejectedSandboxValue } from '../agent/claude/sandbox-rule.js';
 import type { Check } from './check.js';
+import type { AgentDialect } from '../agent/dialect.js';
+import { dialectOf, type AgentKind } from '../agent/dialects.js';
 
 /** What the agent checks need to know. */
 export interface AgentCheckOptions {
   cwd: string;
+  /** The `--agent` kind: how its client is installed, what it lets ralph check. */
+  agentKind: AgentKind;
   /** The agent executable as configured; absent in sandbox mode (the agent runs inside the sandbox). */
   agentBin?: string;
   /** Whether the agent is started with --dangerously-skip-permissions. */
@@ -34,7 +38,7 @@ export async function checkAgent(options: AgentCheckOptions): Promise<{ checks: 
   const checks: Check[] = [];
   if (path) checks.push({ name: 'agent', status: 'ok', detail: path });
   else {
-    const error = await agentNotFound(agentBin, options.cwd);
+    const error = await agentNotFound(agentBin, options.cwd, dialectOf(options.agentKind));
     checks.push(
       needed
         ? { name: 'agent', status: 'failure', detail: error.message, error }
@@ -61,8 +65,8 @@ export async function requireAgent(options: Omit<AgentCheckOptions, 'needed'>): 
 }
 
 /** Why the agent could not be found: nowhere, or a path that is there but no program. */
-async function agentNotFound(agentBin: string, cwd: string): Promise<RalphError> {
-  const install = 'install Claude Code (npm install -g @anthropic-ai/claude-code) or pass --agent-bin PATH';
+async function agentNotFound(agentBin: string, cwd: string, dialect: AgentDialect): Promise<RalphError> {
+  const install = `install ${dialect.name} (${dialect.install}) or pass --agent-bin PATH`;
   if (!agentBin.includes('/'))
     return new RalphError('setup', `agent executable '${agentBin}' not found on PATH`, install);
   const found = await stat(resolve(cwd, agentBin)).catch(() => undefined);

@@ -1,3 +1,4 @@
+import { dialectOf } from '../agent/dialects.js';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
@@ -63,6 +64,7 @@ export async function runChecks(
     agent.path && !nothingLeft
       ? await checkService({
           agentPath: agent.path,
+          dialect: dialectOf(options.agentKind),
           agentEnv: options.agentEnv,
           skip: options.skipPreflight,
           ...(options.serviceTimeoutMs === undefined ? {} : { timeoutMs: options.serviceTimeoutMs }),

@@ -44,6 +44,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     review: !settings.skipReview,
     yes: options.yes,
     skipPreflight: settings.skipPreflight,
+    agentKind: settings.agent,
     ...(settings.sandbox === false ? { agentBin: chosenAgent(resolved).bin } : {}),
     skipPermissions: resolved.agent.skipPermissions,
     agentEnv: { ...inherited, ...resolved.agent.env },

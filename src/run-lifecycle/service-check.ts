@@ -1,5 +1,6 @@
 import { answersVersion, preflightFor, type AgentPreflight } from '../agent/agent-preflight.js';
 import { readAgentVersion } from '../agent/agent-version.js';
+import type { AgentDialect } from '../agent/dialect.js';
 import { probeEndpoint } from '../agent/reachability.js';
 import { RalphError } from '../errors.js';
 import { failed, type Check } from './check.js';
@@ -8,6 +9,8 @@ import { failed, type Check } from './check.js';
 export interface ServiceCheckOptions {
   /** The agent's executable, resolved. */
   agentPath: string;
+  /** Its kind's dialect: how the real client names itself, and what it lets ralph check. */
+  dialect: AgentDialect;
   agentEnv: NodeJS.ProcessEnv;
   /** --skip-preflight: a gateway of the user's own answers for the API; neither login nor network is probed. */
   skip: boolean;
@@ -22,8 +25,11 @@ const PROBE_TIMEOUT_MS = 5_000;
  * reachability, before any paid call. A scripted stand-in is not probed.
  */
 export async function checkService(options: ServiceCheckOptions): Promise<{ checks: Check[]; version?: string }> {
-  if (!answersVersion(options.agentPath))
-    return { checks: [{ name: 'version', status: 'ok', detail: 'not asked: only `claude` is asked its --version' }] };
+  const { dialect } = options;
+  if (!answersVersion(options.agentPath, dialect))
+    return {
+      checks: [{ name: 'version', status: 'ok', detail: `not asked: only \`${dialect.bin}\` is asked its --version` }],
+    };
   const version = await readAgentVersion(options.agentPath, options.agentEnv);
   const checks: Check[] = [
     version === undefined
@@ -32,7 +38,9 @@ export async function checkService(options: ServiceCheckOptions): Promise<{ chec
   ];
   const found = version === undefined ? {} : { version };
   const preflight =
-    version === undefined ? undefined : preflightFor({ path: options.agentPath, env: options.agentEnv, version });
+    version === undefined
+      ? undefined
+      : preflightFor({ path: options.agentPath, env: options.agentEnv, version }, dialect);
   if (preflight === undefined) return { checks, ...found };
   if (options.skip) {
     checks.push({ name: 'login', status: 'ok', detail: 'not checked (--skip-preflight)' });

@@ -282,3 +282,21 @@ describe('ralph run --fallback-agent', () => {
     expect(repo.calls()).toBe(0);
   });
 });
+
+describe("a kind's own login check, before any call", () => {
+  it('asks the real Codex `codex login status` and refuses with its login fix (64), with no call', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ implement: true }]);
+    const env = { CI: '', RALPH_AGENT_VERSION: 'codex-cli 0.171.0', OPENAI_API_KEY: undefined };
+    const result = await runRalph(repo, ['run', '--agent', 'codex'], { env });
+    expect(result.code, result.stdout + result.stderr).toBe(64);
+    expect(result.stderr).toMatch(
+      /Codex is not logged in \(`codex login status` says not logged in\) — run `codex login`/,
+    );
+    expect(repo.calls()).toBe(0);
+    const loggedIn = await runRalph(repo, ['run', '--agent', 'codex', '--dry-run'], {
+      env: { ...env, RALPH_AGENT_LOGIN_STATUS: 'Logged in using ChatGPT', RALPH_SKIP_PREFLIGHT: undefined },
+    });
+    expect(loggedIn.stdout).toMatch(/login .*`codex login status` says logged in/);
+  });
+});

@@ -11,8 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeLoginState } from '../../src/agent/claude/login-state.js';
-import { isClaudeCodeVersion } from '../../src/agent/claude/preflight.js';
+import { claude } from '../../src/agent/claude/dialect.js';
 import { liftsRootRefusal, ROOT_RULE_READ_FROM } from '../../src/agent/claude/sandbox-rule.js';
+
+const isClaudeCodeVersion = (version: string) => claude.versionPattern.test(version);
 
 const CLAUDE = process.env.RALPH_REAL_CLAUDE ?? 'claude';
 const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/sudo privileges';

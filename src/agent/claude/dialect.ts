@@ -3,6 +3,7 @@ import { claudeVoice } from './voice.js';
 import { withHint } from '../failure-words.js';
 import { readStreamEvent } from '../output/stream-events.js';
 import { claudeCommand } from './command.js';
+import { claudePreflight } from './preflight.js';
 import { classifyAgentFailure } from './failure-words.js';
 import { CLAUDE_HINTS } from './hints.js';
 
@@ -11,7 +12,9 @@ export const claude: AgentDialect = {
   name: 'Claude Code',
   bin: 'claude',
   install: 'npm install -g @anthropic-ai/claude-code',
-  versionPattern: /\(Claude Code\)/,
+  // `claude --version` → `2.1.197 (Claude Code)`.
+  versionPattern: /^\d+\.\d+\.\d+\S* \(Claude Code\)\s*$/,
+  preflight: claudePreflight,
   hints: CLAUDE_HINTS,
   reportsCost: true,
   command: claudeCommand,

@@ -1,22 +1,8 @@
 import { homedir } from 'node:os';
-import { basename } from 'node:path';
 import { execa } from 'execa';
 import type { AgentPreflight, AgentSetting } from '../preflight-types.js';
 import { claudeEndpoint } from './endpoint.js';
 import { CLAUDE_LOGIN_FIX, claudeLoginState } from './login-state.js';
-
-/**
- * Whether the executable is named as Claude Code installs itself: only such a program is asked its
- * `--version` (a wrapper of the user's might take `--version` for a prompt, and a paid call).
- */
-export function isClaudeExecutable(path: string): boolean {
-  return /^claude(\.(exe|cmd))?$/i.test(basename(path));
-}
-
-/** How the real client names itself: `claude --version` → `2.1.197 (Claude Code)`. */
-export function isClaudeCodeVersion(version: string): boolean {
-  return /^\d+\.\d+\.\d+\S* \(Claude Code\)$/.test(version.trim());
-}
 
 /** How long `claude auth status` may take (it reads local files; it calls nothing paid). */
 const AUTH_STATUS_TIMEOUT_MS = 10_000;

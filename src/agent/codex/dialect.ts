@@ -1,6 +1,7 @@
 import { fitsInArgument } from '../agent-command.js';
 import { codexVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
+import { codexPreflight } from './preflight.js';
 import { networkLine, recogniseFailure, withHint, type FailureHints } from '../failure-words.js';
 import { codexEventReader } from './read-events.js';
 
@@ -22,6 +23,7 @@ export const codex: AgentDialect = {
   bin: 'codex',
   install: 'npm install -g @openai/codex',
   versionPattern: /^codex-cli \d/m,
+  preflight: codexPreflight,
   hints: HINTS,
   reportsCost: false,
   command(bin, request) {

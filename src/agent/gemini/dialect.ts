@@ -1,6 +1,7 @@
 import { fitsInArgument } from '../agent-command.js';
 import { geminiVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
+import { geminiPreflight } from './preflight.js';
 import { networkLine, recogniseFailure, withHint, type FailureHints } from '../failure-words.js';
 import { geminiEventReader } from './read-events.js';
 
@@ -23,6 +24,7 @@ export const gemini: AgentDialect = {
   bin: 'gemini',
   install: 'npm install -g @google/gemini-cli',
   versionPattern: /^\d+\.\d+\.\d+\s*$/m,
+  preflight: geminiPreflight,
   hints: HINTS,
   reportsCost: false,
   command(bin, request) {

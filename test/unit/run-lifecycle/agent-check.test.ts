@@ -9,6 +9,7 @@ import { FAKE_BIN_DIR } from '../../helpers/e2e.js';
 
 const base = {
   cwd: '/',
+  agentKind: 'claude' as const,
   agentBin: 'claude',
   skipPermissions: true,
   agentEnv: { PATH: FAKE_BIN_DIR },

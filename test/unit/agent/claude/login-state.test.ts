@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeLoginState } from '../../../../src/agent/claude/login-state.js';
 import { claudeEndpoint } from '../../../../src/agent/claude/endpoint.js';
-import { isClaudeCodeVersion } from '../../../../src/agent/claude/preflight.js';
+import { claude } from '../../../../src/agent/claude/dialect.js';
+
+const isClaudeCodeVersion = (version: string) => claude.versionPattern.test(version);
 
 const emptyHome = () => mkdtemp(join(tmpdir(), 'ralph-home-'));
 const notLoggedIn = () => Promise.resolve('{\n  "loggedIn": false,\n  "authMethod": "none"\n}');
