@@ -1,7 +1,6 @@
-import { appendFile, stat } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import type { IterationRow } from '../loop/port-data.js';
-import { unlessMissing } from './missing-file.js';
+import { appendOwnFile } from './own-file.js';
 
 /** The documented columns, in order; later columns may be appended, never reordered. */
 export const SUMMARY_COLUMNS = [
@@ -23,8 +22,8 @@ export const SUMMARY_COLUMNS = [
   'tool_calls',
 ] as const;
 
-/** Appends one row, writing the header first when the file is new. Never re-reads the file. */
-export async function appendSummaryRow(path: string, row: IterationRow): Promise<void> {
+/** Appends one row, writing the header first when the file is new (or empty). Never re-reads the file. */
+export async function appendSummaryRow(root: string, path: string, row: IterationRow): Promise<void> {
   const values = [
     row.iteration,
     row.mode,
@@ -42,12 +41,5 @@ export async function appendSummaryRow(path: string, row: IterationRow): Promise
     row.stats.numTurns ?? '',
     row.stats.toolCalls,
   ];
-  const needsHeader = await isMissingOrEmpty(path);
-  const records = needsHeader ? [[...SUMMARY_COLUMNS], values] : [values];
-  await appendFile(path, stringify(records));
-}
-
-async function isMissingOrEmpty(path: string): Promise<boolean> {
-  const stats = await unlessMissing(() => stat(path));
-  return stats === undefined || stats.size === 0;
+  await appendOwnFile(root, path, (empty) => stringify(empty ? [[...SUMMARY_COLUMNS], values] : [values]));
 }

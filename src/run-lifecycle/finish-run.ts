@@ -78,7 +78,7 @@ export async function finishRun(
     strayProcessesEnded,
   });
   const report = withLastFailure(built, end.lastFailure);
-  const unwritten = await writeLastRun(context.paths.lastRun, report);
+  const unwritten = await writeLastRun(context.paths, report);
   if (error) context.out.error(errorLine(error));
   if (unwritten) context.out.error(`ralph: ${unwritten}; the previous run's record may still be there`);
   if (end.loopRan) {

@@ -1,12 +1,11 @@
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
 import type { RunOptionKey } from '../config/run-options.js';
-import { ownFile, RalphError } from '../errors.js';
+import { RalphError } from '../errors.js';
 import { LOOP_OWNED_PATHS, shownPath, type RalphPaths } from '../files/paths.js';
 import { readRunState } from '../files/run-state.js';
-import { readOptional } from '../files/signal-files.js';
+import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { ensureIgnored } from '../git/repository.js';
 import { readTemplate } from '../templates.js';
 import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
@@ -92,8 +91,8 @@ export async function setUpRun(paths: RalphPaths): Promise<void> {
       'check the repository with `git status`',
     );
   }
-  if ((await readOptional(paths.progress)) === undefined) {
+  if ((await readOwnFile(paths.progress)) === undefined) {
     const template = await readTemplate('progress.txt');
-    await ownFile(paths.progress, 'write', () => writeFile(paths.progress, template));
+    await replaceOwnFile(paths.root, paths.progress, template);
   }
 }

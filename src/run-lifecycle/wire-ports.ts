@@ -173,6 +173,7 @@ function agentOptions(
     env: ready.checks.agentEnv,
     output: settings.output,
     logPaths: (iteration) => ({
+      root: paths.root,
       log: join(paths.logs, iterationFileName(iteration, 'log')),
       jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl')),
     }),
