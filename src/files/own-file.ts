@@ -54,7 +54,7 @@ export async function openOwnFileForReading(path: string): Promise<FileHandle | 
  * renamed over it. A link or anything but a regular file in its place is refused, not replaced.
  */
 export async function replaceOwnFile(root: string, path: string, text: string): Promise<void> {
-  await ownFolder(root, dirname(path));
+  await folderOf(root, path);
   const present = await lstat(path).catch((error: unknown) => {
     if (isErrno(error, 'ENOENT')) return undefined;
     throw ioError(error, path, 'write');
@@ -106,7 +106,7 @@ export function createOwnFile(root: string, path: string): Promise<FileHandle> {
 
 /** Opens a regular file for writing, made when missing, in a real folder of the repository. */
 async function openOwnFileForWriting(root: string, path: string, flags: number): Promise<FileHandle> {
-  await ownFolder(root, dirname(path));
+  await folderOf(root, path);
   let handle: FileHandle;
   try {
     handle = await open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | flags, 0o666);
@@ -119,6 +119,13 @@ async function openOwnFileForWriting(root: string, path: string, flags: number):
   throw notRegular(path, stats, 'write');
 }
 
+/** The file's folder, as ownFolder makes sure of it; an OS error there is an io error naming the folder. */
+async function folderOf(root: string, path: string): Promise<void> {
+  await ownFolder(root, dirname(path)).catch((error: unknown) => {
+    throw ioError(error, dirname(path), 'write');
+  });
+}
+
 /**
  * Makes sure `dir` is a real folder inside `root`: each part from the root down is a folder (made
  * when missing), never a link to one elsewhere, so nothing ralph writes lands outside the repository.
@@ -129,15 +136,16 @@ export async function ownFolder(root: string, dir: string): Promise<void> {
   let current = root;
   for (const part of inside.split(sep).filter(Boolean)) {
     current = join(current, part);
+    // An OS error (EACCES, ENOSPC) propagates as it is: the caller names what it was doing.
     const stats = await lstat(current).catch((error: unknown) => {
       if (isErrno(error, 'ENOENT')) return undefined;
-      throw ioError(error, current, 'write');
+      throw error;
     });
     if (stats?.isDirectory()) continue;
     if (stats) throw await refusal(stats, current, 'write', 'folder');
     await mkdir(current).catch((error: unknown) => {
       // Made meanwhile by ralph itself (two writes at once): checked again below.
-      if (!isErrno(error, 'EEXIST')) throw ioError(error, current, 'write');
+      if (!isErrno(error, 'EEXIST')) throw error;
     });
     if (!(await lstat(current)).isDirectory()) throw new RalphError('io', `${shown(current)} is not a folder`);
   }

@@ -1,9 +1,9 @@
-import { access, constants, mkdir } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { readPromptFile } from '../files/prompt-file.js';
 import { answerDecide, decideAnswer, decideQuestion, resolveBlocked } from '../files/signal-files.js';
-import { readOwnFile } from '../files/own-file.js';
+import { ownFolder, readOwnFile } from '../files/own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
 import { checkAgent, type AgentCheckOptions } from './agent-check.js';
@@ -52,7 +52,7 @@ export async function runChecks(
   const nothingLeft = tasks.list !== undefined && openStories(tasks.list, { review: options.review }).length === 0;
   const agent = await checkAgent({ ...options, needed: !nothingLeft });
   checks.push(...agent.checks);
-  add(await checkLogDir(paths.logs, shown(paths.logs)));
+  add(await checkLogDir(paths.root, paths.logs, shown(paths.logs)));
 
   const found = agent.path ? { agentPath: agent.path } : {};
   if (checks.some((check) => check.status === 'failure') || !tasks.list) return { checks, ...found };
@@ -152,12 +152,14 @@ async function checkPendingHuman(paths: RalphPaths, shown: (path: string) => str
   };
 }
 
-async function checkLogDir(dir: string, shown: string): Promise<Check> {
+async function checkLogDir(root: string, dir: string, shown: string): Promise<Check> {
   try {
-    await mkdir(dir, { recursive: true });
+    // A real folder of the repository: a linked ralph/ or ralph/logs is refused (io), never written through.
+    await ownFolder(root, dir);
     await access(dir, constants.W_OK);
     return { name: 'logs', status: 'ok', detail: `${shown} is writable` };
   } catch (error) {
+    if (error instanceof RalphError) return failed('logs', error);
     const why = isErrno(error, 'EACCES') ? 'permission denied' : (error as Error).message;
     return failed(
       'logs',
