@@ -27,14 +27,17 @@ export async function nextIterationNumber(
     const digits = ITERATION_FILE.exec(name)?.[1];
     if (digits === undefined) continue;
     const number = iterationNumber(digits);
-    if (number === undefined) warn(`ignored ralph/logs/${name}: ${TOO_BIG}`);
+    if (number === undefined)
+      warn(`ignored ralph/logs/${name}: is not an iteration number (a whole number up to ${MAX_ITERATION})`);
     else highest = Math.max(highest, number);
   }
   const field = (await readCsvEnds(summaryCsv, 1))?.rows[0]?.[0];
   if (field !== undefined && field !== '') {
     const number = iterationNumber(field);
     if (number === undefined)
-      warn(`ignored the last row of ralph/logs/summary.csv: its iteration "${cut(field)}" ${TOO_BIG}`);
+      warn(
+        `ignored the last row of ralph/logs/summary.csv: its iteration "${cut(field)}" is not an iteration number (a whole number up to ${MAX_ITERATION})`,
+      );
     else highest = Math.max(highest, number);
   }
   if (highest >= MAX_ITERATION)
@@ -45,8 +48,6 @@ export async function nextIterationNumber(
     );
   return highest + 1;
 }
-
-const TOO_BIG = `is not an iteration number (a whole number up to ${MAX_ITERATION})`;
 
 /** A plain decimal integer from 0 to MAX_ITERATION (leading zeros allowed), else undefined. */
 export function iterationNumber(text: string): number | undefined {

@@ -179,10 +179,11 @@ async function refusal(
 
 /** Anything but a regular file (or a folder, where one is wanted) where ralph reads or writes one. */
 function notRegular(path: string, stats: Stats, action: 'read' | 'write', wanted: 'file' | 'folder' = 'file') {
-  const what = wanted === 'file' ? 'a regular file' : 'a folder';
   return new RalphError(
     'io',
-    `${shown(path)} is ${kindOf(stats)}, not ${what}`,
+    wanted === 'file'
+      ? `${shown(path)} is ${kindOf(stats)}, not a regular file`
+      : `${shown(path)} is ${kindOf(stats)}, not a folder`,
     `ralph ${action === 'read' ? 'reads' : 'writes'} only ${wanted === 'file' ? 'regular files' : 'real folders'}; move it away`,
   );
 }
