@@ -142,12 +142,14 @@ export async function ownFolder(root: string, dir: string): Promise<void> {
       throw error;
     });
     if (stats?.isDirectory()) continue;
-    if (stats) throw await refusal(stats, current, 'write', 'folder');
+    if (stats?.isSymbolicLink()) throw await refusal(stats, current, 'write', 'folder');
+    // A file in the way fails here as mkdir fails (EEXIST), an OS error like any other.
     await mkdir(current).catch((error: unknown) => {
       // Made meanwhile by ralph itself (two writes at once): checked again below.
-      if (!isErrno(error, 'EEXIST')) throw error;
+      if (stats || !isErrno(error, 'EEXIST')) throw error;
     });
-    if (!(await lstat(current)).isDirectory()) throw new RalphError('io', `${shown(current)} is not a folder`);
+    const made = await lstat(current);
+    if (!made.isDirectory()) throw await refusal(made, current, 'write', 'folder');
   }
 }
 

@@ -1,6 +1,7 @@
-import { appendFile, lstat, mkdir, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { RalphError } from '../errors.js';
+import { appendOwnFile, readOwnFile } from '../files/own-file.js';
 import type { Git } from '../loop/ports.js';
 import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
 import { reachesThroughLooseCommits } from './loose-commits.js';
@@ -107,10 +108,11 @@ export async function ensureIgnored(root: string, wanted: readonly string[]): Pr
   if (missing.length === 0) return [];
   const gitPath = (await gitOutput(root, ['rev-parse', '--git-path', 'info/exclude'])).trim();
   const exclude = isAbsolute(gitPath) ? gitPath : join(root, gitPath);
-  await mkdir(dirname(exclude), { recursive: true });
-  const existing = await readFile(exclude, 'utf8').catch(() => '');
+  // Never through a link or into a FIFO the agent put at .git/info/exclude: inside the git dir only.
+  const existing = (await readOwnFile(exclude)) ?? '';
   const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
-  await appendFile(
+  await appendOwnFile(
+    dirname(dirname(exclude)),
     exclude,
     `${separator}# ralph: the loop's own files\n${missing.map((path) => `/${path}`).join('\n')}\n`,
   );

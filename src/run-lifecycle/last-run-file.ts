@@ -1,4 +1,4 @@
-import { RalphError } from '../errors.js';
+import { errnoCode, RalphError } from '../errors.js';
 import { replaceOwnFile } from '../files/own-file.js';
 import type { RunReport } from '../loop/run-report.js';
 
@@ -14,7 +14,10 @@ export async function writeLastRun(
     await replaceOwnFile(paths.root, paths.lastRun, JSON.stringify(report, null, 2) + '\n');
     return undefined;
   } catch (error) {
+    // An OS error (a full disk) as before; a refusal (a link in its place) in its own words.
+    const code = errnoCode(error instanceof RalphError ? error.cause : error);
+    if (code !== undefined) return `${paths.lastRun} could not be written: ${code}`;
     if (error instanceof RalphError) return `${error.message}${error.hint ? ` — ${error.hint}` : ''}`;
-    throw error;
+    return `${paths.lastRun} could not be written: ${(error as Error).message}`;
   }
 }
