@@ -167,7 +167,8 @@ async function refusal(
     code === undefined || ['ELOOP', 'ENXIO', 'EISDIR', 'ENODEV', 'EOPNOTSUPP', 'EEXIST'].includes(code);
   if (stats && whatIsThere && !(wanted === 'file' ? stats.isFile() : stats.isDirectory())) {
     if (stats.isSymbolicLink()) {
-      const target = await readlink(path).catch(() => '?');
+      // The agent chose the target: its control characters are shown, never sent to the terminal.
+      const target = visible(await readlink(path).catch(() => '?'));
       return new RalphError(
         'io',
         `${shown(path)} is a symbolic link (to ${target})`,
@@ -206,4 +207,12 @@ function isStats(value: unknown): value is Stats {
 /** The path as the person at the terminal would type it. */
 function shown(path: string): string {
   return shownPath(process.cwd(), path);
+}
+
+/** Text with its control characters written out (`\x1b`), for a line on the terminal. */
+function visible(text: string): string {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }

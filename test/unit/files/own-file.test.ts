@@ -38,6 +38,15 @@ describe('writing one of ralph’s files', () => {
     expect(await readlink(path)).toBe(outside);
   });
 
+  it('shows a link target’s control characters written out, never raw', async () => {
+    const { root } = await setUp();
+    const path = join(root, 'ralph/blocked.txt');
+    await symlink('/tmp/\u001b]52;c;aGk=\u0007x', path);
+    await expect(replaceOwnFile(root, path, 'text\n')).rejects.toMatchObject({
+      message: expect.stringContaining('is a symbolic link (to /tmp/\\x1b]52;c;aGk=\\x07x)'),
+    });
+  });
+
   it('never into a linked ralph/logs: the folder is refused, nothing is written beyond it', async () => {
     const { root, outside } = await setUp();
     execFileSync('rm', ['-r', join(root, 'ralph/logs')]);
