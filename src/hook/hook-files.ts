@@ -49,7 +49,7 @@ export async function appendHookLog(path: string, at: Date, line: string): Promi
   }
 }
 
-/** The repository a file of ralph/logs/ belongs to (`<root>/ralph/logs/<file>`): ralph/ and ralph/logs are checked from there. */
+/** The repository of a file in ralph/logs/ (`<root>/ralph/logs/<file>`): ralph/ and its logs are checked from it. */
 function repositoryOf(path: string): string {
   return dirname(dirname(dirname(path)));
 }
