@@ -64,6 +64,7 @@ export function ioError(error: unknown, path: string, action: FileAction): Ralph
     'io',
     `cannot ${action} ${path}: ${code}${said ? ` (${said})` : ''}`,
     IO_HINTS[code] ?? 'check the path, its disk and its permissions',
+    { cause: error },
   );
 }
 

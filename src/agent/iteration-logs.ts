@@ -1,9 +1,7 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import type { WriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { ioError, ownFile, type RalphError } from '../errors.js';
+import { createOwnFile } from '../files/own-file.js';
 
 /** How much log output may wait in memory for the disk before the agent is held back. */
 const LOG_BUFFER_BYTES = 1024 * 1024;
@@ -24,10 +22,13 @@ export class IterationLogs {
   jsonl: WriteStream | undefined;
 
   /** Opens the logs; ralph/logs removed during the run is made again. */
-  static async open(paths: { log: string; jsonl?: string }, warn: (error: Error) => void): Promise<IterationLogs> {
+  static async open(
+    paths: { root: string; log: string; jsonl?: string },
+    warn: (error: Error) => void,
+  ): Promise<IterationLogs> {
     const logs = new IterationLogs(warn);
-    logs.log = await logs.openOne(paths.log);
-    if (paths.jsonl !== undefined) logs.jsonl = await logs.openOne(paths.jsonl);
+    logs.log = await logs.openOne(paths.root, paths.log);
+    if (paths.jsonl !== undefined) logs.jsonl = await logs.openOne(paths.root, paths.jsonl);
     return logs;
   }
 
@@ -43,12 +44,12 @@ export class IterationLogs {
     await Promise.all(all.map(async (log) => (log.end(), await finished(log).catch(() => undefined))));
   }
 
-  private async openOne(path: string): Promise<WriteStream> {
+  private async openOne(root: string, path: string): Promise<WriteStream> {
     return ownFile(path, 'write', async () => {
-      await mkdir(dirname(path), { recursive: true });
+      // A new file in a real ralph/logs: never through a link the agent left.
+      const file = await createOwnFile(root, path);
       // A generous buffer lets writes coalesce (writev) while one is in flight, instead of a round trip per chunk.
-      const log = createWriteStream(path, { flags: 'wx', highWaterMark: LOG_BUFFER_BYTES });
-      await once(log, 'open');
+      const log = file.createWriteStream({ highWaterMark: LOG_BUFFER_BYTES });
       log.on('error', this.onError);
       log.on('error', (error: Error) => (this.fault ??= ioError(error, path, 'write')));
       return log;

@@ -39,7 +39,8 @@ export interface SpawnAgentOptions {
   env: NodeJS.ProcessEnv;
   output: 'stream-json' | 'text';
   /** The readable log and (stream-json) the raw log of an iteration. */
-  logPaths: (iteration: number) => { log: string; jsonl: string };
+  /** The iteration's logs, and the repository root they must stay inside. */
+  logPaths: (iteration: number) => { root: string; log: string; jsonl: string };
   terminal?: { stdout: Writable; stderr: Writable };
   color: boolean;
   verbose: boolean;
@@ -68,7 +69,7 @@ export function createAgentRunner(options: SpawnAgentOptions): AgentRunner {
 async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: SpawnAgentOptions): Promise<AgentRun> {
   const paths = options.logPaths(iteration);
   const logs = await IterationLogs.open(
-    { log: paths.log, ...(options.output === 'stream-json' ? { jsonl: paths.jsonl } : {}) },
+    { root: paths.root, log: paths.log, ...(options.output === 'stream-json' ? { jsonl: paths.jsonl } : {}) },
     (error) => options.warn(`output of iteration ${iteration} could not be written: ${error.message}`),
   );
   let pgid: number | undefined;

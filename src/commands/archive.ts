@@ -1,11 +1,11 @@
-import { mkdir, rename, copyFile, writeFile } from 'node:fs/promises';
+import { rename, copyFile, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import pc from 'picocolors';
 import { isErrno, RalphError } from '../errors.js';
 import { readLiveActive } from '../files/active-lock.js';
 import { archiveName, createUniqueDir, localDate } from '../files/archive-name.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
-import { readOptional } from '../files/signal-files.js';
+import { ownFolder, readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
 import { taskListId, updateRunState } from '../files/run-state.js';
@@ -57,6 +57,8 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
     }
   }
 
+  // A linked ralph/ or ralph/archive would carry the task list out of the repository.
+  await ownFolder(root, join(paths.dir, 'archive'));
   const dir = await createUniqueDir(join(paths.dir, 'archive'), `${localDate(options.now ?? new Date())}-${name}`);
   const filed = await fileAway(paths, dir, options.includeLogs ?? false);
   const reset = await startFresh(paths);
@@ -78,7 +80,7 @@ async function refuseWhileRunning(paths: RalphPaths): Promise<void> {
 }
 
 async function readTaskList(paths: RalphPaths): Promise<TaskList> {
-  const text = await readOptional(paths.tasks);
+  const text = await readOwnFile(paths.tasks);
   if (text === undefined)
     throw new RalphError(
       'setup',
@@ -114,7 +116,7 @@ async function fileAway(paths: RalphPaths, dir: string, includeLogs: boolean): P
     filed.moved.push('logs/');
     // The archive is meant to be committed, its logs never (raw transcripts may hold secrets): a
     // .gitignore of their own keeps them out of every `git add -A`, as ralph/logs/ is kept out.
-    await writeFile(join(dir, 'logs', '.gitignore'), LOGS_GITIGNORE);
+    await replaceOwnFile(paths.root, join(dir, 'logs', '.gitignore'), LOGS_GITIGNORE);
   }
   return filed;
 }
@@ -130,7 +132,7 @@ async function startFresh(paths: RalphPaths): Promise<string[]> {
   ] as const) {
     if (await createIfMissing(path, await readTemplate(template))) written.push(`ralph/${template}`);
   }
-  await mkdir(paths.logs, { recursive: true });
+  await ownFolder(paths.root, paths.logs);
   return written;
 }
 

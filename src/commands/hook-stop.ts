@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { readLiveActive } from '../files/active-lock.js';
 import { ralphPaths } from '../files/paths.js';
-import { readOptional } from '../files/signal-files.js';
+import { readOwnFile } from '../files/own-file.js';
 import { decideStop } from '../hook/decide-stop.js';
 import { appendHookLog, hookFiles, readBlocks, writeBlocks } from '../hook/hook-files.js';
 import { parseHookInput, readHookStdin, type HookInputParse } from '../hook/hook-input.js';
@@ -58,12 +58,12 @@ async function hookStop(options: HookStopOptions): Promise<void> {
     if (active === undefined) return;
     if (!parsed.ok) throw new Error(parsed.problem);
     const loop = toLoopState(active as unknown as Record<string, unknown>);
-    const snapshotText = await readOptional(paths.tasksSnapshot);
+    const snapshotText = await readOwnFile(paths.tasksSnapshot);
     if (snapshotText === undefined)
       throw new Error('ralph/.tasks-snapshot.json is missing (ralph run writes it when an iteration begins)');
     const decision = await decideStop({
       snapshotText,
-      tasksText: await readOptional(paths.tasks),
+      tasksText: await readOwnFile(paths.tasks),
       mode: loop.mode,
       story: loop.story,
       review: loop.review,

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { RalphError } from '../errors.js';
-import { readOptional } from '../files/signal-files.js';
+import { readOwnFile } from '../files/own-file.js';
 import { formatPath } from '../files/schema-errors.js';
 import { configSchema, type ConfigFile } from './config-schema.js';
 import { parseJson } from '../files/json-text.js';
 
 /** Reads and validates ralph/config.json; an absent file is an empty config. */
 export async function loadConfig(path: string, shownPath: string): Promise<ConfigFile> {
-  const text = await readOptional(path);
+  const text = await readOwnFile(path);
   if (text === undefined) return {};
   const parsed = parseJson(text);
   if (!parsed.ok)

@@ -1,6 +1,5 @@
-import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { unlessMissing } from './missing-file.js';
+import { openOwnFileForReading } from './own-file.js';
 
 /** A CSV file's header and its last records, each split into fields. */
 export interface CsvEnds {
@@ -14,7 +13,8 @@ export interface CsvEnds {
  * Records are lines: ralph's CSV fields never hold a newline.
  */
 export async function readCsvEnds(path: string, count: number, maxBytes = 64 * 1024): Promise<CsvEnds | undefined> {
-  const handle = await unlessMissing(() => open(path, 'r'));
+  // A regular file only, opened without blocking: a FIFO there is refused, never waited on.
+  const handle = await openOwnFileForReading(path);
   if (handle === undefined) return undefined;
   try {
     const { size } = await handle.stat();

@@ -1,10 +1,11 @@
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ownFile } from '../errors.js';
 import type { ActiveLock } from './active-lock.js';
 import type { UsageWindow } from '../domain/usage.js';
 import type { LoopFiles } from '../loop/ports.js';
 import type { RalphPaths } from './paths.js';
+import { readOwnFile, replaceOwnFile } from './own-file.js';
 import { readPromptFile } from './prompt-file.js';
 import { readDecideState, writeBlocked, writeDecide } from './signal-files.js';
 import { appendSummaryRow } from './summary-csv.js';
@@ -23,28 +24,26 @@ export function createLoopFiles(
   lock: ActiveLock,
   taskList: string,
 ): LoopFiles & { writeUsage(windows: UsageWindow[]): Promise<void> } {
-  const inLogs = async <T>(path: string, work: () => Promise<T>) =>
-    ownFile(path, 'write', async () => (await mkdir(dirname(path), { recursive: true }), work()));
   return {
     readPrompt: () => readPromptFile(promptPath, promptPath, 'restore it: the run reads it every iteration'),
     readTasks: async () => {
-      try {
-        return parseTasks(await readFile(paths.tasks, 'utf8'));
-      } catch (error) {
-        return { ok: false, error: `cannot be read (${(error as Error).message})` };
-      }
+      // Not a regular file (a FIFO, a folder): refused, the run ends io_error. Gone: said as the list's fault.
+      const text = await readOwnFile(paths.tasks);
+      return text === undefined ? { ok: false, error: 'cannot be read (it is missing)' } : parseTasks(text);
     },
     decideState: () => readDecideState(paths.decide),
-    writeBlocked: (entry) => ownFile(paths.blocked, 'write', () => writeBlocked(paths.blocked, entry)),
-    writeDecide: (entry) => ownFile(paths.decide, 'write', () => writeDecide(paths.decide, entry)),
-    appendRow: (row) => inLogs(paths.summaryCsv, () => appendSummaryRow(paths.summaryCsv, row)),
+    writeBlocked: (entry) => writeBlocked(paths.root, paths.blocked, entry),
+    writeDecide: (entry) => writeDecide(paths.root, paths.decide, entry),
+    appendRow: (row) => appendSummaryRow(paths.root, paths.summaryCsv, row),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
     // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than
     // comparing against an old one.
-    snapshotTasks: () =>
-      copyFile(paths.tasks, paths.tasksSnapshot).catch(() =>
-        ownFile(paths.tasksSnapshot, 'write', () => rm(paths.tasksSnapshot, { force: true })),
-      ),
+    snapshotTasks: async () => {
+      const text = await readOwnFile(paths.tasks).catch(() => undefined);
+      await (text === undefined
+        ? ownFile(paths.tasksSnapshot, 'write', () => rm(paths.tasksSnapshot, { force: true }))
+        : replaceOwnFile(paths.root, paths.tasksSnapshot, text));
+    },
     recordReviewRejection: async (storyId) => {
       const state = await ownFile(paths.state, 'write', () =>
         updateRunState(paths.state, taskList, (current) => ({
@@ -56,7 +55,7 @@ export function createLoopFiles(
     },
     writeFeedback: async (iteration, text) => {
       const name = `feedback-${String(iteration).padStart(3, '0')}.md`;
-      await inLogs(join(paths.logs, name), () => writeFile(join(paths.logs, name), text));
+      await replaceOwnFile(paths.root, join(paths.logs, name), text);
       return `ralph/logs/${name}`;
     },
     // A new iteration: no agent is running until it starts (its group is recorded then). The usage

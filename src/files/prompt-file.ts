@@ -1,12 +1,12 @@
 import { RalphError } from '../errors.js';
-import { readOptional } from './signal-files.js';
+import { readOwnFile } from './own-file.js';
 
 /**
  * The prompt's text, or a set-up error: a missing file, one with only whitespace (the agent would
  * run with no instructions), or one with a NUL byte (no process argument can carry one).
  */
 export async function readPromptFile(path: string, shown: string, missingHint: string): Promise<string> {
-  const text = await readOptional(path);
+  const text = await readOwnFile(path);
   if (text === undefined) throw new RalphError('setup', `prompt file ${shown} not found`, missingHint);
   const nul = text.indexOf('\0');
   if (nul !== -1) {

@@ -1,7 +1,8 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { uncommittedChanges, type WorkTreeChanges } from '../git/work-tree.js';
 import type { Reason } from '../loop/termination.js';
-import { readOptional } from './signal-files.js';
+import { replaceOwnFile } from './own-file.js';
+import { readOwnFile } from './own-file.js';
 import { parseJson } from './json-text.js';
 
 /** ralph's memory of one task list across runs (ralph/state.json). */
@@ -40,11 +41,9 @@ export async function readRunState(path: string, taskList: string): Promise<RunS
   return { ...fresh, ...state, reviewRejections: { ...state.reviewRejections } };
 }
 
-/** Writes state.json atomically. */
+/** Writes state.json (`<root>/ralph/state.json`) atomically, never through a link. */
 export async function writeRunState(path: string, state: RunState): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`);
-  await rename(temporary, path);
+  await replaceOwnFile(dirname(dirname(path)), path, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** Changes state.json under a lock-free read-modify-write (only the one running loop writes it). */
@@ -80,7 +79,7 @@ export async function acceptAsLeftBehind(root: string, path: string, written: re
 
 /** What state.json holds; a damaged file must not stop the loop (it only holds counters), so it reads as empty. */
 async function readStored(path: string): Promise<Partial<RunState>> {
-  const text = await readOptional(path);
+  const text = await readOwnFile(path);
   const parsed = text === undefined ? undefined : parseJson(text);
   return parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null ? parsed.value : {};
 }

@@ -1,23 +1,30 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { ioError, isErrno, RalphError } from '../errors.js';
 import type { DecideState } from '../loop/port-data.js';
 import { isoSeconds } from '../loop/time.js';
+import { readFile } from 'node:fs/promises';
+import { ioError, isErrno, RalphError } from '../errors.js';
+import { readOwnFile, replaceOwnFile } from './own-file.js';
 
 /** Writes ralph/blocked.txt: where the reason came from, then the reason. */
 export async function writeBlocked(
+  root: string,
   path: string,
   entry: { iteration: number; at: number; reason: string },
 ): Promise<void> {
-  await writeFile(path, `## Blocked (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.reason}\n`);
+  await replaceOwnFile(
+    root,
+    path,
+    `## Blocked (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.reason}\n`,
+  );
 }
 
 /** Writes ralph/decide.txt with the question and an empty answer section for the human. */
 export async function writeDecide(
+  root: string,
   path: string,
   entry: { iteration: number; at: number; question: string },
 ): Promise<void> {
   const text = `## Question (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.question}\n\n---\n## Answer\n`;
-  await writeFile(path, text);
+  await replaceOwnFile(root, path, text);
 }
 
 /** What a human does about a BLOCKED: the start checks and the run's summary say the same. */
@@ -63,14 +70,15 @@ export function blockedReason(text: string): string {
 
 /** Whether ralph/decide.txt is absent, waiting for a human, or answered. */
 export async function readDecideState(path: string): Promise<DecideState> {
-  const text = await readOptional(path);
+  const text = await readOwnFile(path);
   if (text === undefined) return 'none';
   return decideAnswer(text) ? 'answered' : 'pending';
 }
 
 /**
- * A file's text, or undefined when it does not exist. A folder in its place is a set-up error;
- * any other failure to read it is an I/O error naming the path and the OS error.
+ * A file's text, or undefined when it does not exist; a folder in its place is a set-up error.
+ * Only the run lock reads this way now (its own engineer's room, being rebuilt on a kernel lock):
+ * every other file of ralph's goes through readOwnFile (own-file.ts), which never blocks on a FIFO.
  */
 export async function readOptional(path: string): Promise<string | undefined> {
   try {

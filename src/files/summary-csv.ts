@@ -1,7 +1,6 @@
-import { appendFile, open, stat } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import type { IterationRow } from '../loop/port-data.js';
-import { unlessMissing } from './missing-file.js';
+import { appendOwnFile, openOwnFileForReading } from './own-file.js';
 
 /** The documented columns, in order; later columns may be appended, never reordered. */
 export const SUMMARY_COLUMNS = [
@@ -25,8 +24,8 @@ export const SUMMARY_COLUMNS = [
   'agent',
 ] as const;
 
-/** Appends one row, writing the header first when the file is new. Never re-reads the file. */
-export async function appendSummaryRow(path: string, row: IterationRow): Promise<void> {
+/** Appends one row, writing the header first when the file is new (or empty). Never re-reads the file. */
+export async function appendSummaryRow(root: string, path: string, row: IterationRow): Promise<void> {
   const values = [
     row.iteration,
     row.mode,
@@ -45,33 +44,23 @@ export async function appendSummaryRow(path: string, row: IterationRow): Promise
     row.stats.toolCalls,
     row.agent ?? '',
   ];
-  const needsHeader = await isMissingOrEmpty(path);
   // A file an older ralph began keeps its columns: its rows stay as wide as its header.
-  if (needsHeader) widths.set(path, SUMMARY_COLUMNS.length);
-  const width = needsHeader ? SUMMARY_COLUMNS.length : await headerWidth(path);
-  const records = needsHeader ? [[...SUMMARY_COLUMNS], values] : [values.slice(0, width)];
-  await appendFile(path, stringify(records));
+  const width = await headerWidth(path);
+  await appendOwnFile(root, path, (empty) =>
+    stringify(empty ? [[...SUMMARY_COLUMNS], values] : [values.slice(0, width)]),
+  );
 }
 
-const widths = new Map<string, number>();
-
-/** How many columns the file's header has, read once per file: the header is the first line, and short. */
+/** How many columns the file's header has (all of them for a new file): the header is its first line. */
 async function headerWidth(path: string): Promise<number> {
-  const known = widths.get(path);
-  if (known !== undefined) return known;
-  const handle = await open(path, 'r');
+  const handle = await openOwnFileForReading(path);
+  if (handle === undefined) return SUMMARY_COLUMNS.length;
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    if (bytesRead === 0) return SUMMARY_COLUMNS.length;
     const header = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0] ?? '';
-    const width = Math.max(1, header.split(',').length);
-    widths.set(path, width);
-    return width;
+    return Math.max(1, header.split(',').length);
   } finally {
     await handle.close();
   }
-}
-
-async function isMissingOrEmpty(path: string): Promise<boolean> {
-  const stats = await unlessMissing(() => stat(path));
-  return stats === undefined || stats.size === 0;
 }

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { createOwnFile } from '../files/own-file.js';
 import { shownPath } from '../files/paths.js';
 import { suggestionsFor } from './suggestions.js';
 import { MAX_DETAILS, type BlockingEvent, type GateOutcome, type GateSpec, type GateStatus } from './types.js';
@@ -38,8 +38,13 @@ export function buildBlockingEvent({ request, iteration, specs, outcomes, root }
 }
 
 /** Writes the event as JSON for tools; never over an existing file. */
-export async function writeBlockingEvent(path: string, event: BlockingEvent): Promise<void> {
-  await writeFile(path, `${JSON.stringify(event, null, 2)}\n`, { flag: 'wx' });
+export async function writeBlockingEvent(root: string, path: string, event: BlockingEvent): Promise<void> {
+  const file = await createOwnFile(root, path);
+  try {
+    await file.writeFile(`${JSON.stringify(event, null, 2)}\n`);
+  } finally {
+    await file.close();
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { parseJson } from '../files/json-text.js';
-import { pathExists, unlessMissing } from '../files/missing-file.js';
+import { pathExists } from '../files/missing-file.js';
+import { readOwnFile } from '../files/own-file.js';
 
 /** A gate as `ralph init` writes it into the config. */
 export interface DetectedGate {
@@ -53,7 +53,8 @@ export async function detectGates(root: string): Promise<DetectedGate[]> {
 /** The names of the usable scripts in package.json; undefined without one. */
 async function packageScripts(root: string): Promise<Set<string> | undefined> {
   const path = join(root, 'package.json');
-  const text = await unlessMissing(() => readFile(path, 'utf8'));
+  // A FIFO the agent left there is refused, never waited on.
+  const text = await readOwnFile(path);
   if (text === undefined) return undefined;
   const parsed = parseJson(text);
   if (!parsed.ok)

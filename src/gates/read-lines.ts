@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { openOwnFileForReading } from '../files/own-file.js';
 
 /** Longest line kept whole; a parser needs the start of a line, and a 50 MB line must not be held. */
 const MAX_LINE_LENGTH = 4096;
@@ -24,7 +24,10 @@ export async function* readLineBatches(path: string, range: LineRange = {}): Asy
   const decoder = new StringDecoder('utf8');
   let line = '';
   let skipping = range.skipPartialFirstLine === true;
-  const stream = createReadStream(path, {
+  // The gate's own processes could have put a FIFO in place of its log: a regular file only.
+  const handle = await openOwnFileForReading(path);
+  if (handle === undefined) return;
+  const stream = handle.createReadStream({
     start: range.start ?? 0,
     ...(range.end === undefined ? {} : { end: range.end - 1 }),
     highWaterMark: 64 * 1024,

@@ -1,8 +1,8 @@
-import { appendFile, open } from 'node:fs/promises';
 import { execa } from 'execa';
 import type { Containment } from '../process/containment.js';
 import { describeEnded } from '../process/marked-processes.js';
 import { terminateGroup } from '../process/process-group.js';
+import { appendOwnFile, createOwnFile } from '../files/own-file.js';
 
 export interface GateProcessOptions {
   command: string;
@@ -77,7 +77,7 @@ async function spawnGate(options: GateProcessOptions, env: NodeJS.ProcessEnv) {
     exitCode: null,
     startError: `could not start ${shell}: ${(error as Error).message.split('\n')[0]}`,
   });
-  const log = await open(options.logPath, 'wx');
+  const log = await createOwnFile(options.cwd, options.logPath);
   try {
     let child: ReturnType<typeof startShell>;
     try {
@@ -137,5 +137,5 @@ async function endStrays(
   if (strays.length === 0) return;
   const line = describeEnded(strays, "that left the gate's group");
   options.containment.warn(line);
-  await appendFile(options.logPath, `[ralph] ${line}\n`).catch(() => undefined);
+  await appendOwnFile(options.cwd, options.logPath, `[ralph] ${line}\n`).catch(() => undefined);
 }

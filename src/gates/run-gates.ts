@@ -3,6 +3,7 @@ import { cascadeSkipReason } from './cascade.js';
 import { formatDurationSpec } from '../domain/duration.js';
 import { extractDetailsFromFile } from './extract-details.js';
 import { gateFiles } from './gate-files.js';
+import { ownFolder } from '../files/own-file.js';
 import type { Containment } from '../process/containment.js';
 import { runGateProcess, type GateProcessResult } from './run-gate.js';
 import { MAX_DETAILS, type GateOutcome, type GateReport, type GateSpec } from './types.js';
@@ -44,6 +45,8 @@ function stopReason(signal: AbortSignal | undefined): string {
  */
 export async function runGates(specs: readonly GateSpec[], options: RunGatesOptions): Promise<GateReport> {
   if (specs.length === 0) return { passed: true, outcomes: [] };
+  // Never a linked ralph/ or ralph/logs: the logs stay inside the repository.
+  await ownFolder(options.cwd, options.logsDir);
   const files = await gateFiles(
     options.logsDir,
     options.iteration,
@@ -73,7 +76,7 @@ export async function runGates(specs: readonly GateSpec[], options: RunGatesOpti
     outcomes,
     root: options.cwd,
   });
-  await writeBlockingEvent(files.eventPath, event);
+  await writeBlockingEvent(options.cwd, files.eventPath, event);
   return { passed: false, outcomes, event, eventPath: files.eventPath };
 }
 

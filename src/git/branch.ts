@@ -1,6 +1,5 @@
-import { GitPluginError } from 'simple-git';
 import { RalphError } from '../errors.js';
-import { boundedGit, gitFailure, gitOutput } from './bounded-git.js';
+import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
 import { createGit } from './repository.js';
 
 /** What switching to the task list's branch did. */
@@ -20,33 +19,26 @@ export async function switchToBranch(
   source: string,
   signal?: AbortSignal,
 ): Promise<BranchSwitch> {
-  const git = boundedGit(root, signal);
   const current = await currentBranch(root);
   if (current === branch) return { kind: 'already', branch };
-  try {
-    await git.raw(['check-ref-format', '--branch', branch]);
-  } catch (error) {
-    // Stopped by the run's interrupt or a timeout: no verdict on the name.
-    if (error instanceof GitPluginError) throw gitFailure(error, ['check-ref-format']);
+  // Stopped by the run's interrupt or a timeout: no verdict on the name.
+  const format = await answer(root, ['check-ref-format', '--branch', branch], signal);
+  if (format.exitCode !== 0)
     throw new RalphError(
       'setup',
       `${source}: branchName "${branch}" is not a valid git branch name`,
       'fix branchName, or run with --no-branch',
     );
-  }
   const exists = (await gitOutput(root, ['branch', '--list', branch], signal)).trim() !== '';
   const switchArgs = exists ? ['switch', '--no-guess', branch] : ['switch', '--create', branch];
-  try {
-    await git.raw(switchArgs);
-  } catch (error) {
-    // Stopped by the run's interrupt or a timeout: not a refusal that stashing would mend.
-    if (error instanceof GitPluginError) throw gitFailure(error, switchArgs);
+  // Stopped by the run's interrupt or a timeout: not a refusal that stashing would mend.
+  const switched = await answer(root, switchArgs, signal, { filters: true });
+  if (switched.exitCode !== 0)
     throw new RalphError(
       'setup',
-      `cannot switch to branch ${branch}: ${gitReason(error)}`,
+      `cannot switch to branch ${branch}: ${gitReason(switched.stderr)}`,
       'commit or stash your changes, then run again (or run with --no-branch)',
     );
-  }
   return { kind: exists ? 'switched' : 'created', branch, from: current };
 }
 
@@ -59,9 +51,21 @@ export async function currentBranch(root: string): Promise<string | undefined> {
   );
 }
 
+/** A git command whose exit code is its answer; ended by a timeout or the interrupt, a set-up error. */
+function answer(
+  root: string,
+  args: string[],
+  signal: AbortSignal | undefined,
+  options: { filters?: boolean } = {},
+): Promise<GitResult> {
+  return runGit(root, args, { ...options, ...(signal ? { signal } : {}) }).catch((error: unknown) => {
+    throw gitFailure(error, args);
+  });
+}
+
 /** The sentence git gave for a refusal: its `error:` line, without the file list. */
-function gitReason(error: unknown): string {
-  const lines = (error as Error).message.split('\n').map((line) => line.trim());
+function gitReason(stderr: string): string {
+  const lines = stderr.split('\n').map((line) => line.trim());
   const said = lines.find((line) => /^(error|fatal):/.test(line)) ?? lines[0] ?? 'git refused';
   return said.replace(/^(error|fatal):\s*/, '').replace(/:$/, '');
 }

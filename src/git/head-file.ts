@@ -1,6 +1,6 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { isErrno } from '../errors.js';
+import { readOwnFile } from '../files/own-file.js';
 
 /** Where a repository keeps HEAD (per work tree) and its refs (shared by all work trees). */
 export interface GitDirs {
@@ -78,12 +78,10 @@ async function readPackedRef(commonDir: string, ref: string): Promise<string | u
   return undefined;
 }
 
-/** A file's text, or undefined when there is no such file. */
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR') || isErrno(error, 'EISDIR')) return undefined;
-    throw error;
-  }
+/**
+ * A file's text, or undefined when there is no such file. Anything but a regular file (a FIFO the
+ * agent put in .git/, a folder) is refused without blocking: the callers then ask git, in time.
+ */
+function readText(path: string): Promise<string | undefined> {
+  return readOwnFile(path);
 }

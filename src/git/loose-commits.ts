@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
+import { readOwnBytes } from '../files/own-file.js';
 import type { GitDirs } from './head-file.js';
 
 const inflateAsync = promisify(inflate);
@@ -38,7 +38,8 @@ export async function reachesThroughLooseCommits(
 export async function looseCommitParents(dirs: GitDirs, hash: string): Promise<string[] | undefined> {
   if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(hash)) return undefined;
   const file = join(dirs.commonDir, 'objects', hash.slice(0, 2), hash.slice(2));
-  const compressed = await readFile(file).catch(() => undefined);
+  // Never a FIFO in the object's place: a read that would block is no answer.
+  const compressed = await readOwnBytes(file).catch(() => undefined);
   if (compressed === undefined) return undefined;
   const object = await inflateAsync(compressed).catch(() => undefined);
   if (object === undefined) return undefined;

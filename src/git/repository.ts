@@ -1,9 +1,9 @@
-import { appendFile, lstat, mkdir, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { execa } from 'execa';
 import { RalphError } from '../errors.js';
+import { appendOwnFile, readOwnFile } from '../files/own-file.js';
 import type { Git } from '../loop/ports.js';
-import { boundedGit, GIT_TIMEOUT_MS } from './bounded-git.js';
+import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
 import { reachesThroughLooseCommits } from './loose-commits.js';
 import { findGitDirs, readBranchFromFiles, readHeadFromFiles, type GitDirs } from './head-file.js';
 
@@ -13,7 +13,7 @@ const REFLOG_ENTRIES = 200;
 /** The top of the git work tree that contains `cwd`; a set-up error outside one. */
 export async function findRepoRoot(cwd: string): Promise<string> {
   try {
-    return (await boundedGit(cwd).revparse(['--show-toplevel'])).trim();
+    return (await gitOutput(cwd, ['rev-parse', '--show-toplevel'])).trim();
   } catch {
     throw new RalphError(
       'setup',
@@ -36,7 +36,9 @@ export function createGit(root: string): Git {
   const gitDirs = () => (dirs ??= overridden ? Promise.resolve(undefined) : findGitDirs(root).catch(() => undefined));
   // Exit codes are answers here (1: not an ancestor, no commit yet): execa reports them as they are.
   const run = (args: string[]): Promise<GitResult> =>
-    execa('git', args, { cwd: root, reject: false, stdin: 'ignore', timeout: GIT_TIMEOUT_MS });
+    runGit(root, args).catch((error: unknown) => {
+      throw gitFailure(error, args);
+    });
   return {
     head: async () => {
       const found = await gitDirs();
@@ -72,14 +74,6 @@ export function createGit(root: string): Git {
   };
 }
 
-/** What the loop's git port reads of one git command. */
-interface GitResult {
-  command: string;
-  stdout: string;
-  stderr: string;
-  exitCode?: number;
-}
-
 /** A git command that failed in a way the loop cannot read as an answer. */
 function gitFailed(result: GitResult): never {
   const cause = result.stderr.split('\n')[0] || `exit ${result.exitCode ?? 'unknown'}`;
@@ -102,19 +96,23 @@ async function readHead(run: (args: string[]) => Promise<GitResult>): Promise<st
  * to `.git/info/exclude`, a local file, so the run never edits a tracked one. Returns what it added.
  */
 export async function ensureIgnored(root: string, wanted: readonly string[]): Promise<string[]> {
-  const git = boundedGit(root);
   const paths = [...new Set(await Promise.all(wanted.map((path) => asGitSeesIt(root, path))))];
-  // --non-matching prints a line for every path: simple-git waits 50 ms more for a command that prints nothing.
-  const report = await git.raw(['check-ignore', '--no-index', '--verbose', '--non-matching', ...paths]);
-  const ignored = new Set(report.split('\n').flatMap(ignoredPath));
+  // --non-matching prints a line for every path, matched or not; exit 1 says none is ignored.
+  const args = ['check-ignore', '--no-index', '--verbose', '--non-matching', ...paths];
+  const report = await runGit(root, args).catch((error: unknown) => {
+    throw gitFailure(error, args);
+  });
+  if (report.exitCode !== 0 && report.exitCode !== 1) throw gitFailure(report, args);
+  const ignored = new Set(report.stdout.split('\n').flatMap(ignoredPath));
   const missing = paths.filter((path) => !ignored.has(path));
   if (missing.length === 0) return [];
-  const gitPath = (await git.raw(['rev-parse', '--git-path', 'info/exclude'])).trim();
+  const gitPath = (await gitOutput(root, ['rev-parse', '--git-path', 'info/exclude'])).trim();
   const exclude = isAbsolute(gitPath) ? gitPath : join(root, gitPath);
-  await mkdir(dirname(exclude), { recursive: true });
-  const existing = await readFile(exclude, 'utf8').catch(() => '');
+  // Never through a link or into a FIFO the agent put at .git/info/exclude: inside the git dir only.
+  const existing = (await readOwnFile(exclude)) ?? '';
   const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
-  await appendFile(
+  await appendOwnFile(
+    dirname(dirname(exclude)),
     exclude,
     `${separator}# ralph: the loop's own files\n${missing.map((path) => `/${path}`).join('\n')}\n`,
   );

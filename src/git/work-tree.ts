@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { isErrno } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
-import { gitOutput } from './bounded-git.js';
+import { gitOutput } from './safe-git.js';
 import { findGitDirs } from './head-file.js';
 
 /** Uncommitted paths (relative to the root) and a hash of each one's content; `deleted` when it is gone. */
@@ -19,11 +19,10 @@ const isRalphs = (path: string) => path === 'ralph' || path.startsWith('ralph/')
  * are not changes) — with a hash of its content, so a later start can tell whether it changed since.
  */
 export async function uncommittedChanges(root: string, signal?: AbortSignal): Promise<WorkTreeChanges> {
-  const status = await gitOutput(
-    root,
-    ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'],
-    signal,
-  );
+  const status = await gitOutput(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'], {
+    filters: true,
+    ...(signal ? { signal } : {}),
+  });
   const paths = status
     .split('\0')
     .filter((entry) => entry.length > 3)

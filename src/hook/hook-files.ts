@@ -1,7 +1,6 @@
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseJson } from '../files/json-text.js';
-import { unlessMissing } from '../files/missing-file.js';
+import { appendOwnFile, readOwnFile, replaceOwnFile } from '../files/own-file.js';
 
 /**
  * How many times the hook has blocked the current iteration. Kept in ralph/logs/hook-state.json,
@@ -22,7 +21,7 @@ export function hookFiles(logsDir: string) {
 
 /** Blocks so far in this iteration of this run: 0 when the file is missing or is about another. */
 export async function readBlocks(path: string, at: { run: string; iteration: number }): Promise<number> {
-  const text = await unlessMissing(() => readFile(path, 'utf8'));
+  const text = await readOwnFile(path);
   if (text === undefined) return 0;
   const parsed = parseJson(text);
   // The caller logs it and allows the stop: a corrupt count must not trap the agent.
@@ -34,18 +33,23 @@ export async function readBlocks(path: string, at: { run: string; iteration: num
 
 /** Records the count for this iteration, atomically. */
 export async function writeBlocks(path: string, state: HookState): Promise<void> {
-  await mkdir(join(path, '..'), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(state) + '\n');
-  await rename(temporary, path);
+  await replaceOwnFile(repositoryOf(path), path, JSON.stringify(state) + '\n');
 }
 
 /** Appends one line to ralph/logs/hook.log; a log that cannot be written never fails the hook. */
 export async function appendHookLog(path: string, at: Date, line: string): Promise<void> {
   try {
-    await mkdir(join(path, '..'), { recursive: true });
-    await appendFile(path, `${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} ${line.replace(/\r?\n/g, ' ')}\n`);
+    await appendOwnFile(
+      repositoryOf(path),
+      path,
+      `${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} ${line.replace(/\r?\n/g, ' ')}\n`,
+    );
   } catch {
     // Nowhere left to report it: the stop is allowed either way.
   }
+}
+
+/** The repository of a file in ralph/logs/ (`<root>/ralph/logs/<file>`): ralph/ and its logs are checked from it. */
+function repositoryOf(path: string): string {
+  return dirname(dirname(dirname(path)));
 }

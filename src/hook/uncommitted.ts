@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { LOOP_OWNED_PATHS } from '../files/paths.js';
+import { neutralGitEnv } from '../git/neutral-config.js';
 
 /** What is uncommitted: the first paths (for the message), and how many in all. */
 export interface Uncommitted {
@@ -24,6 +25,8 @@ export function listUncommitted(root: string, options: { timeoutMs: number; keep
     const child = spawn('git', ['status', '--porcelain=v1', '-z', '--untracked-files=normal'], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // ralph's git, though the agent's CLI started the hook: no fsmonitor or hook of the agent's runs from it.
+      env: neutralGitEnv(process.env),
     });
     const reader = porcelainReader(options.keep);
     let stderr = '';

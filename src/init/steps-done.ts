@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { readOptional } from '../files/signal-files.js';
+import { readOwnFile } from '../files/own-file.js';
 import { parseTasks } from '../files/tasks.js';
-import { gitOutput } from '../git/bounded-git.js';
+import { gitOutput } from '../git/safe-git.js';
 import { readTemplate } from '../templates.js';
 import type { Whereabouts } from './next-steps.js';
 
@@ -15,8 +15,8 @@ const SCAFFOLD = ['ralph', '.claude/settings.json', '.gitignore'];
 export async function stepsDone(
   root: string,
 ): Promise<Pick<Whereabouts, 'prdWritten' | 'storiesWritten' | 'committed'>> {
-  const prd = await readOptional(join(root, 'ralph/prd.md'));
-  const tasks = parseTasks((await readOptional(join(root, 'ralph/tasks.json'))) ?? '');
+  const prd = await readOwnFile(join(root, 'ralph/prd.md'));
+  const tasks = parseTasks((await readOwnFile(join(root, 'ralph/tasks.json'))) ?? '');
   const untracked = await gitOutput(root, ['ls-files', '--others', '--exclude-standard', '--', ...SCAFFOLD]).catch(
     () => 'unknown',
   );

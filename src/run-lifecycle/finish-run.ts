@@ -87,7 +87,7 @@ export async function finishRun(
     },
     end.rows,
   );
-  const unwritten = await writeLastRun(context.paths.lastRun, report);
+  const unwritten = await writeLastRun(context.paths, report);
   if (error) context.out.error(errorLine(error));
   if (unwritten) context.out.error(`ralph: ${unwritten}; the previous run's record may still be there`);
   if (end.loopRan) {

@@ -1,5 +1,5 @@
-import { appendFile, mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { appendOwnFile } from '../files/own-file.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 
 /** A bug's first line, for the ending's detail: `TypeError: x is not a function`. */
@@ -15,11 +15,13 @@ export function bugMessage(bug: unknown): string {
 export async function reportBug(bug: unknown, paths: { root: string; logs: string }, at: Date): Promise<string> {
   const path = join(paths.logs, 'internal-error.log');
   const trace = bug instanceof Error ? (bug.stack ?? bugMessage(bug)) : String(bug);
-  const saved = await mkdir(paths.logs, { recursive: true })
-    .then(() => appendFile(path, `${at.toISOString()} ralph ${PACKAGE_VERSION} node ${process.version}\n${trace}\n\n`))
-    .then(
-      () => `its stack trace is in ${relative(paths.root, path)}`,
-      (error: Error) => `its stack trace could not be written to ${path}: ${error.message}`,
-    );
+  const saved = await appendOwnFile(
+    paths.root,
+    path,
+    `${at.toISOString()} ralph ${PACKAGE_VERSION} node ${process.version}\n${trace}\n\n`,
+  ).then(
+    () => `its stack trace is in ${relative(paths.root, path)}`,
+    (error: Error) => `its stack trace could not be written to ${path}: ${error.message}`,
+  );
   return `ralph: internal error: ${bugMessage(bug)} — a bug in ralph, not in your project. Please report it ${whereToReport()}; ${saved}`;
 }

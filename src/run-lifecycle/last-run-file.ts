@@ -1,21 +1,23 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { errnoCode } from '../errors.js';
+import { errnoCode, RalphError } from '../errors.js';
+import { replaceOwnFile } from '../files/own-file.js';
 import type { RunReport } from '../loop/run-report.js';
 
 /**
  * Writes ralph/logs/last-run.json, for scripts and CI that should not parse text: whole or not at
  * all (a full disk must not leave half a record). Resolves to why it could not, if it could not.
  */
-export async function writeLastRun(path: string, report: RunReport): Promise<string | undefined> {
-  const temporary = `${path}.${process.pid}.tmp`;
+export async function writeLastRun(
+  paths: { root: string; lastRun: string },
+  report: RunReport,
+): Promise<string | undefined> {
   try {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(temporary, JSON.stringify(report, null, 2) + '\n');
-    await rename(temporary, path);
+    await replaceOwnFile(paths.root, paths.lastRun, JSON.stringify(report, null, 2) + '\n');
     return undefined;
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
-    return `${path} could not be written: ${errnoCode(error) ?? (error as Error).message}`;
+    // An OS error (a full disk) as before; a refusal (a link in its place) in its own words.
+    const code = errnoCode(error instanceof RalphError ? error.cause : error);
+    if (code !== undefined) return `${paths.lastRun} could not be written: ${code}`;
+    if (error instanceof RalphError) return `${error.message}${error.hint ? ` — ${error.hint}` : ''}`;
+    return `${paths.lastRun} could not be written: ${(error as Error).message}`;
   }
 }

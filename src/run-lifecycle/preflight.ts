@@ -1,9 +1,10 @@
 import { dialectOf } from '../agent/dialects.js';
-import { access, constants, mkdir } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { readPromptFile } from '../files/prompt-file.js';
-import { answerDecide, decideAnswer, decideQuestion, readOptional, resolveBlocked } from '../files/signal-files.js';
+import { answerDecide, decideAnswer, decideQuestion, resolveBlocked } from '../files/signal-files.js';
+import { ownFolder, readOwnFile } from '../files/own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
 import { checkAgent, type AgentCheckOptions } from './agent-check.js';
@@ -71,7 +72,7 @@ export async function runChecks(
         })
       : undefined;
   checks.push(...(service?.checks ?? []));
-  add(await checkLogDir(paths.logs, shown(paths.logs)));
+  add(await checkLogDir(paths.root, paths.logs, shown(paths.logs)));
 
   const found = {
     ...(agent.path ? { agentPath: agent.path } : {}),
@@ -115,10 +116,10 @@ async function readTaskList(
   shown: (path: string) => string,
 ): Promise<{ check: Check; list?: TaskList }> {
   const name = shown(paths.tasks);
-  const text = await readOptional(paths.tasks);
+  const text = await readOwnFile(paths.tasks);
   if (text === undefined) {
     // The ralph.sh layout keeps its task list in scripts/ralph/prd.json: the way in is an import.
-    const legacy = await readOptional(`${paths.root}/scripts/ralph/prd.json`);
+    const legacy = await readOwnFile(`${paths.root}/scripts/ralph/prd.json`);
     const hint =
       legacy === undefined
         ? 'run `ralph init` to create it'
@@ -153,7 +154,7 @@ function exampleCheck(tasks: TaskList, shown: string, yes: boolean): Check {
 
 /** A BLOCKED or an unanswered DECIDE waits for a human: no agent call until it is resolved. */
 async function checkPendingHuman(paths: RalphPaths, shown: (path: string) => string): Promise<Check> {
-  const blocked = await readOptional(paths.blocked);
+  const blocked = await readOwnFile(paths.blocked);
   if (blocked !== undefined) {
     const reason = blocked.split('\n').slice(1).join(' ').trim() || blocked.trim();
     return failed(
@@ -161,7 +162,7 @@ async function checkPendingHuman(paths: RalphPaths, shown: (path: string) => str
       new RalphError('blocked', `the loop is blocked: ${reason}`, resolveBlocked(shown(paths.blocked))),
     );
   }
-  const decide = await readOptional(paths.decide);
+  const decide = await readOwnFile(paths.decide);
   if (decide !== undefined && !decideAnswer(decide)) {
     return failed(
       'signals',
@@ -175,12 +176,14 @@ async function checkPendingHuman(paths: RalphPaths, shown: (path: string) => str
   };
 }
 
-async function checkLogDir(dir: string, shown: string): Promise<Check> {
+async function checkLogDir(root: string, dir: string, shown: string): Promise<Check> {
   try {
-    await mkdir(dir, { recursive: true });
+    // A real folder of the repository: a linked ralph/ or ralph/logs is refused (io), never written through.
+    await ownFolder(root, dir);
     await access(dir, constants.W_OK);
     return { name: 'logs', status: 'ok', detail: `${shown} is writable` };
   } catch (error) {
+    if (error instanceof RalphError) return failed('logs', error);
     const why = isErrno(error, 'EACCES') ? 'permission denied' : (error as Error).message;
     return failed(
       'logs',

@@ -1,14 +1,13 @@
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
 import type { RunOptionKey } from '../config/run-options.js';
-import { ownFile, RalphError } from '../errors.js';
+import { RalphError } from '../errors.js';
 import { LOOP_OWNED_PATHS, shownPath, type RalphPaths } from '../files/paths.js';
 import { readRunState } from '../files/run-state.js';
-import { readOptional } from '../files/signal-files.js';
 import { parseTasks } from '../files/tasks.js';
 import type { TaskList } from '../domain/tasks.js';
+import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { ensureIgnored } from '../git/repository.js';
 import { readTemplate } from '../templates.js';
 import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
@@ -83,7 +82,7 @@ export async function checkStart(
 ): Promise<PreparedRun> {
   const plan = await planStart(options);
   if (onPlan) {
-    const parsed = parseTasks((await readOptional(options.paths.tasks)) ?? '');
+    const parsed = parseTasks((await readOwnFile(options.paths.tasks)) ?? '');
     onPlan(plan, parsed.ok ? parsed.tasks : undefined);
   }
   const ready = await preflight(plan.checks);
@@ -107,8 +106,8 @@ export async function setUpRun(paths: RalphPaths): Promise<void> {
       'check the repository with `git status`',
     );
   }
-  if ((await readOptional(paths.progress)) === undefined) {
+  if ((await readOwnFile(paths.progress)) === undefined) {
     const template = await readTemplate('progress.txt');
-    await ownFile(paths.progress, 'write', () => writeFile(paths.progress, template));
+    await replaceOwnFile(paths.root, paths.progress, template);
   }
 }

@@ -1,6 +1,7 @@
+import pc from 'picocolors';
 import { countStories } from '../domain/tasks.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
-import { stoppedByInterrupt } from '../git/bounded-git.js';
+import { stoppedByInterrupt } from '../git/safe-git.js';
 import { readRunState, taskListId } from '../files/run-state.js';
 import type { IterationRow } from '../loop/port-data.js';
 import { noProgress, type RunProgress } from '../loop/run-report.js';
@@ -48,7 +49,9 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   }
   await setUpRun(paths);
   // Numbered under the lock: no other run can be writing logs now.
-  run.firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);
+  run.firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv, (message) =>
+    terminal.out.line(pc.yellow(`warning: ${message}`)),
+  );
   // Under the lock: two runs never switch branches under each other.
   const { tasks, branch } = await enterTaskBranch({
     root: paths.root,

@@ -1,4 +1,4 @@
-import { gitOutput } from '../git/bounded-git.js';
+import { gitOutput } from '../git/safe-git.js';
 import type { Check } from './check.js';
 
 /** What `ralph init` writes that belongs in the repository's history. */

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { RalphError } from '../errors.js';
+import { readOwnFile } from '../files/own-file.js';
 import { switchToBranch, type BranchSwitch } from '../git/branch.js';
 import type { TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
@@ -23,7 +23,7 @@ export async function enterTaskBranch(options: {
   const result = await switchToBranch(options.root, branchName, 'ralph/tasks.json', options.signal);
   options.say(describeSwitch(result));
   if (result.kind !== 'switched') return { tasks: options.tasks, branch: branchName };
-  const parsed = parseTasks(await readFile(options.tasksPath, 'utf8').catch(() => ''));
+  const parsed = parseTasks((await readOwnFile(options.tasksPath)) ?? '');
   if (!parsed.ok) {
     throw new RalphError(
       'setup',

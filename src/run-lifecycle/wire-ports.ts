@@ -189,6 +189,7 @@ function agentOptions(
     env: ready.checks.agentEnv,
     output: settings.output,
     logPaths: (iteration) => ({
+      root: paths.root,
       log: join(paths.logs, iterationFileName(iteration, 'log', fallback)),
       jsonl: join(paths.logs, iterationFileName(iteration, 'jsonl', fallback)),
     }),

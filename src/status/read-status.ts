@@ -3,7 +3,8 @@ import type { UsageWindow } from '../domain/usage.js';
 import { readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
 import type { RalphPaths } from '../files/paths.js';
-import { blockedReason, decideAnswer, decideQuestion, readOptional } from '../files/signal-files.js';
+import { blockedReason, decideAnswer, decideQuestion } from '../files/signal-files.js';
+import { readOwnFile } from '../files/own-file.js';
 import { readRunState, taskListId } from '../files/run-state.js';
 import { countStories, openStories, type ReviewPolicy } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
@@ -92,8 +93,8 @@ export async function readStatus(
     currentBranch(paths.root),
     readTasksStatus(paths, options.policy),
     readLoopStatus(paths.active, options.now),
-    readOptional(paths.blocked),
-    readOptional(paths.decide),
+    readOwnFile(paths.blocked),
+    readOwnFile(paths.decide),
     readLastRun(paths.lastRun),
     readRecentIterations(paths.summaryCsv, options.rows),
   ]);
@@ -110,7 +111,7 @@ export async function readStatus(
 }
 
 async function readTasksStatus(paths: RalphPaths, reviewPolicy: ReviewPolicy): Promise<TasksStatus> {
-  const text = await readOptional(paths.tasks);
+  const text = await readOwnFile(paths.tasks);
   if (text === undefined) return { state: 'missing' };
   const parsed = parseTasks(text);
   if (!parsed.ok) return { state: 'invalid', error: parsed.error };
@@ -159,7 +160,7 @@ function usageOf(value: unknown): UsageWindow[] | undefined {
 }
 
 async function readLastRun(path: string): Promise<LastRunStatus | null> {
-  const text = await readOptional(path);
+  const text = await readOwnFile(path);
   if (text === undefined) return null;
   const parsed = parseJson(text);
   if (!parsed.ok) return { state: 'invalid', error: `not valid JSON (${parsed.error})` };

@@ -260,22 +260,25 @@ describe("faults in ralph's own files end the run (io_error, 74), never crash it
   it.each([
     ['ralph/logs', 'ralph/logs'],
     ['ralph/', 'ralph'],
-  ])('works with a symlinked %s, and git ignores the link', async (_name, linked) => {
-    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
-    const elsewhere = await mkdtemp(join(tmpdir(), 'ralph-e2e-elsewhere-'));
-    const source = join(repo.root, linked);
-    if (linked === 'ralph') {
-      execFileSync('cp', ['-a', `${source}/.`, elsewhere]);
-      repo.git('rm', '-q', '-r', '--cached', 'ralph');
-      repo.git('commit', '-q', '-m', 'ralph/ lives elsewhere');
-      await rm(source, { recursive: true });
-    }
-    await symlink(elsewhere, source);
-    await repo.steps([{ implement: true, completeWhenDone: true }]);
-    const result = await runRalph(repo, ['run']);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(repo.git('status', '--porcelain', '--untracked-files=all')).not.toContain(linked);
-    await rm(elsewhere, { recursive: true, force: true });
-  });
+  ])(
+    'refuses a symlinked %s (74) before the agent is called: ralph writes only inside the repository',
+    async (name, linked) => {
+      const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+      const elsewhere = await mkdtemp(join(tmpdir(), 'ralph-e2e-elsewhere-'));
+      const source = join(repo.root, linked);
+      if (linked === 'ralph') {
+        execFileSync('cp', ['-a', `${source}/.`, elsewhere]);
+        repo.git('rm', '-q', '-r', '--cached', 'ralph');
+        repo.git('commit', '-q', '-m', 'ralph/ lives elsewhere');
+        await rm(source, { recursive: true });
+      }
+      await symlink(elsewhere, source);
+      await repo.steps([{ implement: true, completeWhenDone: true }]);
+      const result = await runRalph(repo, ['run']);
+      expect(result.stderr).toContain(`ralph: ${name.replace(/\/$/, '')} is a symbolic link (to ${elsewhere})`);
+      expect(result.code).toBe(74);
+      expect(repo.calls()).toBe(0);
+      await rm(elsewhere, { recursive: true, force: true });
+    },
+  );
 });

@@ -6,8 +6,13 @@ import { decideAnswer, decideQuestion, writeDecide } from '../../../src/files/si
 
 describe('decide.txt', () => {
   it('is written in the documented form, with an empty answer', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'ralph-unit-')), 'decide.txt');
-    await writeDecide(path, { iteration: 7, at: Date.UTC(2026, 5, 15, 14, 30), question: 'WebSockets or polling?' });
+    const root = await mkdtemp(join(tmpdir(), 'ralph-unit-'));
+    const path = join(root, 'decide.txt');
+    await writeDecide(root, path, {
+      iteration: 7,
+      at: Date.UTC(2026, 5, 15, 14, 30),
+      question: 'WebSockets or polling?',
+    });
     const text = await readFile(path, 'utf8');
     expect(text).toBe(
       '## Question (from iteration 7, 2026-06-15T14:30:00Z)\nWebSockets or polling?\n\n---\n## Answer\n',

@@ -1,0 +1,218 @@
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readlink, rename, rm, type FileHandle } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { errnoCode, ioError, isErrno, RalphError } from '../errors.js';
+import { shownPath } from './paths.js';
+
+/**
+ * The one way ralph opens its own files under ralph/. The agent writes into the work tree what it
+ * likes: a symbolic link in place of summary.csv (to ~/.bashrc), a FIFO in place of tasks.json, a
+ * linked ralph/logs. So a write never follows a link (O_NOFOLLOW, and every folder from the
+ * repository root down is a real folder, made here when missing), and a read never blocks
+ * (O_NONBLOCK: a FIFO opens at once) and takes only a regular file, judged on the opened
+ * descriptor (fstat), so nothing can be swapped between a check and the open. A refusal is an
+ * `io` error (exit 74) naming the path and what is there.
+ *
+ * Reads follow a link: a user may link tasks.json to a file of theirs, and a link is no hang.
+ */
+
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
+
+/** A file's text, or undefined when there is none; anything but a regular file is refused. */
+export async function readOwnFile(path: string): Promise<string | undefined> {
+  return (await readOwnBytes(path))?.toString('utf8');
+}
+
+/** A file's bytes, or undefined when there is none; anything but a regular file is refused. */
+export async function readOwnBytes(path: string): Promise<Buffer | undefined> {
+  const handle = await openOwnFileForReading(path);
+  if (handle === undefined) return undefined;
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Opens a file for reading (a regular file only, never blocking), or undefined when there is none. */
+export async function openOwnFileForReading(path: string): Promise<FileHandle | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return undefined;
+    throw await refusal(error, path, 'read');
+  }
+  const stats = await handle.stat();
+  if (stats.isFile()) return handle;
+  await handle.close();
+  throw notRegular(path, stats, 'read');
+}
+
+/**
+ * Replaces a file whole or not at all: the text goes to a new file beside it (O_EXCL|O_NOFOLLOW),
+ * renamed over it. A link or anything but a regular file in its place is refused, not replaced.
+ */
+export async function replaceOwnFile(root: string, path: string, text: string): Promise<void> {
+  await folderOf(root, path);
+  const present = await lstat(path).catch((error: unknown) => {
+    if (isErrno(error, 'ENOENT')) return undefined;
+    throw ioError(error, path, 'write');
+  });
+  if (present && !present.isFile()) throw await refusal(present, path, 'write');
+  const temporary = `${path}.${process.pid}.tmp`;
+  // A temporary file left by a crash with the same pid, or put there: the name itself goes, never its target.
+  await rm(temporary, { force: true }).catch((error: unknown) => {
+    throw ioError(error, temporary, 'write');
+  });
+  try {
+    const handle = await open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
+    try {
+      await handle.writeFile(text);
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw ioError(error, path, 'write');
+  }
+}
+
+/**
+ * Appends to a file, made when missing; `text` may depend on whether the file was empty (a CSV's
+ * header). A link, a FIFO or anything but a regular file in its place is refused.
+ */
+export async function appendOwnFile(
+  root: string,
+  path: string,
+  text: string | ((empty: boolean) => string),
+): Promise<void> {
+  const handle = await openOwnFileForWriting(root, path, O_APPEND);
+  try {
+    const { size } = await handle.stat();
+    await handle.writeFile(typeof text === 'string' ? text : text(size === 0));
+  } catch (error) {
+    throw ioError(error, path, 'write');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Creates a new file (never over an existing one, nor through a link) and opens it for writing. */
+export function createOwnFile(root: string, path: string): Promise<FileHandle> {
+  return openOwnFileForWriting(root, path, O_EXCL);
+}
+
+/** Opens a regular file for writing, made when missing, in a real folder of the repository. */
+async function openOwnFileForWriting(root: string, path: string, flags: number): Promise<FileHandle> {
+  await folderOf(root, path);
+  let handle: FileHandle;
+  try {
+    handle = await open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | flags, 0o666);
+  } catch (error) {
+    throw await refusal(error, path, 'write');
+  }
+  const stats = await handle.stat();
+  if (stats.isFile()) return handle;
+  await handle.close();
+  throw notRegular(path, stats, 'write');
+}
+
+/** The file's folder, as ownFolder makes sure of it; an OS error there is an io error naming the folder. */
+async function folderOf(root: string, path: string): Promise<void> {
+  await ownFolder(root, dirname(path)).catch((error: unknown) => {
+    throw ioError(error, dirname(path), 'write');
+  });
+}
+
+/**
+ * Makes sure `dir` is a real folder inside `root`: each part from the root down is a folder (made
+ * when missing), never a link to one elsewhere, so nothing ralph writes lands outside the repository.
+ */
+export async function ownFolder(root: string, dir: string): Promise<void> {
+  const inside = relative(root, dir);
+  if (inside.startsWith('..') || inside.startsWith(sep)) throw new Error(`${dir} is not inside ${root}`);
+  let current = root;
+  for (const part of inside.split(sep).filter(Boolean)) {
+    current = join(current, part);
+    // An OS error (EACCES, ENOSPC) propagates as it is: the caller names what it was doing.
+    const stats = await lstat(current).catch((error: unknown) => {
+      if (isErrno(error, 'ENOENT')) return undefined;
+      throw error;
+    });
+    if (stats?.isDirectory()) continue;
+    if (stats?.isSymbolicLink()) throw await refusal(stats, current, 'write', 'folder');
+    // A file in the way fails here as mkdir fails (EEXIST), an OS error like any other.
+    await mkdir(current).catch((error: unknown) => {
+      // Made meanwhile by ralph itself (two writes at once): checked again below.
+      if (stats || !isErrno(error, 'EEXIST')) throw error;
+    });
+    const made = await lstat(current);
+    if (!made.isDirectory()) throw await refusal(made, current, 'write', 'folder');
+  }
+}
+
+/** The refusal for what stands at `path`, from the failed open's error or the lstat of it. */
+async function refusal(
+  cause: unknown,
+  path: string,
+  action: 'read' | 'write',
+  wanted: 'file' | 'folder' = 'file',
+): Promise<RalphError> {
+  const stats = isStats(cause) ? cause : await lstat(path).catch(() => undefined);
+  // ELOOP: O_NOFOLLOW met a link; EEXIST: O_EXCL met one; ENXIO: a FIFO with no reader, or a socket…
+  const code = isStats(cause) ? undefined : errnoCode(cause);
+  const whatIsThere =
+    code === undefined || ['ELOOP', 'ENXIO', 'EISDIR', 'ENODEV', 'EOPNOTSUPP', 'EEXIST'].includes(code);
+  if (stats && whatIsThere && !(wanted === 'file' ? stats.isFile() : stats.isDirectory())) {
+    if (stats.isSymbolicLink()) {
+      // The agent chose the target: its control characters are shown, never sent to the terminal.
+      const target = visible(await readlink(path).catch(() => '?'));
+      return new RalphError(
+        'io',
+        `${shown(path)} is a symbolic link (to ${target})`,
+        `ralph writes only ${wanted === 'file' ? 'regular files it owns' : 'into real folders of the repository'}; remove the link`,
+      );
+    }
+    return notRegular(path, stats, action, wanted);
+  }
+  return ioError(cause, path, action === 'read' ? 'read' : 'write');
+}
+
+/** Anything but a regular file (or a folder, where one is wanted) where ralph reads or writes one. */
+function notRegular(path: string, stats: Stats, action: 'read' | 'write', wanted: 'file' | 'folder' = 'file') {
+  return new RalphError(
+    'io',
+    wanted === 'file'
+      ? `${shown(path)} is ${kindOf(stats)}, not a regular file`
+      : `${shown(path)} is ${kindOf(stats)}, not a folder`,
+    `ralph ${action === 'read' ? 'reads' : 'writes'} only ${wanted === 'file' ? 'regular files' : 'real folders'}; move it away`,
+  );
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isDirectory()) return 'a folder';
+  return 'a regular file';
+}
+
+function isStats(value: unknown): value is Stats {
+  return typeof value === 'object' && value !== null && typeof (value as Stats).isFIFO === 'function';
+}
+
+/** The path as the person at the terminal would type it. */
+function shown(path: string): string {
+  return shownPath(process.cwd(), path);
+}
+
+/** Text with its control characters written out (`\x1b`), for a line on the terminal. */
+function visible(text: string): string {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}

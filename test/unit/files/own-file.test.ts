@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import { lstat, mkdir, mkdtemp, readFile, readlink, realpath, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  appendOwnFile,
+  createOwnFile,
+  openOwnFileForReading,
+  readOwnFile,
+  replaceOwnFile,
+} from '../../../src/files/own-file.js';
+
+/** A repository root with ralph/logs, and a file outside it that a planted link points to. */
+async function setUp() {
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'ralph-own-file-')));
+  await mkdir(join(root, 'ralph/logs'), { recursive: true });
+  const outside = join(await mkdtemp(join(tmpdir(), 'ralph-outside-')), 'bashrc');
+  await writeFile(outside, 'untouched\n');
+  return { root, outside };
+}
+
+describe('writing one of ralph’s files', () => {
+  it.each([
+    ['appends', (root: string, path: string) => appendOwnFile(root, path, 'row\n')],
+    ['replaces', (root: string, path: string) => replaceOwnFile(root, path, 'text\n')],
+    ['creates', async (root: string, path: string) => (await createOwnFile(root, path)).close()],
+  ])('%s never through a symbolic link: refused naming it and its target', async (_how, write) => {
+    const { root, outside } = await setUp();
+    const path = join(root, 'ralph/logs/summary.csv');
+    await symlink(outside, path);
+    await expect(write(root, path)).rejects.toMatchObject({
+      kind: 'io',
+      message: expect.stringContaining(`summary.csv is a symbolic link (to ${outside})`),
+      hint: 'ralph writes only regular files it owns; remove the link',
+    });
+    expect(await readFile(outside, 'utf8')).toBe('untouched\n');
+    expect(await readlink(path)).toBe(outside);
+  });
+
+  it('shows a link target’s control characters written out, never raw', async () => {
+    const { root } = await setUp();
+    const path = join(root, 'ralph/blocked.txt');
+    await symlink('/tmp/\u001b]52;c;aGk=\u0007x', path);
+    await expect(replaceOwnFile(root, path, 'text\n')).rejects.toMatchObject({
+      message: expect.stringContaining('is a symbolic link (to /tmp/\\x1b]52;c;aGk=\\x07x)'),
+    });
+  });
+
+  it('never into a linked ralph/logs: the folder is refused, nothing is written beyond it', async () => {
+    const { root, outside } = await setUp();
+    execFileSync('rm', ['-r', join(root, 'ralph/logs')]);
+    await symlink(join(outside, '..'), join(root, 'ralph/logs'));
+    await expect(appendOwnFile(root, join(root, 'ralph/logs/summary.csv'), 'row\n')).rejects.toMatchObject({
+      kind: 'io',
+      message: expect.stringContaining('logs is a symbolic link'),
+    });
+    expect(execFileSync('ls', [join(outside, '..')], { encoding: 'utf8' })).toBe('bashrc\n');
+  });
+
+  it('refuses a FIFO in place of a file it appends to, without waiting for a reader', async () => {
+    const { root } = await setUp();
+    const path = join(root, 'ralph/logs/summary.csv');
+    execFileSync('mkfifo', [path]);
+    await expect(appendOwnFile(root, path, 'row\n')).rejects.toMatchObject({
+      kind: 'io',
+      message: expect.stringContaining('summary.csv is a FIFO (named pipe), not a regular file'),
+    });
+  });
+
+  it('replaces a regular file whole, makes missing folders, and leaves no temporary file', async () => {
+    const { root } = await setUp();
+    const path = join(root, 'ralph/new/state.json');
+    await replaceOwnFile(root, path, 'one\n');
+    await replaceOwnFile(root, path, 'two\n');
+    expect(await readFile(path, 'utf8')).toBe('two\n');
+    expect(execFileSync('ls', ['-A', join(root, 'ralph/new')], { encoding: 'utf8' })).toBe('state.json\n');
+    await appendOwnFile(root, path, (empty) => (empty ? 'header\n' : 'three\n'));
+    expect(await readFile(path, 'utf8')).toBe('two\nthree\n');
+    expect((await lstat(path)).isFile()).toBe(true);
+  });
+});
+
+describe('reading one of ralph’s files', () => {
+  it('refuses a FIFO at once (no writer needed), and a folder', async () => {
+    const { root } = await setUp();
+    execFileSync('mkfifo', [join(root, 'ralph/tasks.json')]);
+    await expect(readOwnFile(join(root, 'ralph/tasks.json'))).rejects.toMatchObject({
+      kind: 'io',
+      message: expect.stringContaining('tasks.json is a FIFO (named pipe), not a regular file'),
+    });
+    await expect(openOwnFileForReading(join(root, 'ralph/logs'))).rejects.toMatchObject({
+      message: expect.stringContaining('logs is a folder, not a regular file'),
+    });
+  });
+
+  it('reads a regular file, through a link too; nothing there is undefined', async () => {
+    const { root, outside } = await setUp();
+    await symlink(outside, join(root, 'ralph/prompt.md'));
+    expect(await readOwnFile(join(root, 'ralph/prompt.md'))).toBe('untouched\n');
+    expect(await readOwnFile(join(root, 'ralph/missing.txt'))).toBeUndefined();
+  });
+});
