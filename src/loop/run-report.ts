@@ -57,6 +57,8 @@ export interface RunReport extends EndingRecord {
   repetitions: Record<string, number>;
   /** Processes ralph ended after they left the agent's or a gate's process group (Linux; 0 elsewhere). */
   strayProcessesEnded: number;
+  /** How the run kept its processes (`cgroup`, `marker`, `process group only`) and why. */
+  containment?: { mode: string; reason: string };
 }
 
 /** Builds the report of a run from its ending, what it did, and the wall clock. */
@@ -69,6 +71,7 @@ export function buildRunReport(
     firstIteration: number;
     maxIterations: number;
     strayProcessesEnded: number;
+    containment?: { mode: string; reason: string };
   },
 ): RunReport {
   const durationMs = run.endedAt - run.startedAt;
@@ -88,6 +91,7 @@ export function buildRunReport(
     costUsd: Math.round(result.costUsd * 1e6) / 1e6,
     repetitions: result.repetitions,
     strayProcessesEnded: run.strayProcessesEnded,
+    ...(run.containment ? { containment: run.containment } : {}),
     ...(resetsAt === undefined ? {} : { resetsAt }),
   };
 }

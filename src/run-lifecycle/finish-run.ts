@@ -57,6 +57,7 @@ export async function finishRun(
     firstIteration: number;
     maxIterations: number;
     strayProcessesEnded: number;
+    containment?: { mode: string; reason: string };
   },
 ): Promise<number> {
   let { ending, error, bug } = end;
@@ -69,13 +70,14 @@ export async function finishRun(
         ({ ending, error, bug } = endingOfError(stateError));
     }
   }
-  const { startedAt, firstIteration, maxIterations, strayProcessesEnded } = context;
+  const { startedAt, firstIteration, maxIterations, strayProcessesEnded, containment } = context;
   const built = buildRunReport(ending, end.progress, {
     startedAt,
     endedAt: Date.now(),
     firstIteration,
     maxIterations,
     strayProcessesEnded,
+    ...(containment ? { containment } : {}),
   });
   const report = withLastFailure(built, end.lastFailure);
   const unwritten = await writeLastRun(context.paths.lastRun, report);
