@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findOwnCgroup, repoHash } from '../../src/process/cgroup.js';
+import { repoHash } from '../../src/process/cgroup.js';
+import { cgroupHome, cgroupWritable } from '../helpers/cgroup.js';
 import { isAlive, makeRepo, runRalph, waitFor, type Repo } from '../helpers/e2e.js';
 
 /**
@@ -14,16 +14,7 @@ import { isAlive, makeRepo, runRalph, waitFor, type Repo } from '../helpers/e2e.
  */
 type Mode = 'cgroup' | 'marker';
 
-const home = findOwnCgroup();
-const cgroupWritable = (() => {
-  if ('why' in home) return false;
-  try {
-    execFileSync('sh', ['-c', `mkdir "$0/ralph-probe-$$" && rmdir "$0/ralph-probe-$$"`, home.dir]);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const home = cgroupHome;
 const hasNginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
 
 /** Waits (in the agent) until the pid in "$P" runs `sleep`: it has left setsid/perl behind. */
