@@ -41,7 +41,7 @@ export function findOwnCgroup(
   if (own === undefined) return { why: 'ralph is in no cgroup v2 group (/proc/self/cgroup has no 0:: line)' };
   // A mount of a subtree (a container's cgroup namespace) shows paths relative to its root.
   const relative = root !== '/' && own.startsWith(root) ? own.slice(root.length) : own;
-  return { dir: join(point, relative) };
+  return { dir: join(point, relative).replace(/(.)\/$/, '$1') };
 }
 
 /** A short, stable name for a repository: its cgroups say whose they are. */
