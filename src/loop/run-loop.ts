@@ -25,6 +25,7 @@ export async function runLoop(
   const deadline = ports.clock.now() + settings.maxRuntimeMs;
   const state: LoopState = {
     tasks,
+    keptRules: tasks,
     accepted: await readPosition(ports.git),
     unconfirmed: startingUnconfirmed(unconfirmed, tasks),
     counters: INITIAL_COUNTERS,
@@ -112,6 +113,7 @@ async function runIteration(
     state,
     { accepted, unconfirmed: observed.unconfirmed },
     observed.tasks.ok ? { tasks: observed.tasks.tasks } : {},
+    observed.tasks.ok && observed.ruleBroken === undefined ? { keptRules: observed.tasks.tasks } : {},
   );
   const claim = { run, ...observed };
   const gates = await checkGates({ iteration, deadline }, claim, observed.committed, settings, ports);
