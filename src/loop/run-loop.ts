@@ -23,18 +23,7 @@ export async function runLoop(
   unconfirmed: readonly string[] = [],
 ): Promise<LoopResult> {
   const deadline = ports.clock.now() + settings.maxRuntimeMs;
-  const state: LoopState = {
-    tasks,
-    keptRules: tasks,
-    accepted: await readPosition(ports.git),
-    unconfirmed: startingUnconfirmed(unconfirmed, tasks),
-    counters: INITIAL_COUNTERS,
-    stuckIterations: 0,
-    feedback: [],
-    repetitions: {},
-    started: 0,
-    decideDelivered: false,
-  };
+  const state = initialState(tasks, await readPosition(ports.git), unconfirmed);
   const result = (termination: Termination): LoopResult => ({
     termination,
     iterations: state.started,
@@ -136,4 +125,20 @@ async function runIteration(
   };
   await recordEnd({ ...end, ...(commit ? { commit } : {}) }, ports);
   return verdict;
+}
+
+/** The state before the first iteration: the list as the run found it is the last that kept the rules. */
+function initialState(tasks: TaskList, accepted: LoopState['accepted'], unconfirmed: readonly string[]): LoopState {
+  return {
+    tasks,
+    keptRules: tasks,
+    accepted,
+    unconfirmed: startingUnconfirmed(unconfirmed, tasks),
+    counters: INITIAL_COUNTERS,
+    stuckIterations: 0,
+    feedback: [],
+    repetitions: {},
+    started: 0,
+    decideDelivered: false,
+  };
 }
