@@ -143,7 +143,10 @@ function chooseMode(identity: string, runId: string, env: NodeJS.ProcessEnv) {
     return { choice: { mode: 'marker' as const, reason: `${made.why}; the environment marker is used` }, home, repo };
   }
   return {
-    choice: { mode: 'cgroup' as const, reason: `each agent and gate in a cgroup under ${made.path}` },
+    choice: {
+      mode: 'cgroup' as const,
+      reason: `each agent and gate in a cgroup of its own under ${'why' in home ? '' : home.dir}`,
+    },
     path: made.path,
     home,
     repo,

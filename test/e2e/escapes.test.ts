@@ -160,3 +160,47 @@ describe('ralph run: a crashed run in cgroup mode', () => {
     expect(leftover()).toEqual([]);
   });
 });
+
+describe('ralph run: which containment is in effect, and why', () => {
+  /** ralph under a private mount of the cgroup hierarchy made read-only: no cgroup can be created. */
+  const readOnlyCgroups = (dir: string) => [
+    'unshare',
+    '-m',
+    'sh',
+    '-c',
+    `mount --bind "${dir}" "${dir}" && mount -o remount,bind,ro "${dir}" && exec "$@"`,
+    'sh',
+  ];
+
+  it.skipIf(!cgroupWritable)('says cgroup in the dry run, at the start of the run and in last-run.json', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const dry = await runRalph(repo, ['run', '--dry-run']);
+    expect(dry.stdout).toMatch(/ok +containment +cgroup: each agent and gate in a cgroup of its own under \//);
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run']);
+    expect(result.stdout).toMatch(/^containment: cgroup \(each agent and gate in a cgroup of its own under \//m);
+    expect(repo.lastRun()).toMatchObject({ containment: { mode: 'cgroup' } });
+  });
+
+  it.skipIf(!cgroupWritable)('falls back to the marker where the hierarchy is read-only, and says why', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const wrapper = readOnlyCgroups((home as { dir: string }).dir);
+    const dry = await runRalph(repo, ['run', '--dry-run'], { wrapper });
+    expect(dry.stdout).toMatch(
+      /ok +containment +marker: cannot create a cgroup under \S+: EROFS; the environment marker/,
+    );
+    const pidFile = join(repo.root, 'daemons.pid');
+    await repo.steps([{ daemons: pidFile, implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run'], { wrapper });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^containment: marker \(cannot create a cgroup under \S+: EROFS/m);
+    expect(repo.lastRun()).toMatchObject({ containment: { mode: 'marker' }, strayProcessesEnded: 2 });
+    expect(pidsIn(pidFile).filter(isAlive)).toEqual([]);
+  });
+
+  it('uses the marker when RALPH_CONTAINMENT=marker asks for it', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const dry = await runRalph(repo, ['run', '--dry-run'], { env: { RALPH_CONTAINMENT: 'marker' } });
+    expect(dry.stdout).toMatch(/ok +containment +marker: RALPH_CONTAINMENT=marker asks for it/);
+  });
+});
