@@ -179,7 +179,10 @@ export function leftoverRunCgroups(home: CgroupHome, repo: string, exceptRunId: 
     .map((name) => join(home.dir, name));
 }
 
-/** The cgroup of a run (whatever repository), if it is still there: for a stale lock's remains. */
+/**
+ * The cgroup of a run (whatever repository), if it is still there: for a stale lock's remains. With
+ * isInRunCgroup, what proves that a process belongs to a run whose lock is stale.
+ */
 export function cgroupOfRun(runId: string, home: CgroupHome = findOwnCgroup()): string | undefined {
   if ('why' in home || !/^[0-9a-f]+$/.test(runId)) return undefined;
   return childDirs(home.dir)

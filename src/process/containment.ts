@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import {
-  cgroupMembers,
   createRunCgroup,
   createScopeCgroup,
   emptyCgroup,
@@ -97,11 +96,6 @@ export class Containment {
       : await endMarked({ exact: marker.value, ...since(marker) }, options);
     this.ended += ended.length;
     return ended;
-  }
-
-  /** The processes of a scope still running (with a cgroup: its members). */
-  members(marker: RunMarker): MarkedProcess[] {
-    return marker.cgroup ? cgroupMembers(marker.cgroup) : [];
   }
 
   /** Registers a scope as running: if ralph exits before it ends, its processes are killed. */
