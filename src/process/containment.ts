@@ -30,7 +30,7 @@ export interface RunMarker {
   /** The environment with the marker set: what the scope's first process is started with. */
   env(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
   /** The command that starts `file args` inside the scope's cgroup (as it is without one). */
-  wrap(file: string, args: readonly string[]): { file: string; args: string[] };
+  wrap: (file: string, args: readonly string[]) => { file: string; args: string[] };
   /** The scope's cgroup, when the run has one. */
   cgroup?: string;
   /** When the scope started, in clock ticks since boot: older processes are not the scope's. */
