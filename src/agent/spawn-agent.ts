@@ -85,7 +85,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   });
   const output = createOutput(options, outputTargets(options, logs), stopper, stall);
   const marker = options.containment.mark(`agent-${iteration}`);
-  const started = await startAgent(options.command(prompt), marker.env(options.env), options.cwd);
+  const started = await startAgent(options.command(prompt), marker.env(options.env), options.cwd, marker.wrap);
   if ('cause' in started) return notStarted(started.cause, output, logs);
   const { child } = started;
   const group = (pgid = child.pid!);

@@ -6,6 +6,7 @@ import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { oneLineUsageErrors } from './usage-errors.js';
+import { detectCi } from '../config/ci-environment.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
 const USAGE_EXIT_CODE = exitCodeFor(endingOf(new RalphError('usage', 'bad command line')));
@@ -228,7 +229,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     // An OS error on a file (a full disk as the lock is written) is the user's to fix, not a bug.
     const known = knownError(error);
-    const github = process.env.GITHUB_ACTIONS === 'true';
+    const { github } = detectCi(process.env);
     const code = reportError(known ?? error, github);
     if (known && github) await reportToGitHub(known);
     return code;

@@ -4,6 +4,7 @@ import { readStatus } from '../status/read-status.js';
 import { readReviewPolicy } from '../config/review-policy.js';
 import { renderStatus } from '../status/render-status.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
+import { detectCi } from '../config/ci-environment.js';
 
 export interface StatusOptions {
   cwd: string;
@@ -40,5 +41,5 @@ function machineJson(status: unknown): string {
 
 /** The status for people; on GitHub Actions fenced from the runner, which would obey a title's `::error::`. */
 function forTheLog(text: string, env: NodeJS.ProcessEnv): string {
-  return env.GITHUB_ACTIONS === 'true' ? fencedFromRunner(text) : text;
+  return detectCi(env).github ? fencedFromRunner(text) : text;
 }

@@ -10,6 +10,7 @@ import {
 } from './value-kinds.js';
 import { sandboxName } from './sandbox-kind.js';
 import { AGENT_KINDS, type AgentKind } from '../agent/dialects.js';
+import { isCi } from './ci-environment.js';
 
 // The defaults below are widened from their literal to the option's whole union: inference needs
 // that, though the type-aware lint sees only that the literal already fits.
@@ -144,8 +145,8 @@ export const RUN_OPTIONS = {
     flag: '--on-usage-limit <action>',
     kind: choice(['wait', 'stop'] as const),
     default: 'wait' as 'wait' | 'stop',
-    defaultLabel: 'wait; stop when CI is set',
-    defaultIn: (env) => (env.CI ? 'stop' : 'wait'),
+    defaultLabel: 'wait; stop in CI',
+    defaultIn: (env) => (isCi(env) ? 'stop' : 'wait'),
     description: 'on a usage limit: wait until it resets (within --max-runtime), or stop',
   }),
   maxUsage: option({

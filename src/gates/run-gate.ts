@@ -1,5 +1,6 @@
+import { accessSync, constants } from 'node:fs';
 import { execa } from 'execa';
-import type { Containment } from '../process/containment.js';
+import type { Containment, RunMarker } from '../process/containment.js';
 import { describeEnded } from '../process/marked-processes.js';
 import { terminateGroup } from '../process/process-group.js';
 import { appendOwnFile, createOwnFile } from '../files/own-file.js';
@@ -35,7 +36,7 @@ export interface GateProcessResult {
 export async function runGateProcess(options: GateProcessOptions): Promise<GateProcessResult> {
   const startedAt = Date.now();
   const marker = options.containment?.run.mark(options.containment.scope);
-  const { child, exited } = await spawnGate(options, marker ? marker.env(options.env) : options.env);
+  const { child, exited } = await spawnGate(options, marker);
   let stoppedBy: GateProcessResult['stoppedBy'];
   let stopping: Promise<void> | undefined;
   const pgid = child?.pid;
@@ -71,7 +72,7 @@ type GateExit = { exitCode: number | null; startError?: string };
  * Starts `$SHELL -c command` in its own process group writing to the log; `exited` says how it
  * ended or why it never started.
  */
-async function spawnGate(options: GateProcessOptions, env: NodeJS.ProcessEnv) {
+async function spawnGate(options: GateProcessOptions, marker: RunMarker | undefined) {
   const shell = options.env.SHELL || process.env.SHELL || '/bin/sh';
   const notStarted = (error: unknown): GateExit => ({
     exitCode: null,
@@ -81,7 +82,7 @@ async function spawnGate(options: GateProcessOptions, env: NodeJS.ProcessEnv) {
   try {
     let child: ReturnType<typeof startShell>;
     try {
-      child = startShell(shell, options, env, log.fd);
+      child = startShell(shell, options, marker, log.fd);
     } catch (error) {
       // Thrown, not emitted: a NUL byte in the command. No exit event will ever come.
       return { child: undefined, exited: Promise.resolve(notStarted(error)) };
@@ -105,12 +106,18 @@ async function spawnGate(options: GateProcessOptions, env: NodeJS.ProcessEnv) {
  * started. A lone descriptor number is handed to the child as it is: the command writes to the log
  * file itself, so stdout and stderr keep the order they were written in and nothing passes through ralph.
  */
-function startShell(shell: string, options: GateProcessOptions, env: NodeJS.ProcessEnv, logFd: number) {
+function startShell(shell: string, options: GateProcessOptions, marker: RunMarker | undefined, logFd: number) {
   // execa's types spell out descriptors 3 to 9 only; at run time it passes any number on.
   const fd = logFd as 3;
-  return execa(shell, ['-c', options.command], {
+  // In the gate's cgroup, when the run has one, from the shell's first instruction.
+  // A shell that is not there is started as it is: the kernel's error then names it.
+  const { file, args } =
+    marker && isExecutable(shell)
+      ? marker.wrap(shell, ['-c', options.command])
+      : { file: shell, args: ['-c', options.command] };
+  return execa(file, args, {
     cwd: options.cwd,
-    env,
+    env: marker ? marker.env(options.env) : options.env,
     extendEnv: false,
     detached: true,
     cleanup: false,
@@ -127,7 +134,7 @@ function startShell(shell: string, options: GateProcessOptions, env: NodeJS.Proc
  * marker, and says so in the log.
  */
 async function endStrays(
-  marker: Parameters<Containment['endStrays']>[0],
+  marker: RunMarker,
   options: GateProcessOptions,
   contained: (() => void) | undefined,
 ): Promise<void> {
@@ -138,4 +145,13 @@ async function endStrays(
   const line = describeEnded(strays, "that left the gate's group");
   options.containment.warn(line);
   await appendOwnFile(options.cwd, options.logPath, `[ralph] ${line}\n`).catch(() => undefined);
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return path.includes('/');
+  } catch {
+    return false;
+  }
 }

@@ -14,6 +14,11 @@ export interface Baseline {
   accepted: Position;
   /** The last valid task list. */
   tasks: TaskList;
+  /**
+   * The last list that kept the task list's rules: what the rules judge the next list against. A
+   * broken rule stays broken until the agent undoes the change (an identical COMPLETE is rejected again).
+   */
+  keptRules: TaskList;
   /** Approvals no review iteration made. */
   unconfirmed: ReadonlySet<string>;
 }
@@ -71,7 +76,7 @@ async function judgeTasks(
 ): Promise<{ ruleBroken: string | undefined; unconfirmed: ReadonlySet<string> }> {
   const about = story ? { story: story.id } : {};
   const ruleBroken = checkTransitions({
-    before: storyRecords(baseline.tasks.stories),
+    before: storyRecords(baseline.keptRules.stories),
     after: storyRecords(after.stories),
     mode,
     review,

@@ -23,17 +23,7 @@ export async function runLoop(
   unconfirmed: readonly string[] = [],
 ): Promise<LoopResult> {
   const deadline = ports.clock.now() + settings.maxRuntimeMs;
-  const state: LoopState = {
-    tasks,
-    accepted: await readPosition(ports.git),
-    unconfirmed: startingUnconfirmed(unconfirmed, tasks),
-    counters: INITIAL_COUNTERS,
-    stuckIterations: 0,
-    feedback: [],
-    repetitions: {},
-    started: 0,
-    decideDelivered: false,
-  };
+  const state = initialState(tasks, await readPosition(ports.git), unconfirmed);
   const result = (termination: Termination): LoopResult => ({
     termination,
     iterations: state.started,
@@ -112,6 +102,7 @@ async function runIteration(
     state,
     { accepted, unconfirmed: observed.unconfirmed },
     observed.tasks.ok ? { tasks: observed.tasks.tasks } : {},
+    observed.tasks.ok && observed.ruleBroken === undefined ? { keptRules: observed.tasks.tasks } : {},
   );
   const claim = { run, ...observed };
   const gates = await checkGates({ iteration, deadline }, claim, observed.committed, settings, ports);
@@ -134,4 +125,20 @@ async function runIteration(
   };
   await recordEnd({ ...end, ...(commit ? { commit } : {}) }, ports);
   return verdict;
+}
+
+/** The state before the first iteration: the list as the run found it is the last that kept the rules. */
+function initialState(tasks: TaskList, accepted: LoopState['accepted'], unconfirmed: readonly string[]): LoopState {
+  return {
+    tasks,
+    keptRules: tasks,
+    accepted,
+    unconfirmed: startingUnconfirmed(unconfirmed, tasks),
+    counters: INITIAL_COUNTERS,
+    stuckIterations: 0,
+    feedback: [],
+    repetitions: {},
+    started: 0,
+    decideDelivered: false,
+  };
 }

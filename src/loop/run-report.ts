@@ -57,6 +57,8 @@ export interface RunReport extends EndingRecord {
   repetitions: Record<string, number>;
   /** Processes ralph ended after they left the agent's or a gate's process group (Linux; 0 elsewhere). */
   strayProcessesEnded: number;
+  /** How the run kept its processes (`cgroup`, `marker`, `process group only`) and why. */
+  containment?: { mode: string; reason: string };
   /** The first line of the agent's `--version` (`2.1.197 (Claude Code)`), when it said one. */
   agentVersion?: string;
   /** Iterations and cost per agent kind, when more than one ran (`--fallback-agent`). */
@@ -80,6 +82,7 @@ export function buildRunReport(
     firstIteration: number;
     maxIterations: number;
     strayProcessesEnded: number;
+    containment?: { mode: string; reason: string };
   },
 ): RunReport {
   const durationMs = run.endedAt - run.startedAt;
@@ -99,6 +102,7 @@ export function buildRunReport(
     costUsd: Math.round(result.costUsd * 1e6) / 1e6,
     repetitions: result.repetitions,
     strayProcessesEnded: run.strayProcessesEnded,
+    ...(run.containment ? { containment: run.containment } : {}),
     ...(resetsAt === undefined ? {} : { resetsAt }),
   };
 }

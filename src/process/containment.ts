@@ -1,57 +1,149 @@
 import { randomBytes } from 'node:crypto';
+import {
+  createRunCgroup,
+  createScopeCgroup,
+  emptyCgroup,
+  findOwnCgroup,
+  inCgroup,
+  killCgroupNow,
+  leftoverRunCgroups,
+  removeCgroup,
+  repoHash,
+  runCgroupName,
+} from './cgroup.js';
 import { endMarked, killMarkedNow, MARKER_VARIABLE, type MarkedProcess } from './marked-processes.js';
+import { bootTicksNow, hasProc } from './proc.js';
 
-/** The mark one scope of a run (an iteration's agent, a gate) puts in its processes' environment. */
+/** How a run keeps its processes: the promise "every process it started is ended" holds this far. */
+export type ContainmentMode = 'cgroup' | 'marker' | 'process group only';
+
+/** The mode in effect and why: printed at the start, by `--dry-run`, and kept in last-run.json. */
+export interface ContainmentChoice {
+  mode: ContainmentMode;
+  reason: string;
+}
+
+/** The mark one scope of a run (an iteration's agent, a gate) puts on its processes. */
 export interface RunMarker {
   /** `<run id>:<scope>`, e.g. `3f9a…:agent-7`. */
   value: string;
   /** The environment with the marker set: what the scope's first process is started with. */
   env(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+  /** The command that starts `file args` inside the scope's cgroup (as it is without one). */
+  wrap: (file: string, args: readonly string[]) => { file: string; args: string[] };
+  /** The scope's cgroup, when the run has one. */
+  cgroup?: string;
+  /** When the scope started, in clock ticks since boot: older processes are not the scope's. */
+  sinceTicks?: number;
 }
 
 /**
- * Keeps a run's processes inside the run. Every process ralph starts carries a marker in its
- * environment, inherited by whatever it starts in turn — through `setsid`, double forks and
- * `daemon()`, which all leave the process group. When a scope ends and its group is gone, the
- * processes still carrying its marker are found in /proc and ended too, and counted.
- * (PR_SET_CHILD_SUBREAPER would catch them as well, but Node offers no prctl.) Without /proc
- * (macOS) nothing is found: there only the process group is ended.
+ * Keeps a run's processes inside the run. With a cgroup (Linux, cgroup v2, writable): every scope's
+ * processes are members of its cgroup, found by reading cgroup.procs, whatever they do to their
+ * environment. Otherwise every process ralph starts carries a marker in its environment, inherited
+ * through `setsid`, double forks and `daemon()`, and found in /proc once the scope's group is gone.
+ * Without /proc (macOS) only the process group is ended.
  */
 export class Containment {
   /** Processes ended after they left their group, over the whole run. */
   ended = 0;
-  private readonly live = new Set<string>();
+  choice: ContainmentChoice;
+  private runCgroup: string | undefined;
+  private readonly live = new Set<RunMarker>();
 
-  constructor(readonly runId: string = newRunId()) {}
-
-  /** A fresh marker for one scope of this run. */
-  mark(scope: string): RunMarker {
-    const value = `${this.runId}:${scope}`;
-    return { value, env: (base) => ({ ...base, [MARKER_VARIABLE]: value }) };
+  constructor(readonly runId: string = newRunId()) {
+    this.choice = hasProc()
+      ? { mode: 'marker', reason: 'not yet opened' }
+      : { mode: 'process group only', reason: 'no /proc on this system: processes that leave the group are not found' };
   }
 
   /**
-   * Ends what still carries the marker once its group has been ended, and counts it. While it
-   * is pending, ralph's own exit (an uncaught error, process.exit) kills them at once instead.
+   * Chooses the mode for a run of the repository `identity` (its git dir) and, with a cgroup, ends
+   * what earlier runs of the same repository left in theirs (ralph holds its lock: they are dead).
+   */
+  async open(identity: string, env: NodeJS.ProcessEnv = process.env): Promise<MarkedProcess[]> {
+    if (this.choice.mode === 'process group only') return [];
+    const { choice, path, home, repo } = chooseMode(identity, this.runId, env);
+    this.choice = choice;
+    this.runCgroup = path;
+    if (!path) return [];
+    const ended: MarkedProcess[] = [];
+    for (const leftover of leftoverRunCgroups(home, repo, this.runId)) ended.push(...(await emptyCgroup(leftover)));
+    return ended;
+  }
+
+  /** A fresh marker (and, with a cgroup, a fresh cgroup) for one scope of this run. */
+  mark(scope: string): RunMarker {
+    const value = `${this.runId}:${scope}`;
+    const cgroup = this.runCgroup ? createScopeCgroup(this.runCgroup, scope) : undefined;
+    const sinceTicks = cgroup ? undefined : bootTicksNow();
+    return {
+      value,
+      env: (base) => ({ ...base, [MARKER_VARIABLE]: value }),
+      wrap: (file, args) => (cgroup ? inCgroup(cgroup, file, args) : { file, args: [...args] }),
+      ...(cgroup ? { cgroup } : {}),
+      ...(sinceTicks === undefined ? {} : { sinceTicks }),
+    };
+  }
+
+  /**
+   * Ends what is still in the scope once its group has been ended, and counts it. While it is
+   * pending, ralph's own exit (an uncaught error, process.exit) kills them at once instead.
    */
   async endStrays(marker: RunMarker, options: { force?: AbortSignal } = {}): Promise<MarkedProcess[]> {
-    const ended = await endMarked({ exact: marker.value }, options);
+    const ended = marker.cgroup
+      ? await emptyCgroup(marker.cgroup, options)
+      : await endMarked({ exact: marker.value, ...since(marker) }, options);
     this.ended += ended.length;
     return ended;
   }
 
-  /** Registers a scope as running: if ralph exits before it ends, its marked processes are killed. */
+  /** Registers a scope as running: if ralph exits before it ends, its processes are killed. */
   started(marker: RunMarker): () => void {
-    this.live.add(marker.value);
+    this.live.add(marker);
     if (this.live.size === 1) process.once('exit', this.killOnExit);
     return () => {
-      this.live.delete(marker.value);
+      this.live.delete(marker);
       if (this.live.size === 0) process.off('exit', this.killOnExit);
     };
   }
 
+  /** Removes the run's cgroup at the end of the run. */
+  async close(): Promise<void> {
+    if (this.runCgroup) await removeCgroup(this.runCgroup);
+  }
+
   private readonly killOnExit = () => {
-    for (const value of this.live) killMarkedNow({ exact: value });
+    for (const marker of this.live) {
+      if (marker.cgroup) killCgroupNow(marker.cgroup);
+      else killMarkedNow({ exact: marker.value });
+    }
+  };
+}
+
+function since(marker: RunMarker): { sinceTicks?: number } {
+  return marker.sinceTicks === undefined ? {} : { sinceTicks: marker.sinceTicks };
+}
+
+/** The mode a run gets: a cgroup where one can be made, the marker otherwise (or when asked for). */
+function chooseMode(identity: string, runId: string, env: NodeJS.ProcessEnv) {
+  const home = findOwnCgroup();
+  const repo = repoHash(identity);
+  if (env.RALPH_CONTAINMENT === 'marker') {
+    return { choice: { mode: 'marker' as const, reason: 'RALPH_CONTAINMENT=marker asks for it' }, home, repo };
+  }
+  const made = createRunCgroup(home, runCgroupName(repo, runId));
+  if ('why' in made) {
+    return { choice: { mode: 'marker' as const, reason: `${made.why}; the environment marker is used` }, home, repo };
+  }
+  return {
+    choice: {
+      mode: 'cgroup' as const,
+      reason: `each agent and gate in a cgroup of its own under ${'why' in home ? '' : home.dir}`,
+    },
+    path: made.path,
+    home,
+    repo,
   };
 }
 
@@ -63,4 +155,13 @@ function newRunId(): string {
 /** What matches every process of a run, whichever scope: for ending what a crashed run left. */
 export function runMatch(runId: string): { prefix: string } {
   return { prefix: `${runId}:` };
+}
+
+/** The mode a run would get, without keeping anything: for `ralph run --dry-run`. */
+export async function probeContainment(identity: string, env: NodeJS.ProcessEnv): Promise<ContainmentChoice> {
+  const probe = new Containment(`probe${newRunId()}`.replace(/[^0-9a-f]/g, ''));
+  if (probe.choice.mode === 'process group only') return probe.choice;
+  const { choice, path } = chooseMode(identity, probe.runId, env);
+  if (path) await removeCgroup(path);
+  return choice;
 }

@@ -14,7 +14,10 @@ export interface MarkedProcess {
 }
 
 /** Which marker values count: one scope's exact value, or every scope of a run (a prefix). */
-export type MarkerMatch = { exact: string } | { prefix: string };
+export type MarkerMatch = ({ exact: string } | { prefix: string }) & {
+  /** Processes that started before this (clock ticks since boot) are not looked at: not the scope's. */
+  sinceTicks?: number;
+};
 
 const POLL_MS = 25;
 /** Rounds of find-and-end: a process may fork again while its parent is being ended. */
@@ -30,10 +33,12 @@ function findMarked(match: MarkerMatch): MarkedProcess[] {
   const found: MarkedProcess[] = [];
   for (const pid of listPids()) {
     if (pid === process.pid) continue;
-    const environ = readProcEnviron(pid);
-    if (!environ || !environHas(environ, entry, exact)) continue;
+    // The small stat first: a process older than the scope is skipped before its environment is read.
     const stat = readProcStat(pid);
-    if (stat && stat.state !== 'Z') found.push({ pid, comm: stat.comm, startTicks: stat.startTicks });
+    if (!stat || stat.state === 'Z') continue;
+    if (match.sinceTicks !== undefined && Number(stat.startTicks) < match.sinceTicks) continue;
+    const environ = readProcEnviron(pid);
+    if (environ && environHas(environ, entry, exact)) found.push({ pid, comm: stat.comm, startTicks: stat.startTicks });
   }
   return found;
 }

@@ -83,6 +83,22 @@ export function environHas(environ: Buffer, entry: string, exact: boolean): bool
   return false;
 }
 
+/** Clock ticks per second in /proc (USER_HZ): 100 on every Linux architecture ralph runs on. */
+const USER_HZ = 100;
+
+/**
+ * Now, in the clock ticks since boot that /proc/PID/stat's start time counts, less a second (the
+ * two clocks round differently, and the marker is unique to its scope anyway); undefined without /proc.
+ */
+export function bootTicksNow(): number | undefined {
+  try {
+    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    return Number.isFinite(uptime) ? Math.floor(uptime * USER_HZ) - USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 let bootId: string | undefined;
 
 /** This boot's id: a pid and start tick pair recurs after a reboot, with another boot id. */

@@ -1,3 +1,4 @@
+import { cgroupOfRun, emptyCgroup } from './cgroup.js';
 import { runMatch } from './containment.js';
 import { endMarked, MARKER_VARIABLE, type MarkedProcess } from './marked-processes.js';
 import { groupMembers, isGroupAlive, terminateGroup } from './process-group.js';
@@ -20,7 +21,12 @@ export interface RunTraces {
  */
 export async function endRunRemains(run: RunTraces): Promise<MarkedProcess[]> {
   const group = run.agentGroup !== undefined && isTheRunsGroup(run.agentGroup, run) ? run.agentGroup : undefined;
-  const ended = run.marker ? await endMarked(runMatch(run.marker)) : [];
+  // Its cgroup first (whatever its processes did to their environment), then the marker.
+  const cgroup = run.marker ? cgroupOfRun(run.marker) : undefined;
+  const ended = [
+    ...(cgroup ? await emptyCgroup(cgroup) : []),
+    ...(run.marker ? await endMarked(runMatch(run.marker)) : []),
+  ];
   if (group === undefined || !isGroupAlive(group)) return ended;
   // What is left of the group did not carry the marker (a process started with `env -i`).
   const rest = groupMembers(group).flatMap((pid) => {

@@ -1,4 +1,6 @@
+import { dirname } from 'node:path';
 import type { AgentCommand } from '../agent/agent-command.js';
+import { probeContainment } from '../process/containment.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import { RUN_OPTIONS, type RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
@@ -35,6 +37,8 @@ export async function dryRun(
   const hook = await checkStopHook(options.root, options);
   if (hook) checks.push(hook);
   checks.push(await checkScaffold(options.root));
+  const containment = await probeContainment(dirname(ralphPaths(options.root).active), process.env);
+  checks.push({ name: 'containment', status: 'ok', detail: `${containment.mode}: ${containment.reason}` });
   let command: AgentCommand | undefined;
   try {
     command = (await prepareInvocation(resolved, options.root, options.cwd, agentPath)).command(PROMPT_MARK);

@@ -9,7 +9,7 @@ import { withLastFailure } from './last-failure.js';
 import { endingOf, type Ending } from '../loop/termination.js';
 import type { Screen } from '../ui/screen.js';
 import { stateAfterRun } from './resume-guard.js';
-import { buildRunReport, type RunProgress } from '../loop/run-report.js';
+import { buildRunReport, type RunProgress, type RunReport } from '../loop/run-report.js';
 import { renderSummary } from '../ui/run-summary.js';
 import { writeLastRun } from './last-run-file.js';
 import { withAgentShares } from './agent-shares.js';
@@ -43,25 +43,27 @@ export interface RunEnd {
   lastFailure?: AgentFailure;
 }
 
+/** What the run's ending is told besides the run itself. */
+export interface FinishContext {
+  paths: RalphPaths;
+  out: Screen;
+  env: NodeJS.ProcessEnv;
+  github: boolean;
+  startedAt: number;
+  firstIteration: number;
+  maxIterations: number;
+  strayProcessesEnded: number;
+  /** The first line of the agent's `--version`, when the start read it. */
+  agentVersion?: string;
+  /** How the run kept its processes, and why. */
+  containment?: { mode: string; reason: string };
+}
+
 /**
  * Ends a run that held the lock: one ending → state.json, last-run.json, the error line, the summary
  * block and the GitHub outputs, all from the same record. Resolves to the exit code.
  */
-export async function finishRun(
-  end: RunEnd,
-  context: {
-    paths: RalphPaths;
-    out: Screen;
-    env: NodeJS.ProcessEnv;
-    github: boolean;
-    startedAt: number;
-    firstIteration: number;
-    maxIterations: number;
-    strayProcessesEnded: number;
-    /** The first line of the agent's `--version`, when the start read it. */
-    agentVersion?: string;
-  },
-): Promise<number> {
+export async function finishRun(end: RunEnd, context: FinishContext): Promise<number> {
   let { ending, error, bug } = end;
   if (end.loopRan) {
     try {
@@ -72,21 +74,7 @@ export async function finishRun(
         ({ ending, error, bug } = endingOfError(stateError));
     }
   }
-  const { startedAt, firstIteration, maxIterations, strayProcessesEnded } = context;
-  const built = buildRunReport(ending, end.progress, {
-    startedAt,
-    endedAt: Date.now(),
-    firstIteration,
-    maxIterations,
-    strayProcessesEnded,
-  });
-  const report = withAgentShares(
-    {
-      ...withLastFailure(built, end.lastFailure),
-      ...(context.agentVersion === undefined ? {} : { agentVersion: context.agentVersion }),
-    },
-    end.rows,
-  );
+  const report = reportOf(ending, end, context);
   const unwritten = await writeLastRun(context.paths, report);
   if (error) context.out.error(errorLine(error));
   if (unwritten) context.out.error(`ralph: ${unwritten}; the previous run's record may still be there`);
@@ -105,6 +93,26 @@ export async function finishRun(
   }
   if (bug !== undefined) context.out.error(await reportBug(bug, context.paths, new Date()));
   return report.exitCode;
+}
+
+/** The one record of the run's ending: last-run.json, the summary and the GitHub outputs all read it. */
+function reportOf(ending: Ending, end: RunEnd, context: FinishContext): RunReport {
+  const { startedAt, firstIteration, maxIterations, strayProcessesEnded, containment } = context;
+  const built = buildRunReport(ending, end.progress, {
+    startedAt,
+    endedAt: Date.now(),
+    firstIteration,
+    maxIterations,
+    strayProcessesEnded,
+    ...(containment ? { containment } : {}),
+  });
+  return withAgentShares(
+    {
+      ...withLastFailure(built, end.lastFailure),
+      ...(context.agentVersion === undefined ? {} : { agentVersion: context.agentVersion }),
+    },
+    end.rows,
+  );
 }
 
 /** state.json after a run that reached its loop: the resume count, and the work tree as the run leaves it. */

@@ -1,4 +1,6 @@
 import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { describeEnded } from '../process/marked-processes.js';
 import { Containment } from '../process/containment.js';
 import { ActiveLock, currentOwner } from '../files/active-lock.js';
 import type { RalphPaths } from '../files/paths.js';
@@ -22,6 +24,9 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
     mode: 'implement',
   });
   const { warning } = await lock.acquire();
+  // Under the lock: the cgroups earlier runs of this repository left are theirs to empty now.
+  const leftovers = await containment.open(dirname(paths.active));
+  const remains = leftovers.length > 0 ? describeEnded(leftovers, 'that an earlier run left in its cgroup') : undefined;
   const interrupts = installInterrupts((signal, count) =>
     terminal.out.line(
       count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`,
@@ -32,7 +37,7 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
     terminal,
     paths,
     lock,
-    lockWarning: warning,
+    lockWarning: [warning, remains].filter(Boolean).join('; ') || undefined,
     containment,
     interrupts,
     rows: [],
@@ -43,10 +48,11 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
 }
 
 /** Closes the screen, stops listening for interrupts, and releases the lock — however the run ended. */
-export async function closeRun({ terminal, interrupts, paths, lock }: LoopRun): Promise<void> {
+export async function closeRun({ terminal, interrupts, paths, lock, containment }: LoopRun): Promise<void> {
   // Later steps of the job must find the runner obeying commands again.
   const closed = terminal.out.close();
   interrupts.dispose();
+  await containment.close();
   await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
   await lock
     .release()

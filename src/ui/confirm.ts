@@ -1,13 +1,8 @@
 import { createInterface } from 'node:readline/promises';
+import { isCi } from '../config/ci-environment.js';
 
 /** Asks a yes/no question; resolves true only on an explicit yes. */
 export type Confirm = (question: string) => Promise<boolean>;
-
-/** Whether the environment says this is CI (`CI=true`, `CI=1`; not `CI=false` or empty). */
-function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.CI?.trim().toLowerCase();
-  return value !== undefined && value !== '' && value !== 'false' && value !== '0';
-}
 
 /** A `[y/N]` question on the terminal, or undefined when nobody is there to answer (no TTY, or CI). */
 export function terminalConfirm(env: NodeJS.ProcessEnv = process.env): Confirm | undefined {

@@ -230,9 +230,5 @@ function written(stream: NodeJS.WritableStream): Promise<void> {
   });
 }
 
-/** Whether this is a CI job, and GitHub Actions in particular. */
-export function detectCi(env: NodeJS.ProcessEnv): { ci: boolean; github: boolean } {
-  const github = env.GITHUB_ACTIONS === 'true';
-  const ci = github || (env.CI !== undefined && !['', '0', 'false'].includes(env.CI.toLowerCase()));
-  return { ci, github };
-}
+/** Whether this is a CI job, and GitHub Actions in particular: the one reading, in config/ci-environment.ts. */
+export { detectCi } from '../config/ci-environment.js';

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cgroupWritable } from '../helpers/cgroup.js';
 import { isAlive, makeRepo, processesMarked, runPrefix, runRalph, waitFor, type Repo } from '../helpers/e2e.js';
 
 const pidsIn = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map(Number);
@@ -11,25 +12,31 @@ async function configure(repo: Repo, config: unknown): Promise<void> {
 }
 
 describe('ralph run: processes that leave the group', () => {
-  it("ends the agent's setsid and daemon() processes with the iteration, says so, and counts them", async () => {
-    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
-    const pidFile = join(repo.root, 'daemons.pid');
-    await repo.steps([{ daemons: pidFile, implement: true, completeWhenDone: true }]);
-    const result = await runRalph(repo, ['run']);
-    expect(result.code).toBe(0);
-    const marker = repo.call(1).marker;
-    expect(marker).toMatch(/^[0-9a-f]+:agent-1$/);
-    const daemons = pidsIn(pidFile);
-    expect(daemons).toHaveLength(2);
-    // Gone by the time ralph exits: no waiting here.
-    expect(daemons.filter(isAlive)).toEqual([]);
-    expect(processesMarked(runPrefix(marker))).toEqual([]);
-    expect(result.stdout).toMatch(/warning: ended 2 processes that left the agent's group: \d+ sleep, \d+ sleep/);
-    expect(repo.read('ralph/logs/iteration-001.log')).toMatch(
-      /^\[ralph\] ended 2 processes that left the agent's group: /m,
-    );
-    expect(repo.lastRun()).toMatchObject({ reason: 'complete', strayProcessesEnded: 2 });
-  });
+  it.each(['cgroup', 'marker'])(
+    "ends the agent's setsid and daemon() processes with the iteration, says so, and counts them (%s mode)",
+    async (mode) => {
+      if (mode === 'cgroup' && !cgroupWritable) return; // no writable cgroup v2 here: the marker variant covers it
+      const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+      const pidFile = join(repo.root, 'daemons.pid');
+      await repo.steps([{ daemons: pidFile, implement: true, completeWhenDone: true }]);
+      const result = await runRalph(repo, ['run'], {
+        env: { RALPH_CONTAINMENT: mode === 'marker' ? 'marker' : undefined },
+      });
+      expect(result.code).toBe(0);
+      const marker = repo.call(1).marker;
+      expect(marker).toMatch(/^[0-9a-f]+:agent-1$/);
+      const daemons = pidsIn(pidFile);
+      expect(daemons).toHaveLength(2);
+      // Gone by the time ralph exits: no waiting here.
+      expect(daemons.filter(isAlive)).toEqual([]);
+      expect(processesMarked(runPrefix(marker))).toEqual([]);
+      expect(result.stdout).toMatch(/warning: ended 2 processes that left the agent's group: \d+ sleep, \d+ sleep/);
+      expect(repo.read('ralph/logs/iteration-001.log')).toMatch(
+        /^\[ralph\] ended 2 processes that left the agent's group: /m,
+      );
+      expect(repo.lastRun()).toMatchObject({ reason: 'complete', strayProcessesEnded: 2, containment: { mode } });
+    },
+  );
 
   it('ends what a quality gate leaves running outside its group', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });

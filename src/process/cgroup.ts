@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MarkedProcess } from './marked-processes.js';
+import { KILL_GRACE_MS } from './process-group.js';
+import { readProcStat } from './proc.js';
+
+/**
+ * Control groups (cgroup v2) as ralph uses them: one cgroup per run, `ralph-<repo hash>-<run id>`,
+ * under the cgroup ralph lives in, and one child per scope (an agent, a gate). Membership is
+ * inherited by every descendant and cannot be left without the privilege to move oneself, so the
+ * members of a scope's cgroup are exactly what the scope started — whatever its environment says.
+ */
+
+/** Where cgroup v2 is mounted and where ralph lives in it; or why there is nothing to use. */
+export type CgroupHome = { dir: string } | { why: string };
+
+/** The cgroup2 mount (unified `/sys/fs/cgroup`, or hybrid `/sys/fs/cgroup/unified`) and ralph's own cgroup in it. */
+export function findOwnCgroup(
+  mountinfo = readText('/proc/self/mountinfo'),
+  membership = readText('/proc/self/cgroup'),
+): CgroupHome {
+  if (mountinfo === undefined) return { why: 'no /proc/self/mountinfo' };
+  const mount = mountinfo
+    .split('\n')
+    .map((line) => line.split(' '))
+    .find((fields) => fields[fields.indexOf('-') + 1] === 'cgroup2');
+  if (!mount) return { why: 'no cgroup v2 hierarchy is mounted' };
+  const [root, point] = [unescapeMount(mount[3] ?? '/'), unescapeMount(mount[4] ?? '')];
+  const own = /^0::(.*)$/m.exec(membership ?? '')?.[1];
+  if (own === undefined) return { why: 'ralph is in no cgroup v2 group (/proc/self/cgroup has no 0:: line)' };
+  // A mount of a subtree (a container's cgroup namespace) shows paths relative to its root.
+  const relative = root !== '/' && own.startsWith(root) ? own.slice(root.length) : own;
+  return { dir: join(point, relative).replace(/(.)\/$/, '$1') };
+}
+
+/** A short, stable name for a repository: its cgroups say whose they are. */
+export function repoHash(identity: string): string {
+  return createHash('sha256').update(identity).digest('hex').slice(0, 12);
+}
+
+/** The name of a run's cgroup. */
+export function runCgroupName(repo: string, runId: string): string {
+  return `ralph-${repo}-${runId}`;
+}
+
+/**
+ * Creates the run's cgroup under ralph's own, or says why it cannot (read-only, EACCES, EBUSY…):
+ * never an error, the caller falls back to the marker.
+ */
+export function createRunCgroup(home: CgroupHome, name: string): { path: string } | { why: string } {
+  if ('why' in home) return home;
+  const path = join(home.dir, name);
+  try {
+    // Moving a process needs write access to cgroup.procs of the common ancestor: ralph's own cgroup.
+    accessSync(join(home.dir, 'cgroup.procs'), constants.W_OK);
+    mkdirSync(path);
+    accessSync(join(path, 'cgroup.procs'), constants.W_OK);
+    return { path };
+  } catch (error) {
+    removeDir(path);
+    return { why: `cannot create a cgroup under ${home.dir}: ${(error as NodeJS.ErrnoException).code ?? 'error'}` };
+  }
+}
+
+/** Creates one scope's cgroup (a child of the run's); undefined when it cannot be. */
+export function createScopeCgroup(runPath: string, scope: string): string | undefined {
+  const path = join(runPath, scope.replace(/[^\w.-]/g, '_'));
+  try {
+    mkdirSync(path);
+    return path;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The command that runs `file args` inside the cgroup: a shell that writes its own pid into
+ * cgroup.procs, then `exec`s — the command is a member from its first instruction, and so is
+ * everything it starts. A shell costs a millisecond; a node one-liner would cost fifty.
+ */
+export function inCgroup(path: string, file: string, args: readonly string[]): { file: string; args: string[] } {
+  return {
+    file: '/bin/sh',
+    args: ['-c', 'echo $$ > "$0/cgroup.procs" || exit 126; exec "$@"', path, file, ...args],
+  };
+}
+
+/** The live members of a cgroup and everything below it. */
+export function cgroupMembers(path: string): MarkedProcess[] {
+  const found: MarkedProcess[] = [];
+  for (const pid of pidsIn(path)) {
+    const stat = readProcStat(pid);
+    if (stat && stat.state !== 'Z') found.push({ pid, comm: stat.comm, startTicks: stat.startTicks });
+  }
+  return found;
+}
+
+function pidsIn(path: string): number[] {
+  const own = (readText(join(path, 'cgroup.procs')) ?? '').split('\n').filter(Boolean).map(Number);
+  return [...own, ...childDirs(path).flatMap((child) => pidsIn(join(path, child)))];
+}
+
+function childDirs(path: string): string[] {
+  try {
+    return readdirSync(path, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+const POLL_MS = 25;
+
+/**
+ * Ends every member of a cgroup: SIGTERM, then — after the grace period, or at once when `force`
+ * fires — `cgroup.kill` (Linux 5.14+: every member at once, forks in flight included) or SIGKILL
+ * to each member until none is left. Then removes the cgroup. Returns every member it saw.
+ */
+export async function emptyCgroup(
+  path: string,
+  { graceMs = KILL_GRACE_MS, force }: { graceMs?: number; force?: AbortSignal } = {},
+): Promise<MarkedProcess[]> {
+  const seen = new Map<string, MarkedProcess>();
+  const look = () => {
+    const members = cgroupMembers(path);
+    for (const member of members) seen.set(`${member.pid}@${member.startTicks}`, member);
+    return members;
+  };
+  for (const member of look()) signal(member.pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (look().length > 0 && Date.now() < deadline && !force?.aborted) await sleep(POLL_MS);
+  const killDeadline = Date.now() + 5000;
+  while (look().length > 0 && Date.now() < killDeadline) {
+    killCgroupNow(path);
+    await sleep(POLL_MS);
+  }
+  await removeCgroup(path);
+  return [...seen.values()];
+}
+
+/** SIGKILL to every member at once, without waiting: for ralph's own last moments. */
+export function killCgroupNow(path: string): void {
+  if (existsSync(join(path, 'cgroup.kill'))) {
+    try {
+      writeFileSync(join(path, 'cgroup.kill'), '1');
+      return;
+    } catch {
+      // Fall through to one signal each.
+    }
+  }
+  for (const pid of pidsIn(path)) signal(pid, 'SIGKILL');
+}
+
+/** Removes a cgroup and its children (empty ones only: the kernel refuses the rest). */
+export async function removeCgroup(path: string): Promise<void> {
+  for (const child of childDirs(path)) await removeCgroup(join(path, child));
+  // Exiting members may keep it busy for a moment after cgroup.procs is empty.
+  for (let attempt = 0; attempt < 40 && existsSync(path) && !removeDir(path); attempt++) await sleep(POLL_MS);
+}
+
+/** The cgroups of other runs of this repository under `home`: what a crashed run left. */
+export function leftoverRunCgroups(home: CgroupHome, repo: string, exceptRunId: string): string[] {
+  if ('why' in home) return [];
+  const own = runCgroupName(repo, exceptRunId);
+  return childDirs(home.dir)
+    .filter((name) => name.startsWith(`ralph-${repo}-`) && name !== own)
+    .map((name) => join(home.dir, name));
+}
+
+/**
+ * The cgroup of a run (whatever repository), if it is still there: for a stale lock's remains. With
+ * isInRunCgroup, what proves that a process belongs to a run whose lock is stale.
+ */
+export function cgroupOfRun(runId: string, home: CgroupHome = findOwnCgroup()): string | undefined {
+  if ('why' in home || !/^[0-9a-f]+$/.test(runId)) return undefined;
+  return childDirs(home.dir)
+    .filter((name) => /^ralph-[0-9a-f]+-[0-9a-f]+$/.test(name) && name.endsWith(`-${runId}`))
+    .map((name) => join(home.dir, name))[0];
+}
+
+/** Whether a process is a member of the run's cgroup (any scope of it). */
+export function isInRunCgroup(pid: number, runId: string): boolean {
+  const path = cgroupOfRun(runId);
+  return path !== undefined && pidsIn(path).includes(pid);
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Gone in the meantime.
+  }
+}
+
+function removeDir(path: string): boolean {
+  try {
+    rmdirSync(path);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** mountinfo escapes space, tab, newline and backslash as octal. */
+function unescapeMount(text: string): string {
+  return text.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+}
