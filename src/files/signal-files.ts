@@ -2,13 +2,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { ioError, isErrno, RalphError } from '../errors.js';
 import type { DecideState } from '../loop/port-data.js';
 import { isoSeconds } from '../loop/time.js';
+import { neutralise } from '../ui/neutralise.js';
 
 /** Writes ralph/blocked.txt: where the reason came from, then the reason. */
 export async function writeBlocked(
   path: string,
   entry: { iteration: number; at: number; reason: string },
 ): Promise<void> {
-  await writeFile(path, `## Blocked (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.reason}\n`);
+  await writeFile(
+    path,
+    `## Blocked (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${neutralise(entry.reason)}\n`,
+  );
 }
 
 /** Writes ralph/decide.txt with the question and an empty answer section for the human. */
@@ -16,7 +20,7 @@ export async function writeDecide(
   path: string,
   entry: { iteration: number; at: number; question: string },
 ): Promise<void> {
-  const text = `## Question (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.question}\n\n---\n## Answer\n`;
+  const text = `## Question (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${neutralise(entry.question)}\n\n---\n## Answer\n`;
   await writeFile(path, text);
 }
 

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { agentEnvironment } from './agent-environment.js';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
@@ -31,7 +32,6 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
   const { settings } = resolved;
   // A prompt named on the command line or in the environment is relative to where ralph was started.
   const promptBase = ['flag', 'env'].includes(resolved.sources.prompt) ? cwd : root;
-  const { CLAUDECODE: _nested, ...inherited } = env;
   const checks: PreflightOptions = {
     cwd,
     root,
@@ -40,7 +40,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     yes: options.yes,
     ...(settings.sandbox === false ? { agentBin: settings.agentBin } : {}),
     skipPermissions: resolved.agent.skipPermissions,
-    agentEnv: { ...inherited, ...resolved.agent.env },
+    agentEnv: agentEnvironment(env, resolved.agent.env),
     uid: process.getuid?.(),
   };
   return { resolved, checks };

@@ -10,6 +10,8 @@ import { renderEvent, type RenderedLine } from './render-event.js';
 import { readStreamEvent, type ResultEvent, type ToolResult, type ToolUse } from './stream-events.js';
 import { TailLines } from './tail-lines.js';
 import { tee } from './tee.js';
+import { neutralisedLog } from './neutralised-log.js';
+import { neutralise } from '../../ui/neutralise.js';
 
 /** What the iteration wants to hear about while the stream flows (repetition tracking). */
 export interface StreamHooks {
@@ -68,7 +70,7 @@ export function createStreamJsonOutput(targets: OutputTargets, hooks: StreamHook
       flushRendered(() => callback());
     },
   });
-  const stderr = tee([log, terminal?.stderr], onError, (chunk) => reading.stderr(chunk));
+  const stderr = tee([neutralisedLog(log), terminal?.stderr], onError, (chunk) => reading.stderr(chunk));
   return { stdout, stderr, summary: () => reading.summary() };
 }
 
@@ -129,7 +131,8 @@ class StreamReading {
   takeRendered(): RenderedLine[] {
     const lines = this.rendered;
     this.rendered = [];
-    return lines;
+    // The agent's words, shown and never obeyed, in the .log as on the terminal.
+    return lines.map((line) => ({ ...line, text: neutralise(line.text) }));
   }
 
   summary(): OutputSummary {
