@@ -87,4 +87,39 @@ describe('on GitHub Actions the runner hears ralph alone', () => {
     for (const name of ['GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE'])
       expect(await readFile(files[name]!, 'utf8')).toBe('');
   });
+
+  it('gives the gates, which run the agent’s code, the same: no runner variable, no command obeyed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ralph-runner-'));
+    const files = Object.fromEntries(Object.entries(RUNNER_VARIABLES).map(([name, file]) => [name, join(dir, file)]));
+    for (const path of Object.values(files)) await writeFile(path, '');
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const dump = join(dir, 'gate-env');
+    const command = `env > ${dump}; printf '::stop-commands::gate\\n::error::pwned by a gate\\n' > /proc/$PPID/fd/1`;
+    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ gates: [{ name: 'tests', command }] }));
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run'], {
+      env: {
+        GITHUB_ACTIONS: 'true',
+        CI: 'true',
+        ...files,
+        GITHUB_TOKEN: 'ghs_secret',
+        ACTIONS_RUNTIME_TOKEN: 'runtime',
+      },
+      wrapper: ['bash', '-c', 'set -o pipefail; "$@" | cat', 'bash'],
+    });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain('::error::pwned by a gate');
+    const runner = readAsRunner(result.stdout);
+    expect(runner.stopped).toBe(false);
+    expect(runner.obeyed.filter((c) => !['stop-commands', 'resume'].includes(c.name)).map((c) => c.name)).toEqual([
+      'group',
+      'endgroup',
+    ]);
+    const gateEnv = await readFile(dump, 'utf8');
+    for (const name of [...Object.keys(RUNNER_VARIABLES), 'GITHUB_TOKEN', 'ACTIONS_'])
+      expect(gateEnv).not.toMatch(new RegExp(`^${name}`, 'm'));
+    expect(Object.fromEntries(readOutputFile(await readFile(files.GITHUB_OUTPUT!, 'utf8')))).toMatchObject({
+      reason: 'complete',
+    });
+  });
 });
