@@ -3,6 +3,7 @@ import { isoSeconds } from '../loop/time.js';
 import { readFile } from 'node:fs/promises';
 import { ioError, isErrno, RalphError } from '../errors.js';
 import { readOwnFile, replaceOwnFile } from './own-file.js';
+import { neutralise } from '../ui/neutralise.js';
 
 /** Writes ralph/blocked.txt: where the reason came from, then the reason. */
 export async function writeBlocked(
@@ -13,7 +14,7 @@ export async function writeBlocked(
   await replaceOwnFile(
     root,
     path,
-    `## Blocked (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.reason}\n`,
+    `## Blocked (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${neutralise(entry.reason)}\n`,
   );
 }
 
@@ -23,7 +24,7 @@ export async function writeDecide(
   path: string,
   entry: { iteration: number; at: number; question: string },
 ): Promise<void> {
-  const text = `## Question (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${entry.question}\n\n---\n## Answer\n`;
+  const text = `## Question (from iteration ${entry.iteration}, ${isoSeconds(entry.at)})\n${neutralise(entry.question)}\n\n---\n## Answer\n`;
   await replaceOwnFile(root, path, text);
 }
 

@@ -1,3 +1,4 @@
+import { agentEnvironment } from './agent-environment.js';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
@@ -35,7 +36,6 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
   const { settings } = resolved;
   // A prompt named on the command line or in the environment is relative to where ralph was started.
   const promptBase = ['flag', 'env'].includes(resolved.sources.prompt) ? cwd : root;
-  const { CLAUDECODE: _nested, ...inherited } = env;
   const checks: PreflightOptions = {
     cwd,
     root,
@@ -46,7 +46,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     agentKind: settings.agent,
     ...(settings.sandbox === false ? { agentBin: chosenAgent(resolved).bin } : {}),
     skipPermissions: resolved.agent.skipPermissions,
-    agentEnv: { ...inherited, ...resolved.agent.env },
+    agentEnv: agentEnvironment(env, resolved.agent.env),
     uid: process.getuid?.(),
   };
   await checkFallbackInstalled(resolved, cwd, checks.agentEnv.PATH);

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { agentEnvironment } from './agent-environment.js';
 import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
@@ -98,7 +99,6 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
     interrupts,
     report: reporter,
   };
-  const { CLAUDECODE: _nested, ...inherited } = terminal.env;
   // The gate runner is loaded only by the runs that use it: start-up stays short.
   if (ready.resolved.gates.length > 0 && !run.options.noGates) {
     const { createQualityGates } = await import('./quality-gates.js');
@@ -106,7 +106,7 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
       specs: ready.resolved.gates,
       root: paths.root,
       logsDir: paths.logs,
-      env: inherited,
+      env: agentEnvironment(terminal.env),
       interrupts,
       out: terminal.out,
       containment: run.containment,

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { formatUsage } from '../domain/usage.js';
 import { formatDuration, reasonLabel } from '../ui/format.js';
+import { neutralise } from '../ui/neutralise.js';
 import type { IterationStatus, LastRunStatus, LoopStatus, StatusReport, TasksStatus } from './read-status.js';
 
 const BAR_WIDTH = 20;
@@ -31,7 +32,8 @@ export function renderStatus(status: StatusReport): string {
     '',
   ];
   lines.push(...iterationTable(status.recentIterations));
-  return lines.join('\n') + '\n';
+  // Reasons, questions and titles are the agent's words: colour is ralph's, every other control shown.
+  return neutralise(lines.join('\n') + '\n', { color: pc.isColorSupported });
 }
 
 /** `[██████░░░░░░░░░░░░░░] 3/10`: how much of the task list passes. */

@@ -4,7 +4,7 @@ import type { IterationRow } from '../loop/port-data.js';
 import type { RunReport } from '../loop/run-report.js';
 import { summaryFacts } from './run-summary.js';
 import { formatDuration, reasonLabel } from './format.js';
-import { quoteLines } from '../domain/quote-lines.js';
+import { neutralise } from './neutralise.js';
 
 /** Escapes the data of a workflow command (`::error::data`), which must stay on one line. */
 export function escapeData(text: string): string {
@@ -17,7 +17,7 @@ export function escapeData(text: string): string {
  */
 export function annotationFor(reason: string, exitCode: number, detail?: string): string | undefined {
   if (exitCode === 0) return undefined;
-  const text = escapeData(`ralph: ${reasonLabel(reason)} (exit ${exitCode})${detail ? `: ${detail}` : ''}`);
+  const text = escapeData(neutralise(`ralph: ${reasonLabel(reason)} (exit ${exitCode})${detail ? `: ${detail}` : ''}`));
   if (reason === 'decide') return `::notice title=ralph needs a decision::${text}`;
   if (reason === 'blocked') return `::warning title=ralph is blocked::${text}`;
   return `::error title=ralph stopped::${text}`;
@@ -34,11 +34,11 @@ export function stepSummary(report: RunReport, rows: readonly IterationRow[]): s
     ...facts.map(([key, value]) => `| ${key} | ${cell(value)} |`),
     '',
   ];
-  const detail = report.detail === undefined ? undefined : boundedDetail(report.detail);
-  if (report.reason === 'blocked' && detail) lines.push('### Blocked', '', quoteLines(detail), '');
+  const detail = report.detail ? detailBlock(report.detail) : undefined;
+  if (report.reason === 'blocked' && detail) lines.push('### Blocked', '', detail, '');
   else if (report.reason === 'decide' && detail)
-    lines.push('### Decision needed (answer in `ralph/decide.txt`)', '', quoteLines(detail), '');
-  else if (detail) lines.push('### Reason', '', quoteLines(detail), '');
+    lines.push('### Decision needed (answer in `ralph/decide.txt`)', '', detail, '');
+  else if (detail) lines.push('### Reason', '', detail, '');
   if (rows.length > 0) {
     const left = rows.length - SUMMARY_ROWS;
     lines.push(
@@ -66,9 +66,9 @@ export function stepSummary(report: RunReport, rows: readonly IterationRow[]): s
 const SUMMARY_DETAIL_CHARS = 4000;
 const SUMMARY_ROWS = 300;
 
-function boundedDetail(detail: string): string {
-  if (detail.length <= SUMMARY_DETAIL_CHARS) return detail;
-  return `${detail.slice(0, SUMMARY_DETAIL_CHARS)}…\n(cut here: \`ralph/logs/last-run.json\` holds it whole)`;
+function detailBlock(detail: string): string {
+  if (detail.length <= SUMMARY_DETAIL_CHARS) return literalBlock(detail);
+  return `${literalBlock(`${detail.slice(0, SUMMARY_DETAIL_CHARS)}…`)}\n\n(cut here: \`ralph/logs/last-run.json\` holds it whole)`;
 }
 
 /** Appends the job summary and writes `reason`, `exit-code` and `detail` to the step's outputs. */
@@ -110,5 +110,17 @@ export function outputEntry(name: string, value: string): string {
 }
 
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return neutralise(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/**
+ * Text the agent may have written (a blocked reason, a question, story titles in a detail), shown
+ * as it is and never read as Markdown: a fenced code block whose fence is longer than any run of
+ * backticks in it, so no HTML, link, image, heading or table can come out of it.
+ */
+export function literalBlock(text: string): string {
+  const shown = neutralise(text);
+  const longest = Math.max(0, ...(shown.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}text\n${shown}\n${fence}`;
 }

@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { drained } from './drained.js';
 import { displayWidth, fitToWidth } from './display-width.js';
 import { fencedFromRunner, stopToken } from './runner-fence.js';
+import { neutralise, Neutraliser } from './neutralise.js';
 
 /** Where ralph's own lines go; on a TTY also one status line kept below everything else. */
 export interface Console {
@@ -27,6 +28,8 @@ export interface ScreenOptions {
   columns?: () => number | undefined;
   /** Where ralph's own error lines go (`error`); process.stderr by default. */
   stderr?: NodeJS.WritableStream;
+  /** Whether SGR colour may reach the terminal (picocolors' verdict by default); nothing else ever does. */
+  color?: boolean;
 }
 
 const CLEAR_LINE = '\r\u001b[2K';
@@ -46,6 +49,7 @@ export class Screen implements Console {
   /** The columns of the status line on the screen now; 0 when none is drawn. */
   private drawnWidth = 0;
   private readonly columns: () => number | undefined;
+  private readonly color: boolean;
   /** The agent streams (output handed to one may wait there while the terminal is full) and their targets. */
   private readonly agentStreams = new Set<Writable>();
   private readonly targets = new Set<NodeJS.WritableStream>();
@@ -57,6 +61,9 @@ export class Screen implements Console {
     private readonly options: ScreenOptions,
   ) {
     this.columns = options.columns ?? (() => (stdout as { columns?: number }).columns);
+    this.color = options.color ?? pc.isColorSupported;
+    // The runner hears ralph alone: its commands are stopped from the start, resumed only for ralph's own.
+    this.stopCommands();
     // Node emits 'resize' on a TTY stream at SIGWINCH, with `columns` already updated.
     if (options.tty) stdout.on('resize', () => this.resized());
   }
@@ -67,7 +74,7 @@ export class Screen implements Console {
       this.endLines();
       this.stopCommands();
       this.stdout.write(
-        `${text
+        `${neutralise(text, { color: this.color })
           .split('\n')
           .map((line) => `${stamp}${line}`)
           .join('\n')}\n`,
@@ -80,6 +87,7 @@ export class Screen implements Console {
       this.endLines();
       this.resumeCommands();
       this.stdout.write(`${text}\n`);
+      this.stopCommands();
     });
   }
 
@@ -91,7 +99,8 @@ export class Screen implements Console {
     this.inOrder(() => {
       this.endLines();
       // Its words may be an agent's (a blocked reason): on Actions the runner must not obey them.
-      (this.options.stderr ?? process.stderr).write(this.options.github ? fencedFromRunner(text) : `${text}\n`);
+      const shown = neutralise(text, { color: this.color });
+      (this.options.stderr ?? process.stderr).write(this.options.github ? fencedFromRunner(shown) : `${shown}\n`);
     });
   }
 
@@ -108,9 +117,13 @@ export class Screen implements Console {
    * here, and ralph's own lines then wait behind it (see `inOrder`).
    */
   agentStream(target: NodeJS.WritableStream): Writable {
+    // Each stream keeps its own state: a sequence split across two chunks is judged whole.
+    const neutraliser = new Neutraliser({ color: this.color });
+    const decoder = new TextDecoder('utf-8');
     const source: Writable = new Writable({
-      write: (chunk: Buffer, _encoding, callback) => {
+      write: (raw: Buffer, _encoding, callback) => {
         let accepted = true;
+        const chunk = neutraliser.push(decoder.decode(raw, { stream: true }));
         this.around(() => {
           if (chunk.length === 0) return;
           this.stopCommands();
@@ -120,12 +133,21 @@ export class Screen implements Console {
           const open = this.midLine.get(screen);
           if (open !== undefined && open !== source) target.write('\n');
           accepted = target.write(chunk);
-          if (chunk[chunk.length - 1] === 10) this.midLine.delete(screen);
+          if (chunk.endsWith('\n')) this.midLine.delete(screen);
           else this.midLine.set(screen, source);
         });
         const done = () => (callback(), this.releaseHeld());
         if (accepted) done();
         else void drained(target).then(done);
+      },
+      final: (callback) => {
+        const rest = neutraliser.push(decoder.decode()) + neutraliser.end();
+        if (rest !== '')
+          this.around(() => {
+            target.write(rest);
+            this.midLine.set(this.options.tty ? this.stdout : target, source);
+          });
+        callback();
       },
     });
     this.agentStreams.add(source);

@@ -104,7 +104,7 @@ describe('ralph run on GitHub Actions', () => {
     const summary = await gha.read('GITHUB_STEP_SUMMARY');
     expect(summary).toContain('## Ralph Loop Summary');
     expect(summary).toContain('| Exit | BLOCKED (code 2) |');
-    expect(summary).toContain('### Blocked\n\n> the staging API key is missing');
+    expect(summary).toContain('### Blocked\n\n```text\nthe staging API key is missing\n```');
     expect(summary).toMatch(/\| 1 \| implement \| .* \| [0-9a-f]{7} \| 1\/2 \| ok \|/);
     expect(await gha.summaryBytes()).toBeLessThan(STEP_SUMMARY_LIMIT_BYTES);
     expect(await gha.outputs()).toEqual({

@@ -11,6 +11,8 @@ import type { EventReader } from '../event-reader.js';
 import type { ResultEvent, StreamEvent, ToolResult, ToolUse } from './stream-events.js';
 import { TailLines } from './tail-lines.js';
 import { tee } from './tee.js';
+import { neutralisedLog } from './neutralised-log.js';
+import { neutralise } from '../../ui/neutralise.js';
 
 /** What the iteration wants to hear about while the stream flows (repetition tracking). */
 export interface StreamHooks {
@@ -81,7 +83,7 @@ export function createStreamJsonOutput(
       flushRendered(() => callback());
     },
   });
-  const stderr = tee([log, terminal?.stderr], onError, (chunk) => reading.stderr(chunk));
+  const stderr = tee([neutralisedLog(log), terminal?.stderr], onError, (chunk) => reading.stderr(chunk));
   return { stdout, stderr, summary: () => reading.summary() };
 }
 
@@ -183,7 +185,8 @@ class StreamReading {
   takeRendered(): RenderedLine[] {
     const lines = this.rendered;
     this.rendered = [];
-    return lines;
+    // The agent's words, shown and never obeyed, in the .log as on the terminal.
+    return lines.map((line) => ({ ...line, text: neutralise(line.text) }));
   }
 
   summary(): OutputSummary {

@@ -2,9 +2,13 @@ import { PromiseTagScanner } from '../promise-tags.js';
 import type { AgentOutput, OutputTargets } from './agent-output.js';
 import { TailLines } from './tail-lines.js';
 import { tee } from './tee.js';
+import { neutralisedLog } from './neutralised-log.js';
 
-/** Plain `claude -p` output: copied byte for byte, promise tags read from stdout as it passes. */
-export function createTextOutput({ log, terminal, onError }: OutputTargets): AgentOutput {
+/** Plain `claude -p` output: to the .log and the terminal with controls shown; promise tags read as it passes. */
+export function createTextOutput({ log: rawLog, terminal, onError }: OutputTargets): AgentOutput {
+  // One writer for both streams: a sequence is judged within the stream that wrote it.
+  const log = neutralisedLog(rawLog);
+  const errorLog = neutralisedLog(rawLog);
   const scanner = new PromiseTagScanner();
   const stdoutTail = new TailLines(10);
   const stderrTail = new TailLines(20);
@@ -13,7 +17,7 @@ export function createTextOutput({ log, terminal, onError }: OutputTargets): Age
       scanner.push(chunk);
       stdoutTail.push(chunk);
     }),
-    stderr: tee([log, terminal?.stderr], onError, (chunk) => stderrTail.push(chunk)),
+    stderr: tee([errorLog, terminal?.stderr], onError, (chunk) => stderrTail.push(chunk)),
     summary: () => ({
       signals: scanner.signals(),
       expectsResult: false,

@@ -58,7 +58,7 @@ describe('GitHub Actions', () => {
     expect(summary).toContain('| Exit | BLOCKED (code 2) |');
     expect(summary).toContain('| Stories | 1/3 complete |');
     expect(summary).toContain('| Cost | $1.50 |');
-    expect(summary).toContain('### Blocked\n\n> no API key | staging');
+    expect(summary).toContain('### Blocked\n\n```text\nno API key | staging\n```');
     expect(summary).toContain('| 2 | review | 5m 0s | abcdef1 | 1/3 | ok | $0.75 |');
   });
 
@@ -67,7 +67,7 @@ describe('GitHub Actions', () => {
     const rows = Array.from({ length: 2000 }, (_, index) => ({ ...row, iteration: index + 1 }));
     const summary = stepSummary(huge, rows);
     expect(Buffer.byteLength(summary)).toBeLessThan(STEP_SUMMARY_LIMIT_BYTES / 2);
-    expect(summary).toContain('…\n> (cut here: `ralph/logs/last-run.json` holds it whole)');
+    expect(summary).toContain('…\n```\n\n(cut here: `ralph/logs/last-run.json` holds it whole)');
     expect(summary).toContain('The last 300; the 1700 before them are in `ralph/logs/summary.csv`.');
     expect(summary).toContain('| 2000 | review |');
     expect(summary).not.toContain('| 1700 | review |');
@@ -81,5 +81,30 @@ describe('outputEntry', () => {
     const text = outputEntry('detail', hostile) + outputEntry('reason', 'blocked');
     expect(text).toMatch(/^detail<<ghadelimiter_[0-9a-f-]{36}\n/);
     expect(Object.fromEntries(readOutputFile(text))).toEqual({ detail: hostile, reason: 'blocked' });
+  });
+});
+
+describe('the job summary shows the agent’s words as text, never as Markdown', () => {
+  const hostile = [
+    '<img src=x onerror=alert(1)> <details open>',
+    '[click](https://evil.example) ![i](https://evil.example/i.png) https://evil.example',
+    '| --- | --- |',
+    '# Heading',
+    '```',
+    '</code></pre><script>x</script>',
+    '\u001b]52;c;eA==\u0007',
+  ].join('\n');
+
+  it.each(['blocked', 'decide', 'stuck'] as const)('for a %s detail: one fenced block holds it whole', (reason) => {
+    const summary = stepSummary({ ...report, reason, detail: hostile }, []);
+    const fence = summary.match(/^(`{3,})text$/m)![1]!;
+    const start = summary.indexOf(`${fence}text\n`) + fence.length + 5;
+    const end = summary.indexOf(`\n${fence}\n`, start);
+    // The fence is longer than any backtick run inside: nothing closes it early.
+    expect(fence.length).toBe(4);
+    expect(summary.slice(start, end)).toBe(hostile.replace('\u001b]52;c;eA==\u0007', '␛]52;c;eA==␇'));
+    // Outside the block: only ralph's own Markdown.
+    const outside = summary.slice(0, start) + summary.slice(end);
+    for (const bad of ['<img', '<script', '](http', '\n# Heading', '\u001b']) expect(outside).not.toContain(bad);
   });
 });

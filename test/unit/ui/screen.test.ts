@@ -204,7 +204,10 @@ describe('Screen on a terminal that writes asynchronously', () => {
     ]);
     const runner = readAsRunner(out.text());
     expect(runner.stopped).toBe(false);
+    // Commands are stopped from the screen's start, resumed only around each of ralph's own.
     expect(runner.obeyed.map((command) => command.name)).toEqual([
+      'stop-commands',
+      'resume',
       'group',
       'stop-commands',
       'resume',
@@ -212,6 +215,8 @@ describe('Screen on a terminal that writes asynchronously', () => {
       'stop-commands',
       'resume',
       'error',
+      'stop-commands',
+      'resume',
     ]);
   });
 
