@@ -24,14 +24,14 @@ const MAX_ROUNDS = 5;
  * The running processes whose environment (as they were started with it, in /proc/PID/environ)
  * carries the marker, ralph itself excluded. Empty where there is no /proc (macOS).
  */
-function findMarked(match: MarkerMatch): MarkedProcess[] {
+function findMarked(match: MarkerMatch, belongs: (pid: number) => boolean = () => true): MarkedProcess[] {
   const [entry, exact] =
     'exact' in match ? [`${MARKER_VARIABLE}=${match.exact}`, true] : [`${MARKER_VARIABLE}=${match.prefix}`, false];
   const found: MarkedProcess[] = [];
   for (const pid of listPids()) {
     if (pid === process.pid) continue;
     const environ = readProcEnviron(pid);
-    if (!environ || !environHas(environ, entry, exact)) continue;
+    if (!environ || !environHas(environ, entry, exact) || !belongs(pid)) continue;
     const stat = readProcStat(pid);
     if (stat && stat.state !== 'Z') found.push({ pid, comm: stat.comm, startTicks: stat.startTicks });
   }
@@ -61,11 +61,20 @@ function signal(target: MarkedProcess, name: NodeJS.Signals): void {
  */
 export async function endMarked(
   match: MarkerMatch,
-  { graceMs = KILL_GRACE_MS, force }: { graceMs?: number; force?: AbortSignal } = {},
+  {
+    graceMs = KILL_GRACE_MS,
+    force,
+    belongs,
+  }: {
+    graceMs?: number;
+    force?: AbortSignal;
+    /** A further proof a marked process must give to be ended (a stale run's: its working directory). */
+    belongs?: (pid: number) => boolean;
+  } = {},
 ): Promise<MarkedProcess[]> {
   const ended: MarkedProcess[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const found = findMarked(match);
+    const found = findMarked(match, belongs);
     if (found.length === 0) break;
     ended.push(
       ...found.filter(
