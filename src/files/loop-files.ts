@@ -9,7 +9,7 @@ import { readPromptFile } from './prompt-file.js';
 import { readDecideState, writeBlocked, writeDecide } from './signal-files.js';
 import { appendSummaryRow } from './summary-csv.js';
 import { parseTasks } from './tasks.js';
-import { updateRunState } from './run-state.js';
+import { addReviewRejection, updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
 
 /**
@@ -45,15 +45,8 @@ export function createLoopFiles(
       copyFile(paths.tasks, paths.tasksSnapshot).catch(() =>
         ownFile(paths.tasksSnapshot, 'write', () => rm(paths.tasksSnapshot, { force: true })),
       ),
-    recordReviewRejection: async (storyId) => {
-      const state = await ownFile(paths.state, 'write', () =>
-        updateRunState(paths.state, taskList, (current) => ({
-          ...current,
-          reviewRejections: { ...current.reviewRejections, [storyId]: (current.reviewRejections[storyId] ?? 0) + 1 },
-        })),
-      );
-      return state.reviewRejections[storyId] ?? 0;
-    },
+    recordReviewRejection: (storyId) =>
+      ownFile(paths.state, 'write', () => addReviewRejection(paths.state, taskList, storyId)),
     writeFeedback: async (iteration, text) => {
       const name = `feedback-${String(iteration).padStart(3, '0')}.md`;
       await inLogs(join(paths.logs, name), () => writeFile(join(paths.logs, name), text));

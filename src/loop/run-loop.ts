@@ -1,4 +1,6 @@
 import { countStories, openStories, type TaskList } from '../domain/tasks.js';
+import { emptyCounts } from '../domain/keyed-counts.js';
+import { checkAgentNumbers } from './agent-numbers.js';
 import { startingUnconfirmed } from './approvals.js';
 import { INITIAL_COUNTERS } from './judge-inputs.js';
 import { judgeIteration, type Verdict } from './judge.js';
@@ -30,7 +32,7 @@ export async function runLoop(
     counters: INITIAL_COUNTERS,
     stuckIterations: 0,
     feedback: [],
-    repetitions: {},
+    repetitions: emptyCounts(),
     started: 0,
     decideDelivered: false,
   };
@@ -104,8 +106,10 @@ async function runIteration(
 
   const prompt = await promptFor(iteration, choice, settings, ports.files, state);
   const startedAt = ports.clock.now();
-  const run = await ports.agent.run({ iteration, prompt, deadline });
+  const reported = await ports.agent.run({ iteration, prompt, deadline });
   const endedAt = ports.clock.now();
+  const { run, warnings } = checkAgentNumbers(reported, endedAt);
+  for (const warning of warnings) ports.report.warning(warning);
 
   const { accepted, commit, ...observed } = await observeIteration(state, choice, settings.review, ports);
   Object.assign(

@@ -70,13 +70,15 @@ export async function finishRun(
     }
   }
   const { startedAt, firstIteration, maxIterations, strayProcessesEnded } = context;
-  const built = buildRunReport(ending, end.progress, {
-    startedAt,
-    endedAt: Date.now(),
-    firstIteration,
-    maxIterations,
-    strayProcessesEnded,
-  });
+  const times = { startedAt, endedAt: Date.now(), firstIteration, maxIterations, strayProcessesEnded };
+  let built: ReturnType<typeof buildRunReport>;
+  try {
+    built = buildRunReport(ending, end.progress, times);
+  } catch (reportBugFound) {
+    // A record that cannot be built (a date no Date holds) is itself the bug: it is still recorded.
+    ({ ending, error, bug } = endingOfError(reportBugFound));
+    built = buildRunReport(ending, end.progress, times);
+  }
   const report = withLastFailure(built, end.lastFailure);
   const unwritten = await writeLastRun(context.paths.lastRun, report);
   if (error) context.out.error(errorLine(error));
