@@ -48,7 +48,9 @@ export interface IterationEnd {
   iteration: number;
   choice: ModeChoice;
   run: AgentRun;
-  startedAt: number;
+  /** How long the agent ran, by the monotonic clock. */
+  durationMs: number;
+  /** When it ended, by the wall clock. */
   endedAt: number;
   /** HEAD after the iteration, when it moved forward on the branch. */
   commit?: string;
@@ -68,7 +70,7 @@ export async function recordEnd(end: IterationEnd, { files, report }: LoopPorts)
   const row: IterationRow = {
     iteration,
     mode: end.choice.mode,
-    durationSeconds: Math.round((endedAt - end.startedAt) / 100) / 10,
+    durationSeconds: Math.round(end.durationMs / 100) / 10,
     commitHash: end.commit ?? '',
     storiesComplete: end.stories.complete,
     storiesTotal: end.stories.total,

@@ -24,18 +24,10 @@ export async function runLoop(
   tasks: TaskList,
   unconfirmed: readonly string[] = [],
 ): Promise<LoopResult> {
-  const deadline = ports.clock.now() + settings.maxRuntimeMs;
-  const state: LoopState = {
-    tasks,
-    accepted: await readPosition(ports.git),
-    unconfirmed: startingUnconfirmed(unconfirmed, tasks),
-    counters: INITIAL_COUNTERS,
-    stuckIterations: 0,
-    feedback: [],
-    repetitions: emptyCounts(),
-    started: 0,
-    decideDelivered: false,
-  };
+  // The budget is monotonic: a wall clock stepped forward must not end it early, nor one stepped back extend it.
+  const budgetEnd = ports.clock.monotonic() + settings.maxRuntimeMs;
+  const deadline = () => wallDeadline(ports.clock, budgetEnd);
+  const state = await startingState(tasks, unconfirmed, ports);
   const result = (termination: Termination): LoopResult => ({
     termination,
     iterations: state.started,
@@ -47,7 +39,11 @@ export async function runLoop(
 
   if (openStories(tasks, policyOf(settings, state)).length === 0) {
     // Nothing left to do: only the project's own checks can still say otherwise.
-    const verdict = await ports.gates?.check({ iteration: settings.firstIteration, trigger: 'start', deadline });
+    const verdict = await ports.gates?.check({
+      iteration: settings.firstIteration,
+      trigger: 'start',
+      deadline: deadline(),
+    });
     if (!verdict || verdict.passed) return result({ reason: 'complete' });
     if (verdict.interrupted) return result({ reason: 'interrupted', signal: ports.interrupts.received() ?? 'SIGINT' });
     state.feedback = [{ kind: 'gates_blocked', event: verdict.event }];
@@ -58,7 +54,7 @@ export async function runLoop(
   while (counted < settings.maxIterations) {
     const signal = ports.interrupts.received();
     if (signal) return result({ reason: 'interrupted', signal });
-    if (ports.clock.now() >= deadline) return result({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
+    if (ports.clock.monotonic() >= budgetEnd) return result({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
 
     const verdict = await runIteration(
       settings.firstIteration + state.started,
@@ -79,6 +75,26 @@ export async function runLoop(
   return result({ reason: 'max_iterations' });
 }
 
+/** The loop's state before its first iteration. */
+async function startingState(tasks: TaskList, unconfirmed: readonly string[], ports: LoopPorts): Promise<LoopState> {
+  return {
+    tasks,
+    accepted: await readPosition(ports.git),
+    unconfirmed: startingUnconfirmed(unconfirmed, tasks),
+    counters: INITIAL_COUNTERS,
+    stuckIterations: 0,
+    feedback: [],
+    repetitions: emptyCounts(),
+    started: 0,
+    decideDelivered: false,
+  };
+}
+
+/** The end of the monotonic budget, as a wall-clock time read now (what the agent, the gates and waits compare). */
+function wallDeadline(clock: LoopPorts['clock'], budgetEnd: number): number {
+  return clock.now() + (budgetEnd - clock.monotonic());
+}
+
 /** Sleeps until a usage limit lifts; an interrupt ends the sleep early. */
 async function waitOutUsageLimit(wait: NonNullable<Verdict['wait']>, ports: LoopPorts): Promise<void> {
   const endDisplay = ports.report.usageLimitWait(wait);
@@ -91,7 +107,7 @@ async function waitOutUsageLimit(wait: NonNullable<Verdict['wait']>, ports: Loop
 async function runIteration(
   iteration: number,
   counted: number,
-  deadline: number,
+  deadline: () => number,
   settings: LoopSettings,
   ports: LoopPorts,
   state: LoopState,
@@ -105,9 +121,10 @@ async function runIteration(
   );
 
   const prompt = await promptFor(iteration, choice, settings, ports.files, state);
-  const startedAt = ports.clock.now();
-  const reported = await ports.agent.run({ iteration, prompt, deadline });
+  const startedAt = ports.clock.monotonic();
+  const reported = await ports.agent.run({ iteration, prompt, deadline: deadline() });
   const endedAt = ports.clock.now();
+  const durationMs = ports.clock.monotonic() - startedAt;
   const { run, warnings } = checkAgentNumbers(reported, endedAt);
   for (const warning of warnings) ports.report.warning(warning);
 
@@ -118,11 +135,18 @@ async function runIteration(
     observed.tasks.ok ? { tasks: observed.tasks.tasks } : {},
   );
   const claim = { run, ...observed };
-  const gates = await checkGates({ iteration, deadline }, claim, observed.committed, settings, ports);
+  const gates = await checkGates({ iteration, deadline: deadline() }, claim, observed.committed, settings, ports);
   const reviewCap =
     choice.mode === 'review' ? await countReview(choice.story.id, state.tasks, settings, ports) : undefined;
 
-  const facts = { ...claim, now: endedAt, deadline, ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) };
+  const now = ports.clock.now();
+  const facts = {
+    ...claim,
+    now,
+    deadline: deadline(),
+    ...(gates ? { gates } : {}),
+    ...(reviewCap ? { reviewCap } : {}),
+  };
   const verdict = judgeIteration(facts, state.counters, settings);
   carryOver(state, verdict, run);
 
@@ -130,7 +154,7 @@ async function runIteration(
     iteration,
     choice,
     run,
-    startedAt,
+    durationMs,
     endedAt,
     committed: observed.committed,
     verdict,
