@@ -57,6 +57,11 @@ export function createLoopFiles(
     writeActive: (state) =>
       ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
     writeUsage: (windows) => ownFile(paths.active, 'write', () => lock.update({ usage: windows })),
+    recordSeenApprovals: async (ids) => {
+      await ownFile(paths.state, 'write', () =>
+        updateRunState(paths.state, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] })),
+      );
+    },
     saveUnconfirmedApprovals: async (ids) => {
       await ownFile(paths.state, 'write', () =>
         updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({

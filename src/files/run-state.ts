@@ -20,6 +20,10 @@ export interface RunState {
   reviewRejections: KeyedCounts;
   /** Stories marked approved outside a review iteration: not complete until a review approves them (absent: none). */
   unconfirmedApprovals?: string[];
+  /** Set as an iteration starts, cleared when the run records its ending: found set at a start, ralph was killed. */
+  runOpen?: boolean;
+  /** The stories approved as the last iteration started: a killed run's later approvals are doubted. */
+  seenApprovals?: string[];
   /**
    * The uncommitted changes outside ralph/ as the last run ended (whatever its task list): a start
    * accepts these without --allow-dirty, and catches anything a person changed since.

@@ -90,6 +90,11 @@ export interface LoopFiles {
    * run still doubts them.
    */
   saveUnconfirmedApprovals(ids: readonly string[]): Promise<void>;
+  /**
+   * Remembers (ralph/state.json) the stories approved as an iteration starts, and that a run is under
+   * way: should ralph be killed, the next run doubts every approval made since.
+   */
+  recordSeenApprovals(ids: readonly string[]): Promise<void>;
 }
 
 /** Whether ralph has been asked to stop, and by which signal. */

@@ -15,6 +15,8 @@ export async function recordStart(
     choice: ModeChoice;
     stuckCount: number;
     stories: { complete: number; total: number };
+    /** The stories approved as ralph sees the list now. */
+    approved: readonly string[];
   },
   settings: LoopSettings,
   { files, report }: LoopPorts,
@@ -24,6 +26,7 @@ export async function recordStart(
     choice: { mode, story },
   } = start;
   await files.snapshotTasks();
+  await files.recordSeenApprovals(start.approved);
   const active = {
     iteration,
     thisRun: start.counted + 1,

@@ -1,7 +1,7 @@
 import { countStories, openStories, type TaskList } from '../domain/tasks.js';
 import { emptyCounts } from '../domain/keyed-counts.js';
 import { checkAgentNumbers } from './agent-numbers.js';
-import { startingUnconfirmed } from './approvals.js';
+import { approvedIds, startingUnconfirmed } from './approvals.js';
 import { INITIAL_COUNTERS } from './judge-inputs.js';
 import { judgeIteration, type Verdict } from './judge.js';
 import { checkGates, countReview } from './iteration-checks.js';
@@ -9,6 +9,7 @@ import { carryOver, policyOf, type LoopResult, type LoopSettings, type LoopState
 import { chooseMode } from './mode.js';
 import { observeIteration } from './observe.js';
 import type { LoopPorts } from './ports.js';
+import type { AgentRun } from './port-data.js';
 import { readPosition } from './progress.js';
 import { promptFor } from './prompt.js';
 import { recordEnd, recordStart } from './record.js';
@@ -115,18 +116,20 @@ async function runIteration(
   const stories = () => countStories(state.tasks, policyOf(settings, state));
   const choice = chooseMode(state.tasks, policyOf(settings, state));
   await recordStart(
-    { iteration, counted, choice, stuckCount: state.counters.stuck, stories: stories() },
+    {
+      iteration,
+      counted,
+      choice,
+      stuckCount: state.counters.stuck,
+      stories: stories(),
+      approved: approvedIds(state.tasks),
+    },
     settings,
     ports,
   );
 
   const prompt = await promptFor(iteration, choice, settings, ports.files, state);
-  const startedAt = ports.clock.monotonic();
-  const reported = await ports.agent.run({ iteration, prompt, deadline: deadline() });
-  const endedAt = ports.clock.now();
-  const durationMs = ports.clock.monotonic() - startedAt;
-  const { run, warnings } = checkAgentNumbers(reported, endedAt);
-  for (const warning of warnings) ports.report.warning(warning);
+  const { run, endedAt, durationMs } = await runAgent({ iteration, prompt, deadline: deadline() }, ports);
 
   const { accepted, commit, ...observed } = await observeIteration(state, choice, settings.review, ports);
   Object.assign(
@@ -139,14 +142,8 @@ async function runIteration(
   const reviewCap =
     choice.mode === 'review' ? await countReview(choice.story.id, state.tasks, settings, ports) : undefined;
 
-  const now = ports.clock.now();
-  const facts = {
-    ...claim,
-    now,
-    deadline: deadline(),
-    ...(gates ? { gates } : {}),
-    ...(reviewCap ? { reviewCap } : {}),
-  };
+  const checked = { ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) };
+  const facts = { ...claim, now: ports.clock.now(), deadline: deadline(), ...checked };
   const verdict = judgeIteration(facts, state.counters, settings);
   carryOver(state, verdict, run);
 
@@ -162,4 +159,21 @@ async function runIteration(
   };
   await recordEnd({ ...end, ...(commit ? { commit } : {}) }, ports);
   return verdict;
+}
+
+/**
+ * Runs the agent: its run with only the numbers that are measurements (warned about otherwise), when it
+ * ended by the wall clock, and how long it took by the monotonic one.
+ */
+async function runAgent(
+  request: Parameters<LoopPorts['agent']['run']>[0],
+  ports: LoopPorts,
+): Promise<{ run: AgentRun; endedAt: number; durationMs: number }> {
+  const startedAt = ports.clock.monotonic();
+  const reported = await ports.agent.run(request);
+  const endedAt = ports.clock.now();
+  const durationMs = ports.clock.monotonic() - startedAt;
+  const { run, warnings } = checkAgentNumbers(reported, endedAt);
+  for (const warning of warnings) ports.report.warning(warning);
+  return { run, endedAt, durationMs };
 }

@@ -112,7 +112,9 @@ async function recordState(run: NonNullable<RunEnd['loopRan']>, end: RunEnd, pat
   });
   // Should git fail now, the last record stands: a later start then asks about more, never less.
   const leftBehind = await uncommittedChanges(paths.root).catch(() => latest.leftBehind);
+  // The run recorded its ending: no longer under way (a start that finds it so knows ralph was killed).
+  const { runOpen: _ended, ...recorded } = next;
   await ownFile(paths.state, 'write', () =>
-    writeRunState(paths.state, { ...next, ...(leftBehind ? { leftBehind } : {}) }),
+    writeRunState(paths.state, { ...recorded, ...(leftBehind ? { leftBehind } : {}) }),
   );
 }

@@ -73,6 +73,7 @@ export function fakePorts(
   const repo = fakeGit(options.head === undefined ? 'c0' : options.head);
   let now = 1_750_000_000_000;
   let monotonic = 5_000;
+  const seenApprovals: string[][] = [];
   let interrupt: InterruptSignal | undefined;
   const prompts: string[] = [];
   const rows: IterationRow[] = [];
@@ -160,6 +161,7 @@ export function fakePorts(
       appendRow: async (row) => void rows.push(row),
       writeActive: async (state) => void active.push(state),
       saveUnconfirmedApprovals: async (ids) => void unconfirmedSaved.push([...ids]),
+      recordSeenApprovals: async (ids) => void seenApprovals.push([...ids]),
       readModeGuide: async (name) => `## mode ${name}: {{id}}\n`,
       snapshotTasks: async () => void snapshots++,
       recordReviewRejection: async (id) => (reviewRejections[id] = (reviewRejections[id] ?? 0) + 1),
@@ -198,6 +200,7 @@ export function fakePorts(
     reviewRejections,
     snapshots: () => snapshots,
     unconfirmedSaved,
+    seenApprovals,
     head: () => repo.git.head(),
     now: () => now,
     remainingCalls: () => calls.length,
