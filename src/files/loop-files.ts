@@ -6,7 +6,8 @@ import type { UsageWindow } from '../domain/usage.js';
 import type { LoopFiles } from '../loop/ports.js';
 import type { RalphPaths } from './paths.js';
 import { readPromptFile } from './prompt-file.js';
-import { readDecideState, writeBlocked, writeDecide } from './signal-files.js';
+import { writeBlocked, writeDecide } from './signal-files.js';
+import { askedDecideState, rememberQuestion } from './decide-record.js';
 import { appendSummaryRow } from './summary-csv.js';
 import { parseTasks } from './tasks.js';
 import { addReviewRejection, updateRunState } from './run-state.js';
@@ -34,9 +35,12 @@ export function createLoopFiles(
         return { ok: false, error: `cannot be read (${(error as Error).message})` };
       }
     },
-    decideState: () => readDecideState(paths.decide),
+    decideState: () => askedDecideState(paths, taskList),
     writeBlocked: (entry) => ownFile(paths.blocked, 'write', () => writeBlocked(paths.blocked, entry)),
-    writeDecide: (entry) => ownFile(paths.decide, 'write', () => writeDecide(paths.decide, entry)),
+    writeDecide: async (entry) => {
+      await ownFile(paths.decide, 'write', () => writeDecide(paths.decide, entry));
+      await ownFile(paths.state, 'write', () => rememberQuestion(paths, taskList));
+    },
     appendRow: (row) => inLogs(paths.summaryCsv, () => appendSummaryRow(paths.summaryCsv, row)),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
     // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than

@@ -24,6 +24,8 @@ export interface RunState {
   runOpen?: boolean;
   /** The stories approved as the last iteration started: a killed run's later approvals are doubted. */
   seenApprovals?: string[];
+  /** The sha256 of the question ralph last wrote to decide.txt: only an answer to it is a human's. */
+  decideAsked?: string;
   /**
    * The uncommitted changes outside ralph/ as the last run ended (whatever its task list): a start
    * accepts these without --allow-dirty, and catches anything a person changed since.
