@@ -1,5 +1,13 @@
 import type { AgentFailure } from '../domain/agent-failure.js';
-import { isAmount, isPlausibleReset, MAX_COST_USD, MAX_TOKENS, MAX_TURNS } from '../domain/numbers.js';
+import {
+  isAmount,
+  isPlausibleReset,
+  MAX_COST_USD,
+  MAX_EPOCH_MS,
+  MAX_RESET_AHEAD_MS,
+  MAX_TOKENS,
+  MAX_TURNS,
+} from '../domain/numbers.js';
 import type { UsageWindow } from '../domain/usage.js';
 import type { AgentRun, AgentStats } from './port-data.js';
 
@@ -39,7 +47,9 @@ export function checkAgentNumbers(run: AgentRun, now: number): CheckedRun {
 }
 
 function checkFailure(failure: AgentFailure, now: number, warnings: string[]): AgentFailure {
-  if (failure.kind === 'usage_limit' && failure.reset && !isPlausibleReset(failure.reset.at, now)) {
+  // A limit no wait lifts (a monthly cap) only names its reset: any date a Date holds will do.
+  const horizon = failure.kind === 'usage_limit' && failure.exhausted ? MAX_EPOCH_MS - MAX_RESET_AHEAD_MS : now;
+  if (failure.kind === 'usage_limit' && failure.reset && !isPlausibleReset(failure.reset.at, horizon)) {
     warnings.push(implausible('a usage limit reset', failure.reset.at));
     const { reset: _dropped, ...rest } = failure;
     return rest;
