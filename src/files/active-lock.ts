@@ -1,9 +1,10 @@
-import { link, rename, unlink, writeFile } from 'node:fs/promises';
+import { rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { describeEnded } from '../process/marked-processes.js';
 import { isProcessRunning, processStartTime } from '../process/proc.js';
 import { endRunRemains } from '../process/run-remains.js';
-import { RalphError, isErrno, ownFile } from '../errors.js';
+import { RalphError, ownFile } from '../errors.js';
+import { isKernelLockHeld, lockScope, takeKernelLock, type KernelLock } from './kernel-lock.js';
 import type { ActiveState } from '../loop/port-data.js';
 import { readOptional } from './signal-files.js';
 import { parseJson } from './json-text.js';
@@ -52,10 +53,10 @@ export async function readLiveActive(path: string): Promise<ActiveFile | undefin
   return active && isLockLive(active) ? active : undefined;
 }
 
-/** The refusal a start would meet now, taking nothing: another run's live lock, if there is one. */
+/** The refusal a start would meet now, taking nothing: another live run holding this work tree's lock. */
 export async function lockRefusal(path: string): Promise<RalphError | undefined> {
-  const active = await readLiveActive(path);
-  return active && lockHeld(active);
+  if (!(await isKernelLockHeld(lockScope(path)))) return undefined;
+  return lockHeld(await readLiveActive(path));
 }
 
 function parseActive(text: string): ActiveFile | undefined {
@@ -65,23 +66,48 @@ function parseActive(text: string): ActiveFile | undefined {
 }
 
 /**
- * Takes the run lock: creates `.ralph-active` exclusively, so of two simultaneous starts only
- * one proceeds. A stale lock is taken over, and whatever its run left running (its agent, its
- * gates) is ended first; the warning says so.
+ * Takes the run lock: the kernel's (kernel-lock.ts), which the agent can neither lift nor forge,
+ * then writes `.ralph-active` to describe it. Whatever `.ralph-active` said before is then a dead
+ * run's or a forgery: a stale run's remains are ended once proven this work tree's (see
+ * endRunRemains); a lock naming a running process is reported as forged and never acted on.
  */
-export async function acquireActiveLock(path: string, initial: ActiveFile): Promise<{ warning?: string }> {
-  if (await createExclusive(path, initial)) return {};
-  const text = await readOptional(path);
-  // Released between our attempt and this read: simply try again.
-  if (text === undefined) return acquireActiveLock(path, initial);
-  const existing = parseActive(text);
-  if (existing && isLockLive(existing)) throw lockHeld(existing);
-  await setAsideStale(path);
-  if (!(await createExclusive(path, initial)))
-    throw lockHeld(parseActive((await readOptional(path)) ?? '') ?? { ...initial, pid: 0 });
-  const ended = existing && existing.host === hostname() ? await endRunRemains(existing) : [];
+export async function acquireActiveLock(
+  path: string,
+  initial: ActiveFile,
+): Promise<{ kernel: KernelLock; warning?: string }> {
+  const kernel = await takeKernelLock(lockScope(path));
+  if (!kernel) throw lockHeld(await readLiveActive(path));
+  try {
+    const text = await readOptional(path);
+    await writeActive(path, initial);
+    if (text === undefined) return { kernel };
+    const warning = await replacedLock(parseActive(text), lockScope(path));
+    return { kernel, warning };
+  } catch (error) {
+    await kernel.release();
+    throw error;
+  }
+}
+
+/** What the lock ralph replaced stood for: the warning, after ending what a stale run of this work tree left. */
+async function replacedLock(old: ActiveFile | undefined, root: string): Promise<string> {
+  if (old && namesRunningProcess(old)) return forgedLock(old.pid);
+  const ended = old && old.host === hostname() ? await endRunRemains({ ...old, root }) : [];
   const remains = ended.length > 0 ? `; ${describeEnded(ended, 'that its run left running')}` : '';
-  return { warning: `took over a stale ralph/.ralph-active left by ${staleOwner(existing)}${remains}` };
+  return `took over a stale ralph/.ralph-active left by ${staleOwner(old)}${remains}`;
+}
+
+/**
+ * Whether a lock names a process that runs (init, ralph itself or its parent, as a forger would):
+ * with the kernel's lock free, that process is no ralph run of this work tree.
+ */
+function namesRunningProcess(old: ActiveFile): boolean {
+  return isLockLive(old);
+}
+
+/** The warning for a lock that names a process no run of this work tree is: it is ignored. */
+export function forgedLock(pid: number): string {
+  return `ralph/.ralph-active names pid ${pid}, which is not a ralph run of this repository: the file was forged or is stale; ignoring it`;
 }
 
 /** Who wrote a stale lock, and why it no longer counts. */
@@ -94,51 +120,21 @@ function staleOwner(stale: ActiveFile | undefined): string {
 }
 
 /**
- * Moves a stale lock out of the way. Another start may have replaced it with its own live lock
- * in the meantime: then that one is put back and this start refuses.
+ * The refusal while another run holds the kernel's lock. The pid is named only as the file
+ * describes a live process other than init or ralph's own parent: the agent may have rewritten it.
  */
-async function setAsideStale(path: string): Promise<void> {
-  const aside = `${path}.${process.pid}.stale`;
-  try {
-    await rename(path, aside);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return;
-    throw error;
-  }
-  // A live lock here is not the stale one we read: another start has put its own in place.
-  const moved = parseActive((await readOptional(aside)) ?? '');
-  if (moved && isLockLive(moved)) {
-    await link(aside, path).catch(() => undefined);
-    await unlink(aside).catch(() => undefined);
-    throw lockHeld(moved);
-  }
-  await unlink(aside).catch(() => undefined);
-}
-
-/**
- * Creates the file, whole, only if it does not exist; false when it does. The content is
- * written to a temporary file first and linked into place, so no reader ever sees the lock
- * half-written (an empty lock would look stale and be taken over).
- */
-async function createExclusive(path: string, active: ActiveFile): Promise<boolean> {
-  const temporary = `${path}.${process.pid}.new`;
-  try {
-    await writeFile(temporary, JSON.stringify(active, null, 2) + '\n');
-    await link(temporary, path);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'EEXIST')) return false;
-    throw error;
-  } finally {
-    await unlink(temporary).catch(() => undefined);
-  }
-}
-
-function lockHeld(active: ActiveFile): RalphError {
+function lockHeld(active: ActiveFile | undefined): RalphError {
+  const named = active && active.pid > 1 && active.pid !== process.ppid ? active : undefined;
+  if (!named)
+    return new RalphError(
+      'setup',
+      'another ralph run is active in this work tree (its ralph/.ralph-active is missing or does not name it)',
+      'wait for it to finish or stop it (Ctrl-C in its terminal); the lock is released when it ends',
+    );
   return new RalphError(
     'setup',
-    `another ralph run is active in this repository (pid ${active.pid}, iteration ${active.iteration})`,
-    `wait for it to finish or stop it (kill ${active.pid}); ralph/.ralph-active is removed when it ends`,
+    `another ralph run is active in this repository (pid ${named.pid}, iteration ${named.iteration})`,
+    `wait for it to finish or stop it (kill ${named.pid}); ralph/.ralph-active is removed when it ends`,
   );
 }
 
@@ -149,6 +145,7 @@ function lockHeld(active: ActiveFile): RalphError {
 export class ActiveLock {
   private writing: Promise<void> = Promise.resolve();
   private released = false;
+  private kernel?: KernelLock;
 
   constructor(
     readonly path: string,
@@ -156,8 +153,10 @@ export class ActiveLock {
   ) {}
 
   /** Takes the lock (see acquireActiveLock); a file the OS refuses is an `io` error naming the lock. */
-  acquire(): Promise<{ warning?: string }> {
-    return ownFile(this.path, 'write', () => acquireActiveLock(this.path, this.content));
+  async acquire(): Promise<{ warning?: string }> {
+    const { kernel, warning } = await ownFile(this.path, 'write', () => acquireActiveLock(this.path, this.content));
+    this.kernel = kernel;
+    return warning === undefined ? {} : { warning };
   }
 
   /** Changes some fields and rewrites the file atomically, after any write still in flight; nothing once released. */
@@ -177,15 +176,25 @@ export class ActiveLock {
   async release(): Promise<void> {
     this.released = true;
     await this.writing.catch(() => undefined);
-    await releaseActiveLock(this.path, this.content.pid);
+    try {
+      await releaseActiveLock(this.path, this.content.pid);
+    } finally {
+      // Last: the description goes before the lock it describes.
+      await this.kernel?.release();
+    }
   }
 }
 
 /** Rewrites `.ralph-active` atomically, so readers never see half a file. */
 async function writeActive(path: string, active: ActiveFile): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(active, null, 2) + '\n');
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, JSON.stringify(active, null, 2) + '\n');
+    await rename(temporary, path);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Removes `.ralph-active` if it is still ours. */

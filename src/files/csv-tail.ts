@@ -1,16 +1,21 @@
 import type { FileHandle } from 'node:fs/promises';
 import { openOwnFileForReading } from './own-file.js';
+import { parseIterationNumber } from '../domain/numbers.js';
 
 /** A CSV file's header and its last records, each split into fields. */
 export interface CsvEnds {
   header: string[];
+  /** Records whose first field is an iteration number (1 to 9 digits), the last `count` of them. */
   rows: string[][];
+  /** The first fields of records among the last read that are no iteration number (`1e20`, `-3`): left out. */
+  ignored: string[];
 }
 
 /**
  * The header and the last `count` records of a CSV file, read from its two ends so a file
  * that grows with every iteration is never read whole. Undefined when the file does not exist.
- * Records are lines: ralph's CSV fields never hold a newline.
+ * Records are lines: ralph's CSV fields never hold a newline. The first field is the iteration:
+ * a record without a sane one is left out (and named in `ignored`).
  */
 export async function readCsvEnds(path: string, count: number, maxBytes = 64 * 1024): Promise<CsvEnds | undefined> {
   // A regular file only, opened without blocking: a FIFO there is refused, never waited on.
@@ -23,8 +28,14 @@ export async function readCsvEnds(path: string, count: number, maxBytes = 64 * 1
     const start = Math.max(0, size - maxBytes);
     const tail = (await readRange(handle, start, size - start)).split('\n');
     // The first line of the tail is the header (whole file read) or a partial record: drop it.
-    const records = tail.slice(1).filter((line) => line.trim() !== '');
-    return { header: splitCsvLine(headerLine), rows: records.slice(-count).map(splitCsvLine) };
+    const records = tail
+      .slice(1)
+      .filter((line) => line.trim() !== '')
+      .map(splitCsvLine);
+    // A row the agent appended with iteration `1e20` must not number (1e20 + 1 = 1e20) every later run.
+    const sane = records.filter((fields) => parseIterationNumber(fields[0] ?? '') !== undefined);
+    const ignored = records.filter((fields) => !sane.includes(fields)).map((fields) => (fields[0] ?? '').slice(0, 40));
+    return { header: splitCsvLine(headerLine), rows: sane.slice(-count), ignored };
   } finally {
     await handle.close();
   }

@@ -32,15 +32,16 @@ export async function nextIterationNumber(
       warn(`ignored ralph/logs/${name}: is not an iteration number (a whole number up to ${MAX_ITERATION})`);
     else highest = Math.max(highest, number);
   }
-  const field = (await readCsvEnds(summaryCsv, 1))?.rows[0]?.[0];
-  if (field !== undefined && field !== '') {
-    const number = iterationNumber(field);
-    if (number === undefined)
-      warn(
-        `ignored the last row of ralph/logs/summary.csv: its iteration "${cut(field)}" is not an iteration number (a whole number up to ${MAX_ITERATION})`,
-      );
-    else highest = Math.max(highest, number);
-  }
+  // The last sane row counts; the rows after it that are no iteration number are named and left out.
+  const csv = await readCsvEnds(summaryCsv, 1);
+  const ignored = csv?.ignored ?? [];
+  const last = ignored.at(-1);
+  if (last !== undefined)
+    warn(
+      `ignored ${ignored.length === 1 ? 'the last row' : `${ignored.length} rows`} of ralph/logs/summary.csv: its iteration "${cut(last)}" is not an iteration number (a whole number up to ${MAX_ITERATION})`,
+    );
+  const number = iterationNumber(csv?.rows[0]?.[0] ?? '');
+  if (number !== undefined) highest = Math.max(highest, number);
   if (highest >= MAX_ITERATION)
     throw new RalphError(
       'io',

@@ -7,10 +7,11 @@ import type { LoopFiles } from '../loop/ports.js';
 import type { RalphPaths } from './paths.js';
 import { readOwnFile, replaceOwnFile } from './own-file.js';
 import { readPromptFile } from './prompt-file.js';
-import { readDecideState, writeBlocked, writeDecide } from './signal-files.js';
+import { writeBlocked, writeDecide } from './signal-files.js';
+import { askedDecideState, rememberQuestion } from './decide-record.js';
 import { appendSummaryRow } from './summary-csv.js';
 import { parseTasks } from './tasks.js';
-import { updateRunState } from './run-state.js';
+import { addReviewRejection, updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
 
 /**
@@ -31,9 +32,12 @@ export function createLoopFiles(
       const text = await readOwnFile(paths.tasks);
       return text === undefined ? { ok: false, error: 'cannot be read (it is missing)' } : parseTasks(text);
     },
-    decideState: () => readDecideState(paths.decide),
+    decideState: () => askedDecideState(paths, taskList),
     writeBlocked: (entry) => writeBlocked(paths.root, paths.blocked, entry),
-    writeDecide: (entry) => writeDecide(paths.root, paths.decide, entry),
+    writeDecide: async (entry) => {
+      await writeDecide(paths.root, paths.decide, entry);
+      await ownFile(paths.state, 'write', () => rememberQuestion(paths, taskList));
+    },
     appendRow: (row) => appendSummaryRow(paths.root, paths.summaryCsv, row),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
     // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than
@@ -44,15 +48,8 @@ export function createLoopFiles(
         ? ownFile(paths.tasksSnapshot, 'write', () => rm(paths.tasksSnapshot, { force: true }))
         : replaceOwnFile(paths.root, paths.tasksSnapshot, text));
     },
-    recordReviewRejection: async (storyId) => {
-      const state = await ownFile(paths.state, 'write', () =>
-        updateRunState(paths.state, taskList, (current) => ({
-          ...current,
-          reviewRejections: { ...current.reviewRejections, [storyId]: (current.reviewRejections[storyId] ?? 0) + 1 },
-        })),
-      );
-      return state.reviewRejections[storyId] ?? 0;
-    },
+    recordReviewRejection: (storyId) =>
+      ownFile(paths.state, 'write', () => addReviewRejection(paths.state, taskList, storyId)),
     writeFeedback: async (iteration, text) => {
       const name = `feedback-${String(iteration).padStart(3, '0')}.md`;
       await replaceOwnFile(paths.root, join(paths.logs, name), text);
@@ -63,6 +60,11 @@ export function createLoopFiles(
     writeActive: (state) =>
       ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
     writeUsage: (windows) => ownFile(paths.active, 'write', () => lock.update({ usage: windows })),
+    recordSeenApprovals: async (ids) => {
+      await ownFile(paths.state, 'write', () =>
+        updateRunState(paths.state, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] })),
+      );
+    },
     saveUnconfirmedApprovals: async (ids) => {
       await ownFile(paths.state, 'write', () =>
         updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({

@@ -4,6 +4,7 @@ import type { Reason } from '../loop/termination.js';
 import { replaceOwnFile } from './own-file.js';
 import { readOwnFile } from './own-file.js';
 import { parseJson } from './json-text.js';
+import { copyCounts, countOf, emptyCounts, withCount, type KeyedCounts } from '../domain/keyed-counts.js';
 
 /** ralph's memory of one task list across runs (ralph/state.json). */
 export interface RunState {
@@ -17,9 +18,15 @@ export interface RunState {
   /** Stories the last run completed. */
   lastRunCompleted?: number;
   /** Per story, the reviews that sent it back (ralph's own count; the agent's reviewCount is informational). */
-  reviewRejections: Record<string, number>;
+  reviewRejections: KeyedCounts;
   /** Stories marked approved outside a review iteration: not complete until a review approves them (absent: none). */
   unconfirmedApprovals?: string[];
+  /** Set as an iteration starts, cleared when the run records its ending: found set at a start, ralph was killed. */
+  runOpen?: boolean;
+  /** The stories approved as the last iteration started: a killed run's later approvals are doubted. */
+  seenApprovals?: string[];
+  /** The sha256 of the question ralph last wrote to decide.txt: only an answer to it is a human's. */
+  decideAsked?: string;
   /**
    * The uncommitted changes outside ralph/ as the last run ended (whatever its task list): a start
    * accepts these without --allow-dirty, and catches anything a person changed since.
@@ -34,11 +41,11 @@ export async function readRunState(path: string, taskList: string): Promise<RunS
     taskList,
     runs: 0,
     resumeAttempts: 0,
-    reviewRejections: {},
+    reviewRejections: emptyCounts(),
     ...(state.leftBehind ? { leftBehind: state.leftBehind } : {}),
   };
   if (state.taskList !== taskList) return fresh;
-  return { ...fresh, ...state, reviewRejections: { ...state.reviewRejections } };
+  return { ...fresh, ...state, reviewRejections: copyCounts(state.reviewRejections) };
 }
 
 /** Writes state.json (`<root>/ralph/state.json`) atomically, never through a link. */
@@ -55,6 +62,15 @@ export async function updateRunState(
   const next = change(await readRunState(path, taskList));
   await writeRunState(path, next);
   return next;
+}
+
+/** Counts one more review that sent the story back; resolves to its count so far (any id is a plain key). */
+export async function addReviewRejection(path: string, taskList: string, storyId: string): Promise<number> {
+  const state = await updateRunState(path, taskList, (current) => ({
+    ...current,
+    reviewRejections: withCount(current.reviewRejections, storyId, countOf(current.reviewRejections, storyId) + 1),
+  }));
+  return countOf(state.reviewRejections, storyId);
 }
 
 /** The identity of a task list, for state.json: its branchName, else its project. */

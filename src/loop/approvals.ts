@@ -40,3 +40,17 @@ export function startingUnconfirmed(remembered: readonly string[], tasks: TaskLi
   const approved = new Set(tasks.stories.filter((story) => story.reviewStatus === 'approved').map((story) => story.id));
   return new Set(remembered.filter((id) => approved.has(id)));
 }
+
+/** The ids of the approved stories, as ralph sees the list now. */
+export function approvedIds(tasks: TaskList): string[] {
+  return tasks.stories.filter((story) => story.reviewStatus === 'approved').map((story) => story.id);
+}
+
+/**
+ * Approvals made since ralph last looked (`seen`, recorded as each iteration started): after a run
+ * that was killed before it could judge its iteration, these are claims no one checked.
+ */
+export function approvedSince(seen: readonly string[], tasks: TaskList): string[] {
+  const looked = new Set(seen);
+  return approvedIds(tasks).filter((id) => !looked.has(id));
+}

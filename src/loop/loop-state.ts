@@ -5,6 +5,7 @@ import type { Verdict } from './judge.js';
 import type { Baseline } from './observe.js';
 import type { AgentRun } from './port-data.js';
 import type { Termination } from './termination.js';
+import { countOf, withCount } from '../domain/keyed-counts.js';
 
 /** The settings the loop runs by: the judge's limits, and its own. */
 export interface LoopSettings extends JudgeSettings {
@@ -60,6 +61,6 @@ export function carryOver(state: LoopState, verdict: Verdict, run: AgentRun): vo
   state.feedback = verdict.feedback;
   if (run.stoppedBy?.cause === 'repetition') {
     const { tool } = run.stoppedBy.repetition;
-    state.repetitions[tool] = (state.repetitions[tool] ?? 0) + 1;
+    state.repetitions = withCount(state.repetitions, tool, countOf(state.repetitions, tool) + 1);
   }
 }

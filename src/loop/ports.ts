@@ -54,9 +54,16 @@ export interface Git {
   reflogEntry(hash: string): Promise<string | undefined>;
 }
 
-/** Milliseconds since the epoch; tests move it by hand. */
+/**
+ * Two clocks; tests move them by hand. The wall clock dates things (the CSV's timestamps, a usage
+ * limit's reset) and may step (NTP, a human); the monotonic one measures durations and the
+ * --max-runtime budget, which a step must not change.
+ */
 export interface Clock {
+  /** Milliseconds since the epoch, as the wall clock says now. */
   now(): number;
+  /** Milliseconds from an arbitrary origin, never going back and never stepping (performance.now). */
+  monotonic(): number;
   /** Waits (a usage-limit wait); resolves early when the signal fires. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -83,6 +90,11 @@ export interface LoopFiles {
    * run still doubts them.
    */
   saveUnconfirmedApprovals(ids: readonly string[]): Promise<void>;
+  /**
+   * Remembers (ralph/state.json) the stories approved as an iteration starts, and that a run is under
+   * way: should ralph be killed, the next run doubts every approval made since.
+   */
+  recordSeenApprovals(ids: readonly string[]): Promise<void>;
 }
 
 /** Whether ralph has been asked to stop, and by which signal. */

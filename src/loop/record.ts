@@ -15,6 +15,8 @@ export async function recordStart(
     choice: ModeChoice;
     stuckCount: number;
     stories: { complete: number; total: number };
+    /** The stories approved as ralph sees the list now. */
+    approved: readonly string[];
   },
   settings: LoopSettings,
   { files, report }: LoopPorts,
@@ -24,6 +26,7 @@ export async function recordStart(
     choice: { mode, story },
   } = start;
   await files.snapshotTasks();
+  await files.recordSeenApprovals(start.approved);
   const active = {
     iteration,
     thisRun: start.counted + 1,
@@ -48,7 +51,9 @@ export interface IterationEnd {
   iteration: number;
   choice: ModeChoice;
   run: AgentRun;
-  startedAt: number;
+  /** How long the agent ran, by the monotonic clock. */
+  durationMs: number;
+  /** When it ended, by the wall clock. */
   endedAt: number;
   /** HEAD after the iteration, when it moved forward on the branch. */
   commit?: string;
@@ -68,7 +73,7 @@ export async function recordEnd(end: IterationEnd, { files, report }: LoopPorts)
   const row: IterationRow = {
     iteration,
     mode: end.choice.mode,
-    durationSeconds: Math.round((endedAt - end.startedAt) / 100) / 10,
+    durationSeconds: Math.round(end.durationMs / 100) / 10,
     commitHash: end.commit ?? '',
     storiesComplete: end.stories.complete,
     storiesTotal: end.stories.total,

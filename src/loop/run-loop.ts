@@ -1,5 +1,7 @@
 import { countStories, openStories, type TaskList } from '../domain/tasks.js';
-import { startingUnconfirmed } from './approvals.js';
+import { emptyCounts } from '../domain/keyed-counts.js';
+import { checkAgentNumbers } from './agent-numbers.js';
+import { approvedIds, startingUnconfirmed } from './approvals.js';
 import { INITIAL_COUNTERS } from './judge-inputs.js';
 import { judgeIteration, type Verdict } from './judge.js';
 import { checkGates, countReview } from './iteration-checks.js';
@@ -7,6 +9,7 @@ import { carryOver, policyOf, type LoopResult, type LoopSettings, type LoopState
 import { chooseMode } from './mode.js';
 import { observeIteration } from './observe.js';
 import type { LoopPorts } from './ports.js';
+import type { AgentRun } from './port-data.js';
 import { readPosition } from './progress.js';
 import { promptFor } from './prompt.js';
 import { recordEnd, recordStart } from './record.js';
@@ -22,8 +25,10 @@ export async function runLoop(
   tasks: TaskList,
   unconfirmed: readonly string[] = [],
 ): Promise<LoopResult> {
-  const deadline = ports.clock.now() + settings.maxRuntimeMs;
-  const state = initialState(tasks, await readPosition(ports.git), unconfirmed);
+  // The budget is monotonic: a wall clock stepped forward must not end it early, nor one stepped back extend it.
+  const budgetEnd = ports.clock.monotonic() + settings.maxRuntimeMs;
+  const deadline = () => wallDeadline(ports.clock, budgetEnd);
+  const state = await startingState(tasks, unconfirmed, ports);
   const result = (termination: Termination): LoopResult => ({
     termination,
     iterations: state.started,
@@ -35,7 +40,11 @@ export async function runLoop(
 
   if (openStories(tasks, policyOf(settings, state)).length === 0) {
     // Nothing left to do: only the project's own checks can still say otherwise.
-    const verdict = await ports.gates?.check({ iteration: settings.firstIteration, trigger: 'start', deadline });
+    const verdict = await ports.gates?.check({
+      iteration: settings.firstIteration,
+      trigger: 'start',
+      deadline: deadline(),
+    });
     if (!verdict || verdict.passed) return result({ reason: 'complete' });
     if (verdict.interrupted) return result({ reason: 'interrupted', signal: ports.interrupts.received() ?? 'SIGINT' });
     state.feedback = [{ kind: 'gates_blocked', event: verdict.event }];
@@ -46,7 +55,7 @@ export async function runLoop(
   while (counted < settings.maxIterations) {
     const signal = ports.interrupts.received();
     if (signal) return result({ reason: 'interrupted', signal });
-    if (ports.clock.now() >= deadline) return result({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
+    if (ports.clock.monotonic() >= budgetEnd) return result({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
 
     const verdict = await runIteration(
       settings.firstIteration + state.started,
@@ -67,6 +76,28 @@ export async function runLoop(
   return result({ reason: 'max_iterations' });
 }
 
+/** The loop's state before its first iteration. */
+async function startingState(tasks: TaskList, unconfirmed: readonly string[], ports: LoopPorts): Promise<LoopState> {
+  // The list as the run found it is the last that kept the rules.
+  return {
+    tasks,
+    keptRules: tasks,
+    accepted: await readPosition(ports.git),
+    unconfirmed: startingUnconfirmed(unconfirmed, tasks),
+    counters: INITIAL_COUNTERS,
+    stuckIterations: 0,
+    feedback: [],
+    repetitions: emptyCounts(),
+    started: 0,
+    decideDelivered: false,
+  };
+}
+
+/** The end of the monotonic budget, as a wall-clock time read now (what the agent, the gates and waits compare). */
+function wallDeadline(clock: LoopPorts['clock'], budgetEnd: number): number {
+  return clock.now() + (budgetEnd - clock.monotonic());
+}
+
 /** Sleeps until a usage limit lifts; an interrupt ends the sleep early. */
 async function waitOutUsageLimit(wait: NonNullable<Verdict['wait']>, ports: LoopPorts): Promise<void> {
   const endDisplay = ports.report.usageLimitWait(wait);
@@ -79,7 +110,7 @@ async function waitOutUsageLimit(wait: NonNullable<Verdict['wait']>, ports: Loop
 async function runIteration(
   iteration: number,
   counted: number,
-  deadline: number,
+  deadline: () => number,
   settings: LoopSettings,
   ports: LoopPorts,
   state: LoopState,
@@ -87,15 +118,20 @@ async function runIteration(
   const stories = () => countStories(state.tasks, policyOf(settings, state));
   const choice = chooseMode(state.tasks, policyOf(settings, state));
   await recordStart(
-    { iteration, counted, choice, stuckCount: state.counters.stuck, stories: stories() },
+    {
+      iteration,
+      counted,
+      choice,
+      stuckCount: state.counters.stuck,
+      stories: stories(),
+      approved: approvedIds(state.tasks),
+    },
     settings,
     ports,
   );
 
   const prompt = await promptFor(iteration, choice, settings, ports.files, state);
-  const startedAt = ports.clock.now();
-  const run = await ports.agent.run({ iteration, prompt, deadline });
-  const endedAt = ports.clock.now();
+  const { run, endedAt, durationMs } = await runAgent({ iteration, prompt, deadline: deadline() }, ports);
 
   const { accepted, commit, ...observed } = await observeIteration(state, choice, settings.review, ports);
   Object.assign(
@@ -105,11 +141,12 @@ async function runIteration(
     observed.tasks.ok && observed.ruleBroken === undefined ? { keptRules: observed.tasks.tasks } : {},
   );
   const claim = { run, ...observed };
-  const gates = await checkGates({ iteration, deadline }, claim, observed.committed, settings, ports);
+  const gates = await checkGates({ iteration, deadline: deadline() }, claim, observed.committed, settings, ports);
   const reviewCap =
     choice.mode === 'review' ? await countReview(choice.story.id, state.tasks, settings, ports) : undefined;
 
-  const facts = { ...claim, now: endedAt, deadline, ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) };
+  const checked = { ...(gates ? { gates } : {}), ...(reviewCap ? { reviewCap } : {}) };
+  const facts = { ...claim, now: ports.clock.now(), deadline: deadline(), ...checked };
   const verdict = judgeIteration(facts, state.counters, settings);
   carryOver(state, verdict, run);
 
@@ -117,7 +154,7 @@ async function runIteration(
     iteration,
     choice,
     run,
-    startedAt,
+    durationMs,
     endedAt,
     committed: observed.committed,
     verdict,
@@ -127,18 +164,19 @@ async function runIteration(
   return verdict;
 }
 
-/** The state before the first iteration: the list as the run found it is the last that kept the rules. */
-function initialState(tasks: TaskList, accepted: LoopState['accepted'], unconfirmed: readonly string[]): LoopState {
-  return {
-    tasks,
-    keptRules: tasks,
-    accepted,
-    unconfirmed: startingUnconfirmed(unconfirmed, tasks),
-    counters: INITIAL_COUNTERS,
-    stuckIterations: 0,
-    feedback: [],
-    repetitions: {},
-    started: 0,
-    decideDelivered: false,
-  };
+/**
+ * Runs the agent: its run with only the numbers that are measurements (warned about otherwise), when it
+ * ended by the wall clock, and how long it took by the monotonic one.
+ */
+async function runAgent(
+  request: Parameters<LoopPorts['agent']['run']>[0],
+  ports: LoopPorts,
+): Promise<{ run: AgentRun; endedAt: number; durationMs: number }> {
+  const startedAt = ports.clock.monotonic();
+  const reported = await ports.agent.run(request);
+  const endedAt = ports.clock.now();
+  const durationMs = ports.clock.monotonic() - startedAt;
+  const { run, warnings } = checkAgentNumbers(reported, endedAt);
+  for (const warning of warnings) ports.report.warning(warning);
+  return { run, endedAt, durationMs };
 }

@@ -27,7 +27,7 @@ const MAX_ROUNDS = 5;
  * The running processes whose environment (as they were started with it, in /proc/PID/environ)
  * carries the marker, ralph itself excluded. Empty where there is no /proc (macOS).
  */
-function findMarked(match: MarkerMatch): MarkedProcess[] {
+function findMarked(match: MarkerMatch, belongs: (pid: number) => boolean = () => true): MarkedProcess[] {
   const [entry, exact] =
     'exact' in match ? [`${MARKER_VARIABLE}=${match.exact}`, true] : [`${MARKER_VARIABLE}=${match.prefix}`, false];
   const found: MarkedProcess[] = [];
@@ -38,7 +38,8 @@ function findMarked(match: MarkerMatch): MarkedProcess[] {
     if (!stat || stat.state === 'Z') continue;
     if (match.sinceTicks !== undefined && Number(stat.startTicks) < match.sinceTicks) continue;
     const environ = readProcEnviron(pid);
-    if (environ && environHas(environ, entry, exact)) found.push({ pid, comm: stat.comm, startTicks: stat.startTicks });
+    if (environ && environHas(environ, entry, exact) && belongs(pid))
+      found.push({ pid, comm: stat.comm, startTicks: stat.startTicks });
   }
   return found;
 }
@@ -66,11 +67,20 @@ function signal(target: MarkedProcess, name: NodeJS.Signals): void {
  */
 export async function endMarked(
   match: MarkerMatch,
-  { graceMs = KILL_GRACE_MS, force }: { graceMs?: number; force?: AbortSignal } = {},
+  {
+    graceMs = KILL_GRACE_MS,
+    force,
+    belongs,
+  }: {
+    graceMs?: number;
+    force?: AbortSignal;
+    /** A further proof a marked process must give to be ended (a stale run's: its working directory). */
+    belongs?: (pid: number) => boolean;
+  } = {},
 ): Promise<MarkedProcess[]> {
   const ended: MarkedProcess[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const found = findMarked(match);
+    const found = findMarked(match, belongs);
     if (found.length === 0) break;
     ended.push(
       ...found.filter(

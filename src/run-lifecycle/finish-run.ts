@@ -74,7 +74,14 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
         ({ ending, error, bug } = endingOfError(stateError));
     }
   }
-  const report = reportOf(ending, end, context);
+  let report: RunReport;
+  try {
+    report = reportOf(ending, end, context);
+  } catch (reportBugFound) {
+    // A record that cannot be built (a date no Date holds) is itself the bug: it is still recorded.
+    ({ ending, error, bug } = endingOfError(reportBugFound));
+    report = reportOf(ending, end, context);
+  }
   const unwritten = await writeLastRun(context.paths, report);
   if (error) context.out.error(errorLine(error));
   if (unwritten) context.out.error(`ralph: ${unwritten}; the previous run's record may still be there`);
@@ -127,7 +134,9 @@ async function recordState(run: NonNullable<RunEnd['loopRan']>, end: RunEnd, pat
   });
   // Should git fail now, the last record stands: a later start then asks about more, never less.
   const leftBehind = await uncommittedChanges(paths.root).catch(() => latest.leftBehind);
+  // The run recorded its ending: no longer under way (a start that finds it so knows ralph was killed).
+  const { runOpen: _ended, ...recorded } = next;
   await ownFile(paths.state, 'write', () =>
-    writeRunState(paths.state, { ...next, ...(leftBehind ? { leftBehind } : {}) }),
+    writeRunState(paths.state, { ...recorded, ...(leftBehind ? { leftBehind } : {}) }),
   );
 }

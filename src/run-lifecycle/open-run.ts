@@ -4,6 +4,7 @@ import { describeEnded } from '../process/marked-processes.js';
 import { Containment } from '../process/containment.js';
 import { ActiveLock, currentOwner } from '../files/active-lock.js';
 import type { RalphPaths } from '../files/paths.js';
+import { recordCrashes } from './crash-record.js';
 import { installInterrupts } from './interrupts.js';
 import type { LoopRun, RunChoices, Terminal } from './wire-ports.js';
 
@@ -32,7 +33,7 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
       count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`,
     ),
   );
-  return {
+  const run: LoopRun = {
     options,
     terminal,
     paths,
@@ -45,10 +46,17 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
     firstIteration: 1,
     maxIterations: 0,
   };
+  crashRecords.set(run, recordCrashes(run));
+  return run;
 }
 
+/** Per open run, how to stop recording what no code path caught (see recordCrashes). */
+const crashRecords = new WeakMap<LoopRun, () => void>();
+
 /** Closes the screen, stops listening for interrupts, and releases the lock — however the run ended. */
-export async function closeRun({ terminal, interrupts, paths, lock, containment }: LoopRun): Promise<void> {
+export async function closeRun(run: LoopRun): Promise<void> {
+  const { terminal, interrupts, paths, lock, containment } = run;
+  crashRecords.get(run)?.();
   // Later steps of the job must find the runner obeying commands again.
   const closed = terminal.out.close();
   interrupts.dispose();

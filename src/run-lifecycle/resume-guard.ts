@@ -1,5 +1,7 @@
-import { RalphError } from '../errors.js';
-import type { RunState } from '../files/run-state.js';
+import type { TaskList } from '../domain/tasks.js';
+import { RalphError, ownFile } from '../errors.js';
+import { updateRunState, type RunState } from '../files/run-state.js';
+import { approvedSince } from '../loop/approvals.js';
 
 /**
  * Counts this start against the resume cap (seed 002): a start after a run that did not
@@ -52,4 +54,38 @@ export function stateAfterRun(
     lastStoriesComplete: run.completeAfter,
     lastRunCompleted: completed,
   };
+}
+
+/**
+ * The approvals a run starts doubting. After a run ralph did not see end (killed: state.json says a
+ * run was under way), every approval made since ralph last looked is a claim nobody checked: with
+ * the review cycle on it joins the unconfirmed ones — saved at once, so a second kill keeps the
+ * doubt — and goes to review. Without the cycle, the warning says what is taken on trust.
+ */
+export async function doubtAfterKill(
+  state: RunState,
+  tasks: TaskList,
+  review: boolean,
+  statePath: string,
+  warn: (text: string) => void,
+): Promise<string[]> {
+  const remembered = state.unconfirmedApprovals ?? [];
+  const since = state.runOpen === true ? approvedSince(state.seenApprovals ?? [], tasks) : [];
+  const fresh = since.filter((id) => !remembered.includes(id));
+  if (fresh.length === 0) return remembered;
+  const ids = fresh.join(', ');
+  if (!review) {
+    warn(
+      `the last run was killed before it recorded its ending; approvals made since ralph last looked are taken as tasks.json says (the review cycle is off): ${ids}`,
+    );
+    return remembered;
+  }
+  warn(
+    `the last run was killed before it recorded its ending; approvals made since ralph last looked are unconfirmed and go to review: ${ids}`,
+  );
+  const unconfirmed = [...remembered, ...fresh];
+  await ownFile(statePath, 'write', () =>
+    updateRunState(statePath, state.taskList, (current) => ({ ...current, unconfirmedApprovals: unconfirmed })),
+  );
+  return unconfirmed;
 }

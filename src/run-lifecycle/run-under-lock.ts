@@ -9,7 +9,7 @@ import { runLoop } from '../loop/run-loop.js';
 import { endingOfError, type RunEnd } from './finish-run.js';
 import { loopSettings } from './loop-settings.js';
 import { checkStart, setUpRun } from './prepare-run.js';
-import { checkResume } from './resume-guard.js';
+import { checkResume, doubtAfterKill } from './resume-guard.js';
 import { enterTaskBranch } from './task-branch.js';
 import { wirePorts, type LoopRun, type ReadyRun, type WiredRun } from './wire-ports.js';
 
@@ -65,9 +65,12 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   const taskList = taskListId(tasks);
   const state = await readRunState(paths.state, taskList);
   const attempts = checkResume(state, settings.maxResumes, run.options.resetResumes === true);
-  const policy = { review: !settings.skipReview, unconfirmed: new Set(state.unconfirmedApprovals) };
+  const unconfirmed = await doubtAfterKill(state, tasks, !settings.skipReview, paths.state, (text) =>
+    terminal.out.line(pc.yellow(`warning: ${text}`)),
+  );
+  const policy = { review: !settings.skipReview, unconfirmed: new Set(unconfirmed) };
   const loopRan = { taskList, attempts, completeBefore: countStories(tasks, policy).complete };
-  return { ...prepared, tasks, branch, unconfirmed: state.unconfirmedApprovals ?? [], loopRan, policy };
+  return { ...prepared, tasks, branch, unconfirmed, loopRan, policy };
 }
 
 /**

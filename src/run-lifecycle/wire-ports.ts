@@ -94,7 +94,11 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
   const ports: LoopPorts = {
     agent: await agentFor(ready, run, reporter, files),
     git: createGit(paths.root),
-    clock: { now: Date.now, sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined) },
+    clock: {
+      now: Date.now,
+      monotonic: () => performance.now(),
+      sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
+    },
     files,
     interrupts,
     report: reporter,

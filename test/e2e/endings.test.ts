@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { processStartTime } from '../../src/process/proc.js';
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { liveLock, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { holdRunLock, liveLock, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
 import { readAsRunner, readOutputFile, ungroupedLines } from '../helpers/workflow-commands.js';
 
 // One record of every ending: last-run.json, the exit code and `ralph status` agree after a run that
@@ -52,7 +53,8 @@ describe('one record of every ending', () => {
     await runRalph(repo, ['run', '--max-iterations', '1']);
     const before = repo.read('ralph/logs/last-run.json');
     await repo.write('ralph/.ralph-active', JSON.stringify(liveLock({ iteration: 3 })));
-    const refused = await runRalph(repo, ['run']);
+    const lock = await holdRunLock(repo);
+    const refused = await runRalph(repo, ['run']).finally(() => lock.release());
     expect(refused.code).toBe(64);
     expect(refused.stderr).toContain('another ralph run is active');
     expect(repo.read('ralph/logs/last-run.json')).toBe(before);
@@ -60,13 +62,17 @@ describe('one record of every ending', () => {
 
   it('--dry-run shows the lock another run holds as FAILED, leaves it, and exits 64 like the run it previews', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
-    const held = JSON.stringify(liveLock({ iteration: 3 }));
+    const owner = spawn('sleep', ['300'], { stdio: 'ignore' });
+    const pid = owner.pid!;
+    const held = JSON.stringify(liveLock({ pid, startTime: processStartTime(pid), iteration: 3 }));
     await repo.write('ralph/.ralph-active', held);
-    const result = await runRalph(repo, ['run', '--dry-run']);
+    const lock = await holdRunLock(repo);
+    const result = await runRalph(repo, ['run', '--dry-run']).finally(() => lock.release());
+    owner.kill('SIGKILL');
     expect(result.code).toBe(64);
     const line = result.stdout.split('\n').find((text) => /^ {2}FAILED {3}lock {2,}/.test(text));
     expect(line?.replace(/ {2,}/g, '  ')).toBe(
-      `  FAILED  lock  another ralph run is active in this repository (pid ${process.pid}, iteration 3) — wait for it to finish or stop it (kill ${process.pid}); ralph/.ralph-active is removed when it ends`,
+      `  FAILED  lock  another ralph run is active in this repository (pid ${pid}, iteration 3) — wait for it to finish or stop it (kill ${pid}); ralph/.ralph-active is removed when it ends`,
     );
     expect(repo.read('ralph/.ralph-active')).toBe(held);
   });

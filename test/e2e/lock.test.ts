@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processStartTime } from '../../src/process/proc.js';
 import { isAlive, liveLock, makeRepo, processesMarked, runPrefix, runRalph, waitFor } from '../helpers/e2e.js';
 
 const started: ChildProcess[] = [];
@@ -33,17 +36,17 @@ describe('ralph/.ralph-active knows its owner', () => {
 
   it('treats a lock from an older ralph (no start time) as stale, even when its pid is alive', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
-    await repo.write(
-      'ralph/.ralph-active',
-      JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), iteration: 3 }),
-    );
+    const alive = spawn('sleep', ['300'], { stdio: 'ignore' });
+    started.push(alive);
+    const pid = alive.pid!;
+    await repo.write('ralph/.ralph-active', JSON.stringify({ pid, startedAt: new Date().toISOString(), iteration: 3 }));
     await repo.steps([{ implement: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      `took over a stale ralph/.ralph-active left by an older ralph (pid ${process.pid}), which recorded no start time`,
+      `took over a stale ralph/.ralph-active left by an older ralph (pid ${pid}), which recorded no start time`,
     );
-    expect(isAlive(process.pid)).toBe(true);
+    expect(isAlive(pid)).toBe(true);
   });
 
   it('after kill -9 of ralph, the next run ends the orphaned agent and its daemons before its first iteration', async () => {
@@ -151,5 +154,78 @@ describe('ralph/.ralph-active contents', () => {
       iteration: 1,
     });
     await waitFor(() => !repo.exists('ralph/.ralph-active'));
+  });
+});
+
+describe('a lock the agent cannot lift or forge', () => {
+  it('refuses a second run while the first lives, though its agent deleted ralph/.ralph-active', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([{ shell: ['rm -f ralph/.ralph-active', 'git clean -fdxq ralph'], say: 'working\n', hang: true }]);
+    let second: Promise<Awaited<ReturnType<typeof runRalph>>> | undefined;
+    const first = await runRalph(repo, ['run', '--max-iterations', '1'], {
+      onStdout: (_text, child) => {
+        if (second || repo.calls() < 1 || repo.exists('ralph/.ralph-active')) return;
+        second = runRalph(repo, ['run']);
+        void second.then(() => child.kill('SIGINT'));
+      },
+    });
+    expect(first.code).toBe(130);
+    const refused = await second!;
+    expect(refused.code).toBe(64);
+    expect(refused.stderr).toContain(
+      'ralph: another ralph run is active in this work tree (its ralph/.ralph-active is missing or does not name it)',
+    );
+    // The refused start wrote nothing: the first run's record is its own.
+    expect(repo.calls()).toBe(1);
+  });
+
+  it('starts normally beside a lock naming pid 1, warning that it was forged, and signals nothing', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.write(
+      'ralph/.ralph-active',
+      JSON.stringify(liveLock({ pid: 1, startTime: processStartTime(1), agentGroup: 1 })),
+    );
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'warning: ralph/.ralph-active names pid 1, which is not a ralph run of this repository: the file was forged or is stale; ignoring it',
+    );
+    expect(result.stdout + result.stderr).not.toContain('kill 1');
+  });
+
+  it("leaves another repository's run alone when a stale lock carries its marker", async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const elsewhere = await mkdtemp(join(tmpdir(), 'ralph-other-repo-'));
+    const victim = spawn('sleep', ['300'], {
+      cwd: elsewhere,
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, RALPH_RUN_MARKER: 'victim0:agent-1' },
+    });
+    started.push(victim);
+    const gone = spawn('true');
+    await new Promise((resolve) => gone.on('exit', resolve));
+    await repo.write(
+      'ralph/.ralph-active',
+      JSON.stringify(
+        liveLock({
+          pid: gone.pid,
+          startTime: '1@an-earlier-boot',
+          host: hostname(),
+          marker: 'victim0',
+          agentGroup: victim.pid,
+        }),
+      ),
+    );
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      `took over a stale ralph/.ralph-active left by pid ${gone.pid}, which is no longer running`,
+    );
+    expect(result.stdout).not.toContain('ended 1 process');
+    expect(isAlive(victim.pid!)).toBe(true);
+    await rm(elsewhere, { recursive: true, force: true });
   });
 });

@@ -176,7 +176,7 @@ describe('ralph run: resume attempts', () => {
     const [first, second] = await Promise.all([runRalph(repo, ['run']), runRalph(repo, ['run'])]);
     const codes = [first.code, second.code].sort();
     expect(codes).toEqual([0, 64]);
-    expect([first.stderr, second.stderr].join('')).toContain('another ralph run is active in this repository');
+    expect([first.stderr, second.stderr].join('')).toContain('another ralph run is active in this');
     expect(repo.calls()).toBe(1);
   });
 });

@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAKE_BIN_DIR, isAlive, liveLock, makeRepo, runRalph, waitFor } from '../helpers/e2e.js';
+import { processStartTime } from '../../src/process/proc.js';
+import { FAKE_BIN_DIR, holdRunLock, isAlive, liveLock, makeRepo, runRalph, waitFor } from '../helpers/e2e.js';
 
 /** The user's prompt, then the mode section ralph adds. */
 const PROMPT_WITH_MODE = expect.stringMatching(/^Implement the next story\.\n\n## This iteration: implement US-1\n/);
@@ -384,10 +385,15 @@ describe('ralph run: refused starts and bad input (exit 64, no agent call)', () 
   it('refuses while another run is alive, and takes over a stale lock with a warning', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const active = join(repo.root, 'ralph/.ralph-active');
-    await writeFile(active, JSON.stringify(liveLock({ iteration: 4 })));
-    const refused = await runRalph(repo, ['run']);
+    // A live run: the kernel's lock held (here by the test), its file naming its process (here a sleep).
+    const owner = spawn('sleep', ['300'], { stdio: 'ignore' });
+    const pid = owner.pid!;
+    await writeFile(active, JSON.stringify(liveLock({ pid, startTime: processStartTime(pid), iteration: 4 })));
+    const lock = await holdRunLock(repo);
+    const refused = await runRalph(repo, ['run']).finally(() => lock.release());
+    owner.kill('SIGKILL');
     expect(refused.code).toBe(64);
-    expect(refused.stderr).toContain(`another ralph run is active in this repository (pid ${process.pid}`);
+    expect(refused.stderr).toContain(`another ralph run is active in this repository (pid ${pid}, iteration 4)`);
     expect(repo.calls()).toBe(0);
 
     await writeFile(active, JSON.stringify({ pid: 2 ** 22 + 12345, iteration: 4 }));

@@ -1,11 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { appendFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import type { Step } from '../../src/demo/script-step.js';
 import { processStartTime } from '../../src/process/proc.js';
+import { takeKernelLock, type KernelLock } from '../../src/files/kernel-lock.js';
 
 export const PACKAGE_ROOT = resolve(import.meta.dirname, '../..');
 export const RALPH_BIN = join(PACKAGE_ROOT, 'bin/ralph.js');
@@ -238,4 +239,11 @@ export function liveLock(fields: Record<string, unknown> = {}): Record<string, u
     mode: 'implement',
     ...fields,
   };
+}
+
+/** Holds the repository's kernel lock from this test process, as a live ralph run would. */
+export async function holdRunLock(repo: { root: string }): Promise<KernelLock> {
+  const lock = await takeKernelLock(realpathSync(repo.root));
+  if (!lock) throw new Error(`the run lock of ${repo.root} is already held`);
+  return lock;
 }

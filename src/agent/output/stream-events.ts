@@ -1,4 +1,5 @@
 import { firstLine, truncate } from './summary-text.js';
+import { MAX_EPOCH_MS } from '../../domain/numbers.js';
 
 /** A tool call the agent made. */
 export interface ToolUse {
@@ -44,6 +45,8 @@ const isObject = (value: unknown): value is Json =>
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+const maybe = (value: number | undefined, keep: (value: number) => boolean): number | undefined =>
+  value !== undefined && keep(value) ? value : undefined;
 
 /** Reads a parsed stream-json line defensively: whatever the CLI version, never throws. */
 export function readStreamEvent(json: unknown): StreamEvent {
@@ -102,7 +105,8 @@ function readRateLimit(info: Json): StreamEvent {
   return {
     type: 'rate_limit',
     status: str(info.status) ?? '',
-    resetsAt: num(info.resetsAt),
+    // Shown as a date (seconds × 1000): one past what a Date holds would throw where it is rendered.
+    resetsAt: maybe(num(info.resetsAt), (at) => at * 1000 <= MAX_EPOCH_MS),
     limitType: str(info.rateLimitType),
     utilization: num(info.utilization),
   };

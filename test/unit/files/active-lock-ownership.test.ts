@@ -1,10 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../../src/process/proc.js';
+import type { KernelLock } from '../../../src/files/kernel-lock.js';
 import {
   acquireActiveLock,
   ActiveLock,
@@ -25,12 +26,24 @@ afterEach(async () => {
   await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
 });
 
-/** The path of `.ralph-active` in a fresh folder. */
+/** `.ralph-active` in a fresh work tree (`<root>/ralph/.ralph-active`: the root names the kernel lock). */
 async function lockPath(): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'ralph-active-lock-'));
   folders.push(folder);
-  return join(folder, '.ralph-active');
+  await mkdir(join(folder, 'ralph'));
+  return join(folder, 'ralph', '.ralph-active');
 }
+
+/** Takes the lock, keeps its kernel half for release at the end of the test, and gives the warning. */
+async function take(path: string): Promise<{ warning?: string }> {
+  const { kernel, warning } = await acquireActiveLock(path, mine());
+  held.push(kernel);
+  return warning === undefined ? {} : { warning };
+}
+const held: KernelLock[] = [];
+afterEach(async () => {
+  await Promise.all(held.splice(0).map((lock) => lock.release()));
+});
 
 const loopState = { iteration: 0, thisRun: 0, maxIterations: 5, stuckCount: 0, mode: 'implement' } as const;
 
@@ -49,9 +62,10 @@ async function endedProcess(): Promise<{ pid: number; startTime: string }> {
   return { pid, startTime };
 }
 
-/** A running process whose environment carries the run marker, as an agent of that run would. */
-function markedProcess(marker: string): ChildProcess {
+/** A running process whose environment carries the run marker, as an agent of that run would, working in `cwd`. */
+function markedProcess(marker: string, cwd: string): ChildProcess {
   const child = spawn('sleep', ['300'], {
+    cwd,
     stdio: 'ignore',
     env: { ...process.env, RALPH_RUN_MARKER: `${marker}:agent-1` },
   });
@@ -119,17 +133,17 @@ describe('reading the running loop', () => {
 describe('taking the lock', () => {
   it('writes the whole lock as a JSON text file, with no warning and no temporary file left', async () => {
     const path = await lockPath();
-    expect(await acquireActiveLock(path, mine())).toEqual({});
+    expect(await take(path)).toEqual({});
     expect(await readFile(path, 'utf8')).toBe(`${JSON.stringify(mine(), null, 2)}\n`);
     expect(await leftovers(path)).toEqual([]);
   });
 
-  it('refuses while the run that holds it is alive, naming its pid and iteration, and leaves its lock alone', async () => {
+  it('refuses while another run holds the kernel lock, naming the pid its file describes, and leaves its file alone', async () => {
     const path = await lockPath();
+    await take(path);
     const held = JSON.stringify({ ...mine('run-held'), iteration: 4 });
     await writeFile(path, held);
-    const refusal = acquireActiveLock(path, mine());
-    await expect(refusal).rejects.toMatchObject({
+    await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({
       kind: 'setup',
       message: `another ralph run is active in this repository (pid ${process.pid}, iteration 4)`,
       hint: `wait for it to finish or stop it (kill ${process.pid}); ralph/.ralph-active is removed when it ends`,
@@ -138,56 +152,96 @@ describe('taking the lock', () => {
     expect(await leftovers(path)).toEqual([]);
   });
 
+  it.each([
+    ['deleted', undefined],
+    ['replaced by one naming pid 1', JSON.stringify({ ...mine(), pid: 1 })],
+  ])('refuses while another run holds the kernel lock, its file %s', async (_case, text) => {
+    const path = await lockPath();
+    await take(path);
+    await unlink(path);
+    if (text !== undefined) await writeFile(path, text);
+    await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({
+      kind: 'setup',
+      message: 'another ralph run is active in this work tree (its ralph/.ralph-active is missing or does not name it)',
+    });
+  });
+
+  it.each([
+    ['pid 1', { pid: 1, startTime: processStartTime(1) }],
+    ['this very process, live', {}],
+    ["this process's parent", { pid: process.ppid, startTime: processStartTime(process.ppid) }],
+  ])('ignores a lock naming %s as forged, and signals nothing', async (_case, fields) => {
+    const path = await lockPath();
+    const pid = (fields as { pid?: number }).pid ?? process.pid;
+    await writeFile(path, JSON.stringify({ ...mine('run-forged'), ...fields }));
+    expect(await take(path)).toEqual({
+      warning: `ralph/.ralph-active names pid ${pid}, which is not a ralph run of this repository: the file was forged or is stale; ignoring it`,
+    });
+    expect(await stored(path)).toEqual(mine());
+  });
+
   it('takes over the lock of a run that has ended, and says whose it was', async () => {
     const path = await lockPath();
     const ended = await endedProcess();
     await writeFile(path, JSON.stringify({ ...mine('run-ended'), ...ended }));
-    expect(await acquireActiveLock(path, mine())).toEqual(tookOver(`pid ${ended.pid}, which is no longer running`));
+    expect(await take(path)).toEqual(tookOver(`pid ${ended.pid}, which is no longer running`));
     expect(await stored(path)).toEqual(mine());
     expect(await leftovers(path)).toEqual([]);
   });
 
   it('takes over the lock of an older ralph, whose pid still runs but which recorded no start time', async () => {
     const path = await lockPath();
-    await writeFile(path, JSON.stringify({ pid: process.pid, startedAt: '2025-01-01T00:00:00Z', iteration: 2 }));
-    expect(await acquireActiveLock(path, mine())).toEqual(
-      tookOver(`an older ralph (pid ${process.pid}), which recorded no start time`),
-    );
+    const alive = markedProcess('run-unrelated', tmpdir());
+    await writeFile(path, JSON.stringify({ pid: alive.pid, startedAt: '2025-01-01T00:00:00Z', iteration: 2 }));
+    expect(await take(path)).toEqual(tookOver(`an older ralph (pid ${alive.pid}), which recorded no start time`));
     expect(await stored(path)).toEqual(mine());
   });
 
   it('takes over a lock that cannot be read', async () => {
     const path = await lockPath();
     await writeFile(path, '');
-    expect(await acquireActiveLock(path, mine())).toEqual(tookOver('an unreadable lock file'));
+    expect(await take(path)).toEqual(tookOver('an unreadable lock file'));
     expect(await stored(path)).toEqual(mine());
   });
 
   it.each([0, -3, 2.5, '77'])('takes a lock whose pid is %j for an unreadable one', async (pid) => {
     const path = await lockPath();
     await writeFile(path, JSON.stringify({ ...mine(), pid }));
-    expect(await acquireActiveLock(path, mine())).toEqual(tookOver('an unreadable lock file'));
+    expect(await take(path)).toEqual(tookOver('an unreadable lock file'));
   });
 
   it('ends what the stale run left running (its marked processes), and says so', async () => {
     const path = await lockPath();
-    const agent = markedProcess('run-crashed');
+    const agent = markedProcess('run-crashed', join(path, '..'));
     const exited = once(agent, 'exit');
     await writeFile(path, JSON.stringify({ ...mine('run-crashed'), ...(await endedProcess()) }));
-    const { warning } = await acquireActiveLock(path, mine());
+    const { warning } = await take(path);
     expect(warning).toMatch(
       new RegExp(`which is no longer running; ended 1 process that its run left running: ${agent.pid} sleep$`),
     );
     expect(await exited).toEqual([null, 'SIGTERM']);
   });
 
+  it("ends nothing of another repository's run whose marker a stale lock carries", async () => {
+    const path = await lockPath();
+    const elsewhere = await mkdtemp(join(tmpdir(), 'ralph-other-repo-'));
+    folders.push(elsewhere);
+    const bystander = markedProcess('run-other', elsewhere);
+    await writeFile(
+      path,
+      JSON.stringify({ ...mine('run-other'), ...(await endedProcess()), agentGroup: bystander.pid }),
+    );
+    const { warning } = await take(path);
+    expect(warning).toMatch(/which is no longer running$/);
+    expect(bystander.exitCode).toBeNull();
+    expect(processStartTime(bystander.pid!)).toBeDefined();
+  });
+
   it("ends nothing for a lock from another host: a process here with that run's marker is not that run's", async () => {
     const path = await lockPath();
-    const bystander = markedProcess('run-far');
+    const bystander = markedProcess('run-far', join(path, '..'));
     await writeFile(path, JSON.stringify({ ...mine('run-far'), pid: 31337, host: 'far-away' }));
-    expect(await acquireActiveLock(path, mine())).toEqual(
-      tookOver('pid 31337 on host far-away, whose processes cannot be seen from here'),
-    );
+    expect(await take(path)).toEqual(tookOver('pid 31337 on host far-away, whose processes cannot be seen from here'));
     expect(bystander.exitCode).toBeNull();
     expect(processStartTime(bystander.pid!)).toBeDefined();
   });
@@ -196,19 +250,16 @@ describe('taking the lock', () => {
     const path = await lockPath();
     const { host: _dropped, ...hostless } = { ...mine(), pid: 31337 };
     await writeFile(path, JSON.stringify(hostless));
-    expect(await acquireActiveLock(path, mine())).toEqual(
-      tookOver('pid 31337 on host unknown, whose processes cannot be seen from here'),
-    );
+    expect(await take(path)).toEqual(tookOver('pid 31337 on host unknown, whose processes cannot be seen from here'));
   });
 
-  it('fails, and takes nothing over, when the stale lock cannot be moved aside', async () => {
+  it('fails, releasing the kernel lock, when the description cannot be written', async () => {
     const path = await lockPath();
-    const stale = JSON.stringify({ ...mine(), ...(await endedProcess()) });
-    await writeFile(path, stale);
-    // A folder where the stale lock is moved to: the move fails (EISDIR).
-    await mkdir(`${path}.${process.pid}.stale`);
+    // A folder where the temporary file goes: the write fails (EISDIR).
+    await mkdir(`${path}.${process.pid}.tmp`);
     await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({ code: 'EISDIR' });
-    expect(await readFile(path, 'utf8')).toBe(stale);
+    await rm(`${path}.${process.pid}.tmp`, { recursive: true });
+    expect(await take(path)).toEqual({});
   });
 });
 
@@ -231,9 +282,9 @@ describe('taking the lock on a full filesystem', () => {
   it.skipIf(process.getuid?.() !== 0)(
     'fails with ENOSPC, and leaves no temporary file, when no inode is left for the lock',
     async () => {
-      // Two inodes: the folder and the lock's temporary file. Linking the lock into place needs a third.
-      const { path, folder } = await lockOnTmpfs('size=64k,nr_inodes=2');
-      await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({ code: 'ENOSPC' });
+      // One inode: the folder's. The lock's temporary file needs a second.
+      const { path, folder } = await lockOnTmpfs('size=64k,nr_inodes=1');
+      await expect(take(path)).rejects.toMatchObject({ code: 'ENOSPC' });
       expect(await readdir(folder)).toEqual([]);
     },
   );
@@ -244,63 +295,10 @@ describe('taking the lock on a full filesystem', () => {
       // One page, filled: the temporary file is created, and writing into it fails.
       const { path, folder } = await lockOnTmpfs('size=4k');
       await writeFile(join(folder, 'filler'), Buffer.alloc(4096));
-      await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({ code: 'ENOSPC' });
+      await expect(take(path)).rejects.toMatchObject({ code: 'ENOSPC' });
       expect(await readdir(folder)).toEqual(['filler']);
     },
   );
-});
-
-// Two starts at once: the lock changes between this start's read of it and its move of it. A
-// named pipe in the lock's place holds this start's read open while the other start acts.
-describe('taking the lock while another start acts', () => {
-  /** Starts taking the lock at `path` (a named pipe); resolves once the read of it has begun. */
-  async function startTaking(path: string) {
-    execFileSync('mkfifo', [path]);
-    const taking = acquireActiveLock(path, mine());
-    taking.catch(() => undefined);
-    // Opening a pipe for writing waits for its reader: the start's read of the lock.
-    const writer = await open(path, 'w');
-    /** Lets the start read `text` as the lock it found. */
-    const answer = async (text: string) => {
-      await writer.write(text);
-      await writer.close();
-    };
-    return { taking, answer };
-  }
-
-  /** The other start's own lock, put in place the way a start puts its lock. */
-  async function replaceWith(path: string, lock: ActiveFile) {
-    await writeFile(`${path}.other`, JSON.stringify(lock));
-    await rename(`${path}.other`, path);
-  }
-
-  it.each([
-    ['by a process that reused its pid', { pid: process.pid, startTime: '12345@an-earlier-boot' }],
-    ['by a process that started in the same tick', { pid: 31337, startTime: processStartTime(process.pid)! }],
-  ])(
-    'refuses, and puts the other start’s live lock back, when a stale lock it read (left %s) was replaced before it moved it',
-    async (_case, owner) => {
-      const path = await lockPath();
-      const { taking, answer } = await startTaking(path);
-      await replaceWith(path, { ...mine('run-other'), iteration: 1 });
-      await answer(JSON.stringify({ ...mine('run-stale'), ...owner }));
-      await expect(taking).rejects.toThrow(
-        `another ralph run is active in this repository (pid ${process.pid}, iteration 1)`,
-      );
-      expect(await stored(path)).toEqual({ ...mine('run-other'), iteration: 1 });
-      expect(await leftovers(path)).toEqual([]);
-    },
-  );
-
-  it('takes the lock when the stale lock it read was removed before it moved it', async () => {
-    const path = await lockPath();
-    const { taking, answer } = await startTaking(path);
-    await unlink(path);
-    const ended = await endedProcess();
-    await answer(JSON.stringify({ ...mine('run-stale'), ...ended }));
-    expect(await taking).toEqual(tookOver(`pid ${ended.pid}, which is no longer running`));
-    expect(await stored(path)).toEqual(mine());
-  });
 });
 
 describe('holding and releasing the lock', () => {
@@ -313,11 +311,12 @@ describe('holding and releasing the lock', () => {
     const expected = { ...mine(), iteration: 2, stuckCount: 1, agentGroup: 777 };
     expect(await readFile(path, 'utf8')).toBe(`${JSON.stringify(expected, null, 2)}\n`);
     expect(await leftovers(path)).toEqual([]);
+    await lock.release();
   });
 
   it('removes its own lock when released', async () => {
     const path = await lockPath();
-    await acquireActiveLock(path, mine());
+    await take(path);
     await releaseActiveLock(path, process.pid);
     expect(await leftovers(path)).toEqual([]);
     await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });

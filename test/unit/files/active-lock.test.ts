@@ -12,7 +12,8 @@ afterEach(async () => {
 async function heldLock(): Promise<ActiveLock> {
   const dir = await mkdtemp(join(tmpdir(), 'ralph-active-lock-'));
   cleanup.push(dir);
-  const lock = new ActiveLock(join(dir, '.ralph-active'), {
+  await mkdir(join(dir, 'ralph'));
+  const lock = new ActiveLock(join(dir, 'ralph', '.ralph-active'), {
     ...currentOwner('run-1'),
     startedAt: '2026-01-01T00:00:00Z',
     iteration: 0,
@@ -88,11 +89,21 @@ describe('lockRefusal: what a start would meet, taking nothing', () => {
     expect(await content(lock)).toBeDefined();
   });
 
-  it('finds nothing to refuse without a lock, or with a stale one', async () => {
+  it('finds nothing to refuse once the run has released the kernel lock, whatever the file says', async () => {
     const lock = await heldLock();
     await lock.release();
     expect(await lockRefusal(lock.path)).toBeUndefined();
-    await writeFile(lock.path, JSON.stringify({ pid: process.pid, startTime: '1@another-boot', host: 'x' }));
+    await writeFile(lock.path, JSON.stringify({ ...currentOwner('forged'), startedAt: '', iteration: 1 }));
     expect(await lockRefusal(lock.path)).toBeUndefined();
+  });
+
+  it('refuses while the run holds the kernel lock, though the agent deleted its file', async () => {
+    const lock = await heldLock();
+    await rm(lock.path);
+    expect(await lockRefusal(lock.path)).toMatchObject({
+      kind: 'setup',
+      message: 'another ralph run is active in this work tree (its ralph/.ralph-active is missing or does not name it)',
+    });
+    await lock.release();
   });
 });

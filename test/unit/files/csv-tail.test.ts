@@ -28,7 +28,7 @@ describe('readCsvEnds', () => {
   });
 
   it('gives the header and no rows for a header-only file', async () => {
-    expect(await readCsvEnds(await csvFile('a,b\n'), 5)).toEqual({ header: ['a', 'b'], rows: [] });
+    expect(await readCsvEnds(await csvFile('a,b\n'), 5)).toEqual({ header: ['a', 'b'], rows: [], ignored: [] });
   });
 
   it('never mistakes the header for a row in a small file', async () => {
@@ -38,6 +38,7 @@ describe('readCsvEnds', () => {
         ['1', '2'],
         ['3', '4'],
       ],
+      ignored: [],
     });
   });
 
@@ -52,6 +53,7 @@ describe('readCsvEnds', () => {
         ['999', 'row-999'],
         ['1000', 'row-1000'],
       ],
+      ignored: [],
     });
     // A window that holds fewer whole lines than asked for gives what it holds, never a fragment.
     const narrow = await readCsvEnds(path, 50, 40);
@@ -60,5 +62,17 @@ describe('readCsvEnds', () => {
 
   it('copes with a last line without a newline', async () => {
     expect((await readCsvEnds(await csvFile('a\n1\n2'), 1))!.rows).toEqual([['2']]);
+  });
+
+  it.each(['1e20', '99999999999999999999', '-3', '0', '2.5', ' 7', 'Infinity', ''])(
+    'leaves out a record whose iteration is %j, so it numbers no later run',
+    async (iteration) => {
+      const ends = await readCsvEnds(await csvFile(`iteration,name\n4,ok\n${iteration},forged\n`), 1);
+      expect(ends).toEqual({ header: ['iteration', 'name'], rows: [['4', 'ok']], ignored: [iteration] });
+    },
+  );
+
+  it('keeps an iteration of 9 digits, the most ralph numbers', async () => {
+    expect((await readCsvEnds(await csvFile('i\n999999999\n'), 1))!.rows).toEqual([['999999999']]);
   });
 });

@@ -38,3 +38,27 @@ describe('createLoopFiles: .ralph-active', () => {
     expect(await read()).toMatchObject({ iteration: 2, usage: [{ window: 'five_hour', utilization: 0.92 }] });
   });
 });
+
+describe('createLoopFiles: review rejections', () => {
+  it('counts stories named __proto__, toString and constructor like any other, across reads of state.json', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
+    await mkdir(join(root, 'ralph'));
+    const paths = ralphPaths(root);
+    const lock = new ActiveLock(paths.active, {
+      pid: 42,
+      startedAt: '',
+      iteration: 0,
+      thisRun: 0,
+      maxIterations: 5,
+      stuckCount: 0,
+      mode: 'implement',
+    });
+    const files = createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list');
+    const counts: number[] = [];
+    for (const id of ['__proto__', 'toString', '__proto__', 'constructor', 'US-1', '__proto__'])
+      counts.push(await files.recordReviewRejection(id));
+    expect(counts).toEqual([1, 1, 2, 1, 1, 3]);
+    const stored = JSON.parse(await readFile(paths.state, 'utf8')) as { reviewRejections: unknown };
+    expect(JSON.stringify(stored.reviewRejections)).toBe('{"__proto__":3,"toString":1,"constructor":1,"US-1":1}');
+  });
+});

@@ -49,6 +49,8 @@ export interface FakeCall {
   remove?: string[];
   /** How long the call takes on the fake clock (default one minute). */
   takesMs?: number;
+  /** The wall clock steps by this much during the call (NTP, a human); monotonic time does not. */
+  clockStepMs?: number;
   /** Set review fields (and passes) of stories, as a review or fix iteration would. */
   review?: Record<
     string,
@@ -70,6 +72,8 @@ export function fakePorts(
   let tasksValid = true;
   const repo = fakeGit(options.head === undefined ? 'c0' : options.head);
   let now = 1_750_000_000_000;
+  let monotonic = 5_000;
+  const seenApprovals: string[][] = [];
   let interrupt: InterruptSignal | undefined;
   const prompts: string[] = [];
   const rows: IterationRow[] = [];
@@ -105,7 +109,8 @@ export function fakePorts(
         prompts.push(prompt);
         const call = calls.shift();
         if (!call) throw new Error('the fake agent ran out of scripted calls');
-        now += call.takesMs ?? 60_000;
+        now += (call.takesMs ?? 60_000) + (call.clockStepMs ?? 0);
+        monotonic += call.takesMs ?? 60_000;
         repo.apply(call);
         for (const [id, fields] of Object.entries(call.review ?? {})) {
           tasks = {
@@ -139,9 +144,11 @@ export function fakePorts(
     git: repo.git,
     clock: {
       now: () => now,
+      monotonic: () => monotonic,
       sleep: async (ms) => {
         sleeps.push(ms);
         now += ms;
+        monotonic += ms;
       },
     },
     files: {
@@ -154,6 +161,7 @@ export function fakePorts(
       appendRow: async (row) => void rows.push(row),
       writeActive: async (state) => void active.push(state),
       saveUnconfirmedApprovals: async (ids) => void unconfirmedSaved.push([...ids]),
+      recordSeenApprovals: async (ids) => void seenApprovals.push([...ids]),
       readModeGuide: async (name) => `## mode ${name}: {{id}}\n`,
       snapshotTasks: async () => void snapshots++,
       recordReviewRejection: async (id) => (reviewRejections[id] = (reviewRejections[id] ?? 0) + 1),
@@ -192,6 +200,7 @@ export function fakePorts(
     reviewRejections,
     snapshots: () => snapshots,
     unconfirmedSaved,
+    seenApprovals,
     head: () => repo.git.head(),
     now: () => now,
     remainingCalls: () => calls.length,

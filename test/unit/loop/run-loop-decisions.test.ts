@@ -322,7 +322,7 @@ describe('runLoop: the clock and interrupts between iterations', () => {
     const late = withLateInterrupt(fake.ports);
     const ports: LoopPorts = {
       ...late.ports,
-      clock: { now: fake.ports.clock.now, sleep: async () => late.arrive('SIGTERM') },
+      clock: { ...fake.ports.clock, sleep: async () => late.arrive('SIGTERM') },
     };
     const result = await runLoop(settings, ports, tasks);
     expect(result.termination).toEqual({ reason: 'interrupted', signal: 'SIGTERM' });
