@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../../src/package-info.js';
 import { PACKAGE_ROOT } from '../helpers/e2e.js';
 
@@ -11,6 +11,17 @@ import { PACKAGE_ROOT } from '../helpers/e2e.js';
 // in a clone: minutes on a loaded machine, hence the long timeouts.
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 const MINUTES = 60_000;
+
+/** Every temporary directory these tests make: prefixes hold a whole install each. */
+const made: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 function npm(args: string[], cwd: string): string {
   return execFileSync('npm', [...args, ...NPM_FLAGS], { cwd, encoding: 'utf8', env: cleanNpmEnv() });
@@ -23,7 +34,7 @@ function cleanNpmEnv(): NodeJS.ProcessEnv {
 
 /** Installs a tarball into an empty prefix, as `npm install -g` does, and runs the installed `ralph`. */
 function installAndRun(tarball: string) {
-  const prefix = mkdtempSync(join(tmpdir(), 'ralph-prefix-'));
+  const prefix = tempDir('ralph-prefix-');
   npm(['install', '-g', '--prefix', prefix, tarball], prefix);
   const ralph = join(prefix, 'bin', 'ralph');
   const run = (args: string[]) =>
@@ -41,7 +52,7 @@ const tarballName = `${PACKAGE_NAME}-${PACKAGE_VERSION}.tgz`;
 
 describe('installing ralph where the package is not on the registry', () => {
   it('from the tarball `npm pack` writes', { timeout: 5 * MINUTES }, () => {
-    const out = mkdtempSync(join(tmpdir(), 'ralph-pack-'));
+    const out = tempDir('ralph-pack-');
     // `npm test` has just built dist/; --ignore-scripts keeps pack from building it again.
     npm(['pack', '--ignore-scripts', '--pack-destination', out], PACKAGE_ROOT);
     expect(readdirSync(out)).toEqual([tarballName]);
@@ -50,7 +61,7 @@ describe('installing ralph where the package is not on the registry', () => {
 
   it('from a git tag, packed by npm and installed from the tarball', { timeout: 10 * MINUTES }, () => {
     // The committed HEAD, tagged in a clone of its own: the checkout may hold uncommitted changes.
-    const dir = mkdtempSync(join(tmpdir(), 'ralph-git-'));
+    const dir = tempDir('ralph-git-');
     const clone = join(dir, 'ralph');
     execFileSync('git', ['clone', '--quiet', '--no-hardlinks', PACKAGE_ROOT, clone]);
     execFileSync('git', ['-C', clone, 'tag', `v${PACKAGE_VERSION}`]);
@@ -65,7 +76,7 @@ describe('installing ralph where the package is not on the registry', () => {
     '`npm install -g <git URL>` stops at once with the command that works (npm/cli#8440)',
     { timeout: 5 * MINUTES },
     () => {
-      const dir = mkdtempSync(join(tmpdir(), 'ralph-git-'));
+      const dir = tempDir('ralph-git-');
       const clone = join(dir, 'ralph');
       execFileSync('git', ['clone', '--quiet', '--no-hardlinks', PACKAGE_ROOT, clone]);
       execFileSync('git', ['-C', clone, 'tag', `v${PACKAGE_VERSION}`]);
