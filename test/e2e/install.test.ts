@@ -1,0 +1,97 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../../src/package-info.js';
+import { PACKAGE_ROOT } from '../helpers/e2e.js';
+
+// These installs may reach the npm registry, as `npm install` itself does; --prefer-offline takes what
+// the project's own install left in the cache. Building from a git spec installs the dev dependencies
+// in a clone: minutes on a loaded machine, hence the long timeouts.
+const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+const MINUTES = 60_000;
+
+/** Every temporary directory these tests make: prefixes hold a whole install each. */
+const made: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync('npm', [...args, ...NPM_FLAGS], { cwd, encoding: 'utf8', env: cleanNpmEnv() });
+}
+
+/** This test runs under `npm test`: the npm_config_* npm sets for it must not reach the installs. */
+function cleanNpmEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+}
+
+/** Installs a tarball into an empty prefix, as `npm install -g` does, and runs the installed `ralph`. */
+function installAndRun(tarball: string) {
+  const prefix = tempDir('ralph-prefix-');
+  npm(['install', '-g', '--prefix', prefix, tarball], prefix);
+  const ralph = join(prefix, 'bin', 'ralph');
+  const run = (args: string[]) =>
+    spawnSync(ralph, args, { cwd: prefix, encoding: 'utf8', env: { ...cleanNpmEnv(), NO_COLOR: '1' } });
+  return { version: run(['--version']), demo: run(['demo']) };
+}
+
+function expectWorkingRalph({ version, demo }: ReturnType<typeof installAndRun>) {
+  expect(version.status, version.stderr).toBe(0);
+  expect(version.stdout.trim()).toBe(PACKAGE_VERSION);
+  expect(demo.status, demo.stderr).toBe(0);
+}
+
+const tarballName = `${PACKAGE_NAME}-${PACKAGE_VERSION}.tgz`;
+
+describe('installing ralph where the package is not on the registry', () => {
+  it('from the tarball `npm pack` writes', { timeout: 5 * MINUTES }, () => {
+    const out = tempDir('ralph-pack-');
+    // `npm test` has just built dist/; --ignore-scripts keeps pack from building it again.
+    npm(['pack', '--ignore-scripts', '--pack-destination', out], PACKAGE_ROOT);
+    expect(readdirSync(out)).toEqual([tarballName]);
+    expectWorkingRalph(installAndRun(join(out, tarballName)));
+  });
+
+  it('from a git tag, packed by npm and installed from the tarball', { timeout: 10 * MINUTES }, () => {
+    // The committed HEAD, tagged in a clone of its own: the checkout may hold uncommitted changes.
+    const dir = tempDir('ralph-git-');
+    const clone = join(dir, 'ralph');
+    execFileSync('git', ['clone', '--quiet', '--no-hardlinks', PACKAGE_ROOT, clone]);
+    execFileSync('git', ['-C', clone, 'tag', `v${PACKAGE_VERSION}`]);
+    const out = join(dir, 'out');
+    execFileSync('mkdir', [out]);
+    npm(['pack', `git+file://${clone}#v${PACKAGE_VERSION}`], out);
+    expect(readdirSync(out)).toEqual([tarballName]);
+    expectWorkingRalph(installAndRun(join(out, tarballName)));
+  });
+
+  it(
+    '`npm install -g <git URL>` stops at once with the command that works (npm/cli#8440)',
+    { timeout: 5 * MINUTES },
+    () => {
+      const dir = tempDir('ralph-git-');
+      const clone = join(dir, 'ralph');
+      execFileSync('git', ['clone', '--quiet', '--no-hardlinks', PACKAGE_ROOT, clone]);
+      execFileSync('git', ['-C', clone, 'tag', `v${PACKAGE_VERSION}`]);
+      const prefix = join(dir, 'prefix');
+      const result = spawnSync(
+        'npm',
+        ['install', '-g', '--prefix', prefix, `git+file://${clone}#v${PACKAGE_VERSION}`, ...NPM_FLAGS],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+          env: cleanNpmEnv(),
+        },
+      );
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain('npm cannot build a git install with -g (npm/cli#8440). Run `npm pack');
+    },
+  );
+});
