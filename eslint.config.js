@@ -18,6 +18,7 @@ const ADAPTERS = [
   'src/init',
   'src/status',
   'src/ui',
+  'src/report',
   'src/demo',
   'src/templates.ts',
   'src/package-info.ts',

@@ -20,6 +20,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'hook',
     'init',
     'status',
+    'report',
     'ui',
     'demo',
     'templates.ts',
