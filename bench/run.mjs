@@ -15,6 +15,7 @@ import { loopOverhead } from './scenarios/loop-overhead.mjs';
 import { outputThroughput } from './scenarios/output-throughput.mjs';
 import { scaling } from './scenarios/scaling.mjs';
 import { startup } from './scenarios/startup.mjs';
+import { reportScale } from './scenarios/report.mjs';
 import { streamJsonThroughput } from './scenarios/stream-json.mjs';
 
 const USAGE = `usage: node bench/run.mjs [--quick] [--out PATH] [--runs N] [--big-runs N] [--only 1,2,…]
@@ -22,9 +23,9 @@ const USAGE = `usage: node bench/run.mjs [--quick] [--out PATH] [--runs N] [--bi
   --out PATH    where to write the results (default bench/RESULTS.md; with --quick a temp file)
   --runs N      runs of the cheap scenarios: loop overhead, start-up (default 5)
   --big-runs N  runs of the big ones: 1 GB of text, stream-json, 1,000 iterations (default 3)
-  --only LIST   run only these scenarios (1 overhead, 2 text output, 3 stream-json, 4 scaling, 5 start-up)`;
+  --only LIST   run only these scenarios (1 overhead, 2 text output, 3 stream-json, 4 scaling, 5 start-up, 6 report)`;
 
-const SCENARIOS = [loopOverhead, outputThroughput, streamJsonThroughput, scaling, startup];
+const SCENARIOS = [loopOverhead, outputThroughput, streamJsonThroughput, scaling, startup, reportScale];
 
 /** The command line as settings; exits 64 with the usage on anything it does not know. */
 function readSettings() {
@@ -55,7 +56,7 @@ function readSettings() {
     };
     const only =
       values.only === undefined
-        ? [1, 2, 3, 4, 5]
+        ? [1, 2, 3, 4, 5, 6]
         : values.only.split(',').map((part) => count(part.trim(), 0, '--only'));
     if (only.some((n) => n > SCENARIOS.length))
       throw new Error(`--only takes scenario numbers 1 to ${SCENARIOS.length}`);

@@ -32,7 +32,14 @@ describe('bench/run.mjs --quick', () => {
 
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/^scenario +metric +ralph +peer +peer value +ralph \/ peer$/m);
-    for (const scenario of ['1 loop overhead', '2 text output', '3 stream-json', '4 scaling', '5 start-up']) {
+    for (const scenario of [
+      '1 loop overhead',
+      '2 text output',
+      '3 stream-json',
+      '4 scaling',
+      '5 start-up',
+      '6 report',
+    ]) {
       expect(stdout).toContain(scenario);
     }
     expect(stdout).toContain('`ralph --version` ≤ 150 ms');
