@@ -23,7 +23,7 @@ const ADAPTERS = [
   'src/templates.ts',
   'src/package-info.ts',
 ];
-const COMMANDS = ['src/commands', 'src/run-lifecycle'];
+const COMMANDS = ['src/commands', 'src/run-lifecycle', 'src/outlets'];
 const CLI = ['src/cli'];
 
 const zone = (target, from, message) => ({ target, from, message });

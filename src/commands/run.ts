@@ -63,6 +63,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       firstIteration: run.firstIteration,
       maxIterations: run.maxIterations,
       strayProcessesEnded: run.containment.ended,
+      outlets: run.outlets,
     });
   } finally {
     await closeRun(run);

@@ -12,6 +12,7 @@ import { stateAfterRun } from './resume-guard.js';
 import { buildRunReport, type RunProgress } from '../loop/run-report.js';
 import { renderSummary } from '../ui/run-summary.js';
 import { writeLastRun } from './last-run-file.js';
+import { fanOut, type Outlet } from '../outlets/outlet.js';
 
 /**
  * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on
@@ -57,6 +58,8 @@ export async function finishRun(
     firstIteration: number;
     maxIterations: number;
     strayProcessesEnded: number;
+    /** The ending's other outlets (the report…); none of them can change the exit code. */
+    outlets?: readonly Outlet[];
   },
 ): Promise<number> {
   let { ending, error, bug } = end;
@@ -94,6 +97,7 @@ export async function finishRun(
       context.out.error(`ralph: could not write the GitHub step outputs: ${failure.message}`),
     );
   }
+  await fanOut(context.outlets ?? [], { report, paths: context.paths }, (line) => context.out.error(line));
   if (bug !== undefined) context.out.error(await reportBug(bug, context.paths, new Date()));
   return report.exitCode;
 }

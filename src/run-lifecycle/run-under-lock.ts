@@ -1,3 +1,4 @@
+import { outletsFor } from '../outlets/report-outlet.js';
 import { countStories } from '../domain/tasks.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { stoppedByInterrupt } from '../git/bounded-git.js';
@@ -38,6 +39,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   const prepared = await checkStart({ ...start, signal: run.interrupts.graceful });
   const { settings } = prepared.resolved;
   run.maxIterations = settings.maxIterations;
+  run.outlets = outletsFor(settings);
   await setUpRun(paths);
   // Numbered under the lock: no other run can be writing logs now.
   run.firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv);

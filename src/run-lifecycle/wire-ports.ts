@@ -1,3 +1,4 @@
+import type { Outlet } from '../outlets/outlet.js';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -56,6 +57,8 @@ export interface LoopRun {
   /** Known once the start checks pass (until then a refusal records 1 and 0). */
   firstIteration: number;
   maxIterations: number;
+  /** Where the ending goes besides the screen and last-run.json (src/outlets/); set once settings resolve. */
+  outlets: Outlet[];
 }
 
 /** A run whose start checks passed, on its task branch, with its resume counted. */

@@ -52,7 +52,7 @@ describe('ralph report', () => {
     expect(receipts).toHaveLength(3);
     expect(column('cost_usd')).toBeGreaterThan(0);
     expect(sum(receipts.map((cell) => Number(cell[1])))).toBe(csv.rows.length);
-    expect(sum(receipts.map((cell) => Number(cell[2])))).toBe(column('duration_seconds'));
+    expect(sum(receipts.map((cell) => Number(cell[2])))).toBeCloseTo(column('duration_seconds'), 6);
     expect(sum(receipts.map((cell) => Number(cell[3] || 0)))).toBeCloseTo(column('cost_usd'), 6);
     expect(sum(receipts.map((cell) => Number(cell[4] || 0)))).toBe(column('input_tokens') + column('output_tokens'));
     expect(html).toContain('href="iteration-004.log"');
@@ -130,5 +130,26 @@ describe('ralph report', () => {
     const facts = pngFacts(await readFile(screenshot));
     expect({ width: facts.width, height: facts.height }).toEqual({ width: 1200, height: 1600 });
     expect(facts.colours).toBeGreaterThan(4);
+  });
+});
+
+describe('ralph run --report', () => {
+  it('writes ralph/logs/report.html at the ending, with the run in it', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ implement: true }, { implement: true, completeWhenDone: true }]);
+    const run = await runRalph(repo, ['run', '--report']);
+    expect(run.code).toBe(0);
+    const html = await readFile(join(repo.root, 'ralph/logs/report.html'), 'utf8');
+    expect(html).toContain('The last run ended: complete (exit 0)');
+    expect(html.match(/<tr class="iteration">/g)).toHaveLength(2);
+  });
+
+  it('a report that cannot be written is one warning; the exit code stays the run’s', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ implement: true }, { implement: true, completeWhenDone: true }]);
+    await mkdir(join(repo.root, 'ralph/logs/report.html'), { recursive: true });
+    const run = await runRalph(repo, ['run', '--report']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/warning: the report \(ralph\/logs\/report\.html\) could not be written/);
   });
 });

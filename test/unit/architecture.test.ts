@@ -26,7 +26,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'templates.ts',
     'package-info.ts',
   ],
-  ['commands', 'run-lifecycle'],
+  ['commands', 'run-lifecycle', 'outlets'],
   ['cli'],
 ];
 
