@@ -18,11 +18,12 @@ const ADAPTERS = [
   'src/init',
   'src/status',
   'src/ui',
+  'src/report',
   'src/demo',
   'src/templates.ts',
   'src/package-info.ts',
 ];
-const COMMANDS = ['src/commands', 'src/run-lifecycle'];
+const COMMANDS = ['src/commands', 'src/run-lifecycle', 'src/outlets'];
 const CLI = ['src/cli'];
 
 const zone = (target, from, message) => ({ target, from, message });

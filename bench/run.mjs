@@ -16,6 +16,7 @@ import { outputThroughput } from './scenarios/output-throughput.mjs';
 import { scaling } from './scenarios/scaling.mjs';
 import { startup } from './scenarios/startup.mjs';
 import { busyMachine } from './scenarios/busy-machine.mjs';
+import { reportScale } from './scenarios/report.mjs';
 import { streamJsonThroughput } from './scenarios/stream-json.mjs';
 
 const USAGE = `usage: node bench/run.mjs [--quick] [--out PATH] [--runs N] [--big-runs N] [--only 1,2,…]
@@ -24,9 +25,9 @@ const USAGE = `usage: node bench/run.mjs [--quick] [--out PATH] [--runs N] [--bi
   --runs N      runs of the cheap scenarios: loop overhead, start-up (default 5)
   --big-runs N  runs of the big ones: 1 GB of text, stream-json, 1,000 iterations (default 3)
   --only LIST   run only these scenarios (1 overhead, 2 text output, 3 stream-json, 4 scaling, 5 start-up,
-                6 busy machine)`;
+                6 busy machine, 7 report)`;
 
-const SCENARIOS = [loopOverhead, outputThroughput, streamJsonThroughput, scaling, startup, busyMachine];
+const SCENARIOS = [loopOverhead, outputThroughput, streamJsonThroughput, scaling, startup, busyMachine, reportScale];
 
 /** The command line as settings; exits 64 with the usage on anything it does not know. */
 function readSettings() {

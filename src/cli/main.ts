@@ -23,6 +23,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   declareInit(program, setExitCode);
   declareArchive(program, setExitCode);
   declareStatus(program, setExitCode);
+  declareReport(program, setExitCode);
   declareDemo(program, setExitCode);
   declareHook(program, setExitCode);
   declareHelp(program, run);
@@ -138,6 +139,20 @@ function declareStatus(program: Command, setExitCode: SetExitCode): void {
     .action(async (options: { json: boolean }) => {
       const { statusCommand } = await import('../commands/status.js');
       setExitCode(await statusCommand({ cwd: process.cwd(), ...options }));
+    });
+}
+
+function declareReport(program: Command, setExitCode: SetExitCode): void {
+  program
+    .command('report')
+    .description('write one self-contained HTML (or Markdown) report of the runs: timeline, cost, receipts per story')
+    .option('--out <file>', 'where to write it (default: ralph/logs/report.html, or report.md)')
+    .option('--open', "open it with the platform's opener when a display exists (never in CI)", false)
+    .option('--tasks <file>', 'read this file as the task list instead of ralph/tasks.json')
+    .option('--format <format>', 'html or md (Markdown tables for a PR body or a step summary)', 'html')
+    .action(async (options: { out?: string; open: boolean; tasks?: string; format: string }) => {
+      const { reportCommand } = await import('../commands/report.js');
+      setExitCode(await reportCommand({ cwd: process.cwd(), ...options }));
     });
 }
 

@@ -68,6 +68,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       ...(run.agentVersion === undefined ? {} : { agentVersion: run.agentVersion }),
       strayProcessesEnded: run.containment.ended,
       containment: run.containment.choice,
+      outlets: run.outlets,
     });
   } finally {
     await closeRun(run);

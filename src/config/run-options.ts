@@ -182,6 +182,12 @@ export const RUN_OPTIONS = {
     default: 3,
     description: 'consecutive COMPLETE claims rejected by the quality gates that stop the run',
   }),
+  report: option({
+    flag: '--report',
+    kind: boolean(),
+    default: false,
+    description: 'write ralph/logs/report.html at every ending (the same file ralph report writes)',
+  }),
   skipReview: option({
     flag: '--skip-review',
     kind: boolean(),

@@ -13,6 +13,7 @@ import { buildRunReport, type RunProgress, type RunReport } from '../loop/run-re
 import { renderSummary } from '../ui/run-summary.js';
 import { writeLastRun } from './last-run-file.js';
 import { withAgentShares } from './agent-shares.js';
+import { fanOut, type Outlet } from '../outlets/outlet.js';
 
 /**
  * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on
@@ -57,6 +58,8 @@ export interface FinishContext {
   agentVersion?: string;
   /** How the run kept its processes, and why. */
   containment?: { mode: string; reason: string };
+  /** The ending's other outlets (the report…); none of them can change the exit code. */
+  outlets?: readonly Outlet[];
 }
 
 /**
@@ -98,6 +101,8 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
       context.out.error(`ralph: could not write the GitHub step outputs: ${failure.message}`),
     );
   }
+  await fanOut(context.outlets ?? [], { report, paths: context.paths }, (line) => context.out.error(line));
+  await fanOut(context.outlets ?? [], { report, paths: context.paths }, (line) => context.out.error(line));
   if (bug !== undefined) context.out.error(await reportBug(bug, context.paths, new Date()));
   return report.exitCode;
 }

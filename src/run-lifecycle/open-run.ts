@@ -45,6 +45,7 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
     startedAt,
     firstIteration: 1,
     maxIterations: 0,
+    outlets: [],
   };
   crashRecords.set(run, recordCrashes(run));
   return run;

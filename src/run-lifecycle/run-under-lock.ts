@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { outletsFor } from '../outlets/report-outlet.js';
 import { countStories } from '../domain/tasks.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { stoppedByInterrupt } from '../git/safe-git.js';
@@ -39,6 +40,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   const prepared = await checkStart({ ...start, signal: run.interrupts.graceful }, (plan, tasks) => {
     // Known before any check can refuse the start: its record then says the real limits and stories.
     run.maxIterations = plan.resolved.settings.maxIterations;
+    run.outlets = outletsFor(plan.resolved.settings);
     if (tasks) run.storiesAtStart = countStories(tasks, { review: !plan.resolved.settings.skipReview });
   });
   const { settings } = prepared.resolved;

@@ -1,3 +1,4 @@
+import type { Outlet } from '../outlets/outlet.js';
 import { join } from 'node:path';
 import { agentEnvironment } from './agent-environment.js';
 import type { Writable } from 'node:stream';
@@ -63,6 +64,8 @@ export interface LoopRun {
   agentVersion?: string;
   /** The task list's stories as the start found them (a refused start records them too). */
   storiesAtStart?: { complete: number; total: number };
+  /** Where the ending goes besides the screen and last-run.json (src/outlets/); set once settings resolve. */
+  outlets: Outlet[];
 }
 
 /** A run whose start checks passed, on its task branch, with its resume counted. */

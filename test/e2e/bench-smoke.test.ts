@@ -39,6 +39,7 @@ describe('bench/run.mjs --quick', () => {
       '4 scaling',
       '5 start-up',
       '6 busy machine',
+      '7 report',
     ]) {
       expect(stdout).toContain(scenario);
     }

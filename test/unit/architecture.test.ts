@@ -20,12 +20,13 @@ const FLOORS: readonly (readonly string[])[] = [
     'hook',
     'init',
     'status',
+    'report',
     'ui',
     'demo',
     'templates.ts',
     'package-info.ts',
   ],
-  ['commands', 'run-lifecycle'],
+  ['commands', 'run-lifecycle', 'outlets'],
   ['cli'],
 ];
 

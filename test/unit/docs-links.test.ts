@@ -3,9 +3,13 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const pages = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)].filter(
-  (page) => existsSync(join(ROOT, page)),
-);
+const pages = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+].filter((page) => existsSync(join(ROOT, page)));
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
 function anchorOf(heading: string): string {

@@ -1,0 +1,74 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { ralphPaths, type RalphPaths } from '../files/paths.js';
+import { findRepoRoot } from '../git/repository.js';
+import { RalphError } from '../errors.js';
+import { readReportInputs } from '../report/read-inputs.js';
+import { shapeReport } from '../report/report-data.js';
+import { headlineOf } from '../report/headline.js';
+import { renderHtml, type ReportView } from '../report/render-html.js';
+import { renderMarkdown } from '../report/render-markdown.js';
+import { openWithPlatform } from '../report/open-report.js';
+
+export type ReportFormat = 'html' | 'md';
+
+export interface ReportOptions {
+  cwd: string;
+  out?: string;
+  open?: boolean;
+  tasks?: string;
+  format?: string;
+  env?: NodeJS.ProcessEnv;
+  stdout?: NodeJS.WritableStream;
+  now?: number;
+}
+
+function formatOf(format: string | undefined): ReportFormat {
+  if (format === undefined || format === 'html' || format === 'md') return format ?? 'html';
+  throw new RalphError('usage', `--format ${format} is not a report format`, 'use --format html or --format md');
+}
+
+/** Writes the report of the runs recorded under `paths` to `out`; resolves to the path written. */
+export async function writeReport(
+  paths: RalphPaths,
+  options: { out?: string; tasks?: string; format?: ReportFormat; now?: number },
+): Promise<string> {
+  const format = options.format ?? 'html';
+  const out = options.out ?? join(paths.logs, format === 'md' ? 'report.md' : 'report.html');
+  const inputs = await readReportInputs(paths, options.tasks);
+  const data = shapeReport(inputs.csv, inputs.stories);
+  const fromOut = relative(dirname(out), paths.logs);
+  const view: ReportView = {
+    project: inputs.project,
+    generatedAt: new Date(options.now ?? Date.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
+    headline: headlineOf(inputs, data.iterations.length),
+    data,
+    gateRejections: inputs.gateRejections,
+    logsHref: fromOut === '' ? '' : `${fromOut.split(sep).join('/')}/`,
+  };
+  const text = format === 'md' ? renderMarkdown(view) : renderHtml(view);
+  // Whole or not at all: a reader (a CI upload) never sees half a report.
+  const temporary = `${out}.${process.pid}.tmp`;
+  try {
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(temporary, text);
+    await rename(temporary, out);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new RalphError('setup', `${out} could not be written: ${code}`, 'choose another --out');
+  }
+  return out;
+}
+
+/** `ralph report`: one self-contained file from what runs already wrote; the agent is never called. */
+export async function reportCommand(options: ReportOptions): Promise<number> {
+  const format = formatOf(options.format);
+  const root = await findRepoRoot(options.cwd);
+  const paths = ralphPaths(root);
+  const out = options.out === undefined ? undefined : resolve(options.cwd, options.out);
+  const tasks = options.tasks === undefined ? undefined : resolve(options.cwd, options.tasks);
+  const written = await writeReport(paths, { out, tasks, format, now: options.now });
+  (options.stdout ?? process.stdout).write(`ralph: report written to ${written}\n`);
+  if (options.open) await openWithPlatform(written, options.env ?? process.env, options.stdout ?? process.stdout);
+  return 0;
+}

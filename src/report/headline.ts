@@ -1,0 +1,49 @@
+import type { ReportInputs } from './read-inputs.js';
+
+/** The ending as the report's headline: what happened, and what the human does next. */
+export interface Headline {
+  title: string;
+  reason: string | null;
+  exitCode: number | null;
+  /** The blocked reason, the decide question, or what stopped the run (the agent's words). */
+  detail: string | null;
+  next: string;
+  endedAt: string | null;
+}
+
+const NEXT: Record<string, string> = {
+  complete: 'Every story passes: review the branch and merge it.',
+  blocked: 'Resolve what blocks the loop, then delete ralph/blocked.txt and run again.',
+  decide: 'Write your answer below the --- line in ralph/decide.txt and run again.',
+  max_iterations: 'Run again to give the loop more iterations (--max-iterations).',
+  usage_limit: 'Run again once the usage limit has reset.',
+  stuck: 'Read the last iterations’ logs: the loop made no progress.',
+};
+
+function stringField(record: Record<string, unknown> | null, key: string): string | null {
+  const value = record?.[key];
+  return typeof value === 'string' ? value : null;
+}
+
+export function headlineOf(inputs: ReportInputs, iterations: number): Headline {
+  const reason = stringField(inputs.lastRun, 'reason');
+  const exit = inputs.lastRun?.exitCode;
+  const detail = inputs.decide ?? inputs.blocked ?? stringField(inputs.lastRun, 'detail');
+  if (iterations === 0 && reason === null)
+    return {
+      title: 'No iteration has run yet',
+      reason: null,
+      exitCode: null,
+      detail: null,
+      next: 'Start the loop with ralph run; this report fills in as iterations are recorded.',
+      endedAt: null,
+    };
+  return {
+    title: reason === null ? 'The run has not recorded an ending' : `The last run ended: ${reason}`,
+    reason,
+    exitCode: typeof exit === 'number' ? exit : null,
+    detail,
+    next: (reason && NEXT[reason]) ?? 'Read the iteration logs below, then run again.',
+    endedAt: stringField(inputs.lastRun, 'endedAt'),
+  };
+}

@@ -1,0 +1,75 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { isErrno, RalphError } from '../errors.js';
+import type { RalphPaths } from '../files/paths.js';
+import { blockedReason, decideQuestion } from '../files/signal-files.js';
+import { parseTasks } from '../files/tasks.js';
+import { parseJson } from '../files/json-text.js';
+import type { Story } from '../domain/tasks.js';
+
+/** What the report reads, as text: only files runs already wrote; the agent is never called. */
+export interface ReportInputs {
+  csv: string;
+  lastRun: Record<string, unknown> | null;
+  state: Record<string, unknown> | null;
+  stories: Story[];
+  project: string | null;
+  blocked: string | null;
+  decide: string | null;
+  /** The gates' blocking events in ralph/logs (`gates-007.json`): one per rejection, in order. */
+  gateRejections: string[];
+}
+
+/**
+ * Reads one of ralph's files, undefined when it is not there. The one place the report opens a
+ * file: the integrator swaps it for the safe-open of src/files/ (no symlink out of the repository).
+ * Anything but a missing file is 64 naming it.
+ */
+export async function readReportFile(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return undefined;
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new RalphError(
+      'setup',
+      `${path} could not be read for the report: ${code}`,
+      'fix its permissions or remove it',
+    );
+  }
+}
+
+function objectOrNull(text: string | undefined): Record<string, unknown> | null {
+  if (text === undefined) return null;
+  const parsed = parseJson(text);
+  return parsed.ok && typeof parsed.value === 'object' && parsed.value !== null
+    ? (parsed.value as Record<string, unknown>)
+    : null;
+}
+
+/** Reads every input; `tasksPath` replaces ralph/tasks.json (`--tasks FILE`). */
+export async function readReportInputs(paths: RalphPaths, tasksPath = paths.tasks): Promise<ReportInputs> {
+  const [csv, lastRun, state, tasks, blocked, decide] = await Promise.all(
+    [paths.summaryCsv, paths.lastRun, paths.state, tasksPath, paths.blocked, paths.decide].map(readReportFile),
+  );
+  const parsed = tasks === undefined ? undefined : parseTasks(tasks);
+  if (parsed && !parsed.ok)
+    throw new RalphError('setup', `${tasksPath} is not a task list: ${parsed.error}`, 'fix it or pass --tasks FILE');
+  return {
+    csv: csv ?? '',
+    lastRun: objectOrNull(lastRun),
+    state: objectOrNull(state),
+    stories: parsed?.tasks.stories ?? [],
+    project: parsed?.tasks.project ?? parsed?.tasks.branchName ?? null,
+    blocked: blocked === undefined ? null : blockedReason(blocked),
+    decide: decide === undefined ? null : decideQuestion(decide),
+    gateRejections: await gateEvents(paths.logs),
+  };
+}
+
+async function gateEvents(logs: string): Promise<string[]> {
+  const names = await readdir(logs).catch((error: unknown) => {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
+    throw new RalphError('setup', `${logs} could not be listed for the report`, 'fix its permissions');
+  });
+  return names.filter((name) => /^gates-\d+(\.\d+)?\.json$/.test(name)).sort();
+}

@@ -1,0 +1,206 @@
+import { splitCsvLine } from '../files/csv-tail.js';
+import type { Story } from '../domain/tasks.js';
+
+/** One summary.csv row as the report reads it: a column the file lacks is null ("not recorded"). */
+export interface ReportIteration {
+  iteration: number;
+  /** Which run appended it: 0 for the first run in the file, +1 at every boundary. */
+  run: number;
+  mode: string | null;
+  durationSeconds: number | null;
+  commit: string | null;
+  storiesComplete: number | null;
+  storiesTotal: number | null;
+  stuckCount: number | null;
+  timestamp: string | null;
+  outcome: string | null;
+  costUsd: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** The story this iteration is charged to (see `chargeStories`); null when no task list says. */
+  story: string | null;
+}
+
+/** What one story cost, summed across every run and resume in summary.csv. */
+export interface StoryReceipt {
+  id: string;
+  title: string;
+  iterations: number;
+  agentSeconds: number;
+  /** Null when no iteration charged to it recorded a cost (text mode, an older CSV). */
+  costUsd: number | null;
+  tokens: number | null;
+  reviews: number;
+  sendBacks: number;
+}
+
+export interface ReportData {
+  iterations: ReportIteration[];
+  /** Which optional columns the CSV has: an older ralph wrote fewer. */
+  recorded: { cost: boolean; tokens: boolean; outcome: boolean; stories: boolean };
+  runs: number;
+  totals: { agentSeconds: number; costUsd: number | null; tokens: number | null; commits: number };
+  receipts: StoryReceipt[];
+  /** Runs of consecutive iterations whose stuck count rose: [first, last, peak]. */
+  stuckStreaks: { first: number; last: number; peak: number }[];
+}
+
+/** Parses summary.csv text by header name (columns may be appended or reordered later). */
+export function parseSummaryCsv(text: string): { header: string[]; rows: Record<string, string>[] } {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length === 0) return { header: [], rows: [] };
+  const header = splitCsvLine(lines[0]!);
+  const rows = lines.slice(1).map((line) => {
+    const fields = splitCsvLine(line);
+    return Object.fromEntries(header.map((name, index) => [name, fields[index] ?? '']));
+  });
+  return { header, rows };
+}
+
+function numberOf(row: Record<string, string>, column: string): number | null {
+  const value = row[column];
+  if (value === undefined || value.trim() === '') return null;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : null;
+}
+
+function textOf(row: Record<string, string>, column: string): string | null {
+  const value = row[column];
+  return value === undefined || value === '' ? null : value;
+}
+
+/**
+ * The rows as iterations, each numbered with its run: a new run starts where the iteration number
+ * does not rise (a fresh CSV numbering) or a resume restarted the numbering.
+ */
+export function toIterations(rows: Record<string, string>[]): ReportIteration[] {
+  let run = 0;
+  let previous: number | null = null;
+  const iterations: ReportIteration[] = [];
+  for (const row of rows) {
+    const iteration = numberOf(row, 'iteration');
+    if (iteration === null) continue;
+    if (previous !== null && iteration <= previous) run += 1;
+    previous = iteration;
+    const input = numberOf(row, 'input_tokens');
+    const output = numberOf(row, 'output_tokens');
+    iterations.push({
+      iteration,
+      run,
+      mode: textOf(row, 'mode'),
+      durationSeconds: numberOf(row, 'duration_seconds'),
+      commit: textOf(row, 'commit_hash'),
+      storiesComplete: numberOf(row, 'stories_complete'),
+      storiesTotal: numberOf(row, 'stories_total'),
+      stuckCount: numberOf(row, 'stuck_count'),
+      timestamp: textOf(row, 'timestamp'),
+      outcome: textOf(row, 'outcome'),
+      costUsd: numberOf(row, 'cost_usd'),
+      inputTokens: input,
+      outputTokens: output,
+      story: null,
+    });
+  }
+  return iterations;
+}
+
+/**
+ * Charges each iteration to a story. summary.csv does not name the story an iteration worked on, so
+ * the report charges the iterations up to a rise of stories_complete to the story that became
+ * complete there, taken in the task list's priority order among the passing stories; iterations
+ * after the last rise go to the first open story. An approximation, said so in the report.
+ */
+export function chargeStories(iterations: ReportIteration[], stories: readonly Story[]): void {
+  const ordered = [...stories].sort((a, b) => (a.priority ?? Infinity) - (b.priority ?? Infinity));
+  const done = ordered.filter((story) => story.passes);
+  const open = ordered.filter((story) => !story.passes);
+  let pending: ReportIteration[] = [];
+  let completed = 0;
+  for (const iteration of iterations) {
+    pending.push(iteration);
+    const now = iteration.storiesComplete;
+    if (now === null || now <= completed) {
+      // A fresh task list or a story sent back: count from where the file now says.
+      if (now !== null) completed = now;
+      continue;
+    }
+    // The rise to `now` completed the now-th story in priority order among the passing ones.
+    const story = done[Math.min(done.length - 1, now - 1)];
+    for (const charged of pending) charged.story = story?.id ?? null;
+    pending = [];
+    completed = now;
+  }
+  for (const charged of pending) charged.story = open[0]?.id ?? null;
+}
+
+function sumOrNull(values: (number | null)[]): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length === 0 ? null : known.reduce((sum, value) => sum + value, 0);
+}
+
+function tokensOf(iteration: ReportIteration): number | null {
+  if (iteration.inputTokens === null && iteration.outputTokens === null) return null;
+  return (iteration.inputTokens ?? 0) + (iteration.outputTokens ?? 0);
+}
+
+/** One receipt per story of the task list, in its order, from the iterations charged to it. */
+export function receiptsOf(iterations: readonly ReportIteration[], stories: readonly Story[]): StoryReceipt[] {
+  return stories.map((story) => {
+    const mine = iterations.filter((iteration) => iteration.story === story.id);
+    return {
+      id: story.id,
+      title: story.title,
+      iterations: mine.length,
+      agentSeconds: mine.reduce((sum, iteration) => sum + (iteration.durationSeconds ?? 0), 0),
+      costUsd: sumOrNull(mine.map((iteration) => iteration.costUsd)),
+      tokens: sumOrNull(mine.map(tokensOf)),
+      reviews: mine.filter((iteration) => iteration.mode === 'review').length,
+      sendBacks: mine.filter((iteration) => iteration.mode === 'review-fix').length,
+    };
+  });
+}
+
+function stuckStreaksOf(iterations: readonly ReportIteration[]): ReportData['stuckStreaks'] {
+  const streaks: ReportData['stuckStreaks'] = [];
+  let current: ReportData['stuckStreaks'][number] | undefined;
+  for (const iteration of iterations) {
+    const stuck = iteration.stuckCount ?? 0;
+    if (stuck > 0) {
+      current ??= { first: iteration.iteration, last: iteration.iteration, peak: stuck };
+      current.last = iteration.iteration;
+      current.peak = Math.max(current.peak, stuck);
+    } else if (current) {
+      streaks.push(current);
+      current = undefined;
+    }
+  }
+  if (current) streaks.push(current);
+  return streaks;
+}
+
+/** Everything the report shows about the iterations, from summary.csv's text and the task list's stories. */
+export function shapeReport(csvText: string, stories: readonly Story[]): ReportData {
+  const { header, rows } = parseSummaryCsv(csvText);
+  const iterations = toIterations(rows);
+  chargeStories(iterations, stories);
+  const has = (column: string): boolean => header.includes(column);
+  const last = iterations.at(-1);
+  return {
+    iterations,
+    recorded: {
+      cost: has('cost_usd'),
+      tokens: has('input_tokens') || has('output_tokens'),
+      outcome: has('outcome'),
+      stories: has('stories_complete'),
+    },
+    runs: last === undefined ? 0 : last.run + 1,
+    totals: {
+      agentSeconds: iterations.reduce((sum, iteration) => sum + (iteration.durationSeconds ?? 0), 0),
+      costUsd: sumOrNull(iterations.map((iteration) => iteration.costUsd)),
+      tokens: sumOrNull(iterations.map(tokensOf)),
+      commits: iterations.filter((iteration) => iteration.commit !== null).length,
+    },
+    receipts: receiptsOf(iterations, stories),
+    stuckStreaks: stuckStreaksOf(iterations),
+  };
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { shapeReport } from '../../../src/report/report-data.js';
+import { renderHtml, type ReportView } from '../../../src/report/render-html.js';
+import { renderMarkdown } from '../../../src/report/render-markdown.js';
+import { escapeMarkdown } from '../../../src/report/escape.js';
+
+const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+const CSV = [
+  'iteration,mode,duration_seconds,commit_hash,stories_complete,stories_total,stuck_count,timestamp,outcome,cost_usd,input_tokens,output_tokens',
+  '1,implement,10,abc,0,1,0,t,ok,0.5,10,5',
+  '2,implement,20,def,1,1,0,t,agent_error,0.25,10,5',
+].join('\n');
+
+function view(csv = CSV): ReportView {
+  const data = shapeReport(csv, [{ id: 'US-1', title: HOSTILE, passes: true }]);
+  return {
+    project: HOSTILE,
+    generatedAt: '2026-01-01T00:00:00Z',
+    headline: {
+      title: 'The last run ended: blocked',
+      reason: 'blocked',
+      exitCode: 2,
+      detail: HOSTILE,
+      next: 'x',
+      endedAt: null,
+    },
+    data,
+    gateRejections: ['gates-002.json'],
+    logsHref: '',
+  };
+}
+
+describe('renderHtml', () => {
+  const html = renderHtml(view());
+
+  it('renders agent and task-list text as text, never as markup', () => {
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;');
+  });
+
+  it('forbids scripts and fetches nothing', () => {
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none';[^"]*script-src 'none'/,
+    );
+    expect(html).not.toMatch(/https?:\/\/|\ssrc="|<link|@import|url\((?!#)/i);
+  });
+
+  it('draws one SVG per chart plus legend swatches, and one table row per iteration', () => {
+    expect(html.match(/<svg viewBox="0 0 1000/g)).toHaveLength(3);
+    expect(html.match(/<tr class="iteration">/g)).toHaveLength(2);
+    expect(html).toContain('href="iteration-002.log"');
+    expect(html).toContain('@media print');
+  });
+
+  it('says no iteration has run yet for an empty CSV', () => {
+    const empty = renderHtml(view(''));
+    expect(empty).toContain('No iteration has run yet');
+    expect(empty).not.toContain('<svg viewBox="0 0 1000');
+  });
+
+  it('says "not recorded" where an older CSV lacks the columns', () => {
+    const old = renderHtml(view('iteration,mode,duration_seconds\n1,implement,3\n'));
+    expect(old).toContain('Not recorded');
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('escapes HTML and Markdown in every cell, and a pipe cannot break a row', () => {
+    const md = renderMarkdown(view());
+    expect(md).not.toContain('<script');
+    expect(md).not.toContain('<img');
+    expect(escapeMarkdown('a|b\nc [x](http://e)')).toBe('a\\|b c \\[x\\]\\(http://e\\)');
+    expect(md.match(/^\| \d+ \|/gm)).toHaveLength(2);
+  });
+});
