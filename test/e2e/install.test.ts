@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,34 @@ function expectWorkingRalph({ version, demo }: ReturnType<typeof installAndRun>)
 const tarballName = `${PACKAGE_NAME}-${PACKAGE_VERSION}.tgz`;
 
 describe('installing ralph where the package is not on the registry', () => {
+  it(
+    "from the tarball `ralph init --ci github --vendor` commits, by the workflow's own install line",
+    { timeout: 5 * MINUTES },
+    () => {
+      const repo = tempDir('ralph-vendored-');
+      execFileSync('git', ['init', '-q'], { cwd: repo });
+      const init = spawnSync(
+        process.execPath,
+        [join(PACKAGE_ROOT, 'bin/ralph.js'), 'init', '--ci', 'github', '--vendor'],
+        {
+          cwd: repo,
+          encoding: 'utf8',
+          env: { ...cleanNpmEnv(), NO_COLOR: '1' },
+        },
+      );
+      expect(init.status, init.stderr).toBe(0);
+      const workflow = readFileSync(join(repo, '.github/workflows/ralph.yml'), 'utf8');
+      // The install line as the workflow runs it, in the checkout's root, into an empty prefix.
+      const line = /^\s*npm install -g (\.\/ralph\/vendor\/\S+\.tgz)\s*$/m.exec(workflow);
+      expect(line?.[1]).toBe(`./ralph/vendor/${tarballName}`);
+      const prefix = tempDir('ralph-prefix-');
+      npm(['install', '-g', '--prefix', prefix, line![1]!], repo);
+      const version = spawnSync(join(prefix, 'bin', 'ralph'), ['--version'], { encoding: 'utf8' });
+      expect(version.status, version.stderr).toBe(0);
+      expect(version.stdout.trim()).toBe(PACKAGE_VERSION);
+    },
+  );
+
   it('from the tarball `npm pack` writes', { timeout: 5 * MINUTES }, () => {
     const out = tempDir('ralph-pack-');
     // `npm test` has just built dist/; --ignore-scripts keeps pack from building it again.
