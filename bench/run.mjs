@@ -58,7 +58,7 @@ function readSettings() {
     };
     const only =
       values.only === undefined
-        ? [1, 2, 3, 4, 5, 6]
+        ? SCENARIOS.map((_, index) => index + 1)
         : values.only.split(',').map((part) => count(part.trim(), 0, '--only'));
     if (only.some((n) => n > SCENARIOS.length))
       throw new Error(`--only takes scenario numbers 1 to ${SCENARIOS.length}`);

@@ -145,7 +145,12 @@ describe('the generated GitHub workflow', () => {
       name.startsWith(`${PACKAGE_NAME}@`) ||
       // ralph itself from elsewhere: the docs' placeholder fork, or the tarball --vendor writes.
       name.startsWith('github:you/ralph#') ||
-      name.startsWith(`./ralph/vendor/${PACKAGE_NAME}-`);
+      name.startsWith(`./ralph/vendor/${PACKAGE_NAME}-`) ||
+      // ralph's own tarball: packed here (`./ralph-loop-cli-<version>.tgz`), or a release's download.
+      name.startsWith(`./${PACKAGE_NAME}-`) ||
+      new RegExp(`^https://github\\.com/<owner>/<repo>/releases/download/v[\\d.]+/${PACKAGE_NAME}-[\\d.]+\\.tgz$`).test(
+        name,
+      );
     expect(named.filter((name) => !allowed(name))).toEqual([]);
   });
 });
