@@ -1,4 +1,4 @@
-import { fitsInArgument } from '../agent-command.js';
+import { switchesFor, withPrompt } from '../agent-command.js';
 import { ampVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
 import { networkLine, recogniseFailure, withHint, type FailureHints } from '../failure-words.js';
@@ -9,6 +9,8 @@ const HINTS: FailureHints = {
   setup: 'Amp cannot run as configured: check agent.args',
   network: 'Amp cannot reach its server. Check the network (behind a proxy set HTTPS_PROXY), then run again',
 };
+
+const AMP_SWITCHES = { stream: ['--stream-json'], skipPermissions: ['--dangerously-allow-all'], model: '--mode' };
 
 /**
  * Sourcegraph's Amp: `amp -x <prompt> [--stream-json] [--dangerously-allow-all] [--mode MODE]`. Its
@@ -23,21 +25,14 @@ export const amp: AgentDialect = {
   versionPattern: /\(released \d{4}-/,
   hints: HINTS,
   reportsCost: false,
-  command(bin, request) {
-    const fits = fitsInArgument(request.prompt);
-    return {
-      file: bin,
-      args: [
-        '-x',
-        ...(fits ? [request.prompt] : []),
-        ...(request.output === 'stream-json' ? ['--stream-json'] : []),
-        ...(request.skipPermissions ? ['--dangerously-allow-all'] : []),
-        ...(request.model ? ['--mode', request.model] : []),
-        ...request.args,
-      ],
-      ...(fits ? {} : { input: request.prompt }),
-    };
-  },
+  command: (bin, request) =>
+    withPrompt(bin, request.prompt, (prompt) => [
+      '-x',
+      ...(prompt === undefined ? [] : [prompt]),
+      ...switchesFor(request, AMP_SWITCHES),
+      ...request.args,
+    ]),
+
   reader: () => ({ read: (json) => [readStreamEvent(json)], end: () => [] }),
   classifyFailure: (text) =>
     withHint(

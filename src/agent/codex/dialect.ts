@@ -1,4 +1,4 @@
-import { fitsInArgument } from '../agent-command.js';
+import { switchesFor, withPrompt } from '../agent-command.js';
 import { codexVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
 import { codexPreflight } from './preflight.js';
@@ -11,6 +11,12 @@ const HINTS: FailureHints = {
   network:
     'Codex cannot reach the OpenAI API, and it retries forever without a network. Check the network (behind a proxy ' +
     'set HTTPS_PROXY), then run again',
+};
+
+const CODEX_SWITCHES = {
+  stream: ['--json'],
+  skipPermissions: ['--dangerously-bypass-approvals-and-sandbox'],
+  model: '--model',
 };
 
 /**
@@ -26,21 +32,14 @@ export const codex: AgentDialect = {
   preflight: codexPreflight,
   hints: HINTS,
   reportsCost: false,
-  command(bin, request) {
-    const fits = fitsInArgument(request.prompt);
-    return {
-      file: bin,
-      args: [
-        'exec',
-        ...(request.output === 'stream-json' ? ['--json'] : []),
-        ...(request.skipPermissions ? ['--dangerously-bypass-approvals-and-sandbox'] : []),
-        ...(request.model ? ['--model', request.model] : []),
-        ...request.args,
-        fits ? request.prompt : '-',
-      ],
-      ...(fits ? {} : { input: request.prompt }),
-    };
-  },
+  command: (bin, request) =>
+    withPrompt(bin, request.prompt, (prompt) => [
+      'exec',
+      ...switchesFor(request, CODEX_SWITCHES),
+      ...request.args,
+      prompt ?? '-',
+    ]),
+
   reader: codexEventReader,
   classifyFailure: (text) =>
     withHint(

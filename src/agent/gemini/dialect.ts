@@ -1,4 +1,4 @@
-import { fitsInArgument } from '../agent-command.js';
+import { switchesFor, withPrompt } from '../agent-command.js';
 import { geminiVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
 import { geminiPreflight } from './preflight.js';
@@ -12,6 +12,8 @@ const HINTS: FailureHints = {
     'Gemini CLI cannot reach the Gemini API, and every further call would retry for minutes. Check the network ' +
     '(behind a proxy set HTTPS_PROXY), then run again',
 };
+
+const GEMINI_SWITCHES = { stream: ['--output-format', 'stream-json'], skipPermissions: ['--yolo'], model: '--model' };
 
 /**
  * Google's Gemini CLI (0.61): `gemini -p <prompt> [--output-format stream-json] [--yolo]
@@ -27,22 +29,15 @@ export const gemini: AgentDialect = {
   preflight: geminiPreflight,
   hints: HINTS,
   reportsCost: false,
-  command(bin, request) {
-    const fits = fitsInArgument(request.prompt);
-    return {
-      file: bin,
-      args: [
-        '-p',
-        fits ? request.prompt : 'Follow the instructions above.',
-        ...(request.output === 'stream-json' ? ['--output-format', 'stream-json'] : []),
-        ...(request.skipPermissions ? ['--yolo'] : []),
-        '--skip-trust',
-        ...(request.model ? ['--model', request.model] : []),
-        ...request.args,
-      ],
-      ...(fits ? {} : { input: request.prompt }),
-    };
-  },
+  command: (bin, request) =>
+    withPrompt(bin, request.prompt, (prompt) => [
+      '-p',
+      prompt ?? 'Follow the instructions above.',
+      ...switchesFor(request, GEMINI_SWITCHES),
+      '--skip-trust',
+      ...request.args,
+    ]),
+
   reader: geminiEventReader,
   classifyFailure: (text) =>
     withHint(

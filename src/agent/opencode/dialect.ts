@@ -1,4 +1,4 @@
-import { fitsInArgument } from '../agent-command.js';
+import { switchesFor, withPrompt } from '../agent-command.js';
 import { opencodeVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
 import { networkLine, recogniseFailure, withHint, type FailureHints } from '../failure-words.js';
@@ -12,6 +12,8 @@ const HINTS: FailureHints = {
     '(behind a proxy set HTTPS_PROXY), then run again',
 };
 
+const OPENCODE_SWITCHES = { stream: ['--format', 'json'], skipPermissions: ['--auto'], model: '--model' };
+
 /**
  * OpenCode (1.18): `opencode run [--format json] [--auto] [-m provider/model] <prompt>`. It reads all
  * of stdin when stdin is not a terminal, so stdin is closed, or holds the prompt when it is too
@@ -24,21 +26,14 @@ export const opencode: AgentDialect = {
   versionPattern: /^\d+\.\d+\.\d+\s*$/m,
   hints: HINTS,
   reportsCost: true,
-  command(bin, request) {
-    const fits = fitsInArgument(request.prompt);
-    return {
-      file: bin,
-      args: [
-        'run',
-        ...(request.output === 'stream-json' ? ['--format', 'json'] : []),
-        ...(request.skipPermissions ? ['--auto'] : []),
-        ...(request.model ? ['--model', request.model] : []),
-        ...request.args,
-        ...(fits ? [request.prompt] : []),
-      ],
-      ...(fits ? {} : { input: request.prompt }),
-    };
-  },
+  command: (bin, request) =>
+    withPrompt(bin, request.prompt, (prompt) => [
+      'run',
+      ...switchesFor(request, OPENCODE_SWITCHES),
+      ...request.args,
+      ...(prompt === undefined ? [] : [prompt]),
+    ]),
+
   reader: opencodeEventReader,
   classifyFailure: (text) =>
     withHint(
