@@ -1,6 +1,18 @@
-import type { CommandRequest } from './dialect.js';
 /** Prompts above this size go on stdin: Linux refuses single arguments over 128 KiB. */
 export const MAX_PROMPT_ARGUMENT_BYTES = 100 * 1024;
+
+/** What one iteration asks of the agent's command line. */
+export interface CommandRequest {
+  prompt: string;
+  /** `stream-json`: the client's own machine-readable events; `text`: its plain output. */
+  output: 'stream-json' | 'text';
+  /** Run unattended: the client's switch that skips every permission prompt. */
+  skipPermissions: boolean;
+  /** The model, in the client's own naming; absent: the client's default. */
+  model?: string;
+  /** The user's extra arguments (config `agent.args`), appended last. */
+  args: readonly string[];
+}
 
 /** An executable, its argv, and what goes on its stdin (nothing: /dev/null). */
 export interface AgentCommand {

@@ -1,22 +1,10 @@
 import type { FatalAgentFailure } from '../domain/agent-failure.js';
-import type { AgentCommand } from './agent-command.js';
+import type { AgentCommand, CommandRequest } from './agent-command.js';
+
 import type { EventReader } from './event-reader.js';
 import type { FailureHints } from './failure-words.js';
 import type { AgentPreflight, AgentSetting } from './preflight-types.js';
 import type { ScriptedVoice } from './voice/voice.js';
-
-/** What one iteration asks of the agent's command line. */
-export interface CommandRequest {
-  prompt: string;
-  /** `stream-json`: the client's own machine-readable events; `text`: its plain output. */
-  output: 'stream-json' | 'text';
-  /** Run unattended: the client's switch that skips every permission prompt. */
-  skipPermissions: boolean;
-  /** The model, in the client's own naming; absent: the client's default. */
-  model?: string;
-  /** The user's extra arguments (config `agent.args`), appended last. */
-  args: readonly string[];
-}
 
 /**
  * One agent client as ralph speaks to it: how its command line is built, how its stream is read,

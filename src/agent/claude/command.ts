@@ -1,5 +1,5 @@
 import { fitsInArgument, type AgentCommand } from '../agent-command.js';
-import type { CommandRequest } from '../dialect.js';
+import type { CommandRequest } from '../agent-command.js';
 
 /**
  * The agent's command line for one prompt: `claude -p <prompt> <args…>`. The prompt is a
