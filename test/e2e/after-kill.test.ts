@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph } from '../helpers/e2e.js';
+import { everyStoryApproved, makeRepo, runRalph } from '../helpers/e2e.js';
 
 const REVIEW_ON = { RALPH_SKIP_REVIEW: '0' };
 /** The agent's own `kill -9 $PPID`: its parent is ralph (the scripted agent runs this through sh). */
@@ -8,16 +8,7 @@ const KILL_RALPH = "kill -9 $(awk '{print $4}' /proc/$PPID/stat)";
 describe('what the agent claims after killing ralph', () => {
   it('a self-approval followed by kill -9 of ralph is reviewed by the next run, not taken as COMPLETE', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }] });
-    const allApproved = {
-      project: 'e2e',
-      stories: ['US-1', 'US-2'].map((id, index) => ({
-        id,
-        title: `Story ${id}`,
-        priority: index + 1,
-        passes: true,
-        reviewStatus: 'approved',
-      })),
-    };
+    const allApproved = everyStoryApproved(['US-1', 'US-2']);
     await repo.steps([
       { writeTasks: allApproved, shell: ['git add -A && git commit -qm "feat: everything"', KILL_RALPH] },
       { auto: true, completeWhenDone: true },

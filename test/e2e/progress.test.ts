@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { everyStoryApproved, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
 
 const REVIEW_ON = { RALPH_SKIP_REVIEW: '0' };
 
@@ -80,16 +80,7 @@ describe('ralph run: progress moves forward on the branch', () => {
 describe('ralph run: the task list rules are the loop’s own', () => {
   it('an implement iteration that marks every story passing and approved and claims COMPLETE does not exit 0; a later run reviews them', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }] });
-    const approvedAll = {
-      project: 'e2e',
-      stories: ['US-1', 'US-2'].map((id, index) => ({
-        id,
-        title: `Story ${id}`,
-        priority: index + 1,
-        passes: true,
-        reviewStatus: 'approved',
-      })),
-    };
+    const approvedAll = everyStoryApproved(['US-1', 'US-2']);
     await repo.steps([{ writeTasks: approvedAll, commit: true, say: 'All done.\n<promise>COMPLETE</promise>\n' }]);
     const result = await runRalph(repo, ['run', '--max-validation-failures', '1'], { env: REVIEW_ON });
     expect(result.code).toBe(4);

@@ -44,6 +44,20 @@ export async function makeRepo(options: { stories?: StoryInput[]; unborn?: boole
   return repo;
 }
 
+/** The task list an agent writes when it marks every story passing and approved: the self-approval. */
+export function everyStoryApproved(ids: readonly string[]) {
+  return {
+    project: 'e2e',
+    stories: ids.map((id, index) => ({
+      id,
+      title: `Story ${id}`,
+      priority: index + 1,
+      passes: true,
+      reviewStatus: 'approved',
+    })),
+  };
+}
+
 /**
  * A temporary folder with no ralph files, for `ralph init`: a git repository with one commit
  * (`committed`), a repository with no commit yet (`unborn`), or not a repository at all (`none`).
