@@ -137,8 +137,11 @@ class StreamReading {
   }
 
   private take(event: StreamEvent, json: unknown): void {
-    if (event.type === 'api_retry') this.hooks.onRetry?.(event.message ?? '');
-    else if (event.type !== 'other') this.hooks.onProgress?.();
+    // Only a retry the client words as reconnecting (Codex) starts the stall clock: Claude Code's
+    // api_retry also covers an overloaded server, which the loop waits out, not a dead network.
+    if (event.type === 'api_retry') {
+      if (event.message) this.hooks.onRetry?.(event.message);
+    } else if (event.type !== 'other') this.hooks.onProgress?.();
     this.observe(event, json);
     this.rendered.push(...renderEvent(event, this.verbose));
   }

@@ -243,3 +243,14 @@ describe('diagnoseFailure', () => {
     expect(diagnoseFailure(output.summary(), 1, Date.now(), claude.classifyFailure)).toMatchObject({ kind: 'auth' });
   });
 });
+
+describe('the stall clock', () => {
+  it("is not started by Claude Code's api_retry (an overloaded server is waited out, not called a dead network)", async () => {
+    const notes: string[] = [];
+    let progress = 0;
+    const fixture = readFileSync(new URL('../../../fixtures/claude/no-network.stream.jsonl', import.meta.url), 'utf8');
+    await feed([fixture], { hooks: { onRetry: (note) => notes.push(note), onProgress: () => progress++ } });
+    expect(notes).toEqual([]);
+    expect(progress).toBeGreaterThan(0);
+  });
+});
