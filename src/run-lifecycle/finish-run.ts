@@ -102,7 +102,6 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
     );
   }
   await fanOut(context.outlets ?? [], { report, paths: context.paths }, (line) => context.out.error(line));
-  await fanOut(context.outlets ?? [], { report, paths: context.paths }, (line) => context.out.error(line));
   if (bug !== undefined) context.out.error(await reportBug(bug, context.paths, new Date()));
   return report.exitCode;
 }
