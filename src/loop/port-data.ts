@@ -79,6 +79,12 @@ export interface AgentStats {
 /** Where a pending human decision stands. */
 export type DecideState = 'none' | 'pending' | 'answered';
 
+/** An answered DECIDE as the next prompt shows it: the agent's question and the human's answer. */
+export interface DecideExchange {
+  question: string;
+  answer: string;
+}
+
 /** What `.ralph-active` says about the running loop (the adapter adds pid and start time). */
 export interface ActiveState {
   /** The iteration's number, as its logs are numbered (continuing across runs of one task list). */

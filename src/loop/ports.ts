@@ -8,6 +8,7 @@ import type {
   ActiveState,
   AgentRequest,
   AgentRun,
+  DecideExchange,
   DecideState,
   GateTrigger,
   GateVerdict,
@@ -73,6 +74,8 @@ export interface LoopFiles {
   readPrompt(): Promise<string>;
   readTasks(): Promise<TasksParse>;
   decideState(): Promise<DecideState>;
+  /** The question and the answer of decide.txt, read when decideState() says it is answered. */
+  readDecideExchange(): Promise<DecideExchange | undefined>;
   writeBlocked(entry: { iteration: number; at: number; reason: string }): Promise<void>;
   writeDecide(entry: { iteration: number; at: number; question: string }): Promise<void>;
   appendRow(row: IterationRow): Promise<void>;
