@@ -383,6 +383,40 @@ describe('the answer input: a DECIDE answered from the dispatch form', () => {
     expect(prompt).toContain(`  Your question:\n    > WebSockets or polling?\n  The answer:\n    > ${answer}`);
   }, 180_000);
 
+  it('a BLOCKED: the answer goes into progress.txt, blocked.txt leaves the branch, and the loop goes on', async () => {
+    const project = await dispatchedProject();
+    const script = join(project.sim, 'agent-script.json');
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { say: '<promise>BLOCKED:the staging key is missing</promise>' },
+        { implement: true, completeWhenDone: true },
+      ]),
+    );
+    const imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+    const { run: waiting } = runOptions(project);
+    waiting.imageEnv = imageEnv;
+    expect(simulateWorkflow(project.workflow, waiting).jobs.agent?.outputs.code).toBe('2');
+    expect(show(project.bare, `refs/heads/${BRANCH}:ralph/blocked.txt`)).toContain('the staging key is missing');
+
+    const { run: answering } = runOptions(project, {
+      inputs: { 'open-pr': false, 'claude-code-version': '2.1.332', answer: 'STAGING_KEY is set now.' },
+    });
+    answering.imageEnv = imageEnv;
+    const result = simulateWorkflow(project.workflow, answering);
+    expect(result.jobs.agent?.outputs.code).toBe('0');
+    expect(result.jobs.push?.result).toBe('success');
+    const answered = `refs/heads/${BRANCH}~2`;
+    expect(show(project.bare, `${answered}:ralph/progress.txt`)).toMatch(
+      /> the staging key is missing\n\nResolution:\nSTAGING_KEY is set now\.\n$/,
+    );
+    const tree = spawnSync('git', ['ls-tree', '-r', '--name-only', `refs/heads/${BRANCH}`], {
+      cwd: project.bare,
+      encoding: 'utf8',
+    }).stdout;
+    expect(tree).not.toContain('ralph/blocked.txt');
+  }, 180_000);
+
   it('a dispatch with an answer and nothing waiting fails in the answer step, before any agent', async () => {
     const project = await dispatchedProject();
     const script = join(project.sim, 'agent-script.json');
