@@ -4,6 +4,7 @@ import { ioError, ownFile } from '../errors.js';
 import { rememberQuestion } from '../files/decide-record.js';
 import { appendOwnFile, replaceOwnFile } from '../files/own-file.js';
 import type { RalphPaths } from '../files/paths.js';
+import { updateRunState } from '../files/run-state.js';
 import { quoteLines } from '../domain/quote-lines.js';
 import { isoSeconds } from '../loop/time.js';
 import { neutralise } from '../ui/neutralise.js';
@@ -33,6 +34,12 @@ export async function recordAnswer(
     await replaceOwnFile(paths.root, paths.decide, decideWithAnswer(waiting.above, answer));
     await ownFile(paths.state, 'write', () => rememberQuestion(paths, context.taskList));
   } else {
+    await ownFile(paths.state, 'write', () =>
+      updateRunState(paths.state, context.taskList, (state) => ({
+        ...state,
+        resolvedBlock: { reason: waiting.reason, answer },
+      })),
+    );
     await appendOwnFile(
       paths.root,
       paths.progress,

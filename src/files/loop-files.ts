@@ -11,7 +11,7 @@ import { writeBlocked, writeDecide } from './signal-files.js';
 import { askedDecideState, readDecideExchange, rememberQuestion } from './decide-record.js';
 import { appendSummaryRow } from './summary-csv.js';
 import { parseTasks } from './tasks.js';
-import { addReviewRejection, updateRunState } from './run-state.js';
+import { addReviewRejection, takeResolvedBlock, updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
 
 /**
@@ -34,6 +34,7 @@ export function createLoopFiles(
     },
     decideState: () => askedDecideState(paths, taskList),
     readDecideExchange: () => readDecideExchange(paths.decide),
+    takeBlockResolution: () => ownFile(paths.state, 'write', () => takeResolvedBlock(paths.state, taskList)),
     writeBlocked: (entry) => writeBlocked(paths.root, paths.blocked, entry),
     writeDecide: async (entry) => {
       await writeDecide(paths.root, paths.decide, entry);

@@ -1,5 +1,5 @@
 import { quoteLines } from '../domain/quote-lines.js';
-import type { DecideExchange, RepetitionReport, UnfinishedStory } from './port-data.js';
+import type { BlockResolution, DecideExchange, RepetitionReport, UnfinishedStory } from './port-data.js';
 import { describeRewrite, type HistoryRewrite } from './progress.js';
 import { unreachable } from './termination.js';
 
@@ -31,6 +31,7 @@ export function renderFeedback(
   items: readonly FeedbackItem[],
   decideAnswered: boolean,
   exchange?: DecideExchange,
+  resolved?: BlockResolution,
 ): string {
   // A blocking event is a section of its own; the rest are bullet points.
   const events = items.flatMap((item) => (item.kind === 'gates_blocked' ? [item.event.trimEnd()] : []));
@@ -41,6 +42,12 @@ export function renderFeedback(
       ...(exchange ? [renderExchange(exchange)] : []),
     );
   }
+  if (resolved) {
+    lines.push(
+      '- The loop was blocked, and a human resolved it (their note is also in `ralph/progress.txt`):',
+      `  The block:\n${indented(resolved.reason)}\n  The resolution:\n${indented(resolved.answer)}`,
+    );
+  }
   if (lines.length === 0 && events.length === 0) return '';
   return [
     `## Loop feedback\n`,
@@ -49,13 +56,16 @@ export function renderFeedback(
   ].join('\n');
 }
 
+/** Text quoted and indented under a bullet. */
+function indented(text: string): string {
+  return quoteLines(text)
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+}
+
 /** The question and the answer, each quoted under the bullet, so neither can pose as the loop's own words. */
 function renderExchange({ question, answer }: DecideExchange): string {
-  const indented = (text: string) =>
-    quoteLines(text)
-      .split('\n')
-      .map((line) => `    ${line}`)
-      .join('\n');
   return `  Your question:\n${indented(question)}\n  The answer:\n${indented(answer)}`;
 }
 

@@ -15,7 +15,8 @@ export async function promptFor(
   const decideAnswered = !state.decideDelivered && (await files.decideState()) === 'answered';
   state.decideDelivered ||= decideAnswered;
   const exchange = decideAnswered ? await files.readDecideExchange() : undefined;
-  let section = renderFeedback(state.feedback, decideAnswered, exchange);
+  const resolved = await files.takeBlockResolution();
+  let section = renderFeedback(state.feedback, decideAnswered, exchange, resolved);
   if (Buffer.byteLength(section) > settings.maxFeedbackBytes) {
     const path = await files.writeFeedback(iteration, section);
     section = feedbackPreview(section, path, Math.floor(settings.maxFeedbackBytes / 2));

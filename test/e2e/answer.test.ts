@@ -94,6 +94,9 @@ describe('ralph answer under a BLOCKED', () => {
 
     expect((await runRalph(repo, ['run'])).code).toBe(0);
     expect(repo.calls()).toBe(2);
+    expect(repo.call(2).prompt).toContain(
+      '  The block:\n    > the staging key is missing\n  The resolution:\n    > The key is in STAGING_KEY now.',
+    );
   });
 
   it('--run goes on at once', async () => {
