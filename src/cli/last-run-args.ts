@@ -27,7 +27,15 @@ export async function readLastRunArgs(path: string, shown: string): Promise<Repl
       `--run: ${shown} records no options of the last run (written by an older ralph, or edited)`,
       hint,
     );
-  return { args: [...stored], ...parseRunArgs(stored, shown, hint) };
+  const replayed = parseRunArgs(stored, shown, hint);
+  // A program to run is no word to take from a file the agent writes: it comes from the human only.
+  if (replayed.flags.agentBin !== undefined)
+    throw new RalphError(
+      'setup',
+      `--run: ${shown} holds --agent-bin, which names a program to run; ralph takes that from you, not from a file the agent can write`,
+      'run `ralph run --agent-bin <path> …` yourself, or set RALPH_AGENT_BIN',
+    );
+  return { args: [...stored], ...replayed };
 }
 
 /** Parses the words as `ralph run` would, with a command of its own that prints nothing and exits nowhere. */

@@ -144,13 +144,19 @@ describe('ralph answer refuses', () => {
     await repo.steps([ASK]);
     expect((await runRalph(repo, ['run'])).code).toBe(3);
     const before = repo.read('ralph/decide.txt');
-    for (const runArgs of [['--exec', 'touch /tmp/x'], ['; touch pwned'], ['--max-iterations', 'many'], 'run']) {
+    for (const runArgs of [
+      ['--exec', 'touch /tmp/x'],
+      ['; touch pwned'],
+      ['--max-iterations', 'many'],
+      ['--agent-bin', 'sh'],
+      'run',
+    ]) {
       const record = { ...repo.lastRun(), runArgs };
       await repo.write('ralph/logs/last-run.json', JSON.stringify(record));
       const result = await runRalph(repo, ['answer', '--run', 'Polling.']);
       expect(result.code).toBe(64);
       expect(result.stderr).toMatch(
-        /^ralph: --run: ralph\/logs\/last-run.json (holds what `ralph run` does not take|records no options)/,
+        /^ralph: --run: ralph\/logs\/last-run.json (holds what `ralph run` does not take|records no options|holds --agent-bin, which names a program)/,
       );
       expect(repo.read('ralph/decide.txt')).toBe(before);
       expect(repo.calls()).toBe(1);
