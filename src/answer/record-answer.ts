@@ -30,16 +30,18 @@ export async function recordAnswer(
   context: { at: number; taskList: string },
 ): Promise<Recorded> {
   const archive = await archiveAnswer(paths, waiting, answer, context.at);
+  // A human answered: the runs that waited for it were no unproductive resumes (as --reset-resumes).
+  await ownFile(paths.state, 'write', () =>
+    updateRunState(paths.state, context.taskList, (state) => ({
+      ...state,
+      resumeAttempts: 0,
+      ...(waiting.kind === 'blocked' ? { resolvedBlock: { reason: waiting.reason, answer } } : {}),
+    })),
+  );
   if (waiting.kind === 'decide') {
     await replaceOwnFile(paths.root, paths.decide, decideWithAnswer(waiting.above, answer));
     await ownFile(paths.state, 'write', () => rememberQuestion(paths, context.taskList));
   } else {
-    await ownFile(paths.state, 'write', () =>
-      updateRunState(paths.state, context.taskList, (state) => ({
-        ...state,
-        resolvedBlock: { reason: waiting.reason, answer },
-      })),
-    );
     await appendOwnFile(
       paths.root,
       paths.progress,

@@ -57,6 +57,18 @@ describe('ralph answer under a DECIDE', () => {
     });
   });
 
+  it('an answered question is no unproductive resume: question after question, the loop still starts', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([ASK, ASK, ASK, FINISH]);
+    expect((await runRalph(repo, ['run', '--max-resumes', '1'])).code).toBe(3);
+    for (const answer of ['One.', 'Two.']) {
+      expect((await runRalph(repo, ['answer', answer])).code).toBe(0);
+      expect((await runRalph(repo, ['run', '--max-resumes', '1'])).code).toBe(3);
+    }
+    expect((await runRalph(repo, ['answer', '--run', 'Three.'])).code).toBe(0);
+    expect(repo.calls()).toBe(4);
+  });
+
   it('takes the answer from --file, and an empty answer or one given twice is refused (64)', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([ASK]);
