@@ -69,6 +69,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       strayProcessesEnded: run.containment.ended,
       containment: run.containment.choice,
       outlets: run.outlets,
+      ...(run.notifier ? { notifier: run.notifier } : {}),
     });
   } finally {
     await closeRun(run);

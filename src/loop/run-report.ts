@@ -63,6 +63,8 @@ export interface RunReport extends EndingRecord {
   agentVersion?: string;
   /** Iterations and cost per agent kind, when more than one ran (`--fallback-agent`). */
   agents?: Record<string, AgentShare>;
+  /** Notifications that failed or timed out (--notify; absent without a target). */
+  notificationsFailed?: number;
 }
 
 /** One agent kind's part of a run. */

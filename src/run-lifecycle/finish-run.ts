@@ -14,6 +14,7 @@ import { renderSummary } from '../ui/run-summary.js';
 import { writeLastRun } from './last-run-file.js';
 import { withAgentShares } from './agent-shares.js';
 import { fanOut, type Outlet } from '../outlets/outlet.js';
+import type { Notifier } from '../outlets/notifier.js';
 
 /**
  * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on
@@ -60,6 +61,8 @@ export interface FinishContext {
   containment?: { mode: string; reason: string };
   /** The ending's other outlets (the report…); none of them can change the exit code. */
   outlets?: readonly Outlet[];
+  /** The run's notifier (--notify): its failures are counted in last-run.json. */
+  notifier?: Notifier;
 }
 
 /**
@@ -85,6 +88,9 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
     ({ ending, error, bug } = endingOfError(reportBugFound));
     report = reportOf(ending, end, context);
   }
+  // Mid-run notifications still under way finish first: the record counts them.
+  await context.notifier?.settled();
+  if (context.notifier) report = { ...report, notificationsFailed: context.notifier.failed() };
   const unwritten = await writeLastRun(context.paths, report);
   if (error) context.out.error(errorLine(error));
   if (unwritten) context.out.error(`ralph: ${unwritten}; the previous run's record may still be there`);
@@ -102,6 +108,11 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
     );
   }
   await fanOut(context.outlets ?? [], { report, paths: context.paths }, (line) => context.out.error(line));
+  if (context.notifier && context.notifier.failed() !== report.notificationsFailed) {
+    // The ending's own notifications failed after the record was written: it is written again, counting them.
+    const recount = await writeLastRun(context.paths, { ...report, notificationsFailed: context.notifier.failed() });
+    if (recount) context.out.error(`ralph: ${recount}; it does not count the failed notifications`);
+  }
   if (bug !== undefined) context.out.error(await reportBug(bug, context.paths, new Date()));
   return report.exitCode;
 }
