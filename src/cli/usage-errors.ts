@@ -18,8 +18,9 @@ export function usageLine(text: string, commandPath: string): string {
     .replace(/\n\(Did you mean /, ' (did you mean ')
     .replace(/\.$/, '')
     // A notification target may hold a webhook's secret: shown masked, like everywhere else.
-    .replace(/(option '--notify <target>' argument ')(.*?)(' is invalid)/s, (_all, before: string, target: string, after: string) =>
-      `${before}${maskTarget(target)}${after}`,
+    .replace(
+      /(option '--notify <target>' argument ')(.*?)(' is invalid)/s,
+      (_all, before: string, target: string, after: string) => `${before}${maskTarget(target)}${after}`,
     );
   return `ralph: ${said} — see \`${commandPath} --help\`\n`;
 }

@@ -5,9 +5,7 @@ import type { ValueKind } from './value-kinds.js';
 
 /** Where a notification goes: the desktop, a webhook, or a command run without a shell. */
 export type NotifyTarget =
-  | { kind: 'desktop' }
-  | { kind: 'webhook'; url: URL }
-  | { kind: 'command'; argv: [string, ...string[]] };
+  { kind: 'desktop' } | { kind: 'webhook'; url: URL } | { kind: 'command'; argv: [string, ...string[]] };
 
 /** The events a notification can be about (docs/notifications.md). */
 export const NOTIFY_EVENTS = ['ended', 'blocked', 'decide', 'usage_limit_wait', 'stuck_warning'] as const;

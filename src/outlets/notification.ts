@@ -61,7 +61,8 @@ export function runUrl(env: NodeJS.ProcessEnv): string | undefined {
 export function notificationOf(happening: Happening, project: string, env: NodeJS.ProcessEnv): Notification {
   const link = runUrl(env);
   const common = { project: plainText(project), ...(link ? { runUrl: link } : {}) };
-  const built = happening.event === 'ending' ? endingNotice(happening, common.project) : midRunNotice(happening, common.project);
+  const built =
+    happening.event === 'ending' ? endingNotice(happening, common.project) : midRunNotice(happening, common.project);
   return {
     ...built,
     lines: [...built.lines, ...(link ? [`run: ${link}`] : [])],

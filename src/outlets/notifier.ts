@@ -59,7 +59,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
           await deliver(target, notification, signal, shown);
         } catch (error) {
           failed += 1;
-          options.warn(`ralph: warning: the ${notification.event} notification to ${shown} failed: ${why(error, timeoutMs)}`);
+          options.warn(
+            `ralph: warning: the ${notification.event} notification to ${shown} failed: ${why(error, timeoutMs)}`,
+          );
         }
       }),
     );
