@@ -43,7 +43,7 @@ export async function runCommand(
     throw new Error(`${name} is inside the repository, where the agent can rewrite it; use a command outside it`);
   const child = execa(file, args, {
     cwd: options.root,
-    env: { ...options.env, ...eventEnvironment(notification) },
+    env: { ...withoutEvents(options.env), ...eventEnvironment(notification) },
     extendEnv: false,
     detached: true,
     cleanup: false,
@@ -73,4 +73,9 @@ export async function runCommand(
 function within(root: string, path: string): boolean {
   const inside = relative(root, path);
   return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
+}
+
+/** The environment without RALPH_EVENT_* variables a parent left: only this event's are set. */
+function withoutEvents(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('RALPH_EVENT_')));
 }
