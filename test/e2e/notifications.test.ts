@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive, makeRepo, runRalph } from '../helpers/e2e.js';
+import { isAlive, makeRepo, runRalph, waitFor } from '../helpers/e2e.js';
 import { listen } from '../helpers/local-servers.js';
 
 /** A local webhook on 127.0.0.1 that keeps every JSON body it is sent. */
@@ -71,6 +71,27 @@ describe('notifications', () => {
     expect(hook.bodies.map((body) => body.event)).toEqual(['stuck_warning', 'ended']);
     expect(hook.bodies[0]).toMatchObject({ stuckCount: 1, maxStuck: 2, iteration: 1 });
     expect(hook.bodies[1]).toMatchObject({ reason: 'stuck', exitCode: 4 });
+  });
+
+  it('says when the loop starts waiting for a usage limit, with its reset; an interrupt then ends it', async () => {
+    const hook = await webhook();
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const reset = Math.floor(Date.now() / 1000) + 600;
+    await repo.steps([{ events: [`Claude AI usage limit reached|${reset}`], exit: 1, result: false }]);
+    let interrupted = false;
+    const result = await runRalph(repo, ['run', '--on-usage-limit', 'wait', '--notify', hook.url], {
+      onStdout: (text, child) => {
+        if (interrupted || !text.includes('waiting until')) return;
+        interrupted = true;
+        void waitFor(() => hook.bodies.length === 1).then(() => child.kill('SIGINT'));
+      },
+    });
+    expect(result.code).toBe(130);
+    expect(hook.bodies).toEqual([
+      expect.objectContaining({ event: 'usage_limit_wait', why: 'usage_limit' }),
+      expect.objectContaining({ event: 'ended', reason: 'interrupted', exitCode: 130 }),
+    ]);
+    expect(Date.parse(String(hook.bodies[0]?.resetsAt))).toBeGreaterThanOrEqual(reset * 1000);
   });
 
   it('a cmd: target gets the event in RALPH_EVENT_* and as JSON on stdin, with no shell', async () => {
