@@ -16,13 +16,16 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 const EXPECTED_TARGET = 'desktop, an https:// URL (http:// only to localhost), or cmd:<command>';
 
-/** Reads one target; the error names the value masked, since a mistyped webhook still holds its secret. */
+/**
+ * Reads one target. An error ends in `, got '<value>'` with the value masked, since a mistyped
+ * webhook still holds its secret (and the config's error line then adds no raw value of its own).
+ */
 export function parseTarget(text: string): { ok: true; target: NotifyTarget } | { ok: false; error: string } {
-  const shown = `'${maskTarget(text)}'`;
+  const got = `, got '${maskTarget(text)}'`;
   if (text === 'desktop') return { ok: true, target: { kind: 'desktop' } };
   if (text.startsWith('cmd:')) {
     const split = splitCommand(text.slice(4));
-    if (!split.ok) return { ok: false, error: `${shown}: ${split.error}` };
+    if (!split.ok) return { ok: false, error: `${split.error}${got}` };
     return { ok: true, target: { kind: 'command', argv: split.argv as [string, ...string[]] } };
   }
   let url: URL | undefined;
@@ -34,9 +37,14 @@ export function parseTarget(text: string): { ok: true; target: NotifyTarget } | 
   if (url?.protocol === 'https:' && url.hostname !== '') return { ok: true, target: { kind: 'webhook', url } };
   if (url?.protocol === 'http:') {
     if (LOOPBACK.has(url.hostname)) return { ok: true, target: { kind: 'webhook', url } };
-    return { ok: false, error: `${shown}: plain http:// only to localhost, 127.0.0.1 or ::1; use https://` };
+    return { ok: false, error: `plain http:// only to localhost, 127.0.0.1 or ::1 (else https://)${got}` };
   }
-  return { ok: false, error: `expected ${EXPECTED_TARGET}, got ${shown}` };
+  return { ok: false, error: `expected ${EXPECTED_TARGET}${got}` };
+}
+
+/** A value that is not a list of strings, shown masked all the same. */
+function shownInput(input: unknown): string {
+  return typeof input === 'string' ? `'${maskTarget(input)}'` : maskTarget(JSON.stringify(input) ?? String(input));
 }
 
 /**
@@ -45,12 +53,16 @@ export function parseTarget(text: string): { ok: true; target: NotifyTarget } | 
  */
 export function notifyTargets(): ValueKind<string[]> {
   return {
-    schema: z.array(z.string()).superRefine((targets, context) => {
-      for (const target of targets) {
-        const parsed = parseTarget(target);
-        if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error, input: target });
-      }
-    }),
+    schema: z
+      .array(z.string({ error: (issue) => `expected a target as a string, got ${shownInput(issue.input)}` }), {
+        error: (issue) => `expected a list of targets (["desktop"]), got ${shownInput(issue.input)}`,
+      })
+      .superRefine((targets, context) => {
+        for (const target of targets) {
+          const parsed = parseTarget(target);
+          if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error, input: target });
+        }
+      }),
     fromText: (text) =>
       text
         .split(',')

@@ -179,6 +179,12 @@ describe('notifications', () => {
     const variable = await runRalph(repo, ['run'], { env: { RALPH_NOTIFY: 'desktop,ftp://x' } });
     expect(variable.code).toBe(64);
     expect(variable.stderr).toContain('environment variable RALPH_NOTIFY: expected desktop, an https:// URL');
+    await repo.write('ralph/config.json', JSON.stringify({ notify: ['desktop', `http://evil.example/${SECRET}`] }));
+    const config = await runRalph(repo, ['run']);
+    expect(config.code).toBe(64);
+    expect(config.stderr).toContain('ralph/config.json: notify');
+    expect(config.stderr).toContain("localhost, 127.0.0.1 or ::1 (else https://), got 'http://evil.example/***'");
+    expect(config.stderr).not.toContain(SECRET);
   });
 
   it('--dry-run lists the targets masked', async () => {

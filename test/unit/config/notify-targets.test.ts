@@ -40,7 +40,8 @@ describe('parseTarget', () => {
     const plain = parseTarget('http://hooks.example.com/T0/abcdefgh12345678?token=zzz');
     expect(plain).toEqual({
       ok: false,
-      error: "'http://hooks.example.com/T0/***?***': plain http:// only to localhost, 127.0.0.1 or ::1; use https://",
+      error:
+        "plain http:// only to localhost, 127.0.0.1 or ::1 (else https://), got 'http://hooks.example.com/T0/***?***'",
     });
     expect(parseTarget('http://127.0.0.2/')).toMatchObject({ ok: false });
     expect(parseTarget('ftp://x')).toEqual({
@@ -48,7 +49,17 @@ describe('parseTarget', () => {
       error: "expected desktop, an https:// URL (http:// only to localhost), or cmd:<command>, got 'ftp://x'",
     });
     expect(parseTarget('Desktop')).toMatchObject({ ok: false });
-    expect(parseTarget('cmd:')).toEqual({ ok: false, error: "'cmd:': no command after cmd:" });
+    expect(parseTarget('cmd:')).toEqual({ ok: false, error: "no command after cmd:, got 'cmd:'" });
+  });
+
+  it('shows a value that is not a list of strings masked too', () => {
+    const notString = notifyTargets().schema.safeParse('https://h.example/abcdef0123456789XYZ');
+    expect(notString.error?.issues[0]?.message).toBe(
+      'expected a list of targets (["desktop"]), got \'https://h.example/***\'',
+    );
+    expect(notifyTargets().schema.safeParse([5]).error?.issues[0]?.message).toBe(
+      'expected a target as a string, got 5',
+    );
   });
 });
 
