@@ -34,20 +34,20 @@ export interface Notifier {
 }
 
 export function createNotifier(options: NotifierOptions): Notifier {
-  const targets = options.targets.map((text) => ({ text, shown: maskTarget(text), target: targetOf(text) }));
+  const targets = options.targets.map((text) => ({ shown: maskTarget(text), target: targetOf(text) }));
   const project = basename(options.root);
   const pending = new Set<Promise<void>>();
-  const saidSkipped = new Set<string>();
+  let skipSaid = false;
   const timeoutMs = options.timeoutMs ?? NOTIFY_TIMEOUT_MS;
   let failed = 0;
-  const deliver = async (target: NotifyTarget, notification: Notification, signal: AbortSignal, shown: string) => {
+  const deliver = async (target: NotifyTarget, notification: Notification, signal: AbortSignal) => {
     if (target.kind === 'webhook') return postWebhook(target.url, notification, signal);
     if (target.kind === 'command') return runCommand(target.argv, notification, { ...options, signal });
     const desktop = await desktopCommand(notification, options.platform ?? process.platform, options.env);
     if (desktop.ok) return runCommand(desktop.argv, notification, { ...options, signal });
     // Not a failure: this machine has no desktop. Said once a run.
-    if (!saidSkipped.has(shown)) options.warn(`ralph: desktop notifications skipped: ${desktop.why}`);
-    saidSkipped.add(shown);
+    if (!skipSaid) options.warn(`ralph: desktop notifications skipped: ${desktop.why}`);
+    skipSaid = true;
   };
   const notify = async (happening: Happening) => {
     if (targets.length === 0 || !wanted(happening, options.chosen, options.env)) return;
@@ -56,7 +56,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       targets.map(async ({ target, shown }) => {
         const signal = AbortSignal.timeout(timeoutMs);
         try {
-          await deliver(target, notification, signal, shown);
+          await deliver(target, notification, signal);
         } catch (error) {
           failed += 1;
           options.warn(
