@@ -72,6 +72,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       containment: run.containment.choice,
       outlets: run.outlets,
       ...(options.runArgs ? { runArgs: options.runArgs } : {}),
+      ...(run.notifier ? { notifier: run.notifier } : {}),
     });
   } finally {
     await closeRun(run);

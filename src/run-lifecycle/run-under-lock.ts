@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import { outletsFor } from '../outlets/report-outlet.js';
+import { notificationsFor } from '../outlets/notify-outlet.js';
 import { countStories } from '../domain/tasks.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { stoppedByInterrupt } from '../git/safe-git.js';
@@ -41,6 +42,15 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     // Known before any check can refuse the start: its record then says the real limits and stories.
     run.maxIterations = plan.resolved.settings.maxIterations;
     run.outlets = outletsFor(plan.resolved.settings);
+    const notifications = notificationsFor(plan.resolved.settings, {
+      root: paths.root,
+      env: terminal.env,
+      warn: (line) => terminal.out.error(line),
+    });
+    if (notifications) {
+      run.notifier = notifications.notifier;
+      run.outlets.push(notifications.outlet);
+    }
     if (tasks) run.storiesAtStart = countStories(tasks, { review: !plan.resolved.settings.skipReview });
   });
   const { settings } = prepared.resolved;
