@@ -125,7 +125,8 @@ function declareArchive(program: Command, setExitCode: SetExitCode): void {
     .option('--include-logs', 'move ralph/logs/ into the archive too', false)
     .option('--name <name>', "archive name (default: the task list's branchName, or project)")
     .option('-y, --yes', 'archive even when stories still fail, without asking', false)
-    .action(async (options: { includeLogs: boolean; name?: string; yes: boolean }) => {
+    .option('--tasks <file>', 'archive this task list (one of ralph/lists/*.json) instead of ralph/tasks.json')
+    .action(async (options: { includeLogs: boolean; name?: string; yes: boolean; tasks?: string }) => {
       const { archiveCommand } = await import('../commands/archive.js');
       setExitCode(await archiveCommand({ cwd: process.cwd(), ...options }));
     });
@@ -136,7 +137,8 @@ function declareStatus(program: Command, setExitCode: SetExitCode): void {
     .command('status')
     .description('where the loop stands: stories, the running loop, signals, the last iterations')
     .option('--json', 'print one JSON object instead of text', false)
-    .action(async (options: { json: boolean }) => {
+    .option('--tasks <file>', 'show this task list (one of ralph/lists/*.json) instead of ralph/tasks.json')
+    .action(async (options: { json: boolean; tasks?: string }) => {
       const { statusCommand } = await import('../commands/status.js');
       setExitCode(await statusCommand({ cwd: process.cwd(), ...options }));
     });

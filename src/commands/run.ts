@@ -5,6 +5,7 @@ import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
+import { chooseTaskList } from '../lists/chosen-list.js';
 import { failed, type Check } from '../run-lifecycle/check.js';
 import { dryRun } from '../run-lifecycle/dry-run.js';
 import { finishRun } from '../run-lifecycle/finish-run.js';
@@ -38,7 +39,8 @@ export interface RunCommandOptions {
 export async function runCommand(options: RunCommandOptions): Promise<number> {
   const terminal = terminalFor(options);
   const root = await findRepoRoot(options.cwd);
-  const paths = ralphPaths(root);
+  const given = options.flags.tasks as string | undefined;
+  const paths = ralphPaths(root, (await chooseTaskList(root, options.cwd, given, terminal.env)).file);
   const start: StartInput = {
     cwd: options.cwd,
     root,
