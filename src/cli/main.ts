@@ -42,10 +42,14 @@ function declareRun(program: Command, setExitCode: SetExitCode): Command {
     .option('--no-gates', 'skip the quality gates of ralph/config.json for this run')
     .option('--reset-resumes', 'clear the count of unproductive resumes (after fixing their cause)')
     .option('-y, --yes', 'run even when ralph/tasks.json is still the example ralph init wrote')
+    .option('--worktree', "run in the task list's own git worktree under ralph/worktrees/ (made when missing)")
+    .option('--from <ref>', 'with --worktree: where a new branch starts (default: HEAD)')
     // Arguments are checked by hand: `ralph run 10` (the ralph.sh habit) gets the flag it meant.
     .allowExcessArguments(true)
     .action(async (options: Record<string, unknown>, command: Command) => {
       refuseArguments(command.args);
+      if (options.from !== undefined && options.worktree !== true)
+        throw new RalphError('usage', '--from needs --worktree', 'add --worktree, or drop --from');
       const [{ runCommand }, { givenRunFlags }] = await Promise.all([
         import('../commands/run.js'),
         import('./run-flags.js'),
@@ -58,6 +62,8 @@ function declareRun(program: Command, setExitCode: SetExitCode): Command {
           noGates: options.gates === false,
           resetResumes: options.resetResumes === true,
           yes: options.yes === true,
+          worktree: options.worktree === true,
+          ...(typeof options.from === 'string' ? { from: options.from } : {}),
         }),
       );
     });

@@ -35,6 +35,8 @@ export const LOOP_OWNED_PATHS = [
   'ralph/.tasks-snapshot.json',
   'ralph/state.json',
   'ralph/state.json.*',
+  // The task lists' worktrees (ralph run --worktree): checkouts of their own, never the main one's files.
+  'ralph/worktrees/',
 ];
 
 /**

@@ -1,4 +1,7 @@
-import { mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
@@ -56,5 +59,137 @@ describe('--tasks: one of several task lists', () => {
     const result = await runRalph(repo, ['run', '--tasks', '/etc/passwd']);
     expect(result.code).toBe(64);
     expect(result.stderr).toMatch(/^ralph: --tasks \/etc\/passwd: the task list must be a file inside the repository/);
+  });
+});
+
+/** Every file of the main checkout but .git, the worktrees and the fake agent's records, hashed. */
+function checkoutFingerprint(repo: Repo): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(repo.root, dir), { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      const path = dir ? `${dir}/${entry.name}` : entry.name;
+      if (path === '.git' || path === 'ralph/worktrees' || entry.name.startsWith('.agent-script.json')) continue;
+      if (entry.isDirectory()) walk(path);
+      else hash.update(`${path}\0${readFileSync(join(repo.root, path)).toString('base64')}\0`);
+    }
+  };
+  walk('');
+  return [
+    repo.git('status', '--porcelain', '--untracked-files=all'),
+    repo.git('rev-parse', 'HEAD'),
+    hash.digest('hex'),
+  ].join('\n');
+}
+
+describe('run --worktree: a loop on its own worktree', () => {
+  it('runs the list in ralph/worktrees/<branch>, committed there, and leaves the main checkout byte-identical', async () => {
+    const repo = await repoWithLists();
+    const before = checkoutFingerprint(repo);
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('worktree ralph/worktrees/ralph-api added on new branch ralph/api from HEAD');
+    expect(result.stdout).toContain('ralph/lists/api.json committed as ralph/tasks.json');
+    expect(checkoutFingerprint(repo)).toBe(before);
+    const tree = 'ralph/worktrees/ralph-api';
+    expect(repo.git('-C', tree, 'branch', '--show-current')).toBe('ralph/api');
+    const tasks = JSON.parse(repo.git('show', 'ralph/api:ralph/tasks.json')) as {
+      stories: { id: string; passes: boolean }[];
+    };
+    expect(tasks.stories.map((story) => [story.id, story.passes])).toEqual([
+      ['A-1', true],
+      ['A-2', true],
+    ]);
+    // The lock, logs and records are the worktree's own.
+    expect(repo.exists(`${tree}/ralph/logs/last-run.json`)).toBe(true);
+    expect(repo.exists(`${tree}/ralph/progress.txt`)).toBe(true);
+    expect(repo.exists('ralph/logs')).toBe(false);
+    expect(repo.git('-C', tree, 'status', '--porcelain')).toBe('');
+
+    // Reused on a later run: nothing re-committed, the branch's list is the progress.
+    const again = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('worktree ralph/worktrees/ralph-api (branch ralph/api) reused');
+    expect(again.stdout).not.toContain('committed as ralph/tasks.json');
+    expect(checkoutFingerprint(repo)).toBe(before);
+  });
+
+  it('starts a new branch from --from, and keeps ralph/worktrees/ out of git through .git/info/exclude', async () => {
+    const repo = await repoWithLists();
+    repo.git('branch', 'base');
+    await repo.write('later.txt', 'after base\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'later');
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/web.json', '--from', 'base']);
+    expect(result.code).toBe(0);
+    expect(repo.git('merge-base', '--is-ancestor', 'base', 'feature/web')).toBe('');
+    expect(repo.exists('ralph/worktrees/feature-web/later.txt')).toBe(false);
+    expect(repo.read('.git/info/exclude')).toContain('/ralph/worktrees/');
+  });
+
+  it('refuses --worktree in a repository with no commit', async () => {
+    const repo = await makeRepo({ unborn: true });
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/tasks.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toMatch(/^ralph: --worktree needs a commit to branch from/);
+  });
+
+  it("refuses a folder in the worktree's place that is not its worktree, and deletes nothing", async () => {
+    const repo = await repoWithLists();
+    await mkdir(join(repo.root, 'ralph/worktrees/ralph-api'), { recursive: true });
+    await repo.write('ralph/worktrees/ralph-api/mine.txt', 'keep me\n');
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('ralph/worktrees/ralph-api exists but is not a worktree of this repository');
+    expect(repo.read('ralph/worktrees/ralph-api/mine.txt')).toBe('keep me\n');
+  });
+
+  it("refuses a symbolic link planted in the worktree's place", async () => {
+    const repo = await repoWithLists();
+    await mkdir(join(repo.root, 'ralph/worktrees'), { recursive: true });
+    const elsewhere = await mkdtemp(join(tmpdir(), 'ralph-elsewhere-'));
+    await symlink(elsewhere, join(repo.root, 'ralph/worktrees/ralph-api'));
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('(a symbolic link); nothing was deleted');
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('refuses a worktree whose .git the agent pointed at another repository', async () => {
+    const repo = await repoWithLists();
+    await repo.steps([{ commit: true }]);
+    await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json', '--max-iterations', '1']);
+    const other = await makeRepo();
+    await repo.write('ralph/worktrees/ralph-api/.git', `gitdir: ${join(other.root, '.git')}\n`);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('(its .git points elsewhere)');
+  });
+
+  it('refuses two lists naming one branch, naming both', async () => {
+    const repo = await repoWithLists();
+    await addList(repo, 'web2', ['X-1'], { branchName: 'feature/web' });
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/web.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('ralph/lists/web.json and ralph/lists/web2.json both name branch feature/web');
+  });
+
+  it('refuses a list name that is not a safe file name', async () => {
+    const repo = await repoWithLists();
+    await addList(repo, 'bad name', ['X-1']);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('"bad name" is not a safe list name');
+  });
+
+  it('refuses --from without --worktree', async () => {
+    const repo = await repoWithLists();
+    const result = await runRalph(repo, ['run', '--from', 'HEAD']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toMatch(/^ralph: --from needs --worktree/);
   });
 });
