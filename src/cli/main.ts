@@ -23,6 +23,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   declareInit(program, setExitCode);
   declareArchive(program, setExitCode);
   declareStatus(program, setExitCode);
+  declareLists(program, setExitCode);
   declareReport(program, setExitCode);
   declareDemo(program, setExitCode);
   declareHook(program, setExitCode);
@@ -147,6 +148,17 @@ function declareStatus(program: Command, setExitCode: SetExitCode): void {
     .action(async (options: { json: boolean; tasks?: string }) => {
       const { statusCommand } = await import('../commands/status.js');
       setExitCode(await statusCommand({ cwd: process.cwd(), ...options }));
+    });
+}
+
+function declareLists(program: Command, setExitCode: SetExitCode): void {
+  program
+    .command('lists')
+    .description('every task list: its branch, stories passing, whether a loop runs on it, its last ending')
+    .option('--json', 'print one JSON object instead of text', false)
+    .action(async (options: { json: boolean }) => {
+      const { listsCommand } = await import('../commands/lists.js');
+      setExitCode(await listsCommand({ cwd: process.cwd(), ...options }));
     });
 }
 

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { holdRunLock, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
 
 /** A list under ralph/lists/ with these story ids, none passing. */
 async function addList(repo: Repo, name: string, ids: string[], extra: Record<string, unknown> = {}): Promise<void> {
@@ -191,5 +191,67 @@ describe('run --worktree: a loop on its own worktree', () => {
     const result = await runRalph(repo, ['run', '--from', 'HEAD']);
     expect(result.code).toBe(64);
     expect(result.stderr).toMatch(/^ralph: --from needs --worktree/);
+  });
+});
+
+interface ListsJson {
+  lists: {
+    name: string | null;
+    file: string;
+    branch: string | null;
+    dependsOn: string[];
+    worktree: string | null;
+    stories: { complete: number; total: number } | null;
+    storiesFrom: string;
+    running: { pid: number } | null;
+    lastEnding: { reason: string; exitCode: number } | null;
+  }[];
+}
+
+async function listsJson(repo: Repo): Promise<ListsJson['lists']> {
+  const result = await runRalph(repo, ['lists', '--json']);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return (JSON.parse(result.stdout) as ListsJson).lists;
+}
+
+describe('ralph lists', () => {
+  it('shows every list: progress from the worktree, else the branch, else the file; its loop and last ending', async () => {
+    const repo = await repoWithLists();
+    await addList(repo, 'docs', ['D-1'], { dependsOn: ['api'] });
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    expect((await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json'])).code).toBe(0);
+
+    const [main, api, docs, web] = await listsJson(repo);
+    expect(main).toMatchObject({ name: null, file: 'ralph/tasks.json', branch: null, storiesFrom: 'file' });
+    expect(main?.stories).toEqual({ complete: 0, total: 2 });
+    expect(api).toMatchObject({
+      name: 'api',
+      branch: 'ralph/api',
+      worktree: 'ralph/worktrees/ralph-api',
+      storiesFrom: 'worktree',
+      stories: { complete: 2, total: 2 },
+      running: null,
+      lastEnding: { reason: 'complete', exitCode: 0 },
+    });
+    expect(docs).toMatchObject({ name: 'docs', dependsOn: ['api'], storiesFrom: 'file', lastEnding: null });
+    expect(web).toMatchObject({ name: 'web', branch: 'feature/web', stories: { complete: 0, total: 1 } });
+
+    // A live loop in the worktree: its lock is held.
+    const lock = await holdRunLock({ root: join(repo.root, 'ralph/worktrees/ralph-api') });
+    try {
+      expect((await listsJson(repo))[1]?.running).not.toBeNull();
+    } finally {
+      await lock.release();
+    }
+
+    // The worktree gone, the branch still says how far the list got.
+    repo.git('worktree', 'remove', 'ralph/worktrees/ralph-api');
+    const fromBranch = (await listsJson(repo))[1];
+    expect(fromBranch).toMatchObject({ worktree: null, storiesFrom: 'branch', stories: { complete: 2, total: 2 } });
+
+    const table = await runRalph(repo, ['lists']);
+    expect(table.stdout).toMatch(/^api +ralph\/api +2\/2 +branch/m);
+    expect(table.stdout).toContain('docs starts after api');
   });
 });
