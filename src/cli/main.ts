@@ -24,6 +24,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   declareArchive(program, setExitCode);
   declareStatus(program, setExitCode);
   declareLists(program, setExitCode);
+  declareWorktrees(program, setExitCode);
   declareReport(program, setExitCode);
   declareDemo(program, setExitCode);
   declareHook(program, setExitCode);
@@ -159,6 +160,18 @@ function declareLists(program: Command, setExitCode: SetExitCode): void {
     .action(async (options: { json: boolean }) => {
       const { listsCommand } = await import('../commands/lists.js');
       setExitCode(await listsCommand({ cwd: process.cwd(), ...options }));
+    });
+}
+
+function declareWorktrees(program: Command, setExitCode: SetExitCode): void {
+  const worktrees = program.command('worktrees').description("the task lists' worktrees under ralph/worktrees/");
+  worktrees
+    .command('prune')
+    .description('remove the worktrees whose branch is merged or gone; never one with uncommitted work or a live loop')
+    .option('--base <ref>', 'what a branch must be merged into (default: HEAD)')
+    .action(async (options: { base?: string }) => {
+      const { worktreesPruneCommand } = await import('../commands/worktrees.js');
+      setExitCode(await worktreesPruneCommand({ cwd: process.cwd(), ...options }));
     });
 }
 

@@ -101,6 +101,19 @@ export async function isMergedInto(root: string, ancestor: string, descendant: s
   throw gitFailure(result, ['merge-base']);
 }
 
+/** Whether some local branch holds the commit (so removing a worktree detached at it loses nothing). */
+export async function onSomeBranch(root: string, commit: string): Promise<boolean> {
+  const out = await gitOutput(root, [
+    'for-each-ref',
+    '--count=1',
+    '--format=%(refname)',
+    '--contains',
+    commit,
+    'refs/heads/',
+  ]);
+  return out.trim() !== '';
+}
+
 /** Whether a worktree holds uncommitted work: any change, staged or not, or an untracked file git does not ignore. */
 export async function hasUncommittedWork(dir: string): Promise<boolean> {
   const status = await gitOutput(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { filters: true });

@@ -1,4 +1,4 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
@@ -16,6 +16,7 @@ import {
   listWorktrees,
   pruneWorktreeRecords,
   resolveCommit,
+  type WorktreeEntry,
 } from '../git/worktrees.js';
 import type { ChosenList } from './chosen-list.js';
 import { findTaskLists, WORKTREES_DIR, worktreeDir } from './task-lists.js';
@@ -112,29 +113,41 @@ async function addListWorktree(root: string, dir: string, branch: string, from: 
  * Anything else is refused, and nothing is deleted.
  */
 async function proveOurs(root: string, dir: string, branch: string): Promise<void> {
-  const notOurs = (why: string) =>
-    new RalphError(
+  const entries = await listWorktrees(root);
+  const why = await notOurWorktree(root, dir, entries);
+  if (why)
+    throw new RalphError(
       'setup',
       `${shown(root, dir)} exists but is not a worktree of this repository (${why}); nothing was deleted`,
       'move it away, then run again',
     );
-  const stats = await lstat(dir);
-  if (!stats.isDirectory()) throw notOurs(stats.isSymbolicLink() ? 'a symbolic link' : 'not a folder');
-  const entry = (await listWorktrees(root)).find((worktree) => worktree.path === dir);
-  if (!entry) throw notOurs('git lists no worktree there');
-  const dotGit = join(dir, '.git');
-  const gitStats = await lstat(dotGit).catch(() => undefined);
-  if (!gitStats?.isFile()) throw notOurs('its .git is not a file');
-  const pointer = /^gitdir: (.+)$/m.exec(await readFile(dotGit, 'utf8'))?.[1]?.trim();
-  const records = join(await commonGitDir(root), 'worktrees');
-  const inside = pointer === undefined ? '..' : relative(records, pointer);
-  if (inside === '' || inside.startsWith('..') || inside.includes(sep)) throw notOurs('its .git points elsewhere');
+  const entry = entries.find((worktree) => worktree.path === dir)!;
   if (entry.branch !== branch)
     throw new RalphError(
       'setup',
       `${shown(root, dir)} is on ${entry.branch ? `branch ${entry.branch}` : 'a detached HEAD'}, not the list's branch ${branch}`,
       `switch it back: git -C ${shown(root, dir)} switch ${branch}`,
     );
+}
+
+/** Why the folder at `dir` is not one of this repository's worktrees; undefined when it is. */
+export async function notOurWorktree(
+  root: string,
+  dir: string,
+  entries: readonly WorktreeEntry[],
+): Promise<string | undefined> {
+  const stats = await lstat(dir).catch(() => undefined);
+  if (!stats) return 'it is gone';
+  if (!stats.isDirectory()) return stats.isSymbolicLink() ? 'a symbolic link' : 'not a folder';
+  if (!entries.some((worktree) => worktree.path === dir)) return 'git lists no worktree there';
+  const dotGit = join(dir, '.git');
+  const gitStats = await lstat(dotGit).catch(() => undefined);
+  if (!gitStats?.isFile()) return 'its .git is not a file';
+  const pointer = /^gitdir: (.+)$/m.exec((await readOwnFile(dotGit).catch(() => undefined)) ?? '')?.[1]?.trim();
+  const records = join(await commonGitDir(root), 'worktrees');
+  const inside = pointer === undefined ? '..' : relative(records, pointer);
+  if (inside === '' || inside.startsWith('..') || inside.includes(sep)) return 'its .git points elsewhere';
+  return undefined;
 }
 
 /**

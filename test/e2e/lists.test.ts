@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -253,5 +253,71 @@ describe('ralph lists', () => {
     const table = await runRalph(repo, ['lists']);
     expect(table.stdout).toMatch(/^api +ralph\/api +2\/2 +branch/m);
     expect(table.stdout).toContain('docs starts after api');
+  });
+});
+
+describe('ralph worktrees prune', () => {
+  it('removes merged and gone worktrees, keeps unmerged, dirty and live ones, and keeps every log', async () => {
+    const repo = await repoWithLists();
+    await addList(repo, 'dirty', ['X-1']);
+    await addList(repo, 'live', ['L-1']);
+    await addList(repo, 'gone', ['G-1']);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'more lists');
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    for (const name of ['api', 'web', 'dirty', 'live', 'gone'])
+      expect((await runRalph(repo, ['run', '--worktree', '--tasks', `ralph/lists/${name}.json`])).code).toBe(0);
+    repo.git('merge', '-q', '--no-edit', 'ralph/api');
+    await repo.write('ralph/worktrees/ralph-dirty/wip.txt', 'unfinished\n');
+    // Detached, its branch deleted, its commit kept on another branch: removing it loses no commit.
+    repo.git('-C', 'ralph/worktrees/ralph-gone', 'checkout', '-q', '--detach');
+    repo.git('branch', '-q', 'kept-gone', 'ralph/gone');
+    repo.git('branch', '-q', '-D', 'ralph/gone');
+    // A worktree folder deleted by hand: only git's record of it goes.
+    repo.git('worktree', 'add', '-q', '--detach', 'ralph/worktrees/ralph-vanished', 'HEAD');
+    await rm(join(repo.root, 'ralph/worktrees/ralph-vanished'), { recursive: true });
+    const lock = await holdRunLock({ root: join(repo.root, 'ralph/worktrees/ralph-live') });
+    const before = repo.git('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/');
+    let result;
+    try {
+      result = await runRalph(repo, ['worktrees', 'prune']);
+    } finally {
+      await lock.release();
+    }
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines).toContain(
+      'removed ralph/worktrees/ralph-api (branch ralph/api is merged into HEAD); its logs are in ralph/logs/worktrees/ralph-api/',
+    );
+    expect(lines).toContain('kept    ralph/worktrees/feature-web (branch feature/web is not merged into HEAD)');
+    expect(lines).toContain(
+      'kept    ralph/worktrees/ralph-dirty (it holds uncommitted work: commit or stash it first)',
+    );
+    expect(lines).toContain('kept    ralph/worktrees/ralph-live (a loop runs in it)');
+    expect(lines).toContain(
+      'removed ralph/worktrees/ralph-gone (its HEAD is detached, its commit on a branch); its logs are in ralph/logs/worktrees/ralph-gone/',
+    );
+    expect(lines).toContain("forgot  ralph/worktrees/ralph-vanished (its folder is gone: git's record of it)");
+    expect(repo.exists('ralph/worktrees/ralph-api')).toBe(false);
+    expect(repo.exists('ralph/worktrees/ralph-gone')).toBe(false);
+    expect(repo.read('ralph/worktrees/ralph-dirty/wip.txt')).toBe('unfinished\n');
+    expect(repo.exists('ralph/logs/worktrees/ralph-api/last-run.json')).toBe(true);
+    // Branches stay as they were.
+    expect(repo.git('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/')).toBe(before);
+  });
+
+  it('keeps a worktree whose branch is gone when its commit is on no branch', async () => {
+    const repo = await repoWithLists();
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    expect((await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json'])).code).toBe(0);
+    repo.git('-C', 'ralph/worktrees/ralph-api', 'checkout', '-q', '--detach');
+    repo.git('branch', '-q', '-D', 'ralph/api');
+    const result = await runRalph(repo, ['worktrees', 'prune']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^kept {4}ralph\/worktrees\/ralph-api \(its HEAD is detached and its commit \w+ is on no branch/m,
+    );
+    expect(repo.exists('ralph/worktrees/ralph-api/ralph/tasks.json')).toBe(true);
   });
 });
