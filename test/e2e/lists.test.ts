@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holdRunLock, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { holdRunLock, liveLock, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
 
 /** A list under ralph/lists/ with these story ids, none passing. */
 async function addList(repo: Repo, name: string, ids: string[], extra: Record<string, unknown> = {}): Promise<void> {
@@ -319,5 +319,36 @@ describe('ralph worktrees prune', () => {
       /^kept {4}ralph\/worktrees\/ralph-api \(its HEAD is detached and its commit \w+ is on no branch/m,
     );
     expect(repo.exists('ralph/worktrees/ralph-api/ralph/tasks.json')).toBe(true);
+  });
+});
+
+describe('the Stop hook with --tasks', () => {
+  it('checks the list the lock names, and only a path inside ralph/', async () => {
+    const repo = await repoWithLists();
+    await repo.write('ralph/.tasks-snapshot.json', repo.read('ralph/lists/api.json'));
+    const list = JSON.parse(repo.read('ralph/lists/api.json')) as { stories: { passes: boolean }[] };
+    for (const story of list.stories) story.passes = true;
+    await repo.write('ralph/lists/api.json', JSON.stringify(list, null, 2));
+    repo.git('add', '-A', '--', 'ralph/lists');
+    repo.git('commit', '-q', '-m', 'agent work');
+    const stop = async (tasks: string) => {
+      const lock = liveLock({ startedAt: new Date().toISOString(), iteration: 1, mode: 'implement', tasks });
+      await repo.write('ralph/.ralph-active', JSON.stringify(lock));
+      return runRalph(repo, ['hook', 'stop'], {
+        input: JSON.stringify({ cwd: repo.root, hook_event_name: 'Stop', stop_hook_active: false }),
+        env: { CLAUDE_PROJECT_DIR: repo.root },
+      });
+    };
+    const blocked = await stop('ralph/lists/api.json');
+    expect(blocked.code).toBe(0);
+    expect((JSON.parse(blocked.stdout) as { decision: string }).decision).toBe('block');
+    // A path out of ralph/ in the lock is not followed: the hook compares ralph/tasks.json, unchanged.
+    await repo.write('ralph/.tasks-snapshot.json', repo.read('ralph/tasks.json'));
+    const flipped = JSON.parse(repo.read('ralph/tasks.json')) as { stories: { passes: boolean }[] };
+    for (const story of flipped.stories) story.passes = true;
+    await repo.write('flipped.json', JSON.stringify(flipped, null, 2));
+    repo.git('add', 'flipped.json');
+    repo.git('commit', '-q', '-m', 'a list outside ralph/');
+    expect((await stop('ralph/../flipped.json')).stdout).toBe('');
   });
 });
