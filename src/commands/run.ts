@@ -91,7 +91,7 @@ async function runInWorktree(options: RunCommandOptions): Promise<number> {
   const root = await findRepoRoot(options.cwd);
   const env = options.env ?? process.env;
   const chosen = await chooseTaskList(root, options.cwd, options.flags.tasks as string | undefined, env);
-  const { dir, said } = await prepareListWorktree(root, chosen, options.from);
+  const { dir, said } = await prepareListWorktree(root, chosen, options.from, options.dryRun === true);
   const stdout = options.stdout ?? process.stdout;
   for (const line of said) stdout.write(`${line}\n`);
   const flags = { ...options.flags, tasks: ralphPaths(dir).tasks };

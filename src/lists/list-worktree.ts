@@ -37,7 +37,12 @@ export interface ListWorktree {
  * main checkout is written: its ignore rule for ralph/worktrees/ goes to .git/info/exclude when
  * .gitignore lacks it.
  */
-export async function prepareListWorktree(root: string, chosen: ChosenList, from?: string): Promise<ListWorktree> {
+export async function prepareListWorktree(
+  root: string,
+  chosen: ChosenList,
+  from?: string,
+  dryRun = false,
+): Promise<ListWorktree> {
   if (!(await hasCommit(root)))
     throw new RalphError(
       'setup',
@@ -47,17 +52,25 @@ export async function prepareListWorktree(root: string, chosen: ChosenList, from
   const branch = await listBranch(root, chosen);
   const dir = worktreeDir(root, branch);
   const said: string[] = [];
-  await ensureIgnored(root, [`${WORKTREES_DIR}/`]);
-  await ownFolder(root, join(root, WORKTREES_DIR));
+  if (!dryRun) {
+    await ensureIgnored(root, [`${WORKTREES_DIR}/`]);
+    await ownFolder(root, join(root, WORKTREES_DIR));
+  }
   if (await isPresent(dir)) {
     await proveOurs(root, dir, branch);
     said.push(`worktree ${shown(root, dir)} (branch ${branch}) reused`);
+  } else if (dryRun) {
+    throw new RalphError(
+      'setup',
+      `--dry-run: the worktree ${shown(root, dir)} does not exist yet, and a dry run makes nothing`,
+      'run without --dry-run to make it, then check it with --dry-run',
+    );
   } else {
     said.push(await addListWorktree(root, dir, branch, from));
   }
   const refusal = await lockRefusal(ralphPaths(dir).active);
   if (refusal) throw refusal;
-  const committed = await placeTaskList(dir, chosen, shown(root, chosen.file));
+  const committed = await placeTaskList(dir, chosen, shown(root, chosen.file), dryRun);
   if (committed) said.push(committed);
   return { dir, branch, said };
 }
@@ -155,7 +168,12 @@ export async function notOurWorktree(
  * that list yet (no task list, or one with other stories). Once there, the branch's copy is the
  * list's progress: it is never overwritten.
  */
-async function placeTaskList(dir: string, chosen: ChosenList, source: string): Promise<string | undefined> {
+async function placeTaskList(
+  dir: string,
+  chosen: ChosenList,
+  source: string,
+  dryRun: boolean,
+): Promise<string | undefined> {
   const target = ralphPaths(dir).tasks;
   const text = await readOwnFile(chosen.file);
   if (text === undefined)
@@ -165,6 +183,8 @@ async function placeTaskList(dir: string, chosen: ChosenList, source: string): P
   const present = parseTasks((await readOwnFile(target)) ?? '');
   const ids = (tasks: { stories: { id: string }[] }) => tasks.stories.map((story) => story.id).join('\n');
   if (present.ok && ids(present.tasks) === ids(wanted.tasks)) return undefined;
+  if (dryRun)
+    return `${source} would be committed as ralph/tasks.json on the worktree's branch (a dry run makes nothing)`;
   await replaceOwnFile(dir, target, text);
   await commitFile(dir, 'ralph/tasks.json', `ralph: task list from ${source}`);
   return `${source} committed as ralph/tasks.json on the worktree's branch`;

@@ -352,3 +352,20 @@ describe('the Stop hook with --tasks', () => {
     expect((await stop('ralph/../flipped.json')).stdout).toBe('');
   });
 });
+
+describe('run --worktree --dry-run', () => {
+  it('makes no worktree, and checks one that exists without committing in it', async () => {
+    const repo = await repoWithLists();
+    const before = checkoutFingerprint(repo);
+    const refused = await runRalph(repo, ['run', '--worktree', '--dry-run', '--tasks', 'ralph/lists/api.json']);
+    expect(refused.code).toBe(64);
+    expect(refused.stderr).toContain('--dry-run: the worktree ralph/worktrees/ralph-api does not exist yet');
+    expect(repo.exists('ralph/worktrees')).toBe(false);
+    expect(checkoutFingerprint(repo)).toBe(before);
+    repo.git('worktree', 'add', '-q', '-b', 'ralph/api', 'ralph/worktrees/ralph-api');
+    const head = repo.git('rev-parse', 'ralph/api');
+    const checked = await runRalph(repo, ['run', '--worktree', '--dry-run', '--tasks', 'ralph/lists/api.json']);
+    expect(checked.stdout).toContain('ralph/lists/api.json would be committed as ralph/tasks.json');
+    expect(repo.git('rev-parse', 'ralph/api')).toBe(head);
+  });
+});
