@@ -120,7 +120,7 @@ export async function hasUncommittedWork(dir: string): Promise<boolean> {
   return status !== '';
 }
 
-/** A file's text as `revision` holds it, or undefined when it does not. */
+/** A file's text as `revision` holds it (its final newline dropped, as git's output is read); undefined when none. */
 export async function showFile(root: string, revision: string, path: string): Promise<string | undefined> {
   const result = await answer(root, ['show', `${revision}:${path}`]);
   return result.exitCode === 0 ? result.stdout : undefined;
