@@ -6,6 +6,7 @@ import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { oneLineUsageErrors } from './usage-errors.js';
+import { declareLists, declareWorktrees } from './list-commands.js';
 import { detectCi } from '../config/ci-environment.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
@@ -149,29 +150,6 @@ function declareStatus(program: Command, setExitCode: SetExitCode): void {
     .action(async (options: { json: boolean; tasks?: string }) => {
       const { statusCommand } = await import('../commands/status.js');
       setExitCode(await statusCommand({ cwd: process.cwd(), ...options }));
-    });
-}
-
-function declareLists(program: Command, setExitCode: SetExitCode): void {
-  program
-    .command('lists')
-    .description('every task list: its branch, stories passing, whether a loop runs on it, its last ending')
-    .option('--json', 'print one JSON object instead of text', false)
-    .action(async (options: { json: boolean }) => {
-      const { listsCommand } = await import('../commands/lists.js');
-      setExitCode(await listsCommand({ cwd: process.cwd(), ...options }));
-    });
-}
-
-function declareWorktrees(program: Command, setExitCode: SetExitCode): void {
-  const worktrees = program.command('worktrees').description("the task lists' worktrees under ralph/worktrees/");
-  worktrees
-    .command('prune')
-    .description('remove the worktrees whose branch is merged or gone; never one with uncommitted work or a live loop')
-    .option('--base <ref>', 'what a branch must be merged into (default: HEAD)')
-    .action(async (options: { base?: string }) => {
-      const { worktreesPruneCommand } = await import('../commands/worktrees.js');
-      setExitCode(await worktreesPruneCommand({ cwd: process.cwd(), ...options }));
     });
 }
 
