@@ -9,6 +9,7 @@ import { ralphPaths } from '../files/paths.js';
 import { parseTasks } from '../files/tasks.js';
 import { currentBranch } from '../git/branch.js';
 import { branchExists, listWorktrees, showFile, type WorktreeEntry } from '../git/worktrees.js';
+import { notOurWorktree } from './list-worktree.js';
 import { findTaskLists, worktreeDir } from './task-lists.js';
 
 /** Where a list's progress was read from: its worktree, its branch's last commit, or the file itself. */
@@ -77,13 +78,12 @@ export async function readListOverviews(root: string, policy: ReviewPolicy): Pro
   );
 }
 
-/** The list's worktree folder when git lists it there on the list's branch and it is a real folder. */
+/** The list's worktree folder when it is provably this repository's worktree, on the list's branch. */
 async function ownWorktree(root: string, branch: string, worktrees: WorktreeEntry[]): Promise<string | undefined> {
   const dir = worktreeDir(root, branch);
   const entry = worktrees.find((worktree) => worktree.path === dir);
   if (!entry || entry.branch !== branch) return undefined;
-  const stats = await lstat(dir).catch(() => undefined);
-  return stats?.isDirectory() ? dir : undefined;
+  return (await notOurWorktree(root, dir, worktrees)) === undefined ? dir : undefined;
 }
 
 async function readProgress(
