@@ -7,6 +7,7 @@ import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { oneLineUsageErrors } from './usage-errors.js';
 import { declareAnswer } from './answer-command.js';
+import { declareLists, declareWorktrees } from './list-commands.js';
 import { detectCi } from '../config/ci-environment.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
@@ -24,6 +25,8 @@ function buildProgram(setExitCode: (code: number) => void, argv: readonly string
   declareInit(program, setExitCode);
   declareArchive(program, setExitCode);
   declareStatus(program, setExitCode);
+  declareLists(program, setExitCode);
+  declareWorktrees(program, setExitCode);
   declareReport(program, setExitCode);
   declareAnswer(program, setExitCode);
   declareDemo(program, setExitCode);
@@ -44,10 +47,14 @@ function declareRun(program: Command, setExitCode: SetExitCode, argv: readonly s
     .option('--no-gates', 'skip the quality gates of ralph/config.json for this run')
     .option('--reset-resumes', 'clear the count of unproductive resumes (after fixing their cause)')
     .option('-y, --yes', 'run even when ralph/tasks.json is still the example ralph init wrote')
+    .option('--worktree', "run in the task list's own git worktree under ralph/worktrees/ (made when missing)")
+    .option('--from <ref>', 'with --worktree: where a new branch starts (default: HEAD)')
     // Arguments are checked by hand: `ralph run 10` (the ralph.sh habit) gets the flag it meant.
     .allowExcessArguments(true)
     .action(async (options: Record<string, unknown>, command: Command) => {
       refuseArguments(command.args);
+      if (options.from !== undefined && options.worktree !== true)
+        throw new RalphError('usage', '--from needs --worktree', 'add --worktree, or drop --from');
       const [{ runCommand }, { givenRunFlags }, { replayableRunArgs, runWords }] = await Promise.all([
         import('../commands/run.js'),
         import('./run-flags.js'),
@@ -63,6 +70,8 @@ function declareRun(program: Command, setExitCode: SetExitCode, argv: readonly s
           resetResumes: options.resetResumes === true,
           yes: options.yes === true,
           ...(words ? { runArgs: replayableRunArgs(words) } : {}),
+          worktree: options.worktree === true,
+          ...(typeof options.from === 'string' ? { from: options.from } : {}),
         }),
       );
     });
@@ -130,7 +139,8 @@ function declareArchive(program: Command, setExitCode: SetExitCode): void {
     .option('--include-logs', 'move ralph/logs/ into the archive too', false)
     .option('--name <name>', "archive name (default: the task list's branchName, or project)")
     .option('-y, --yes', 'archive even when stories still fail, without asking', false)
-    .action(async (options: { includeLogs: boolean; name?: string; yes: boolean }) => {
+    .option('--tasks <file>', 'archive this task list (one of ralph/lists/*.json) instead of ralph/tasks.json')
+    .action(async (options: { includeLogs: boolean; name?: string; yes: boolean; tasks?: string }) => {
       const { archiveCommand } = await import('../commands/archive.js');
       setExitCode(await archiveCommand({ cwd: process.cwd(), ...options }));
     });
@@ -141,7 +151,8 @@ function declareStatus(program: Command, setExitCode: SetExitCode): void {
     .command('status')
     .description('where the loop stands: stories, the running loop, signals, the last iterations')
     .option('--json', 'print one JSON object instead of text', false)
-    .action(async (options: { json: boolean }) => {
+    .option('--tasks <file>', 'show this task list (one of ralph/lists/*.json) instead of ralph/tasks.json')
+    .action(async (options: { json: boolean; tasks?: string }) => {
       const { statusCommand } = await import('../commands/status.js');
       setExitCode(await statusCommand({ cwd: process.cwd(), ...options }));
     });

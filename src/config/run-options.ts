@@ -64,6 +64,12 @@ export const RUN_OPTIONS = {
     default: 'ralph/prompt.md',
     description: 'the prompt sent every iteration',
   }),
+  tasks: option({
+    flag: '--tasks <file>',
+    kind: text('a file path'),
+    default: 'ralph/tasks.json',
+    description: 'the task list this run works on: ralph/tasks.json or one of ralph/lists/*.json',
+  }),
   agent: option({
     flag: '--agent <kind>',
     kind: choice(AGENT_KINDS),

@@ -217,7 +217,7 @@ describe('ralph init: .gitignore', () => {
     const result = await runRalph(repo, ['init']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      'updated  .gitignore (added ralph/blocked.txt, ralph/.ralph-active, ralph/.ralph-active.*, ralph/.tasks-snapshot.json, ralph/state.json, ralph/state.json.*)',
+      'updated  .gitignore (added ralph/blocked.txt, ralph/.ralph-active, ralph/.ralph-active.*, ralph/.tasks-snapshot.json, ralph/state.json, ralph/state.json.*, ralph/worktrees/)',
     );
     const text = repo.read('.gitignore');
     expect(text.startsWith(`${mine}\n`)).toBe(true);
