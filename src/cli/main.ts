@@ -25,6 +25,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   declareStatus(program, setExitCode);
   declareReport(program, setExitCode);
   declareDemo(program, setExitCode);
+  declareIntegrate(program, setExitCode);
   declareHook(program, setExitCode);
   declareHelp(program, run);
   oneLineUsageErrors(program);
@@ -153,6 +154,19 @@ function declareReport(program: Command, setExitCode: SetExitCode): void {
     .action(async (options: { out?: string; open: boolean; tasks?: string; format: string }) => {
       const { reportCommand } = await import('../commands/report.js');
       setExitCode(await reportCommand({ cwd: process.cwd(), ...options }));
+    });
+}
+
+function declareIntegrate(program: Command, setExitCode: SetExitCode): void {
+  program
+    .command('integrate')
+    .description(
+      "merge the complete task lists' branches into an integration branch, one at a time, the quality gates after each",
+    )
+    .option('--into <branch>', 'the integration branch (default: a new ralph/integration/<date>-<n>)')
+    .action(async (options: { into?: string }) => {
+      const { integrateCommand } = await import('../commands/integrate.js');
+      setExitCode(await integrateCommand({ cwd: process.cwd(), ...options }));
     });
 }
 

@@ -144,7 +144,7 @@ async function integrateOne(list: ListRef, step: Step): Promise<ListOutcome> {
   if (waitsOn.length > 0) return { ...named, state: 'waits', on: waitsOn };
   const tip = await branchCommit(root, list.branch, signal);
   if (!tip) return { ...named, state: 'not_complete', why: `no branch ${list.branch}` };
-  const progress = await branchProgress(root, list.branch, signal);
+  const progress = await branchProgress(root, list, head, signal);
   if (!progress.complete) return { ...named, state: 'not_complete', why: progress.why };
   const contained = await runGit(root, ['merge-base', '--is-ancestor', tip, head], signal ? { signal } : {});
   if (contained.exitCode === 0) return { ...named, state: 'already_in' };

@@ -69,12 +69,36 @@ describe('integrate', () => {
       ['open', 'not_complete'],
     ]);
     expect(result.lists[1]).toMatchObject({ files: ['shared.txt'] });
-    expect(result.lists[3]).toMatchObject({ why: '1 of 1 stories still open' });
+    expect(result.lists[3]).toMatchObject({ why: '1 of 1 stories still open in ralph/tasks.json' });
     expect(git('rev-parse', 'ralph/integration/test')).toBe(result.head);
     expect(git('show', 'ralph/integration/test:shared.txt')).toBe('from clash');
     // Every loop's task list conflicts with every other's: the integration branch keeps the start's (none here).
     expect(git('ls-tree', '--name-only', '-r', 'ralph/integration/test')).not.toMatch(/ralph\/tasks\.json/);
     expect(untouched(git, ['ralph/api', 'ralph/ui', 'ralph/clash', 'ralph/open'])).toEqual(before);
+  });
+
+  it("reads a list run with --tasks from ralph/lists/, and never takes the start's task list for a loop's", async () => {
+    const { root, git, options } = await project();
+    const done = JSON.stringify({ project: 'p', stories: [{ id: 'S-1', title: 'one', passes: true }] });
+    await mkdir(join(root, 'ralph/lists'), { recursive: true });
+    await writeFile(join(root, 'ralph/tasks.json'), done);
+    git('add', '-A');
+    git('commit', '-q', '-m', 'the default list, done');
+    git('switch', '-q', '-c', 'ralph/web');
+    await writeFile(join(root, 'ralph/lists/web.json'), done);
+    git('add', '-A');
+    git('commit', '-q', '-m', 'web list done');
+    git('switch', '-q', '-c', 'ralph/idle', 'main');
+    await writeFile(join(root, 'idle.txt'), 'idle\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'idle, its list untouched');
+    git('switch', '-q', 'main');
+    const result = await integrate(options([list('idle'), list('web')]));
+    expect(result.lists.map(({ list: name, state }) => [name, state])).toEqual([
+      ['idle', 'not_complete'],
+      ['web', 'merged'],
+    ]);
+    expect(result.lists[0]).toMatchObject({ why: 'no ralph/lists/idle.json on ralph/idle' });
   });
 
   it('leaves out a branch whose merge fails a gate, puts the branch back before it, and keeps the others', async () => {
