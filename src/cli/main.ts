@@ -104,6 +104,7 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
       'with --ci: what the workflow installs instead of this version of ralph (git URL, tarball, path)',
     )
     .option('--vendor', 'with --ci: pack this ralph into ralph/vendor/ and have the workflow install that file', false)
+    .option('--matrix', 'with --ci github: one job per task list under ralph/lists/, then ralph integrate', false)
     .action(
       async (options: {
         force: boolean;
@@ -112,6 +113,7 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
         from?: string;
         install?: string;
         vendor: boolean;
+        matrix: boolean;
       }) => {
         const { initCommand } = await import('../commands/init.js');
         setExitCode(await initCommand({ cwd: process.cwd(), ...options }));

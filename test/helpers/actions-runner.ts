@@ -51,6 +51,8 @@ export interface StepRecord {
   outcome: 'success' | 'failure' | 'skipped';
   stdout: string;
   stderr: string;
+  /** What the step wrote to $GITHUB_STEP_SUMMARY. */
+  summary?: string;
 }
 
 export const SERVER_URL = 'https://github.example';
@@ -163,7 +165,8 @@ function runJob(
     for (const line of readFileSync(files.add_path!, 'utf8').split('\n').filter(Boolean)) addedPath.unshift(line);
     const outputs = Object.fromEntries(readOutputFile(readFileSync(files.set_output!, 'utf8')));
     if (stepId) stepOutputs[stepId] = { outcome, outputs };
-    shared.steps.push({ job: id, name, outcome, stdout: record.stdout, stderr: record.stderr });
+    const summary = readFileSync(files.step_summary!, 'utf8');
+    shared.steps.push({ job: id, name, outcome, stdout: record.stdout, stderr: record.stderr, summary });
   }
   const outputs = Object.fromEntries(
     Object.entries(asMap(job.outputs)).map(([key, value]) => [key, substitute(asString(value) ?? '', context())]),
@@ -252,7 +255,16 @@ function useAction(
     if (uses.startsWith('actions/checkout@')) checkout(state.run, state.workspace, input('persist-credentials'));
     else if (uses.startsWith('actions/upload-artifact@'))
       upload(input('path'), input('name'), state, input('if-no-files-found'));
-    else if (uses.startsWith('actions/download-artifact@')) {
+    else if (uses.startsWith('actions/download-artifact@') && input('pattern')) {
+      // Each artifact whose name matches, in a folder of its name (merge-multiple off).
+      const pattern = new RegExp(
+        `^${input('pattern')
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')}$`,
+      );
+      for (const name of readdirSync(state.artifacts).filter((found) => pattern.test(found)))
+        cpSync(join(state.artifacts, name), join(resolveIn(state.workspace, input('path')), name), { recursive: true });
+    } else if (uses.startsWith('actions/download-artifact@')) {
       const from = join(state.artifacts, input('name'));
       if (!existsSync(from)) throw new Error(`Artifact not found for name: ${input('name')}`);
       cpSync(from, resolveIn(state.workspace, input('path')), { recursive: true });
