@@ -32,9 +32,15 @@ export async function openIntegrationWorktree(
   await resetWorktree(dir, `refs/heads/${branch}`, signal);
 }
 
-/** Puts the worktree, its branch and its files, at `commit`: ralph's own worktree of ralph's own branch. */
+/**
+ * Puts the worktree, its branch and its files, at `commit`: ralph's own worktree of ralph's own
+ * branch. What a gate left there untracked goes too (ignored files and ralph's logs stay), so a
+ * branch left out leaves nothing that the next merge's gates would see.
+ */
 export async function resetWorktree(dir: string, commit: string, signal?: AbortSignal): Promise<void> {
-  await gitOutput(dir, ['reset', '--hard', '--quiet', commit], { filters: true, ...(signal ? { signal } : {}) });
+  const options = { filters: true, ...(signal ? { signal } : {}) };
+  await gitOutput(dir, ['reset', '--hard', '--quiet', commit], options);
+  await gitOutput(dir, ['clean', '-ffdq', '-e', '/ralph/logs/'], options);
 }
 
 /** The branch ref git lists for the worktree at `dir`; undefined when git lists no worktree there. */

@@ -107,7 +107,13 @@ describe('integrate', () => {
     await loopBranch('ralph/bad', { 'broken.txt': 'broken\n' });
     await loopBranch('ralph/later', { 'later.txt': 'ok\n' });
     const gates = [
-      { name: 'check', command: 'if [ -f broken.txt ]; then echo "broken.txt is here"; exit 1; fi', timeoutMs: 30_000 },
+      {
+        name: 'check',
+        // A failing run leaves a file behind, which the next merge's gates must not see.
+        command:
+          'if [ -f left-behind.txt ]; then exit 3; fi; if [ -f broken.txt ]; then echo "broken.txt is here"; touch left-behind.txt; exit 1; fi',
+        timeoutMs: 30_000,
+      },
     ];
     const result = await integrate(options([list('good'), list('bad'), list('later')], { gates }));
     expect(result.lists.map(({ state }) => state)).toEqual(['merged', 'gate_failed', 'merged']);
