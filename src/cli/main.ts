@@ -6,6 +6,7 @@ import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { oneLineUsageErrors } from './usage-errors.js';
+import { declareIntegrate } from './declare-integrate.js';
 import { detectCi } from '../config/ci-environment.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
@@ -156,19 +157,6 @@ function declareReport(program: Command, setExitCode: SetExitCode): void {
     .action(async (options: { out?: string; open: boolean; tasks?: string; format: string }) => {
       const { reportCommand } = await import('../commands/report.js');
       setExitCode(await reportCommand({ cwd: process.cwd(), ...options }));
-    });
-}
-
-function declareIntegrate(program: Command, setExitCode: SetExitCode): void {
-  program
-    .command('integrate')
-    .description(
-      "merge the complete task lists' branches into an integration branch, one at a time, the quality gates after each",
-    )
-    .option('--into <branch>', 'the integration branch (default: a new ralph/integration/<date>-<n>)')
-    .action(async (options: { into?: string }) => {
-      const { integrateCommand } = await import('../commands/integrate.js');
-      setExitCode(await integrateCommand({ cwd: process.cwd(), ...options }));
     });
 }
 

@@ -47,8 +47,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   // Checked first: a bad flag writes nothing.
   const installSpec = checkInstallSpec(options.install, options.ci, options.vendor ?? false);
-  if (options.matrix && !options.ci)
-    throw new RalphError('usage', '--matrix needs --ci github', 'run ralph init --ci github --matrix');
+  const ci = ciChoice(options);
   const reset = resetPaths(options.reset ?? []);
   const root = await findRepoRoot(options.cwd);
   await requireExisting(root, reset);
@@ -62,8 +61,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const outcomes = await applyPlan(
     root,
     planInit({
-      ci: options.ci,
-      ...(options.matrix ? { matrix: true } : {}),
+      ...ci,
       gates,
       ...(from ? { from } : {}),
       ...(install === undefined ? {} : { install }),
@@ -86,10 +84,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
     claudeFound: claudePath !== undefined,
     root: process.getuid?.() === 0 && !liftsRootRefusal(process.env),
     imported: from !== undefined,
-    alsoWritten: [
-      ...(options.ci ? [options.matrix ? GITHUB_MATRIX_WORKFLOW : GITHUB_WORKFLOW] : []),
-      ...(vendored ? [vendored] : []),
-    ],
+    alsoWritten: [...(ci.workflow ? [ci.workflow] : []), ...(vendored ? [vendored] : [])],
     // The login step is done when a key variable or the credential file is there (no client is started).
     loggedIn:
       (await claudeLoginState({ env: process.env, home: homedir(), platform: process.platform })).state === 'ok',
@@ -194,4 +189,14 @@ function describe(outcome: ItemOutcome): string {
     case 'skipped':
       return `${pc.yellow('skipped ')} ${outcome.path}`;
   }
+}
+
+/** The CI workflow to write, if any: the matrix one with `--matrix`, which needs `--ci` (else exit 64). */
+function ciChoice(options: InitOptions): { ci?: CiProvider; matrix?: boolean; workflow?: string } {
+  if (options.matrix && !options.ci)
+    throw new RalphError('usage', '--matrix needs --ci github', 'run ralph init --ci github --matrix');
+  if (!options.ci) return {};
+  return options.matrix
+    ? { ci: options.ci, matrix: true, workflow: GITHUB_MATRIX_WORKFLOW }
+    : { ci: options.ci, workflow: GITHUB_WORKFLOW };
 }

@@ -51,6 +51,14 @@ describe('ralph init --ci github --matrix', () => {
     );
   });
 
+  it('refuses --matrix without --ci github (64), writing nothing', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const result = await runRalph(repo, ['init', '--matrix']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('--matrix needs --ci github');
+    expect(repo.exists('ralph')).toBe(false);
+  });
+
   it('is the single-list workflow reshaped: the loop and push steps are the same text', async () => {
     const single = await readFile(join(PACKAGE_ROOT, 'templates/github-workflow.yml'), 'utf8');
     const matrix = matrixWorkflow(single);
