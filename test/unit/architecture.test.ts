@@ -23,6 +23,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'init',
     'status',
     'report',
+    'answer',
     'ui',
     'demo',
     'templates.ts',
