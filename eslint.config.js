@@ -15,6 +15,7 @@ const ADAPTERS = [
   'src/gates',
   'src/git',
   'src/lists',
+  'src/integrate',
   'src/hook',
   'src/init',
   'src/status',

@@ -6,6 +6,7 @@ import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { oneLineUsageErrors } from './usage-errors.js';
+import { declareIntegrate } from './declare-integrate.js';
 import { declareAnswer } from './answer-command.js';
 import { declareRun, declareRunOptions } from './run-command.js';
 import { declareLists, declareWorktrees } from './list-commands.js';
@@ -31,6 +32,7 @@ function buildProgram(setExitCode: (code: number) => void, argv: readonly string
   declareReport(program, setExitCode);
   declareAnswer(program, setExitCode);
   declareDemo(program, setExitCode);
+  declareIntegrate(program, setExitCode);
   declareHook(program, setExitCode);
   declareHelp(program, run);
   oneLineUsageErrors(program);
@@ -63,6 +65,7 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
       'with --ci: what the workflow installs instead of this version of ralph (git URL, tarball, path)',
     )
     .option('--vendor', 'with --ci: pack this ralph into ralph/vendor/ and have the workflow install that file', false)
+    .option('--matrix', 'with --ci github: one job per task list under ralph/lists/, then ralph integrate', false)
     .action(
       async (options: {
         force: boolean;
@@ -71,6 +74,7 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
         from?: string;
         install?: string;
         vendor: boolean;
+        matrix: boolean;
       }) => {
         const { initCommand } = await import('../commands/init.js');
         setExitCode(await initCommand({ cwd: process.cwd(), ...options }));

@@ -8,6 +8,7 @@ import { acceptAsLeftBehind } from '../files/run-state.js';
 import { findRepoRoot } from '../git/repository.js';
 import { applyPlan, type ItemOutcome } from '../init/apply-plan.js';
 import { GITHUB_WORKFLOW, type CiProvider } from '../init/ci-providers.js';
+import { GITHUB_MATRIX_WORKFLOW } from '../init/matrix-workflow.js';
 import { legacyPromptNotes, readRalphSh } from '../init/import-ralph-sh.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
@@ -36,6 +37,8 @@ export interface InitOptions {
   install?: string;
   /** With --ci: pack this ralph into ralph/vendor/ and have the workflow install that file. */
   vendor?: boolean;
+  /** With --ci github: the matrix workflow, one job per task list and then the integration. */
+  matrix?: boolean;
   stdout?: NodeJS.WritableStream;
 }
 
@@ -44,6 +47,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   // Checked first: a bad flag writes nothing.
   const installSpec = checkInstallSpec(options.install, options.ci, options.vendor ?? false);
+  const ci = ciChoice(options);
   const reset = resetPaths(options.reset ?? []);
   const root = await findRepoRoot(options.cwd);
   await requireExisting(root, reset);
@@ -57,7 +61,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const outcomes = await applyPlan(
     root,
     planInit({
-      ci: options.ci,
+      ...ci,
       gates,
       ...(from ? { from } : {}),
       ...(install === undefined ? {} : { install }),
@@ -80,7 +84,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
     claudeFound: claudePath !== undefined,
     root: process.getuid?.() === 0 && !liftsRootRefusal(process.env),
     imported: from !== undefined,
-    alsoWritten: [...(options.ci ? [GITHUB_WORKFLOW] : []), ...(vendored ? [vendored] : [])],
+    alsoWritten: [...(ci.workflow ? [ci.workflow] : []), ...(vendored ? [vendored] : [])],
     // The login step is done when a key variable or the credential file is there (no client is started).
     loggedIn:
       (await claudeLoginState({ env: process.env, home: homedir(), platform: process.platform })).state === 'ok',
@@ -185,4 +189,14 @@ function describe(outcome: ItemOutcome): string {
     case 'skipped':
       return `${pc.yellow('skipped ')} ${outcome.path}`;
   }
+}
+
+/** The CI workflow to write, if any: the matrix one with `--matrix`, which needs `--ci` (else exit 64). */
+function ciChoice(options: InitOptions): { ci?: CiProvider; matrix?: boolean; workflow?: string } {
+  if (options.matrix && !options.ci)
+    throw new RalphError('usage', '--matrix needs --ci github', 'run ralph init --ci github --matrix');
+  if (!options.ci) return {};
+  return options.matrix
+    ? { ci: options.ci, matrix: true, workflow: GITHUB_MATRIX_WORKFLOW }
+    : { ci: options.ci, workflow: GITHUB_WORKFLOW };
 }

@@ -73,14 +73,19 @@ export function resolveSettings(
   for (const key of ['args', 'skipPermissions', 'env'] as const) {
     sources[`agent.${key}`] = config.agent?.[key] === undefined ? 'default' : 'config';
   }
-  const gates = (config.gates ?? []).map(({ name, command, after, timeout }) => ({
+  const gates = gateSpecs(config);
+  sources.gates = config.gates === undefined ? 'default' : 'config';
+  return { settings: settings as RunSettings, agent, gates, sources: sources };
+}
+
+/** The quality gates of a config file, each with its time limit. */
+export function gateSpecs(config: ConfigFile): GateSpec[] {
+  return (config.gates ?? []).map(({ name, command, after, timeout }) => ({
     name,
     command,
     ...(after === undefined ? {} : { after }),
     timeoutMs: timeout ?? DEFAULT_GATE_TIMEOUT_MS,
   }));
-  sources.gates = config.gates === undefined ? 'default' : 'config';
-  return { settings: settings as RunSettings, agent, gates, sources: sources };
 }
 
 function valueAt(config: ConfigFile, path: readonly string[]): unknown {

@@ -4,13 +4,21 @@ import { gitFailure, runGit, type GitOptions, type GitResult } from './safe-git.
 export type MergeCheck =
   { state: 'clean' } | { state: 'conflicts'; files: string[] } | { state: 'skipped'; why: string };
 
+/**
+ * The loop's records, committed on every loop's branch and different on each (a list in its
+ * worktree is that worktree's ralph/tasks.json): a conflict there is expected and no conflict of the
+ * work. The integration branch keeps its own copies (src/integrate/integrate.ts).
+ */
+export const LOOP_RECORD_FILES: readonly string[] = ['ralph/tasks.json', 'ralph/progress.txt'];
+
 /** The git that first has `merge-tree --write-tree`, a merge that needs no work tree. */
 export const MERGE_TREE_GIT = '2.38';
 
 /**
  * Would `theirs` merge into `ours` cleanly? Asked of `git merge-tree --write-tree` (git >= 2.38),
  * which writes the merged tree as objects only: the work tree, the index and every ref stay as
- * they are. Older git, a name that is no commit, or branches with no common history: skipped,
+ * they are. A conflict only in the loop's records (LOOP_RECORD_FILES) is none. Older git, a name
+ * that is no commit, or branches with no common history: skipped,
  * with the reason. The repository's merge drivers are not run (a file that names one conflicts):
  * the agent can write them into `.git/config`. A timeout or the interrupt is a set-up error.
  */
@@ -20,6 +28,23 @@ export async function checkMerge(
   theirs: string,
   signal?: AbortSignal,
 ): Promise<MergeCheck> {
+  const merged = await mergedTree(root, ours, theirs, signal);
+  return merged.state === 'clean' ? { state: 'clean' } : merged;
+}
+
+/** A merge check that, when clean, holds the merged tree's hash: what a merge commit of the two holds. */
+export type MergedTree = { state: 'clean'; tree: string } | Exclude<MergeCheck, { state: 'clean' }>;
+
+/**
+ * checkMerge, with the merged tree when the merge is clean (written as objects, reachable from no
+ * ref yet). Its loop records may hold conflict markers: the caller puts its own copies there.
+ */
+export async function mergedTree(
+  root: string,
+  ours: string,
+  theirs: string,
+  signal?: AbortSignal,
+): Promise<MergedTree> {
   const options: GitOptions = signal ? { signal } : {};
   const [oursCommit, theirsCommit] = [await commitOf(root, ours, options), await commitOf(root, theirs, options)];
   if (oursCommit === undefined) return { state: 'skipped', why: `${ours} is no commit` };
@@ -27,8 +52,12 @@ export async function checkMerge(
   const args = ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', oursCommit, theirsCommit];
   const result = await ask(root, args, { ...options, mergeDrivers: true });
   // 0: merges cleanly; 1: conflicts, listed after the tree; 129: this git does not know the option.
-  if (result.exitCode === 0) return { state: 'clean' };
-  if (result.exitCode === 1) return { state: 'conflicts', files: conflictingFiles(result.stdout) };
+  const tree = result.stdout.split('\0')[0] ?? '';
+  if (result.exitCode === 0) return { state: 'clean', tree };
+  if (result.exitCode === 1) {
+    const files = conflictingFiles(result.stdout).filter((file) => !LOOP_RECORD_FILES.includes(file));
+    return files.length === 0 ? { state: 'clean', tree } : { state: 'conflicts', files };
+  }
   if (result.exitCode === 129) return { state: 'skipped', why: await olderGit(root, options) };
   if (/unrelated histories/.test(result.stderr))
     return { state: 'skipped', why: `${ours} and ${theirs} share no history` };
@@ -42,7 +71,7 @@ export function conflictingFiles(stdout: string): string[] {
 }
 
 /** The commit a name points to, as its hash; undefined when it names none. */
-async function commitOf(root: string, ref: string, options: GitOptions): Promise<string | undefined> {
+export async function commitOf(root: string, ref: string, options: GitOptions): Promise<string | undefined> {
   // --end-of-options: a branch the agent named `--output=…` stays a name.
   const result = await ask(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], options);
   return result.exitCode === 0 ? result.stdout.trim() : undefined;

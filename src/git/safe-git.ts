@@ -32,6 +32,8 @@ export interface GitOptions {
   filters?: boolean;
   /** Also replace the merge drivers the configuration names (commands that merge file content). */
   mergeDrivers?: boolean;
+  /** Variables of ralph's own for this command (GIT_INDEX_FILE for a scratch index). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function runGit(root: string, args: readonly string[], options: Git
     stdin: 'ignore',
     detached: true,
     extendEnv: false,
-    env: neutralGitEnv(process.env, extra),
+    env: { ...neutralGitEnv(process.env, extra), ...options.env },
   });
   const pid = child.pid;
   let stopped: GitStopped['why'] | undefined;

@@ -8,6 +8,7 @@ import { GITHUB_WORKFLOW, type CiProvider } from './ci-providers.js';
 import type { RalphShSetup } from './import-ralph-sh.js';
 import { defaultInstallSpec, installArgument } from './install-spec.js';
 import { DEFAULT_CLAUDE_CODE_VERSION } from './claude-code-version.js';
+import { GITHUB_MATRIX_WORKFLOW, matrixWorkflow } from './matrix-workflow.js';
 
 /** One thing `ralph init` sets up; paths are relative to the repository root, with `/`. */
 export type PlannedItem =
@@ -31,6 +32,8 @@ export function planInit(options: {
   install?: string;
   /** The Claude Code version the workflow pins by default. */
   claudeCodeVersion?: string;
+  /** With ci: the matrix workflow (one job per task list, then integration) instead of the single-list one. */
+  matrix?: boolean;
 }): PlannedItem[] {
   const { from } = options;
   const items: PlannedItem[] = [
@@ -61,12 +64,15 @@ export function planInit(options: {
     const claudeCode = options.claudeCodeVersion ?? DEFAULT_CLAUDE_CODE_VERSION;
     items.push({
       kind: 'file',
-      path: GITHUB_WORKFLOW,
+      path: options.matrix ? GITHUB_MATRIX_WORKFLOW : GITHUB_WORKFLOW,
       replacedBy: 'force',
-      content: async () =>
-        (await readTemplate('github-workflow.yml'))
-          .replace('__RALPH_INSTALL__', () => install)
-          .replace('__CLAUDE_CODE_VERSION__', () => claudeCode),
+      content: async () => {
+        const single = await readTemplate('github-workflow.yml');
+        // The matrix workflow is the single-list one, reshaped: it installs ralph in more than one job.
+        return (options.matrix ? matrixWorkflow(single) : single)
+          .replaceAll('__RALPH_INSTALL__', () => install)
+          .replace('__CLAUDE_CODE_VERSION__', () => claudeCode);
+      },
     });
   }
   return items;

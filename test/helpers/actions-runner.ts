@@ -272,6 +272,15 @@ function useAction(
           stderr: '',
           outputs: { 'artifact-url': `${SERVER_URL}/${REPOSITORY}/actions/runs/4242/artifacts/${input('name')}` },
         };
+    } else if (uses.startsWith('actions/download-artifact@') && input('pattern')) {
+      // Each artifact whose name matches, in a folder of its name (merge-multiple off).
+      const pattern = new RegExp(
+        `^${input('pattern')
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')}$`,
+      );
+      for (const name of readdirSync(state.artifacts).filter((found) => pattern.test(found)))
+        cpSync(join(state.artifacts, name), join(resolveIn(state.workspace, input('path')), name), { recursive: true });
     } else if (uses.startsWith('actions/download-artifact@')) {
       const from = join(state.artifacts, input('name'));
       if (!existsSync(from)) throw new Error(`Artifact not found for name: ${input('name')}`);

@@ -18,6 +18,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'gates',
     'git',
     'lists',
+    'integrate',
     'hook',
     'init',
     'status',

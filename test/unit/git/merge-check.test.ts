@@ -1,7 +1,7 @@
-import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkMerge, conflictingFiles } from '../../../src/git/merge-check.js';
 import { realRepository } from './real-repository.js';
@@ -12,7 +12,10 @@ async function repository() {
   const { root, git } = repo;
   const commit = async (branch: string, files: Record<string, string>) => {
     git('switch', '-q', branch);
-    for (const [name, text] of Object.entries(files)) await writeFile(join(root, name), text);
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(dirname(join(root, name)), { recursive: true });
+      await writeFile(join(root, name), text);
+    }
     git('add', '-A');
     git('commit', '-q', '-m', `change on ${branch}`);
     git('switch', '-q', 'main');
@@ -52,6 +55,18 @@ describe('checkMerge', () => {
     });
     expect(snapshot(git)).toBe(before);
     expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+  });
+
+  it("counts no conflict in the loops' own records, which differ on every loop's branch", async () => {
+    const { root, git, commit } = await repository();
+    await commit('left', { 'ralph/tasks.json': '{"left":1}', 'ralph/progress.txt': 'left\n', 'a.txt': 'left\n' });
+    await commit('right', { 'ralph/tasks.json': '{"right":1}', 'ralph/progress.txt': 'right\n' });
+    expect(await checkMerge(root, 'left', 'right')).toEqual({ state: 'clean' });
+    git('switch', '-q', 'right');
+    await writeFile(join(root, 'a.txt'), 'right\n');
+    git('commit', '-q', '-am', 'a.txt on right');
+    git('switch', '-q', 'main');
+    expect(await checkMerge(root, 'left', 'right')).toEqual({ state: 'conflicts', files: ['a.txt'] });
   });
 
   it('takes commit hashes and any name git resolves, and a branch merged already is clean', async () => {

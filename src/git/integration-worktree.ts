@@ -1,0 +1,56 @@
+import { lstat, realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { RalphError } from '../errors.js';
+import { ownFolder } from '../files/own-file.js';
+import { gitOutput } from './safe-git.js';
+
+/**
+ * A worktree of `branch` at `dir`, made when missing, reset to the branch's commit when there: the
+ * gates run there, never in the user's checkout. A folder there that is not a worktree of this
+ * repository on that branch is refused (64), and nothing in it is touched.
+ */
+export async function openIntegrationWorktree(
+  root: string,
+  dir: string,
+  branch: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const options = { filters: true, ...(signal ? { signal } : {}) };
+  const present = await lstat(dir).catch(() => undefined);
+  if (!present) {
+    await ownFolder(root, dirname(dir));
+    await gitOutput(root, ['worktree', 'add', '--quiet', dir, branch], options);
+    return;
+  }
+  const listed = present.isDirectory() ? await worktreeBranch(root, await realpath(dir), signal) : undefined;
+  if (listed !== `refs/heads/${branch}`)
+    throw new RalphError(
+      'setup',
+      `${dir} exists but is not a worktree of this repository on ${branch}`,
+      'move that folder away (nothing in it was changed), then run again',
+    );
+  await resetWorktree(dir, `refs/heads/${branch}`, signal);
+}
+
+/**
+ * Puts the worktree, its branch and its files, at `commit`: ralph's own worktree of ralph's own
+ * branch. What a gate left there untracked goes too (ignored files and ralph's logs stay), so a
+ * branch left out leaves nothing that the next merge's gates would see.
+ */
+export async function resetWorktree(dir: string, commit: string, signal?: AbortSignal): Promise<void> {
+  const options = { filters: true, ...(signal ? { signal } : {}) };
+  await gitOutput(dir, ['reset', '--hard', '--quiet', commit], options);
+  await gitOutput(dir, ['clean', '-ffdq', '-e', '/ralph/logs/'], options);
+}
+
+/** The branch ref git lists for the worktree at `dir`; undefined when git lists no worktree there. */
+async function worktreeBranch(root: string, dir: string, signal?: AbortSignal): Promise<string | undefined> {
+  const listed = await gitOutput(root, ['worktree', 'list', '--porcelain', '-z'], signal ? { signal } : {});
+  // Records of NUL-ended lines (`worktree <path>`, `HEAD <hash>`, `branch <ref>`), each ended by an empty one.
+  let path: string | undefined;
+  for (const line of listed.split('\0')) {
+    if (line.startsWith('worktree ')) path = await realpath(line.slice('worktree '.length)).catch(() => undefined);
+    else if (line.startsWith('branch ') && path === dir) return line.slice('branch '.length);
+  }
+  return undefined;
+}

