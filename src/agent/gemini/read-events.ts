@@ -4,6 +4,12 @@ import { isObject, num, obj, str, type Json } from '../output/json-fields.js';
 import type { StreamEvent } from '../output/stream-events.js';
 
 /**
+ * Its retry notice on stderr when a call got no answer at all (0.61, `logRetryAttempt`); a retry
+ * with an HTTP status (`failed with status 429`, a 5xx) is a busy server, which is waited out.
+ */
+const NO_ANSWER_RETRY = /^Attempt \d+ failed\. Retrying with backoff\.\.\./;
+
+/**
  * `gemini --output-format stream-json` (0.61): `init`, `message` (the user's prompt, then the
  * assistant's words as `delta` chunks), `tool_use`, `tool_result`, `error` (severity warning or
  * error) and a final `result` whose status is success or error and which carries token counts but
@@ -60,6 +66,7 @@ export function geminiEventReader(): EventReader {
       }
     },
     end: () => flush(),
+    stderrRetry: (line) => (NO_ANSWER_RETRY.test(line.trim()) ? line.trim().slice(0, 200) : undefined),
   };
 }
 

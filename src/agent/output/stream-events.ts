@@ -123,11 +123,20 @@ function readSystem(json: Json): StreamEvent {
     };
   }
   if (json.subtype === 'api_retry') {
+    const attempt = num(json.attempt);
+    const maxRetries = num(json.max_retries);
     return {
       type: 'api_retry',
-      attempt: num(json.attempt),
-      maxRetries: num(json.max_retries),
+      attempt,
+      maxRetries,
       delayMs: num(json.retry_delay_ms),
+      // No HTTP status: the API never answered (no network, no DNS). Only that starts the stall
+      // clock; a retry on a status (429, 529 overloaded) is a busy server the loop waits out.
+      ...(json.error_status === null
+        ? {
+            message: `API retry ${attempt ?? '?'}/${maxRetries ?? '?'}: no answer from the API (${str(json.error) ?? 'unknown'})`,
+          }
+        : {}),
     };
   }
   return { type: 'other', name: `system/${str(json.subtype) ?? '?'}` };

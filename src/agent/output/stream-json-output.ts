@@ -110,12 +110,25 @@ class StreamReading {
   private result: ResultEvent | undefined;
   private rateLimitRejected: OutputSummary['rateLimitRejected'];
   private rendered: RenderedLine[] = [];
+  /** stderr cut into lines, only for a reader that looks for retries there. */
+  private readonly stderrLines: LineSplitter | undefined;
 
   constructor(
     private readonly reader: EventReader,
     private readonly hooks: StreamHooks,
     private readonly verbose: boolean,
-  ) {}
+  ) {
+    const retry = reader.stderrRetry?.bind(reader);
+    this.stderrLines =
+      retry &&
+      new LineSplitter(
+        (line) => {
+          const note = retry(line);
+          if (note) hooks.onRetry?.(note);
+        },
+        () => undefined,
+      );
+  }
 
   /** One complete line of the stream. */
   line(line: string): void {
@@ -182,6 +195,7 @@ class StreamReading {
   /** A chunk of the agent's stderr, whose tail helps diagnose a failure. */
   stderr(chunk: Buffer): void {
     this.stderrTail.push(chunk);
+    this.stderrLines?.push(chunk);
   }
 
   /** The lines rendered since the last call. */

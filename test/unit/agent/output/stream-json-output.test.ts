@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { diagnoseFailure } from '../../../../src/agent/diagnose-failure.js';
 import { claude } from '../../../../src/agent/claude/dialect.js';
 import { CLAUDE_HINTS } from '../../../../src/agent/claude/hints.js';
+import type { EventReader } from '../../../../src/agent/event-reader.js';
+import { gemini } from '../../../../src/agent/gemini/dialect.js';
 import { createStreamJsonOutput, type StreamHooks } from '../../../../src/agent/output/stream-json-output.js';
 import { createTextOutput } from '../../../../src/agent/output/text-output.js';
 
@@ -18,7 +20,7 @@ function sink() {
 /** Feeds stdout (and stderr) in the given pieces and returns what came out. */
 async function feed(
   pieces: (string | Buffer)[],
-  options: { stderr?: string; hooks?: StreamHooks; verbose?: boolean } = {},
+  options: { stderr?: string; hooks?: StreamHooks; verbose?: boolean; reader?: EventReader } = {},
 ) {
   const log = sink();
   const jsonl = sink();
@@ -34,7 +36,7 @@ async function feed(
         throw error;
       },
     },
-    claude.reader(),
+    options.reader ?? claude.reader(),
     options.hooks,
   );
   for (const piece of pieces) await write(output.stdout, piece);
@@ -245,12 +247,36 @@ describe('diagnoseFailure', () => {
 });
 
 describe('the stall clock', () => {
-  it("is not started by Claude Code's api_retry (an overloaded server is waited out, not called a dead network)", async () => {
+  const retry = (status: number | null, error: string) =>
+    JSON.stringify({ type: 'system', subtype: 'api_retry', attempt: 1, max_retries: 10, error_status: status, error });
+
+  it("is started by Claude Code's api_retry that got no answer at all (no network), with what it said", async () => {
     const notes: string[] = [];
-    let progress = 0;
     const fixture = readFileSync(new URL('../../../fixtures/claude/no-network.stream.jsonl', import.meta.url), 'utf8');
-    await feed([fixture], { hooks: { onRetry: (note) => notes.push(note), onProgress: () => progress++ } });
+    await feed([fixture], { hooks: { onRetry: (note) => notes.push(note) } });
+    expect(notes).toHaveLength(7);
+    expect(notes[0]).toBe('API retry 1/10: no answer from the API (unknown)');
+  });
+
+  it('is not started by a retry on an HTTP status (an overloaded or limiting server is waited out)', async () => {
+    const notes: string[] = [];
+    await feed([`${retry(529, 'overloaded_error')}\n${retry(429, 'rate_limit')}\n`], {
+      hooks: { onRetry: (note) => notes.push(note) },
+    });
     expect(notes).toEqual([]);
-    expect(progress).toBeGreaterThan(0);
+  });
+
+  it("is started by Gemini CLI's no-answer retries on stderr, not by its retries on a status", async () => {
+    const notes: string[] = [];
+    const stderr =
+      'YOLO mode is enabled. All tool calls will be automatically approved.\n' +
+      'Attempt 1 failed. Retrying with backoff... TypeError: fetch failed\n' +
+      'Attempt 1 failed with status 429. Retrying with backoff...\n' +
+      'Attempt 2 failed. Retrying with backoff...\n';
+    await feed([], { stderr, reader: gemini.reader(), hooks: { onRetry: (note) => notes.push(note) } });
+    expect(notes).toEqual([
+      'Attempt 1 failed. Retrying with backoff... TypeError: fetch failed',
+      'Attempt 2 failed. Retrying with backoff...',
+    ]);
   });
 });
