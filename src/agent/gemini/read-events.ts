@@ -1,7 +1,7 @@
 import type { EventReader } from '../event-reader.js';
 import { assistantEvent, toolResultEvent } from '../output/event-parts.js';
 import { isObject, num, obj, str, type Json } from '../output/json-fields.js';
-import type { StreamEvent } from '../output/stream-events.js';
+import { unknownLine, type StreamEvent } from '../output/stream-events.js';
 
 /**
  * Its retry notice on stderr when a call got no answer at all (0.61, `logRetryAttempt`); a retry
@@ -28,7 +28,7 @@ export function geminiEventReader(): EventReader {
   };
   return {
     read(json) {
-      if (!isObject(json)) return [{ type: 'other', name: typeof json }];
+      if (!isObject(json)) return [unknownLine(typeof json)];
       const type = str(json.type) ?? 'unknown';
       if (type === 'message') {
         if (json.role === 'assistant') pending += str(json.content) ?? '';
@@ -62,7 +62,7 @@ export function geminiEventReader(): EventReader {
         case 'result':
           return [...held, readResult(json, lastMessage)];
         default:
-          return [...held, { type: 'other', name: type }];
+          return [...held, unknownLine(type)];
       }
     },
     end: () => flush(),
