@@ -39,10 +39,11 @@ export class StallWatch {
     if (note) this.lastNote = note;
     this.timer ??= setTimeout(() => {
       const said = this.lastNote ? `: ${this.lastNote}` : '';
+      const [count, unit] = spanOf(this.limitMs);
       this.decide({
         kind: 'setup',
         cause: 'network',
-        message: `${this.dialect.name} did nothing but retry for ${spanOf(this.limitMs)}${said}`,
+        message: `${this.dialect.name} did nothing but retry for ${count} ${unit}${count === 1 ? '' : 's'}${said}`,
         hint: this.dialect.hints.network,
       });
     }, this.limitMs);
@@ -72,8 +73,7 @@ export class StallWatch {
   }
 }
 
-/** `2 minutes`, or `5 seconds` for a window the tests shortened. */
-function spanOf(ms: number): string {
-  const [count, unit] = ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.round(ms / 1000), 'second'];
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+/** The window in whole minutes, or in seconds when the tests shortened it below one. */
+function spanOf(ms: number): [number, 'minute' | 'second'] {
+  return ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.round(ms / 1000), 'second'];
 }
