@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, symlink } from 'node:fs/promises';
+import { chmod, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -292,6 +292,32 @@ describe.each(KINDS)('ralph run --agent $kind', ({ kind, argv, reportsCost, auth
     expect(repo.calls()).toBe(1);
     expect(repo.lastRun()).toMatchObject({ reason: retries.reason });
     expect(String(repo.lastRun().detail)).toMatch(retries.said);
+  });
+});
+
+describe.each(KINDS.map(({ kind }) => kind))('ralph run --agent %s, a client in the wrong mode', (kind) => {
+  it('fails the iteration when the stream holds no JSON at all, quoting its first bytes', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    // A client that answers in plain text whatever ralph asks, and exits 0.
+    const bin = join(await mkdtemp(join(tmpdir(), 'ralph-text-agent-')), kind);
+    await writeFile(bin, '#!/bin/sh\nprintf "Sure! Here is my plan in plain words.\\nStep one.\\n"\n');
+    await chmod(bin, 0o755);
+    const result = await runRalph(repo, [
+      'run',
+      '--agent',
+      kind,
+      '--agent-bin',
+      bin,
+      '--skip-preflight',
+      '--max-iterations',
+      '1',
+    ]);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(repo.csvRows()[1]?.[8]).toBe('agent_error');
+    expect(result.stdout).toContain(
+      'the agent printed no JSON in its machine-readable mode, so nothing it said could be read; it began ' +
+        '"Sure! Here is my plan in plain words." — it was probably started in the wrong mode',
+    );
   });
 });
 
