@@ -95,14 +95,14 @@ async function online(): Promise<boolean> {
 
 const isOnline = await online();
 
-describe.each(CASES)('the real $kind $args, logged out, through ralph', (c) => {
+describe.each(CASES)('the real $kind, logged out, through ralph', (c) => {
   let executable = '';
   beforeAll(async () => {
     executable = await installClient(c.kind);
   }, 300_000);
 
   it.skipIf(c.offlineOnly && isOnline)(
-    `ends with exit 64 and its own fix, after at most one call, and leaves nothing running (${c.why})`,
+    `${c.args?.join(' ') ?? 'as configured'}: exit 64 with its own fix, at most one call, nothing left running (${c.why})`,
     async () => {
       const repo = await taskRepo();
       const started = Date.now();
