@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/real-clients/**/*.test.ts'],
-    testTimeout: 120_000,
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
     maxWorkers: 1,
   },
 });

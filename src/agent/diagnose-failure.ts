@@ -1,5 +1,6 @@
 import type { AgentFailure, FatalAgentFailure } from '../domain/agent-failure.js';
 import type { OutputSummary } from './output/agent-output.js';
+import { neutralise } from '../ui/neutralise.js';
 import { detectServerBusy, detectUsageLimit, isLimitStatus } from './usage-limit.js';
 
 /**
@@ -17,12 +18,14 @@ export function diagnoseFailure(
   classify: (text: string) => FatalAgentFailure | undefined,
   localZone?: string,
 ): AgentFailure | undefined {
-  const failed = exitCode !== 0 || summary.result?.isError === true;
+  // A machine-readable mode with not one JSON line fails, whatever the exit: nothing could be read.
+  const failed = exitCode !== 0 || summary.result?.isError === true || summary.notJson !== undefined;
   if (!failed) return undefined;
   const text = summary.errorText.join('\n');
   const classified = classify(text);
   if (classified) return classified;
   const errorLines = () => {
+    if (summary.notJson !== undefined) return [notJsonLine(summary.notJson)];
     const lines = summary.errorText.slice(-10);
     return lines.length > 0 ? lines : [`exit code ${exitCode ?? 'none (killed by a signal)'}`];
   };
@@ -48,4 +51,13 @@ export function diagnoseFailure(
     ...(reset ? { reset } : {}),
     ...(limit?.exhausted ? { exhausted: limit.exhausted } : {}),
   };
+}
+
+/** A stream with no JSON, quoted by its first bytes (made harmless for a terminal, then as a JSON string). */
+function notJsonLine(first: string): string {
+  return (
+    `the agent printed no JSON in its machine-readable mode, so nothing it said could be read; it began ` +
+    `${JSON.stringify(neutralise(first))} — it was probably started in the wrong mode: check agent.args and ` +
+    `--agent-bin, or pass --output text`
+  );
 }

@@ -11,4 +11,9 @@ export interface EventReader {
   read(json: unknown): StreamEvent[];
   /** The stream ended: whatever the reader still held. */
   end(): StreamEvent[];
+  /**
+   * A line of the client's stderr, for a client that reports its retries there and not in its
+   * stream (Gemini CLI): what the retry said, when the line is one that only a dead network gives.
+   */
+  stderrRetry?(line: string): string | undefined;
 }

@@ -16,7 +16,7 @@ import { signalGroup, terminateGroup } from '../process/process-group.js';
 import { RepetitionDetector } from './repetition.js';
 import { startAgent, type AgentSpawnOptions } from './start-agent.js';
 import { drainOutput } from './drain-output.js';
-import { StallWatch } from './stall-watch.js';
+import { retryOnlyLimit, StallWatch } from './stall-watch.js';
 import { Stopper } from './stopper.js';
 import { ToolOutcomes } from './tool-outcomes.js';
 import type { UsageWindow } from '../domain/usage.js';
@@ -79,10 +79,14 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   });
   // A client that will never work (only retrying, waiting at a login prompt) is ended as what it is.
   let verdict: FatalAgentFailure | undefined;
-  const stall = new StallWatch(options.dialect, (failure) => {
-    verdict = failure;
-    if (pgid !== undefined && !stopper.cause) stopping = terminateGroup(pgid, { force: options.interrupts.force });
-  });
+  const stall = new StallWatch(
+    options.dialect,
+    (failure) => {
+      verdict = failure;
+      if (pgid !== undefined && !stopper.cause) stopping = terminateGroup(pgid, { force: options.interrupts.force });
+    },
+    retryOnlyLimit(process.env),
+  );
   const output = createOutput(options, outputTargets(options, logs), stopper, stall);
   const marker = options.containment.mark(`agent-${iteration}`);
   const started = await startAgent(options.command(prompt), marker.env(options.env), options.cwd, marker.wrap);

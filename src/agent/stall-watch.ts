@@ -4,6 +4,19 @@ import type { AgentDialect } from './dialect.js';
 /** How long a client may do nothing but retry before ralph calls its network unreachable. */
 export const RETRY_ONLY_LIMIT_MS = 2 * 60_000;
 
+/** The variable the end-to-end tests shorten the window with, so a retrying client ends in seconds. */
+export const RETRY_WINDOW_VARIABLE = 'RALPH_TEST_RETRY_WINDOW_MS';
+
+/**
+ * The window, from ralph's own environment: never the agent's, which could not change it anyway,
+ * and never ralph/config.json, which the agent may write. It can only be shortened (down to one
+ * second), so nothing that sets it can let a client retry for longer than two minutes.
+ */
+export function retryOnlyLimit(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env[RETRY_WINDOW_VARIABLE]);
+  return Number.isInteger(ms) && ms >= 1000 && ms < RETRY_ONLY_LIMIT_MS ? ms : RETRY_ONLY_LIMIT_MS;
+}
+
 /**
  * Ends a client that will never do any work: one that only reports retries (Codex reconnects
  * forever without a network), or that prints a login prompt and waits for a code no one will paste
@@ -25,12 +38,12 @@ export class StallWatch {
   retry(note: string): void {
     if (note) this.lastNote = note;
     this.timer ??= setTimeout(() => {
-      const minutes = Math.round(this.limitMs / 60_000);
       const said = this.lastNote ? `: ${this.lastNote}` : '';
+      const [count, unit] = spanOf(this.limitMs);
       this.decide({
         kind: 'setup',
         cause: 'network',
-        message: `${this.dialect.name} did nothing but retry for ${minutes} minute${minutes === 1 ? '' : 's'}${said}`,
+        message: `${this.dialect.name} did nothing but retry for ${count} ${unit}${count === 1 ? '' : 's'}${said}`,
         hint: this.dialect.hints.network,
       });
     }, this.limitMs);
@@ -58,4 +71,9 @@ export class StallWatch {
     this.stop();
     this.onVerdict(failure);
   }
+}
+
+/** The window in whole minutes, or in seconds when the tests shortened it below one. */
+function spanOf(ms: number): [number, 'minute' | 'second'] {
+  return ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.round(ms / 1000), 'second'];
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, symlink } from 'node:fs/promises';
+import { chmod, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,14 @@ import { makeRepo, PACKAGE_ROOT, RALPH_BIN, runRalph, type Step } from '../helpe
 const fixture = (path: string) => readFileSync(join(PACKAGE_ROOT, 'test/fixtures', path), 'utf8');
 const jsonLines = (path: string) => fixture(path).split('\n').filter(Boolean);
 
+/** A usage limit's reset as the clients print it: `3am`-style for most, Codex's `8:54 PM` local time. */
+interface ResetWords {
+  /** `resets 03:00 (UTC)` */
+  zoned: string;
+  /** `try again at 3:00 AM` (Codex: the machine's local time, no zone) */
+  local: string;
+}
+
 interface Kind {
   kind: string;
   /** What the dialect's command line must hold. */
@@ -21,8 +29,13 @@ interface Kind {
   reportsCost: boolean;
   auth: Step;
   network: Step;
-  limit: Step;
+  /** A call that ends on a usage limit, naming its reset in the client's own words. */
+  limit: (reset: ResetWords) => Step;
+  /** A call that would never work and never ends by itself: only retries, or a prompt it waits at. */
+  retries: { step: Step; reason: 'agent_setup' | 'agent_auth'; said: RegExp };
 }
+
+const limitWords = (reset: ResetWords) => `You've hit your usage limit · ${reset.zoned}`;
 
 const KINDS: Kind[] = [
   {
@@ -31,10 +44,16 @@ const KINDS: Kind[] = [
     reportsCost: true,
     auth: { events: jsonLines('claude/not-logged-in.stream.jsonl'), exit: 1, result: false },
     network: { events: jsonLines('claude/no-network-ending.stream.jsonl'), exit: 1, result: false },
-    limit: {
-      events: ["You've hit your limit · resets 3am (UTC)"],
+    limit: (reset) => ({
+      events: [`You've hit your limit · ${reset.zoned}`],
       exit: 1,
-      result: { is_error: true, result: "You've hit your limit · resets 3am (UTC)" },
+      result: { is_error: true, result: `You've hit your limit · ${reset.zoned}` },
+    }),
+    // Its real retries without a network (no HTTP status), which it keeps up for three minutes.
+    retries: {
+      step: { events: jsonLines('claude/no-network.stream.jsonl').slice(1), hang: true },
+      reason: 'agent_setup',
+      said: /Claude Code did nothing but retry for 3 seconds: API retry \d+\/10: no answer from the API/,
     },
   },
   {
@@ -62,7 +81,19 @@ const KINDS: Kind[] = [
       exit: 1,
       result: false,
     },
-    limit: { events: jsonLines('agents/codex/usage-limit.jsonl').slice(2), exit: 1, result: false },
+    limit: (reset) => ({
+      events: jsonLines('agents/codex/usage-limit.jsonl')
+        .slice(2)
+        .map((line) => line.replaceAll('try again at 8:54 PM', reset.local)),
+      exit: 1,
+      result: false,
+    }),
+    // Its real stream without a network: reconnect notices, and then it waits for good.
+    retries: {
+      step: { events: jsonLines('agents/codex/no-network.jsonl').slice(2), hang: true },
+      reason: 'agent_setup',
+      said: /Codex did nothing but retry for 3 seconds: Reconnecting\.\.\./,
+    },
   },
   {
     kind: 'gemini',
@@ -71,10 +102,20 @@ const KINDS: Kind[] = [
     reportsCost: false,
     auth: { stderr: fixture('agents/gemini/no-auth.stderr'), exit: 41, result: false },
     network: { events: jsonLines('agents/gemini/error-result.jsonl').slice(2), exit: 1, result: false },
-    limit: {
-      events: [{ type: 'error', severity: 'error', message: "You've hit your usage limit · resets 3am (UTC)" }],
+    limit: (reset) => ({
+      events: [{ type: 'error', severity: 'error', message: limitWords(reset) }],
       exit: 1,
-      result: { result: "You've hit your usage limit · resets 3am (UTC)" },
+      result: { result: limitWords(reset) },
+    }),
+    // Its retries without a network go to stderr only, for about five minutes.
+    retries: {
+      step: {
+        stderr:
+          'Attempt 1 failed. Retrying with backoff... TypeError: fetch failed\nAttempt 2 failed. Retrying with backoff...\n',
+        hang: true,
+      },
+      reason: 'agent_setup',
+      said: /Gemini CLI did nothing but retry for 3 seconds: Attempt 2 failed/,
     },
   },
   {
@@ -99,7 +140,17 @@ const KINDS: Kind[] = [
       result: false,
     },
     network: { events: jsonLines('agents/opencode/no-network.jsonl'), exit: 1, result: false },
-    limit: { exit: 1, result: { result: "You've hit your usage limit · resets 3am (UTC)" } },
+    limit: (reset) => ({ exit: 1, result: { result: limitWords(reset) } }),
+    // It says nothing while it retries, and ends by itself (69 s seen) with its network error.
+    retries: {
+      step: {
+        sleepMs: 4000,
+        exit: 1,
+        result: { result: 'Cannot connect to API: Unable to connect. Is the computer able to access the url?' },
+      },
+      reason: 'agent_setup',
+      said: /Cannot connect to API/,
+    },
   },
   {
     kind: 'amp',
@@ -107,15 +158,31 @@ const KINDS: Kind[] = [
     reportsCost: false,
     // Its real login prompt, on stdout, and then it waits for a code: ralph must not wait with it.
     auth: { events: fixture('agents/amp/no-login.stdout').split('\n'), hang: true },
-    network: { stderr: "Error: Couldn't connect to the Amp server at https://ampcode.com/.\n", exit: 1, result: false },
-    limit: {
-      exit: 1,
-      result: { is_error: true, result: "You've hit your usage limit · resets 3am (UTC)" },
+    network: { stderr: fixture('agents/amp/no-network.stderr'), exit: 1, result: false },
+    limit: (reset) => ({ exit: 1, result: { is_error: true, result: limitWords(reset) } }),
+    // Without a key it waits at its login prompt for a code no one will paste.
+    retries: {
+      step: { events: fixture('agents/amp/no-login.stdout').split('\n'), hang: true },
+      reason: 'agent_auth',
+      said: /No API key found/,
     },
   },
 ];
 
-describe.each(KINDS)('ralph run --agent $kind', ({ kind, argv, reportsCost, auth, network, limit }) => {
+/**
+ * A clock time as a limit message names it, in a zone where it is not near midnight (a time just
+ * past must read as now, not as tomorrow's): `minutesAgo` before now, to the minute.
+ */
+function resetClock(minutesAgo: number): ResetWords & { zone: string } {
+  const at = new Date(Date.now() - minutesAgo * 60_000);
+  // UTC+6 when UTC is within two minutes of midnight.
+  const zone = at.getUTCHours() === 0 && at.getUTCMinutes() < 3 ? 'Etc/GMT-6' : 'UTC';
+  const format = (hour12: boolean) =>
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12 }).format(at);
+  return { zone, zoned: `resets ${format(false)} (${zone})`, local: `try again at ${format(true)}` };
+}
+
+describe.each(KINDS)('ralph run --agent $kind', ({ kind, argv, reportsCost, auth, network, limit, retries }) => {
   const run = (repo: Awaited<ReturnType<typeof makeRepo>>, args: string[] = []) =>
     runRalph(repo, ['run', '--agent', kind, ...args], { env: { CI: '' } });
 
@@ -185,11 +252,72 @@ describe.each(KINDS)('ralph run --agent $kind', ({ kind, argv, reportsCost, auth
 
   it('stops on its usage limit with --on-usage-limit stop (exit 1), the reset read from its words', async () => {
     const repo = await makeRepo();
-    await repo.steps([limit, { implement: true }]);
-    const result = await run(repo, ['--on-usage-limit', 'stop']);
+    await repo.steps([limit({ zoned: 'resets 3am (UTC)', local: 'try again at 3:00 AM' }), { implement: true }]);
+    const result = await runRalph(repo, ['run', '--agent', kind, '--on-usage-limit', 'stop'], {
+      env: { CI: '', TZ: 'UTC' },
+    });
     expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(repo.calls()).toBe(1);
     expect(repo.lastRun()).toMatchObject({ reason: 'usage_limit', resetSource: 'clock' });
+  });
+
+  it('waits on its usage limit with --on-usage-limit wait until the reset it names, then goes on', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    // A reset a minute past: the wait (reset plus a minute's margin) is over as soon as it starts.
+    const reset = resetClock(1);
+    await repo.steps([limit(reset), { implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--agent', kind, '--on-usage-limit', 'wait'], {
+      env: { CI: '', TZ: reset.zone },
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/usage limit.* — waiting until /i);
+    expect(repo.calls()).toBe(2);
+    expect(repo.csvRows().map((row) => row[8])).toEqual(['outcome', 'usage_limit', 'ok']);
+    expect(repo.lastRun()).toMatchObject({ reason: 'complete' });
+  });
+
+  it('ends a client that would never work as what it is, within the retry window, not the idle timeout', async () => {
+    const repo = await makeRepo();
+    await repo.steps([retries.step, { implement: true }]);
+    const started = Date.now();
+    const result = await runRalph(
+      repo,
+      ['run', '--agent', kind, '--idle-timeout', '10m', '--iteration-timeout', '20m'],
+      {
+        env: { CI: '', RALPH_TEST_RETRY_WINDOW_MS: '3000' },
+      },
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(64);
+    expect(Date.now() - started).toBeLessThan(40_000);
+    expect(repo.calls()).toBe(1);
+    expect(repo.lastRun()).toMatchObject({ reason: retries.reason });
+    expect(String(repo.lastRun().detail)).toMatch(retries.said);
+  });
+});
+
+describe.each(KINDS.map(({ kind }) => kind))('ralph run --agent %s, a client in the wrong mode', (kind) => {
+  it('fails the iteration when the stream holds no JSON at all, quoting its first bytes', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    // A client that answers in plain text whatever ralph asks, and exits 0.
+    const bin = join(await mkdtemp(join(tmpdir(), 'ralph-text-agent-')), kind);
+    await writeFile(bin, '#!/bin/sh\nprintf "Sure! Here is my plan in plain words.\\nStep one.\\n"\n');
+    await chmod(bin, 0o755);
+    const result = await runRalph(repo, [
+      'run',
+      '--agent',
+      kind,
+      '--agent-bin',
+      bin,
+      '--skip-preflight',
+      '--max-iterations',
+      '1',
+    ]);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(repo.csvRows()[1]?.[8]).toBe('agent_error');
+    expect(result.stdout).toContain(
+      'the agent printed no JSON in its machine-readable mode, so nothing it said could be read; it began ' +
+        '"Sure! Here is my plan in plain words." — it was probably started in the wrong mode',
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The real Claude Code, checked against what ralph predicts of it (npm run test:agents; opt-in).
- * Point RALPH_REAL_CLAUDE at the client (default: `claude` on PATH), e.g. after
- * `npm install --prefix /tmp/cc @anthropic-ai/claude-code@2.1.197`:
+ * Point RALPH_REAL_CLAUDE at a client of your own (default: the pinned build, installed from npm
+ * into a temporary prefix by install-client.ts):
  *   RALPH_REAL_CLAUDE=/tmp/cc/node_modules/.bin/claude npm run test:agents
  * No call is paid for: every run here has no credentials (an empty HOME, no key variable).
  */
@@ -9,14 +9,15 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { claudeLoginState } from '../../src/agent/claude/login-state.js';
 import { claude } from '../../src/agent/claude/dialect.js';
 import { liftsRootRefusal, ROOT_RULE_READ_FROM } from '../../src/agent/claude/sandbox-rule.js';
+import { installClient } from './install-client.js';
 
 const isClaudeCodeVersion = (version: string) => claude.versionPattern.test(version);
 
-const CLAUDE = process.env.RALPH_REAL_CLAUDE ?? 'claude';
+let CLAUDE = process.env.RALPH_REAL_CLAUDE ?? '';
 const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/sudo privileges';
 
 /** An environment with no login: an empty HOME and none of the key variables. */
@@ -35,7 +36,11 @@ function version(): string {
   return execFileSync(CLAUDE, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
-describe(`the real Claude Code (${CLAUDE})`, () => {
+describe('the real Claude Code', () => {
+  beforeAll(async () => {
+    CLAUDE ||= await installClient('claude');
+  }, 300_000);
+
   it('says its version as ralph recognises the real client', () => {
     expect(isClaudeCodeVersion(version())).toBe(true);
   });

@@ -1,7 +1,12 @@
 import type { EventReader } from '../event-reader.js';
 import { isObject, num, obj, str, type Json } from '../output/json-fields.js';
 import { assistantEvent, toolCallEvents } from '../output/event-parts.js';
-import type { StreamEvent } from '../output/stream-events.js';
+import { unknownLine, type StreamEvent } from '../output/stream-events.js';
+
+/** What 0.171 prints that ralph does not need: the thread and turn opening, items still running. */
+const KNOWN_UNREAD = new Set(['thread.started', 'turn.started', 'item.started', 'item.updated']);
+/** Items it does not read: the plan, and the client's own notices (a transport fallback). */
+const KNOWN_UNREAD_ITEMS = new Set(['todo_list', 'error']);
 
 /** `Reconnecting... 2/5 (…)` or `Reconnecting... waiting for network (…)`: a retry notice, not a failure. */
 const RECONNECTING = /^Reconnecting\.\.\.\s*(?:(\d+)\/(\d+))?/;
@@ -16,7 +21,7 @@ export function codexEventReader(): EventReader {
   let lastMessage = '';
   return {
     read(json) {
-      if (!isObject(json)) return [{ type: 'other', name: typeof json }];
+      if (!isObject(json)) return [unknownLine(typeof json)];
       const type = str(json.type) ?? 'unknown';
       switch (type) {
         case 'item.completed': {
@@ -46,7 +51,7 @@ export function codexEventReader(): EventReader {
         case 'error':
           return [readTopLevelError(str(json.message) ?? '')];
         default:
-          return [{ type: 'other', name: type }];
+          return [KNOWN_UNREAD.has(type) ? { type: 'other', name: type } : unknownLine(type)];
       }
     },
     end: () => [],
@@ -94,7 +99,9 @@ function readItem(item: Json): StreamEvent[] {
       );
     case 'web_search':
       return toolCallEvents({ id, name: 'web_search', input: { query: str(item.query) ?? '' } }, false);
-    default:
-      return [{ type: 'other', name: `item/${str(item.type) ?? '?'}` }];
+    default: {
+      const name = `item/${str(item.type) ?? '?'}`;
+      return [KNOWN_UNREAD_ITEMS.has(str(item.type) ?? '') ? { type: 'other', name } : unknownLine(name)];
+    }
   }
 }

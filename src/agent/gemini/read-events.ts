@@ -1,7 +1,13 @@
 import type { EventReader } from '../event-reader.js';
 import { assistantEvent, toolResultEvent } from '../output/event-parts.js';
 import { isObject, num, obj, str, type Json } from '../output/json-fields.js';
-import type { StreamEvent } from '../output/stream-events.js';
+import { unknownLine, type StreamEvent } from '../output/stream-events.js';
+
+/**
+ * Its retry notice on stderr when a call got no answer at all (0.61, `logRetryAttempt`); a retry
+ * with an HTTP status (`failed with status 429`, a 5xx) is a busy server, which is waited out.
+ */
+const NO_ANSWER_RETRY = /^Attempt \d+ failed\. Retrying with backoff\.\.\./;
 
 /**
  * `gemini --output-format stream-json` (0.61): `init`, `message` (the user's prompt, then the
@@ -22,7 +28,7 @@ export function geminiEventReader(): EventReader {
   };
   return {
     read(json) {
-      if (!isObject(json)) return [{ type: 'other', name: typeof json }];
+      if (!isObject(json)) return [unknownLine(typeof json)];
       const type = str(json.type) ?? 'unknown';
       if (type === 'message') {
         if (json.role === 'assistant') pending += str(json.content) ?? '';
@@ -56,10 +62,11 @@ export function geminiEventReader(): EventReader {
         case 'result':
           return [...held, readResult(json, lastMessage)];
         default:
-          return [...held, { type: 'other', name: type }];
+          return [...held, unknownLine(type)];
       }
     },
     end: () => flush(),
+    stderrRetry: (line) => (NO_ANSWER_RETRY.test(line.trim()) ? line.trim().slice(0, 200) : undefined),
   };
 }
 

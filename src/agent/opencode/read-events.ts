@@ -1,7 +1,7 @@
 import type { EventReader } from '../event-reader.js';
 import { assistantEvent, toolCallEvents } from '../output/event-parts.js';
 import { isObject, num, obj, str, type Json } from '../output/json-fields.js';
-import type { StreamEvent } from '../output/stream-events.js';
+import { unknownLine, type StreamEvent } from '../output/stream-events.js';
 
 /**
  * `opencode run --format json` (1.18): `{type, timestamp, sessionID, …}` lines — `step_start`,
@@ -17,7 +17,7 @@ export function opencodeEventReader(): EventReader {
   let failure: string | undefined;
   return {
     read(json) {
-      if (!isObject(json)) return [{ type: 'other', name: typeof json }];
+      if (!isObject(json)) return [unknownLine(typeof json)];
       const type = str(json.type) ?? 'unknown';
       const part = obj(json.part);
       switch (type) {
@@ -41,8 +41,10 @@ export function opencodeEventReader(): EventReader {
           failure = str(obj(error.data).message) ?? str(error.name) ?? 'error';
           return [assistantEvent({ error: failure })];
         }
-        default:
+        case 'step_start':
           return [{ type: 'other', name: type }];
+        default:
+          return [unknownLine(type)];
       }
     },
     end() {

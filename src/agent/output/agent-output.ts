@@ -20,6 +20,13 @@ export interface OutputSummary {
   toolCalls: number;
   /** Lines that should have been JSON and were not. */
   invalidLines: number;
+  /** JSON lines of a type the client's reader does not know (stream-json). */
+  unknownLines?: number;
+  /**
+   * The start of the first line, when not one line was JSON although the mode is machine-readable
+   * (stream-json): the client was probably started in the wrong mode.
+   */
+  notJson?: string;
   /**
    * The agent's own error output, where auth, set-up and limit messages are looked for:
    * stderr's last lines, synthetic error messages, a failed result's text, and stdout's last

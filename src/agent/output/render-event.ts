@@ -33,7 +33,10 @@ export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[
       return verbose ? [{ kind: 'detail', text }] : [];
     }
     case 'other':
-      return verbose ? [{ kind: 'detail', text: `· ${event.name}` }] : [];
+      if (!verbose) return [];
+      return [
+        { kind: 'detail', text: event.unknown ? `· ${event.name} (a line ralph does not know)` : `· ${event.name}` },
+      ];
     default:
       return unreachable(event);
   }

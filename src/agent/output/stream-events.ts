@@ -36,7 +36,13 @@ export type StreamEvent =
   | { type: 'rate_limit'; status: string; resetsAt?: number; limitType?: string; utilization?: number }
   | { type: 'init'; model?: string; version?: string; tools?: number }
   | { type: 'api_retry'; attempt?: number; maxRetries?: number; delayMs?: number; message?: string }
-  | { type: 'other'; name: string };
+  /** A line ralph does not read; `unknown` when its reader does not know it at all (counted, shown with --verbose). */
+  | { type: 'other'; name: string; unknown?: true };
+
+/** A line of a type the reader does not know: the client may be newer than ralph's reading of it. */
+export function unknownLine(name: string): StreamEvent {
+  return { type: 'other', name, unknown: true };
+}
 
 type Json = Record<string, unknown>;
 
@@ -50,7 +56,7 @@ const maybe = (value: number | undefined, keep: (value: number) => boolean): num
 
 /** Reads a parsed stream-json line defensively: whatever the CLI version, never throws. */
 export function readStreamEvent(json: unknown): StreamEvent {
-  if (!isObject(json)) return { type: 'other', name: typeof json };
+  if (!isObject(json)) return unknownLine(typeof json);
   const type = str(json.type) ?? 'unknown';
   const message = isObject(json.message) ? json.message : {};
   const content = Array.isArray(message.content) ? message.content.filter(isObject) : [];
@@ -70,7 +76,7 @@ export function readStreamEvent(json: unknown): StreamEvent {
     case 'system':
       return readSystem(json);
     default:
-      return { type: 'other', name: type };
+      return unknownLine(type);
   }
 }
 
@@ -123,11 +129,20 @@ function readSystem(json: Json): StreamEvent {
     };
   }
   if (json.subtype === 'api_retry') {
+    const attempt = num(json.attempt);
+    const maxRetries = num(json.max_retries);
     return {
       type: 'api_retry',
-      attempt: num(json.attempt),
-      maxRetries: num(json.max_retries),
+      attempt,
+      maxRetries,
       delayMs: num(json.retry_delay_ms),
+      // No HTTP status: the API never answered (no network, no DNS). Only that starts the stall
+      // clock; a retry on a status (429, 529 overloaded) is a busy server the loop waits out.
+      ...(json.error_status === null
+        ? {
+            message: `API retry ${attempt ?? '?'}/${maxRetries ?? '?'}: no answer from the API (${str(json.error) ?? 'unknown'})`,
+          }
+        : {}),
     };
   }
   return { type: 'other', name: `system/${str(json.subtype) ?? '?'}` };

@@ -87,6 +87,9 @@ export function createStreamJsonOutput(
   return { stdout, stderr, summary: () => reading.summary() };
 }
 
+/** How much of the first line a stream with no JSON at all is quoted by. */
+const NOT_JSON_QUOTE = 120;
+
 /** Plain lines before any JSON that make ralph take the agent for one that prints plain text. */
 const PLAIN_AGENT_LINES = 3;
 
@@ -103,6 +106,9 @@ class StreamReading {
   private readonly usage = new Map<string, UsageWindow>();
   private toolCalls = 0;
   private invalidLines = 0;
+  private unknownLines = 0;
+  /** The start of the first line that was not JSON. */
+  private firstPlain: string | undefined;
   /** Whether any line was JSON: until one is, plain lines may mean an agent that does not speak stream-json. */
   private sawJson = false;
   /** Told once that the agent prints plain text: its lines are then shown as they are. */
@@ -110,12 +116,25 @@ class StreamReading {
   private result: ResultEvent | undefined;
   private rateLimitRejected: OutputSummary['rateLimitRejected'];
   private rendered: RenderedLine[] = [];
+  /** stderr cut into lines, only for a reader that looks for retries there. */
+  private readonly stderrLines: LineSplitter | undefined;
 
   constructor(
     private readonly reader: EventReader,
     private readonly hooks: StreamHooks,
     private readonly verbose: boolean,
-  ) {}
+  ) {
+    const retry = reader.stderrRetry?.bind(reader);
+    this.stderrLines =
+      retry &&
+      new LineSplitter(
+        (line) => {
+          const note = retry(line);
+          if (note) hooks.onRetry?.(note);
+        },
+        () => undefined,
+      );
+  }
 
   /** One complete line of the stream. */
   line(line: string): void {
@@ -134,6 +153,13 @@ class StreamReading {
   /** The stream ended: what the reader still held (a client's last words, its summed result). */
   end(): void {
     for (const event of this.reader.end()) this.take(event, undefined);
+    if (this.verbose && this.unknownLines > 0) {
+      const lines = this.unknownLines === 1 ? 'line' : 'lines';
+      this.rendered.push({
+        kind: 'detail',
+        text: `· ${this.unknownLines} ${lines} ralph does not know, not read (they are in the .jsonl log)`,
+      });
+    }
   }
 
   private take(event: StreamEvent, json: unknown): void {
@@ -142,6 +168,7 @@ class StreamReading {
     if (event.type === 'api_retry') {
       if (event.message) this.hooks.onRetry?.(event.message);
     } else if (event.type !== 'other') this.hooks.onProgress?.();
+    if (event.type === 'other' && event.unknown) this.unknownLines++;
     this.observe(event, json);
     this.rendered.push(...renderEvent(event, this.verbose));
   }
@@ -152,6 +179,7 @@ class StreamReading {
    */
   private plainLine(line: string): void {
     this.invalidLines++;
+    this.firstPlain ??= line.slice(0, NOT_JSON_QUOTE);
     keepLast(this.plainTail, [line.slice(0, 500)], 10);
     this.hooks.onPlainLine?.(line.slice(0, 500));
     if (!this.plainAgent && !this.sawJson && this.invalidLines >= PLAIN_AGENT_LINES) {
@@ -182,6 +210,7 @@ class StreamReading {
   /** A chunk of the agent's stderr, whose tail helps diagnose a failure. */
   stderr(chunk: Buffer): void {
     this.stderrTail.push(chunk);
+    this.stderrLines?.push(chunk);
   }
 
   /** The lines rendered since the last call. */
@@ -200,6 +229,8 @@ class StreamReading {
       expectsResult: true,
       toolCalls: this.toolCalls,
       invalidLines: this.invalidLines,
+      ...(this.unknownLines > 0 ? { unknownLines: this.unknownLines } : {}),
+      ...(!this.sawJson && this.firstPlain !== undefined ? { notJson: this.firstPlain } : {}),
       errorText: [...this.stderrTail.result(), ...this.plainTail, ...this.errorText],
       ...(rateLimitRejected ? { rateLimitRejected } : {}),
       ...(usage.size > 0 ? { usage: [...usage.values()] } : {}),

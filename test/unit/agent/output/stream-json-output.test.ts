@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { diagnoseFailure } from '../../../../src/agent/diagnose-failure.js';
 import { claude } from '../../../../src/agent/claude/dialect.js';
 import { CLAUDE_HINTS } from '../../../../src/agent/claude/hints.js';
+import type { EventReader } from '../../../../src/agent/event-reader.js';
+import { AGENT_KINDS, dialectOf } from '../../../../src/agent/dialects.js';
+import { neutralise } from '../../../../src/ui/neutralise.js';
+import { gemini } from '../../../../src/agent/gemini/dialect.js';
 import { createStreamJsonOutput, type StreamHooks } from '../../../../src/agent/output/stream-json-output.js';
 import { createTextOutput } from '../../../../src/agent/output/text-output.js';
 
@@ -18,7 +22,7 @@ function sink() {
 /** Feeds stdout (and stderr) in the given pieces and returns what came out. */
 async function feed(
   pieces: (string | Buffer)[],
-  options: { stderr?: string; hooks?: StreamHooks; verbose?: boolean } = {},
+  options: { stderr?: string; hooks?: StreamHooks; verbose?: boolean; reader?: EventReader } = {},
 ) {
   const log = sink();
   const jsonl = sink();
@@ -34,7 +38,7 @@ async function feed(
         throw error;
       },
     },
-    claude.reader(),
+    options.reader ?? claude.reader(),
     options.hooks,
   );
   for (const piece of pieces) await write(output.stdout, piece);
@@ -245,12 +249,69 @@ describe('diagnoseFailure', () => {
 });
 
 describe('the stall clock', () => {
-  it("is not started by Claude Code's api_retry (an overloaded server is waited out, not called a dead network)", async () => {
+  const retry = (status: number | null, error: string) =>
+    JSON.stringify({ type: 'system', subtype: 'api_retry', attempt: 1, max_retries: 10, error_status: status, error });
+
+  it("is started by Claude Code's api_retry that got no answer at all (no network), with what it said", async () => {
     const notes: string[] = [];
-    let progress = 0;
     const fixture = readFileSync(new URL('../../../fixtures/claude/no-network.stream.jsonl', import.meta.url), 'utf8');
-    await feed([fixture], { hooks: { onRetry: (note) => notes.push(note), onProgress: () => progress++ } });
+    await feed([fixture], { hooks: { onRetry: (note) => notes.push(note) } });
+    expect(notes).toHaveLength(7);
+    expect(notes[0]).toBe('API retry 1/10: no answer from the API (unknown)');
+  });
+
+  it('is not started by a retry on an HTTP status (an overloaded or limiting server is waited out)', async () => {
+    const notes: string[] = [];
+    await feed([`${retry(529, 'overloaded_error')}\n${retry(429, 'rate_limit')}\n`], {
+      hooks: { onRetry: (note) => notes.push(note) },
+    });
     expect(notes).toEqual([]);
-    expect(progress).toBeGreaterThan(0);
+  });
+
+  it("is started by Gemini CLI's no-answer retries on stderr, not by its retries on a status", async () => {
+    const notes: string[] = [];
+    const stderr =
+      'YOLO mode is enabled. All tool calls will be automatically approved.\n' +
+      'Attempt 1 failed. Retrying with backoff... TypeError: fetch failed\n' +
+      'Attempt 1 failed with status 429. Retrying with backoff...\n' +
+      'Attempt 2 failed. Retrying with backoff...\n';
+    await feed([], { stderr, reader: gemini.reader(), hooks: { onRetry: (note) => notes.push(note) } });
+    expect(notes).toEqual([
+      'Attempt 1 failed. Retrying with backoff... TypeError: fetch failed',
+      'Attempt 2 failed. Retrying with backoff...',
+    ]);
+  });
+});
+
+describe.each(AGENT_KINDS)('the %s stream, read through its own reader', (kind) => {
+  const dialect = dialectOf(kind);
+
+  it('counts a line its reader does not know and shows it with --verbose only, never failing on it', async () => {
+    const pieces = [line({ type: 'a.future.event', data: 1 }), line(['not', 'an', 'event'])];
+    const quiet = await feed(pieces, { reader: dialect.reader() });
+    expect(quiet.summary.unknownLines).toBe(2);
+    expect(quiet.screen).not.toMatch(/a\.future\.event/);
+    const verbose = await feed(pieces, { reader: dialect.reader(), verbose: true });
+    expect(verbose.screen).toContain('· a.future.event (a line ralph does not know)');
+    expect(verbose.screen).toContain('· 2 lines ralph does not know, not read (they are in the .jsonl log)');
+    expect(verbose.summary.invalidLines).toBe(0);
+    expect(diagnoseFailure(verbose.summary, 0, Date.now(), dialect.classifyFailure)).toBeUndefined();
+  });
+
+  it('fails an iteration whose stream has no JSON at all, quoting its first bytes, whatever the exit', async () => {
+    const text = `Hello! I am ${dialect.name} in its text mode.\u001b]52;c;aGk=\u0007 ${'and on '.repeat(30)}\nSecond line.\n`;
+    const { summary } = await feed([text], { reader: dialect.reader() });
+    expect(summary.notJson).toBe(text.slice(0, 120));
+    for (const exit of [0, 1]) {
+      const failure = diagnoseFailure(summary, exit, Date.now(), dialect.classifyFailure);
+      expect(failure?.kind).toBe('error');
+      const [message = ''] = failure?.kind === 'error' ? failure.lines : [];
+      expect(message).toContain(`it began ${JSON.stringify(neutralise(text.slice(0, 120)))} — `);
+      expect(message).toMatch(/probably started in the wrong mode/);
+      expect(message).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    }
+    // One JSON line is enough: then plain lines are the client speaking outside its stream.
+    const mixed = await feed([line({ type: 'some.event' }), text], { reader: dialect.reader() });
+    expect(mixed.summary.notJson).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexEventReader } from '../../../../src/agent/codex/read-events.js';
+import { AGENT_KINDS, dialectOf, type AgentKind } from '../../../../src/agent/dialects.js';
 import type { EventReader } from '../../../../src/agent/event-reader.js';
 import { geminiEventReader } from '../../../../src/agent/gemini/read-events.js';
 import { opencodeEventReader } from '../../../../src/agent/opencode/read-events.js';
@@ -142,15 +143,27 @@ describe('the OpenCode reader (run --format json)', () => {
   });
 });
 
+const READERS = AGENT_KINDS.map((kind) => [kind, () => dialectOf(kind).reader()] as const);
+
 describe('every reader, fed what is not an event', () => {
-  it.each([
-    ['codex', codexEventReader],
-    ['gemini', geminiEventReader],
-    ['opencode', opencodeEventReader],
-  ])('%s keeps an unknown line by name and never throws', (_kind, make) => {
+  it.each(READERS)('%s keeps an unknown line by name, marked unknown, and never throws', (_kind, make) => {
     const reader = make();
     for (const json of [null, 42, 'text', [], {}, { type: 'future.event', item: 7 }, { type: 'item.completed' }])
       expect(() => reader.read(json)).not.toThrow();
-    expect(reader.read({ type: 'future.event' })).toEqual([{ type: 'other', name: 'future.event' }]);
+    expect(reader.read({ type: 'future.event' })).toEqual([{ type: 'other', name: 'future.event', unknown: true }]);
+    expect(reader.read(42)).toEqual([{ type: 'other', name: 'number', unknown: true }]);
+  });
+});
+
+describe("every line of the clients' real output is one its reader knows", () => {
+  const fixtures = readdirSync(FIXTURES, { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.jsonl'),
+  );
+  it.each(fixtures)('%s', (file) => {
+    const kind = file.split('/')[0] as AgentKind;
+    const unknown = readFixture(dialectOf(kind).reader(), file).filter(
+      (event) => event.type === 'other' && event.unknown,
+    );
+    expect(unknown).toEqual([]);
   });
 });
