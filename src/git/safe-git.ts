@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { RalphError } from '../errors.js';
 import { signalGroup } from '../process/process-group.js';
 import { neutralFilter, neutralGitEnv, type ConfigEntry } from './neutral-config.js';
@@ -42,6 +41,9 @@ export async function runGit(root: string, args: readonly string[], options: Git
   const command = ['git', ...args].join(' ');
   if (options.signal?.aborted) throw new GitStopped('interrupt', command);
   const extra = options.filters ? await filterDrivers(root, options) : [];
+  // Loaded on the first git command: `ralph status` and the usual iteration start none.
+  const { execa } = await import('execa');
+  if (options.signal?.aborted) throw new GitStopped('interrupt', command);
   const child = execa('git', args, {
     cwd: root,
     reject: false,
