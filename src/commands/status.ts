@@ -2,7 +2,7 @@ import { ralphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { chooseTaskList } from '../lists/chosen-list.js';
 import { readStatus } from '../status/read-status.js';
-import { readReviewPolicy } from '../config/review-policy.js';
+import { statusReviewPolicy } from '../status/status-policy.js';
 import { renderStatus } from '../status/render-status.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { detectCi } from '../config/ci-environment.js';
@@ -27,7 +27,7 @@ export async function statusCommand(options: StatusOptions): Promise<number> {
   const env = options.env ?? process.env;
   const paths = ralphPaths(root, (await chooseTaskList(root, options.cwd, options.tasks, env)).file);
   // With the review cycle on, a story is complete when it passes and is approved.
-  const policy = await readReviewPolicy(paths.config, 'ralph/config.json', env).catch(() => ({ review: true }));
+  const policy = await statusReviewPolicy(paths, env);
   const status = await readStatus(paths, { now: options.now ?? Date.now(), rows: options.rows ?? 10, policy });
   stdout.write(options.json ? machineJson(status) : forTheLog(renderStatus(status), env));
   return 0;

@@ -1,4 +1,5 @@
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import { renameSync, writeFileSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { describeEnded } from '../process/marked-processes.js';
 import { isProcessRunning, processStartTime } from '../process/proc.js';
@@ -187,12 +188,15 @@ export class ActiveLock {
   }
 }
 
-/** Rewrites `.ralph-active` atomically, so readers never see half a file. */
+/**
+ * Rewrites `.ralph-active` atomically, so readers never see half a file. Synchronously: it is
+ * rewritten around every agent, and two thread-pool round trips each time are measurable (own-file.ts).
+ */
 async function writeActive(path: string, active: ActiveFile): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temporary, JSON.stringify(active, null, 2) + '\n');
-    await rename(temporary, path);
+    writeFileSync(temporary, JSON.stringify(active, null, 2) + '\n');
+    renameSync(temporary, path);
   } catch (error) {
     await unlink(temporary).catch(() => undefined);
     throw error;

@@ -1,5 +1,17 @@
-import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, rename, rm, type FileHandle } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { errnoCode, ioError, isErrno, RalphError } from '../errors.js';
 import { shownPath } from './paths.js';
@@ -14,6 +26,12 @@ import { shownPath } from './paths.js';
  * `io` error (exit 74) naming the path and what is there.
  *
  * Reads follow a link: a user may link tasks.json to a file of theirs, and a link is no hang.
+ *
+ * The small whole-file reads and writes are synchronous: each is a handful of system calls on a
+ * local file that cannot block (O_NONBLOCK, regular files only), and every asynchronous call would
+ * be one more round trip through libuv's thread pool. The loop makes dozens of them between two
+ * agents, and on a busy machine each round trip waits for a thread to be scheduled (bench/RESULTS.md).
+ * Files that are streamed (logs, the CSV's tail) keep their asynchronous handles.
  */
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
@@ -25,12 +43,19 @@ export async function readOwnFile(path: string): Promise<string | undefined> {
 
 /** A file's bytes, or undefined when there is none; anything but a regular file is refused. */
 export async function readOwnBytes(path: string): Promise<Buffer | undefined> {
-  const handle = await openOwnFileForReading(path);
-  if (handle === undefined) return undefined;
+  let fd: number;
   try {
-    return await handle.readFile();
+    fd = openSync(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return undefined;
+    throw await refusal(error, path, 'read');
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw notRegular(path, stats, 'read');
+    return readFileSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -73,26 +98,34 @@ export async function openOwnFileForReading(
  */
 export async function replaceOwnFile(root: string, path: string, text: string): Promise<void> {
   await folderOf(root, path);
-  const present = await lstat(path).catch((error: unknown) => {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    throw ioError(error, path, 'write');
-  });
+  let present: Stats | undefined;
+  try {
+    present = lstatSync(path);
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw ioError(error, path, 'write');
+  }
   if (present && !present.isFile()) throw await refusal(present, path, 'write');
   const temporary = `${path}.${process.pid}.tmp`;
   // A temporary file left by a crash with the same pid, or put there: the name itself goes, never its target.
-  await rm(temporary, { force: true }).catch((error: unknown) => {
-    throw ioError(error, temporary, 'write');
-  });
   try {
-    const handle = await open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
-    try {
-      await handle.writeFile(text);
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, path);
+    rmSync(temporary, { force: true });
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
+    throw ioError(error, temporary, 'write');
+  }
+  try {
+    const fd = openSync(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
+    try {
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // The write's own error is the one to report.
+    }
     throw ioError(error, path, 'write');
   }
 }
@@ -106,14 +139,23 @@ export async function appendOwnFile(
   path: string,
   text: string | ((empty: boolean) => string),
 ): Promise<void> {
-  const handle = await openOwnFileForWriting(root, path, O_APPEND);
+  await folderOf(root, path);
+  let fd: number;
   try {
-    const { size } = await handle.stat();
-    await handle.writeFile(typeof text === 'string' ? text : text(size === 0));
+    fd = openSync(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_APPEND, 0o666);
   } catch (error) {
-    throw ioError(error, path, 'write');
+    throw await refusal(error, path, 'write');
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw notRegular(path, stats, 'write');
+    try {
+      writeFileSync(fd, typeof text === 'string' ? text : text(stats.size === 0));
+    } catch (error) {
+      throw ioError(error, path, 'write');
+    }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -155,19 +197,27 @@ export async function ownFolder(root: string, dir: string): Promise<void> {
   for (const part of inside.split(sep).filter(Boolean)) {
     current = join(current, part);
     // An OS error (EACCES, ENOSPC) propagates as it is: the caller names what it was doing.
-    const stats = await lstat(current).catch((error: unknown) => {
-      if (isErrno(error, 'ENOENT')) return undefined;
-      throw error;
-    });
+    const stats = lstatOrNothing(current);
     if (stats?.isDirectory()) continue;
     if (stats?.isSymbolicLink()) throw await refusal(stats, current, 'write', 'folder');
     // A file in the way fails here as mkdir fails (EEXIST), an OS error like any other.
-    await mkdir(current).catch((error: unknown) => {
+    try {
+      mkdirSync(current);
+    } catch (error) {
       // Made meanwhile by ralph itself (two writes at once): checked again below.
       if (stats || !isErrno(error, 'EEXIST')) throw error;
-    });
-    const made = await lstat(current);
+    }
+    const made = lstatSync(current);
     if (!made.isDirectory()) throw await refusal(made, current, 'write', 'folder');
+  }
+}
+
+function lstatOrNothing(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return undefined;
+    throw error;
   }
 }
 

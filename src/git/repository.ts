@@ -6,12 +6,16 @@ import type { Git } from '../loop/ports.js';
 import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
 import { reachesThroughLooseCommits } from './loose-commits.js';
 import { findGitDirs, readBranchFromFiles, readHeadFromFiles, type GitDirs } from './head-file.js';
+import { findRootFromFiles } from './find-root.js';
 
 /** How far back the reflog is searched for the commit to get back to. */
 const REFLOG_ENTRIES = 200;
 
 /** The top of the git work tree that contains `cwd`; a set-up error outside one. */
 export async function findRepoRoot(cwd: string): Promise<string> {
+  // From the files when they settle it: no git process (and no execa) for `ralph status`.
+  const found = await findRootFromFiles(cwd).catch(() => undefined);
+  if (found !== undefined) return found;
   try {
     return (await gitOutput(cwd, ['rev-parse', '--show-toplevel'])).trim();
   } catch {

@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { RalphError } from '../errors.js';
 import { signalGroup } from '../process/process-group.js';
 import { neutralFilter, neutralGitEnv, neutralMergeDriver, type ConfigEntry } from './neutral-config.js';
@@ -49,6 +48,9 @@ export async function runGit(root: string, args: readonly string[], options: Git
     ...(options.filters ? await filterDrivers(root, options) : []),
     ...(options.mergeDrivers ? await mergeDrivers(root, options) : []),
   ];
+  // Loaded on the first git command: `ralph status` and the usual iteration start none.
+  const { execa } = await import('execa');
+  if (options.signal?.aborted) throw new GitStopped('interrupt', command);
   const child = execa('git', args, {
     cwd: root,
     reject: false,

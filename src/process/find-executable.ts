@@ -1,15 +1,19 @@
-import { access, constants, stat } from 'node:fs/promises';
+import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 
 /**
  * The absolute path of an executable: a name is looked up on PATH, a path (anything with a
  * slash) is taken relative to `cwd`. Undefined when there is no such executable file.
  */
-export async function findExecutable(
+export function findExecutable(
   name: string,
   cwd: string,
   pathVariable = process.env.PATH ?? '',
 ): Promise<string | undefined> {
+  return Promise.resolve(lookUp(name, cwd, pathVariable));
+}
+
+function lookUp(name: string, cwd: string, pathVariable: string): string | undefined {
   const candidates = name.includes('/')
     ? [resolve(cwd, name)]
     : pathVariable
@@ -17,15 +21,16 @@ export async function findExecutable(
         .filter(Boolean)
         .map((dir) => join(resolve(cwd, dir), name));
   for (const candidate of candidates) {
-    if (await isExecutableFile(candidate)) return candidate;
+    if (isExecutableFile(candidate)) return candidate;
   }
   return undefined;
 }
 
-async function isExecutableFile(path: string): Promise<boolean> {
+/** Synchronous: the lookup runs before every agent, and each PATH entry would be two thread-pool round trips. */
+function isExecutableFile(path: string): boolean {
   try {
-    await access(path, constants.X_OK);
-    return (await stat(path)).isFile();
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
   } catch {
     return false;
   }

@@ -24,6 +24,13 @@ const POLL_MS = 25;
 const MAX_ROUNDS = 5;
 
 /**
+ * How often the process list is read again for processes that started while it was being read:
+ * one that forks its successor and exits between the listing and its turn leaves only a process
+ * the listing has not got (a chain that re-forks every 50 ms, on a busy machine).
+ */
+const MAX_LISTINGS = 5;
+
+/**
  * The running processes whose environment (as they were started with it, in /proc/PID/environ)
  * carries the marker, ralph itself excluded. Empty where there is no /proc (macOS).
  */
@@ -31,15 +38,20 @@ function findMarked(match: MarkerMatch, belongs: (pid: number) => boolean = () =
   const [entry, exact] =
     'exact' in match ? [`${MARKER_VARIABLE}=${match.exact}`, true] : [`${MARKER_VARIABLE}=${match.prefix}`, false];
   const found: MarkedProcess[] = [];
-  for (const pid of listPids()) {
-    if (pid === process.pid) continue;
-    // The small stat first: a process older than the scope is skipped before its environment is read.
-    const stat = readProcStat(pid);
-    if (!stat || stat.state === 'Z') continue;
-    if (match.sinceTicks !== undefined && Number(stat.startTicks) < match.sinceTicks) continue;
-    const environ = readProcEnviron(pid);
-    if (environ && environHas(environ, entry, exact) && belongs(pid))
-      found.push({ pid, comm: stat.comm, startTicks: stat.startTicks });
+  const looked = new Set<number>([process.pid]);
+  for (let listing = 0; listing < MAX_LISTINGS; listing++) {
+    const fresh = listPids().filter((pid) => !looked.has(pid));
+    if (fresh.length === 0) break;
+    for (const pid of fresh) {
+      looked.add(pid);
+      // The small stat first: a process older than the scope is skipped before its environment is read.
+      const stat = readProcStat(pid);
+      if (!stat || stat.state === 'Z') continue;
+      if (match.sinceTicks !== undefined && Number(stat.startTicks) < match.sinceTicks) continue;
+      const environ = readProcEnviron(pid);
+      if (environ && environHas(environ, entry, exact) && belongs(pid))
+        found.push({ pid, comm: stat.comm, startTicks: stat.startTicks });
+    }
   }
   return found;
 }

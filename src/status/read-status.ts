@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { UsageWindow } from '../domain/usage.js';
 import { readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
@@ -7,7 +6,8 @@ import { blockedReason, decideAnswer, decideQuestion } from '../files/signal-fil
 import { readOwnFile } from '../files/own-file.js';
 import { readRunState, taskListId } from '../files/run-state.js';
 import { countStories, openStories, type ReviewPolicy } from '../domain/tasks.js';
-import { parseTasks } from '../files/tasks.js';
+import { plainLastRun, plainTaskList } from '../files/plain-json-check.js';
+import type { LastRunFile } from './last-run-schema.js';
 import { parseJson } from '../files/json-text.js';
 import { currentBranch } from '../git/branch.js';
 
@@ -59,21 +59,7 @@ export type LoopStatus =
       usage?: UsageWindow[];
     };
 
-/** last-run.json as ralph writes it (see src/run-lifecycle/last-run-file.ts); unknown fields pass through. */
-const lastRunSchema = z.looseObject({
-  reason: z.string(),
-  exitCode: z.number(),
-  detail: z.string().optional(),
-  iterations: z.number(),
-  maxIterations: z.number().optional(),
-  endedAt: z.string().optional(),
-  durationSeconds: z.number().optional(),
-  stories: z.object({ complete: z.number(), total: z.number() }).optional(),
-  // Each agent kind's part, when a --fallback-agent ran too.
-  agents: z.record(z.string(), z.object({ iterations: z.number(), costUsd: z.number().optional() })).optional(),
-});
-
-export type LastRunStatus = ({ state: 'ok' } & z.infer<typeof lastRunSchema>) | { state: 'invalid'; error: string };
+export type LastRunStatus = ({ state: 'ok' } & LastRunFile) | { state: 'invalid'; error: string };
 
 /** One summary.csv row; a column the file does not have is null. */
 export interface IterationStatus {
@@ -113,7 +99,10 @@ export async function readStatus(
 async function readTasksStatus(paths: RalphPaths, reviewPolicy: ReviewPolicy): Promise<TasksStatus> {
   const text = await readOwnFile(paths.tasks);
   if (text === undefined) return { state: 'missing' };
-  const parsed = parseTasks(text);
+  // zod (the schema, and its error messages) is loaded only for a list the plain check is unsure of.
+  const json = parseJson(text);
+  const parsed =
+    (json.ok ? plainTaskList(json.value) : undefined) ?? (await import('../files/tasks.js')).parseTasks(text);
   if (!parsed.ok) return { state: 'invalid', error: parsed.error };
   // Approvals no review made do not count, as in the run (docs/review-cycle.md).
   const { unconfirmedApprovals = [] } = await readRunState(paths.state, taskListId(parsed.tasks));
@@ -164,6 +153,9 @@ async function readLastRun(path: string): Promise<LastRunStatus | null> {
   if (text === undefined) return null;
   const parsed = parseJson(text);
   if (!parsed.ok) return { state: 'invalid', error: `not valid JSON (${parsed.error})` };
+  const plain = plainLastRun(parsed.value) as LastRunFile | undefined;
+  if (plain) return { state: 'ok', ...plain };
+  const { lastRunSchema } = await import('./last-run-schema.js');
   const result = lastRunSchema.safeParse(parsed.value);
   if (result.success) return { state: 'ok', ...result.data };
   return { state: 'invalid', error: result.error.issues[0]?.message ?? 'not a run report' };

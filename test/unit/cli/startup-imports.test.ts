@@ -30,6 +30,14 @@ describe('start-up', () => {
     expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
   });
 
+  it('ralph status loads none of the heavy packages, nor the agent dialects, for the usual files', () => {
+    const { packages, modules } = staticImports(join(SRC, 'commands/status.ts'));
+    expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
+    expect([...modules].filter((module) => module.startsWith('agent/') || module.startsWith('config/'))).toEqual([
+      'config/ci-environment.ts',
+    ]);
+  });
+
   it('a run loads the gate runner and luxon only when it needs them', () => {
     const { packages, modules } = staticImports(join(SRC, 'commands/run.ts'));
     expect(packages).toContain('execa');
