@@ -103,6 +103,7 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
       'with --ci: what the workflow installs instead of this version of ralph (git URL, tarball, path)',
     )
     .option('--vendor', 'with --ci: pack this ralph into ralph/vendor/ and have the workflow install that file', false)
+    .option('--agent <kind>', 'the agent client to set up and write to ralph/config.json (docs/agents.md)')
     .action(
       async (options: {
         force: boolean;
@@ -111,6 +112,7 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
         from?: string;
         install?: string;
         vendor: boolean;
+        agent?: string;
       }) => {
         const { initCommand } = await import('../commands/init.js');
         setExitCode(await initCommand({ cwd: process.cwd(), ...options }));

@@ -12,11 +12,14 @@ import { legacyPromptNotes, readRalphSh } from '../init/import-ralph-sh.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
 import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
-import { DEFAULT_CLAUDE_CODE_VERSION, installedClaudeCodeVersion } from '../init/claude-code-version.js';
 import { vendorRunningRalph } from '../init/vendor.js';
 import { updateInstallStep } from '../init/workflow-install.js';
-import { claudeLoginState } from '../agent/claude/login-state.js';
-import { liftsRootRefusal } from '../agent/claude/sandbox-rule.js';
+import { AGENT_KINDS, dialectOf, type AgentKind } from '../agent/dialects.js';
+import type { AgentDialect } from '../agent/dialect.js';
+import { installedClientVersion } from '../agent/client-setup.js';
+import type { InitAgent } from '../init/agent-setup.js';
+import { agentKindIn } from '../init/config-agent.js';
+import { readOwnFile } from '../files/own-file.js';
 import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { resetPaths } from '../init/reset-files.js';
@@ -30,8 +33,10 @@ export interface InitOptions {
   reset?: readonly string[];
   /** Also write a CI workflow. */
   ci?: CiProvider;
-  /** A ralph.sh folder to import (prd.json, progress.txt, prompt.md or CLAUDE.md). */
+  /** A ralph.sh folder to import (its prd.json, progress.txt and prompt file). */
   from?: string;
+  /** The agent kind to set up and write to the config (`--agent codex`); else the config's, else the default. */
+  agent?: string;
   /** What the workflow installs instead of this package at this version (a git URL, a tarball, a path). */
   install?: string;
   /** With --ci: pack this ralph into ralph/vendor/ and have the workflow install that file. */
@@ -44,13 +49,21 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   // Checked first: a bad flag writes nothing.
   const installSpec = checkInstallSpec(options.install, options.ci, options.vendor ?? false);
+  const named = checkAgentKind(options.agent);
   const reset = resetPaths(options.reset ?? []);
   const root = await findRepoRoot(options.cwd);
   await requireExisting(root, reset);
   const from =
     options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
   const gates = await detectGates(root);
-  const claudePath = await findExecutable('claude', options.cwd);
+  const kind = named ?? configuredKind(await readOwnFile(join(root, 'ralph/config.json'))) ?? AGENT_KINDS[0];
+  const dialect = dialectOf(kind);
+  const agentPath = await findExecutable(dialect.bin, options.cwd);
+  // Only for the workflow: CI runs the agent the user tried here.
+  const version = options.ci
+    ? ((await installedClientVersion(agentPath, dialect.setup)) ?? dialect.setup.defaultVersion)
+    : dialect.setup.defaultVersion;
+  const agent = initAgent(kind, dialect, version);
   const packed = options.vendor ? await vendorRunningRalph(root) : undefined;
   const vendored = packed?.path;
   const install = vendored === undefined ? installSpec : `./${vendored}`;
@@ -61,10 +74,8 @@ export async function initCommand(options: InitOptions): Promise<number> {
       gates,
       ...(from ? { from } : {}),
       ...(install === undefined ? {} : { install }),
-      // Only for the workflow: CI runs the agent the user tried here.
-      ...(options.ci
-        ? { claudeCodeVersion: (await installedClaudeCodeVersion(claudePath)) ?? DEFAULT_CLAUDE_CODE_VERSION }
-        : {}),
+      agent,
+      writeKind: named !== undefined,
     }),
     { force: options.force ?? false, reset },
   );
@@ -77,14 +88,13 @@ export async function initCommand(options: InitOptions): Promise<number> {
     .map((outcome) => outcome.path);
   await acceptAsLeftBehind(root, ralphPaths(root).state, written);
   const where: Whereabouts = {
-    claudeFound: claudePath !== undefined,
-    root: process.getuid?.() === 0 && !liftsRootRefusal(process.env),
+    agent,
+    agentFound: agentPath !== undefined,
+    root: process.getuid?.() === 0 && dialect.setup.root !== undefined && !dialect.setup.root.lifted(process.env),
     imported: from !== undefined,
     alsoWritten: [...(options.ci ? [GITHUB_WORKFLOW] : []), ...(vendored ? [vendored] : [])],
-    // The login step is done when a key variable or the credential file is there (no client is started).
-    loggedIn:
-      (await claudeLoginState({ env: process.env, home: homedir(), platform: process.platform })).state === 'ok',
-    ...(await stepsDone(root)),
+    loggedIn: await loggedIn(dialect, agentPath),
+    ...(await stepsDone(root, agent.stopHook ? [agent.stopHook.path] : [])),
   };
   const notes = [
     ...(from
@@ -95,9 +105,88 @@ export async function initCommand(options: InitOptions): Promise<number> {
         ]
       : []),
     ...(options.ci && install === undefined ? ['', ...installNote()] : []),
+    ...(named === undefined ? [] : await agentNotes(root, named, outcomes)),
   ];
   stdout.write(renderInit(root, outcomes, gates, where, notes));
   return 0;
+}
+
+/** `--agent` names a kind ralph knows: checked before anything is written. */
+function checkAgentKind(name: string | undefined): AgentKind | undefined {
+  if (name === undefined) return undefined;
+  const kind = AGENT_KINDS.find((known) => known === name.trim());
+  if (kind !== undefined) return kind;
+  throw new RalphError(
+    'usage',
+    `--agent ${name}: no such agent kind`,
+    `name one of ${AGENT_KINDS.join(', ')} (docs/agents.md)`,
+  );
+}
+
+/** The kind an existing config names, so a second init (`--ci github`) sets up the same client. */
+function configuredKind(text: string | undefined): AgentKind | undefined {
+  const named = agentKindIn(text);
+  return AGENT_KINDS.find((known) => known === named);
+}
+
+/** The client as init sets it up, from its dialect. */
+export function initAgent(kind: AgentKind, dialect: AgentDialect, version: string): InitAgent {
+  const { setup, stopHook } = dialect;
+  return {
+    kind,
+    name: dialect.name,
+    install: dialect.install,
+    login: setup.login,
+    ...(setup.root ? { rootAdvice: setup.root.advice } : {}),
+    reportsCost: dialect.reportsCost,
+    ci: {
+      package: setup.package,
+      version,
+      node: setup.node,
+      keyVariable: setup.key.variable,
+      secret: setup.key.secret,
+    },
+    ...(stopHook ? { stopHook: { path: stopHook.settingsPath, merge: stopHook.merge } } : {}),
+  };
+}
+
+/**
+ * The login step is done when the client's key variable is set, or its own preflight reads a login
+ * without a paid call (a credential file, a settings file, its status command).
+ */
+async function loggedIn(dialect: AgentDialect, path: string | undefined): Promise<boolean> {
+  if ((process.env[dialect.setup.key.variable] ?? '').trim() !== '') return true;
+  const preflight = dialect.preflight?.({
+    path: path ?? dialect.bin,
+    env: { ...process.env, HOME: process.env.HOME ?? homedir() },
+    version: '',
+  });
+  return (await preflight?.login())?.state === 'ok';
+}
+
+/**
+ * What `--agent` left to say: a config of the user's that names another kind (only --force sets
+ * it), and a Stop hook the kind does not have.
+ */
+async function agentNotes(root: string, kind: AgentKind, outcomes: readonly ItemOutcome[]): Promise<string[]> {
+  const notes: string[] = [];
+  const config = outcomes.find((outcome) => outcome.path === 'ralph/config.json');
+  if (config?.result === 'exists') {
+    const named = agentKindIn(await readOwnFile(join(root, 'ralph/config.json'))) ?? AGENT_KINDS[0];
+    if (named !== kind)
+      notes.push(
+        `ralph/config.json is yours and runs ${named}: ralph init --agent ${kind} --force sets its agent.kind (and nothing else).`,
+      );
+  }
+  if (dialectOf(kind).stopHook === undefined) {
+    const having = AGENT_KINDS.filter((other) => dialectOf(other).stopHook !== undefined).map(
+      (other) => dialectOf(other).name,
+    );
+    notes.push(
+      `The Stop hook (ralph hook stop) is ${having.join(' and ')}'s alone: none is set up for ${dialectOf(kind).name}.`,
+    );
+  }
+  return notes.length === 0 ? [] : ['', ...notes];
 }
 
 /** `--reset` replaces a file the user has: one that is not there is a mistake, said before anything is written. */
@@ -128,7 +217,7 @@ function renderInit(
   root: string,
   outcomes: readonly ItemOutcome[],
   gates: readonly DetectedGate[] = [],
-  where: Whereabouts = { claudeFound: true, root: false, imported: false },
+  where: Whereabouts,
   notes: readonly string[] = [],
 ): string {
   const lines = [`${pc.bold('ralph init')} in ${root}`];
@@ -143,7 +232,7 @@ function renderInit(
       lines.push(
         pc.dim(
           '  (yours: ralph init --reset <file> replaces one with its template after a backup; --force never does;' +
-            ' .gitignore and .claude/settings.json are only ever added to)',
+            ` ${['.gitignore', ...(where.agent.stopHook ? [where.agent.stopHook.path] : [])].join(' and ')} are only ever added to)`,
         ),
       );
   }
