@@ -1,7 +1,5 @@
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pc from 'picocolors';
-import { findExecutable } from '../process/find-executable.js';
 import { detectGates, type DetectedGate } from '../gates/detect-gates.js';
 import { ralphPaths } from '../files/paths.js';
 import { acceptAsLeftBehind } from '../files/run-state.js';
@@ -14,12 +12,7 @@ import { nextSteps, type Whereabouts } from '../init/next-steps.js';
 import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
 import { vendorRunningRalph } from '../init/vendor.js';
 import { updateInstallStep } from '../init/workflow-install.js';
-import { AGENT_KINDS, dialectOf, type AgentKind } from '../agent/dialects.js';
-import type { AgentDialect } from '../agent/dialect.js';
-import { installedClientVersion } from '../agent/client-setup.js';
-import type { InitAgent } from '../init/agent-setup.js';
-import { agentKindIn } from '../init/config-agent.js';
-import { readOwnFile } from '../files/own-file.js';
+import { agentNotes, agentToSetUp, checkAgentKind, loggedIn } from './init-agent.js';
 import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { resetPaths } from '../init/reset-files.js';
@@ -56,14 +49,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const from =
     options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
   const gates = await detectGates(root);
-  const kind = named ?? configuredKind(await readOwnFile(join(root, 'ralph/config.json'))) ?? AGENT_KINDS[0];
-  const dialect = dialectOf(kind);
-  const agentPath = await findExecutable(dialect.bin, options.cwd);
-  // Only for the workflow: CI runs the agent the user tried here.
-  const version = options.ci
-    ? ((await installedClientVersion(agentPath, dialect.setup)) ?? dialect.setup.defaultVersion)
-    : dialect.setup.defaultVersion;
-  const agent = initAgent(kind, dialect, version);
+  const { agent, dialect, agentPath } = await agentToSetUp(root, options.cwd, named, options.ci !== undefined);
   const packed = options.vendor ? await vendorRunningRalph(root) : undefined;
   const vendored = packed?.path;
   const install = vendored === undefined ? installSpec : `./${vendored}`;
@@ -109,84 +95,6 @@ export async function initCommand(options: InitOptions): Promise<number> {
   ];
   stdout.write(renderInit(root, outcomes, gates, where, notes));
   return 0;
-}
-
-/** `--agent` names a kind ralph knows: checked before anything is written. */
-function checkAgentKind(name: string | undefined): AgentKind | undefined {
-  if (name === undefined) return undefined;
-  const kind = AGENT_KINDS.find((known) => known === name.trim());
-  if (kind !== undefined) return kind;
-  throw new RalphError(
-    'usage',
-    `--agent ${name}: no such agent kind`,
-    `name one of ${AGENT_KINDS.join(', ')} (docs/agents.md)`,
-  );
-}
-
-/** The kind an existing config names, so a second init (`--ci github`) sets up the same client. */
-function configuredKind(text: string | undefined): AgentKind | undefined {
-  const named = agentKindIn(text);
-  return AGENT_KINDS.find((known) => known === named);
-}
-
-/** The client as init sets it up, from its dialect. */
-export function initAgent(kind: AgentKind, dialect: AgentDialect, version: string): InitAgent {
-  const { setup, stopHook } = dialect;
-  return {
-    kind,
-    name: dialect.name,
-    install: dialect.install,
-    login: setup.login,
-    ...(setup.root ? { rootAdvice: setup.root.advice } : {}),
-    reportsCost: dialect.reportsCost,
-    ci: {
-      package: setup.package,
-      version,
-      node: setup.node,
-      keyVariable: setup.key.variable,
-      secret: setup.key.secret,
-    },
-    ...(stopHook ? { stopHook: { path: stopHook.settingsPath, merge: stopHook.merge } } : {}),
-  };
-}
-
-/**
- * The login step is done when the client's key variable is set, or its own preflight reads a login
- * without a paid call (a credential file, a settings file, its status command).
- */
-async function loggedIn(dialect: AgentDialect, path: string | undefined): Promise<boolean> {
-  if ((process.env[dialect.setup.key.variable] ?? '').trim() !== '') return true;
-  const preflight = dialect.preflight?.({
-    path: path ?? dialect.bin,
-    env: { ...process.env, HOME: process.env.HOME ?? homedir() },
-    version: '',
-  });
-  return (await preflight?.login())?.state === 'ok';
-}
-
-/**
- * What `--agent` left to say: a config of the user's that names another kind (only --force sets
- * it), and a Stop hook the kind does not have.
- */
-async function agentNotes(root: string, kind: AgentKind, outcomes: readonly ItemOutcome[]): Promise<string[]> {
-  const notes: string[] = [];
-  const config = outcomes.find((outcome) => outcome.path === 'ralph/config.json');
-  if (config?.result === 'exists') {
-    const named = agentKindIn(await readOwnFile(join(root, 'ralph/config.json'))) ?? AGENT_KINDS[0];
-    if (named !== kind)
-      notes.push(
-        `ralph/config.json is yours and runs ${named}: ralph init --agent ${kind} --force sets its agent.kind (and nothing else).`,
-      );
-  }
-  if (dialectOf(kind).stopHook === undefined) {
-    const having = AGENT_KINDS.filter((other) => dialectOf(other).stopHook !== undefined).map(
-      (other) => dialectOf(other).name,
-    );
-    notes.push(
-      `The Stop hook (ralph hook stop) is ${having.join(' and ')}'s alone: none is set up for ${dialectOf(kind).name}.`,
-    );
-  }
-  return notes.length === 0 ? [] : ['', ...notes];
 }
 
 /** `--reset` replaces a file the user has: one that is not there is a mistake, said before anything is written. */

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { DEFAULT_CLAUDE_CODE_VERSION } from '../../src/agent/claude/setup.js';
 import { describe, expect, it } from 'vitest';
 import { AGENT_KINDS, dialectOf } from '../../src/agent/dialects.js';
-import { initAgent } from '../../src/commands/init.js';
+import { initAgent } from '../../src/commands/init-agent.js';
 import { withAgent } from '../../src/init/workflow-agent.js';
 import { localDate } from '../../src/files/archive-name.js';
 import { LOOP_OWNED_PATHS } from '../../src/files/paths.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextSteps } from '../../../src/init/next-steps.js';
-import { initAgent } from '../../../src/commands/init.js';
+import { initAgent } from '../../../src/commands/init-agent.js';
 import { dialectOf } from '../../../src/agent/dialects.js';
 
 const agent = initAgent('claude', dialectOf('claude'), '2.1.332');
