@@ -28,7 +28,7 @@ export interface InitOptions {
   ci?: CiProvider;
   /** A ralph.sh folder to import (its prd.json, progress.txt and prompt file). */
   from?: string;
-  /** The agent kind to set up and write to the config (`--agent codex`); else the config's, else the default. */
+  /** The agent kind to set up and write to the config (`--agent <kind>`); else the config's, else the default. */
   agent?: string;
   /** What the workflow installs instead of this package at this version (a git URL, a tarball, a path). */
   install?: string;

@@ -2,7 +2,7 @@ import type { InitAgent } from './agent-setup.js';
 
 /**
  * The generated workflow's words for the agent client: its name, its npm package pinned by an
- * input of its own (`codex-version`, …) with the Node its `engines` asks for, and the secret its key
+ * input of its own (`<client>-version`) with the Node its `engines` asks for, and the secret its key
  * comes from. A client that reports no cost runs without `--max-cost`, which ralph would refuse.
  */
 export function withAgent(template: string, agent: InitAgent): string {

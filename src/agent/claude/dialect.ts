@@ -1,5 +1,6 @@
 import { CLAUDE_SETUP } from './setup.js';
 import { CLAUDE_STOP_HOOK } from './stop-hook.js';
+import { CLAUDE_ROOT_RULE } from './root-rule.js';
 import type { AgentDialect } from '../dialect.js';
 import { claudeVoice } from './voice.js';
 import { withHint } from '../failure-words.js';
@@ -20,6 +21,7 @@ export const claude: AgentDialect = {
   hints: CLAUDE_HINTS,
   setup: CLAUDE_SETUP,
   stopHook: CLAUDE_STOP_HOOK,
+  rootRule: CLAUDE_ROOT_RULE,
   reportsCost: true,
   command: claudeCommand,
   reader: () => ({ read: (json) => [readStreamEvent(json)], end: () => [] }),
