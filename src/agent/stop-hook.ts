@@ -1,5 +1,13 @@
 import type { Merged } from '../init/merged.js';
 
+/** What ralph uses of the JSON a client sends its Stop hook on stdin. */
+export interface StopHookInput {
+  /** The session's working directory. */
+  cwd?: string;
+}
+
+export type HookInputParse = { ok: true; input: StopHookInput } | { ok: false; problem: string };
+
 /**
  * A client's Stop hook: a command it runs whenever the agent wants to stop, which ralph registers
  * as `ralph hook stop` so each stop is checked. Only some clients have one; a kind without it is
@@ -16,4 +24,8 @@ export interface StopHook {
   registered: (text: string | undefined) => string | undefined;
   /** The same hook through npx, for an agent whose PATH has no ralph. */
   npxCommand: string;
+  /** The hook's input from stdin, read without waiting longer than `timeoutMs`, or why there is none. */
+  readInput: (stdin: NodeJS.ReadableStream & { isTTY?: boolean }, timeoutMs: number) => Promise<HookInputParse>;
+  /** The project folder the client names in the hook's environment, where its input has no `cwd`. */
+  projectDir: (env: NodeJS.ProcessEnv) => string | undefined;
 }
