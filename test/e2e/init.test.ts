@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_KINDS, dialectOf } from '../../src/agent/dialects.js';
 import { initAgent } from '../../src/commands/init-agent.js';
 import { withAgent } from '../../src/init/workflow-agent.js';
+import { unsupportedBy } from '../../src/run-lifecycle/unsupported.js';
 import { localDate } from '../../src/files/archive-name.js';
 import { LOOP_OWNED_PATHS } from '../../src/files/paths.js';
 import { parseTasks } from '../../src/files/tasks.js';
@@ -529,6 +530,10 @@ describe('ralph init --agent <kind>', () => {
       // What ralph run reads is that kind.
       const dry = await runRalph(repo, ['run', '--dry-run'], { env: noLogin(repo) });
       expect(dry.stdout).toMatch(new RegExp(`\n {2}agent +${kind} +config\n`));
+      // The dry run lists what this kind does not support; nothing for a kind that has it all.
+      const missing = unsupportedBy(dialect);
+      expect(dry.stdout.includes(`Not supported by ${dialect.name}:`)).toBe(missing.length > 0);
+      for (const what of missing) expect(dry.stdout).toContain(`\n  ${what}`);
     },
   );
 
