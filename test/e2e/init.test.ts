@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_CLAUDE_CODE_VERSION } from '../../src/agent/claude/setup.js';
@@ -579,6 +579,19 @@ describe('ralph init --agent <kind>', () => {
     for (const [path, text] of Object.entries(edited)) expect(repo.read(path)).toBe(text);
     const again = await runRalph(repo, ['init', '--agent', 'codex', '--force']);
     expect(again.stdout).not.toContain('updated  ralph/config.json');
+  });
+
+  it('--force never writes through a link planted in place of the config', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    await runRalph(repo, ['init']);
+    const outside = join(await mkdtemp(join(tmpdir(), 'ralph-outside-')), 'bashrc');
+    await writeFile(outside, '{"maxIterations": 1}\n');
+    await rm(join(repo.root, 'ralph/config.json'));
+    await symlink(outside, join(repo.root, 'ralph/config.json'));
+    const result = await runRalph(repo, ['init', '--agent', 'codex', '--force']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('ralph/config.json');
+    expect(await readFile(outside, 'utf8')).toBe('{"maxIterations": 1}\n');
   });
 
   it('a second init without --agent sets up the kind the config names: --ci github installs that client', async () => {
