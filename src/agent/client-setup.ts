@@ -17,8 +17,6 @@ export interface ClientSetup {
   login: string;
   /** The variable the client reads its key from in CI, and the repository secret the workflow fills it from. */
   key: { variable: string; secret: string };
-  /** Only where the client refuses to run as root: whether `env` lifts that, and what to do. */
-  root?: { lifted: (env: NodeJS.ProcessEnv) => boolean; advice: string };
 }
 
 /** How long `<client> --version` may take at init: a slow or stuck one is taken as none installed. */

@@ -56,7 +56,7 @@ export function initAgent(kind: AgentKind, dialect: AgentDialect, version: strin
     name: dialect.name,
     install: dialect.install,
     login: setup.login,
-    ...(setup.root ? { rootAdvice: setup.root.advice } : {}),
+    ...(dialect.rootRule ? { rootAdvice: dialect.rootRule.advice } : {}),
     reportsCost: dialect.reportsCost,
     ci: {
       package: setup.package,

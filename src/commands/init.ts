@@ -76,7 +76,11 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const where: Whereabouts = {
     agent,
     agentFound: agentPath !== undefined,
-    root: process.getuid?.() === 0 && dialect.setup.root !== undefined && !dialect.setup.root.lifted(process.env),
+    // The client would refuse to start as root, and nothing in the environment lifts that.
+    root:
+      process.getuid?.() === 0 &&
+      dialect.rootRule !== undefined &&
+      dialect.rootRule.liftedBy(process.env) === undefined,
     imported: from !== undefined,
     alsoWritten: [...(options.ci ? [GITHUB_WORKFLOW] : []), ...(vendored ? [vendored] : [])],
     loggedIn: await loggedIn(dialect, agentPath),

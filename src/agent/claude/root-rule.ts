@@ -33,4 +33,5 @@ export const CLAUDE_ROOT_RULE: RootRule = {
     return { message: 'running as root without IS_SANDBOX', hint: setupFixHint() };
   },
   notApplying: 'root, but the agent is not claude with --dangerously-skip-permissions',
+  advice: 'You are root: run ralph as a normal user, or set IS_SANDBOX=1 in a container you trust.',
 };

@@ -1,6 +1,5 @@
 import type { ClientSetup } from '../client-setup.js';
 import { versionBy } from '../client-setup.js';
-import { liftsRootRefusal } from './sandbox-rule.js';
 
 /**
  * The Claude Code version the generated workflow pins when `init` finds none installed here: a
@@ -18,8 +17,4 @@ export const CLAUDE_SETUP: ClientSetup = {
   versionIn: versionBy(/^(\d+\.\d+\.\d+(?:-[\w.]+)?) \(Claude Code\)\s*$/),
   login: 'run `claude` once and follow the prompts (or set ANTHROPIC_API_KEY)',
   key: { variable: 'ANTHROPIC_API_KEY', secret: 'ANTHROPIC_API_KEY' },
-  root: {
-    lifted: liftsRootRefusal,
-    advice: 'You are root: run ralph as a normal user, or set IS_SANDBOX=1 in a container you trust.',
-  },
 };
