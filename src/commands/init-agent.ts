@@ -107,3 +107,9 @@ export async function agentNotes(root: string, kind: AgentKind, outcomes: readon
   }
   return notes.length === 0 ? [] : ['', ...notes];
 }
+
+/** ralph runs as root, the client would refuse to start so, and nothing in the environment lifts that. */
+export function refusesRoot(dialect: AgentDialect): boolean {
+  const rule = dialect.rootRule;
+  return process.getuid?.() === 0 && rule !== undefined && rule.liftedBy(process.env) === undefined;
+}

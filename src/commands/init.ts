@@ -12,7 +12,7 @@ import { nextSteps, type Whereabouts } from '../init/next-steps.js';
 import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
 import { vendorRunningRalph } from '../init/vendor.js';
 import { updateInstallStep } from '../init/workflow-install.js';
-import { agentNotes, agentToSetUp, checkAgentKind, loggedIn } from './init-agent.js';
+import { agentNotes, agentToSetUp, checkAgentKind, loggedIn, refusesRoot } from './init-agent.js';
 import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { resetPaths } from '../init/reset-files.js';
@@ -76,11 +76,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const where: Whereabouts = {
     agent,
     agentFound: agentPath !== undefined,
-    // The client would refuse to start as root, and nothing in the environment lifts that.
-    root:
-      process.getuid?.() === 0 &&
-      dialect.rootRule !== undefined &&
-      dialect.rootRule.liftedBy(process.env) === undefined,
+    root: refusesRoot(dialect),
     imported: from !== undefined,
     alsoWritten: [...(options.ci ? [GITHUB_WORKFLOW] : []), ...(vendored ? [vendored] : [])],
     loggedIn: await loggedIn(dialect, agentPath),
