@@ -2,8 +2,11 @@ import type { FatalAgentFailure } from '../domain/agent-failure.js';
 import type { AgentCommand, CommandRequest } from './agent-command.js';
 
 import type { EventReader } from './event-reader.js';
+import type { ClientSetup } from './client-setup.js';
 import type { FailureHints } from './failure-words.js';
 import type { AgentPreflight, AgentSetting } from './preflight-types.js';
+import type { RootRule } from './root-rule.js';
+import type { StopHook } from './stop-hook.js';
 import type { ScriptedVoice } from './voice/voice.js';
 
 /**
@@ -34,8 +37,14 @@ export interface AgentDialect {
   classifyFailure(text: string): FatalAgentFailure | undefined;
   /** How to fix each fatal failure, in this client's terms. */
   hints: FailureHints;
+  /** How `ralph init` installs it, logs it in and hands it its key in CI. */
+  setup: ClientSetup;
+  /** Its refusal to run as root, where it has one: said before any call. */
+  rootRule?: RootRule;
+  /** Its Stop hook, where it has one: `ralph init` registers ralph's, the dry run checks it. */
+  stopHook?: StopHook;
   /** What only some clients offer; a kind without it is refused when asked for it. */
-  features: { stopHook: boolean; sandbox: boolean };
+  features: { sandbox: boolean };
   /** How the scripted stand-in speaks as this client (`ralph demo --agent`, the end-to-end tests). */
   voice: ScriptedVoice;
 }

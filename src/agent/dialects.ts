@@ -2,6 +2,7 @@ import { amp } from './amp/dialect.js';
 import { claude } from './claude/dialect.js';
 import { codex } from './codex/dialect.js';
 import type { AgentDialect } from './dialect.js';
+import type { StopHook } from './stop-hook.js';
 import { gemini } from './gemini/dialect.js';
 import { opencode } from './opencode/dialect.js';
 import type { ScriptedVoice } from './voice/voice.js';
@@ -16,6 +17,13 @@ export const AGENT_KINDS = Object.keys(DIALECTS) as [AgentKind, ...AgentKind[]];
 
 export function dialectOf(kind: AgentKind): AgentDialect {
   return DIALECTS[kind];
+}
+
+/** The client whose Stop hook `ralph hook stop` answers: the kind that has one. */
+export function stopHookOf(): StopHook {
+  const hook = AGENT_KINDS.map(dialectOf).find((dialect) => dialect.stopHook !== undefined)?.stopHook;
+  if (hook === undefined) throw new Error('no agent kind has a Stop hook');
+  return hook;
 }
 
 /** The voice whose client the argv was built for; Claude Code's when none other claims it. */

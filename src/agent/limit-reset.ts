@@ -26,6 +26,9 @@ const DATED_NAME = new RegExp(
   String.raw`${WHEN}([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?${CLOCK}${ZONE}`,
   'gi',
 );
+// resets Wednesday 8pm (America/Los_Angeles) · Resets Fri 4:00 PM: a weekly limit's reset within the week.
+const WEEKDAY_NAMES = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun';
+const WEEKDAY = new RegExp(String.raw`${WHEN}(${WEEKDAY_NAMES})\.?,?\s+(?:at\s+)?${CLOCK}${ZONE}`, 'i');
 // You will regain access on 2026-04-01 at 00:00 UTC.
 const DATED_ISO = new RegExp(String.raw`${WHEN}(\d{4})-(\d{2})-(\d{2})(?:\s+at)?\s+${CLOCK}${ZONE}`, 'i');
 /** A date without a year is taken within this much of now, before or after. */
@@ -55,7 +58,7 @@ export function resetFromText(text: string, now: number, localZone?: string): Li
     const at = epochToMs(Number(epoch[1]));
     if (at !== undefined) return { at, source: 'epoch' };
   }
-  const dated = datedReset(text, now, localZone);
+  const dated = datedReset(text, now, localZone) ?? weekdayReset(text, now, localZone);
   if (dated !== undefined && dated > now - STALE_MS) return { at: dated, source: 'dated' };
   const retry = RETRY_AFTER.exec(text);
   if (retry?.[1]) return { at: now + retryAfterSeconds(Number(retry[1]), retry[2]) * 1000, source: 'retry_after' };
@@ -92,6 +95,25 @@ function datedReset(text: string, now: number, localZone: string | undefined): n
   const base = zoned(now, zone ?? word ?? localZone);
   const clock = toClock(Number(hour), minute, meridiem);
   return base && clock ? onDate(base, month, Number(day), clock, true) : undefined;
+}
+
+/**
+ * A reset on a weekday (`resets Wednesday 8pm`): the next such day at that time, in the zone named,
+ * from now on; today's when the time is still to come (or passed only a few minutes ago).
+ */
+function weekdayReset(text: string, now: number, localZone: string | undefined): number | undefined {
+  const found = WEEKDAY.exec(text);
+  if (!found) return undefined;
+  const [, name, hour, minute, meridiem, zone, word] = found;
+  const clock = toClock(Number(hour), minute, meridiem);
+  const base = zoned(now, zone ?? word ?? localZone);
+  if (!clock || !base) return undefined;
+  // luxon's weekday: 1 for Monday to 7 for Sunday; the names' first two letters tell them apart.
+  const weekday = ['mo', 'tu', 'we', 'th', 'fr', 'sa', 'su'].indexOf((name ?? '').slice(0, 2).toLowerCase()) + 1;
+  const today = base.startOf('day').set(clock);
+  const ahead = (weekday - base.weekday + 7) % 7;
+  const candidate = today.plus({ days: ahead }).toMillis();
+  return candidate >= now - JUST_PASSED_MS ? candidate : today.plus({ days: ahead + 7 }).toMillis();
 }
 
 /** 1 to 12 for the first three letters of a month's name, else 0. */

@@ -58,7 +58,7 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
     .addOption(new Option('--ci <provider>', 'also write a CI workflow').choices(CI_PROVIDERS))
     .option(
       '--from <dir>',
-      'import a ralph.sh setup from this folder: prd.json, progress.txt, prompt.md or CLAUDE.md (nothing there is changed)',
+      'import a ralph.sh setup from this folder: prd.json, progress.txt and its prompt file (nothing there is changed)',
     )
     .option(
       '--install <spec>',
@@ -66,6 +66,7 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
     )
     .option('--vendor', 'with --ci: pack this ralph into ralph/vendor/ and have the workflow install that file', false)
     .option('--matrix', 'with --ci github: one job per task list under ralph/lists/, then ralph integrate', false)
+    .option('--agent <kind>', 'the agent client to set up and write to ralph/config.json (docs/agents.md)')
     .action(
       async (options: {
         force: boolean;
@@ -75,6 +76,7 @@ function declareInit(program: Command, setExitCode: SetExitCode): void {
         install?: string;
         vendor: boolean;
         matrix: boolean;
+        agent?: string;
       }) => {
         const { initCommand } = await import('../commands/init.js');
         setExitCode(await initCommand({ cwd: process.cwd(), ...options }));
@@ -128,7 +130,7 @@ function declareDemo(program: Command, setExitCode: SetExitCode): void {
     .description('watch the real loop finish three tiny stories against a bundled scripted agent')
     .option(
       '--print-agent-path',
-      'print the scripted agent\'s path and exit: try the loop on your own repository without Claude, with ralph run --agent-bin "$(ralph demo --print-agent-path)"',
+      'print the scripted agent\'s path and exit: try the loop on your own repository without a real agent, with ralph run --agent-bin "$(ralph demo --print-agent-path)"',
     )
     .action(async (options: { agent?: string; printAgentPath?: boolean }) => {
       const { demoCommand } = await import('../commands/demo.js');
@@ -147,11 +149,13 @@ function declareDemo(program: Command, setExitCode: SetExitCode): void {
 }
 
 function declareHook(program: Command, setExitCode: SetExitCode): void {
-  const hook = program.command('hook').description('entry points for Claude Code hooks (ralph init registers them)');
+  const hook = program
+    .command('hook')
+    .description("entry points for an agent client's hooks (ralph init registers them)");
   hook
     .command('stop')
     .description(
-      "Claude Code's Stop hook: during a loop, refuse a stop that leaves tasks.json broken or work uncommitted",
+      "the agent client's Stop hook: during a loop, refuse a stop that leaves tasks.json broken or work uncommitted",
     )
     .action(async () => {
       const { hookStopCommand } = await import('../commands/hook-stop.js');

@@ -11,7 +11,7 @@ import { shownPath } from '../files/paths.js';
  * `ralph demo`: the real loop, in a fresh temporary repository, against the bundled scripted agent,
  * which speaks as the chosen kind's client (its own stream), so each reader is shown end to end.
  * With --print-agent-path, only that agent's path: `ralph run --agent-bin "$(ralph demo
- * --print-agent-path)"` tries the loop on the user's own repository without Claude.
+ * --print-agent-path)"` tries the loop on the user's own repository without a real agent.
  */
 export async function demoCommand(options: { agent?: string; printAgentPath?: boolean } = {}): Promise<number> {
   if (options.printAgentPath) {

@@ -5,12 +5,12 @@ import { ralphPaths } from '../files/paths.js';
 import { readOwnFile } from '../files/own-file.js';
 import { decideStop } from '../hook/decide-stop.js';
 import { appendHookLog, hookFiles, readBlocks, writeBlocks } from '../hook/hook-files.js';
-import { parseHookInput, readHookStdin, type HookInputParse } from '../hook/hook-input.js';
+import { stopHookOf } from '../agent/dialects.js';
 import { toLoopState } from '../hook/loop-state.js';
 import { listUncommitted } from '../hook/uncommitted.js';
 
 /**
- * Blocks per iteration before the hook lets the agent stop anyway, and records it: Claude Code
+ * Blocks per iteration before the hook lets the agent stop anyway, and records it: the client
  * itself stops honouring blocks after 8, and a hook must never trap the agent.
  */
 const MAX_BLOCKS_PER_ITERATION = 3;
@@ -29,9 +29,10 @@ export interface HookStopOptions {
 }
 
 /**
- * `ralph hook stop`, Claude Code's Stop hook: outside a loop it allows at once; during one it
- * blocks a stop that leaves the task list broken or work uncommitted, by printing
- * `{"decision":"block","reason":…}`. It always exits 0 and never blocks because of its own errors.
+ * `ralph hook stop`, the agent client's Stop hook (its dialect reads the input): outside a loop it
+ * allows at once; during one it blocks a stop that leaves the task list broken or work
+ * uncommitted, by printing `{"decision":"block","reason":…}`. It always exits 0 and never blocks
+ * because of its own errors.
  */
 export async function hookStopCommand(options: HookStopOptions): Promise<number> {
   try {
@@ -44,9 +45,9 @@ export async function hookStopCommand(options: HookStopOptions): Promise<number>
 
 async function hookStop(options: HookStopOptions): Promise<void> {
   const now = options.now ?? (() => new Date());
-  const read = await readHookStdin(options.stdin, STDIN_TIMEOUT_MS);
-  const parsed: HookInputParse = read.problem ? { ok: false, problem: read.problem } : parseHookInput(read.text);
-  const start = (parsed.ok ? parsed.input.cwd : undefined) ?? (options.env.CLAUDE_PROJECT_DIR || options.cwd);
+  const hook = stopHookOf();
+  const parsed = await hook.readInput(options.stdin, STDIN_TIMEOUT_MS);
+  const start = (parsed.ok ? parsed.input.cwd : undefined) ?? hook.projectDir(options.env) ?? options.cwd;
   const root = await findWorkTree(resolve(options.cwd, start));
   if (root === undefined) return;
   const paths = ralphPaths(root);

@@ -1,7 +1,5 @@
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pc from 'picocolors';
-import { findExecutable } from '../process/find-executable.js';
 import { detectGates, type DetectedGate } from '../gates/detect-gates.js';
 import { ralphPaths } from '../files/paths.js';
 import { acceptAsLeftBehind } from '../files/run-state.js';
@@ -13,11 +11,9 @@ import { legacyPromptNotes, readRalphSh } from '../init/import-ralph-sh.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
 import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
-import { DEFAULT_CLAUDE_CODE_VERSION, installedClaudeCodeVersion } from '../init/claude-code-version.js';
 import { vendorRunningRalph } from '../init/vendor.js';
 import { updateInstallStep } from '../init/workflow-install.js';
-import { claudeLoginState } from '../agent/claude/login-state.js';
-import { liftsRootRefusal } from '../agent/claude/sandbox-rule.js';
+import { agentNotes, agentToSetUp, checkAgentKind, loggedIn, refusesRoot } from './init-agent.js';
 import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { resetPaths } from '../init/reset-files.js';
@@ -31,8 +27,10 @@ export interface InitOptions {
   reset?: readonly string[];
   /** Also write a CI workflow. */
   ci?: CiProvider;
-  /** A ralph.sh folder to import (prd.json, progress.txt, prompt.md or CLAUDE.md). */
+  /** A ralph.sh folder to import (its prd.json, progress.txt and prompt file). */
   from?: string;
+  /** The agent kind to set up and write to the config (`--agent <kind>`); else the config's, else the default. */
+  agent?: string;
   /** What the workflow installs instead of this package at this version (a git URL, a tarball, a path). */
   install?: string;
   /** With --ci: pack this ralph into ralph/vendor/ and have the workflow install that file. */
@@ -48,13 +46,14 @@ export async function initCommand(options: InitOptions): Promise<number> {
   // Checked first: a bad flag writes nothing.
   const installSpec = checkInstallSpec(options.install, options.ci, options.vendor ?? false);
   const ci = ciChoice(options);
+  const named = checkAgentKind(options.agent);
   const reset = resetPaths(options.reset ?? []);
   const root = await findRepoRoot(options.cwd);
   await requireExisting(root, reset);
   const from =
     options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
   const gates = await detectGates(root);
-  const claudePath = await findExecutable('claude', options.cwd);
+  const { agent, dialect, agentPath } = await agentToSetUp(root, options.cwd, named, options.ci !== undefined);
   const packed = options.vendor ? await vendorRunningRalph(root) : undefined;
   const vendored = packed?.path;
   const install = vendored === undefined ? installSpec : `./${vendored}`;
@@ -65,10 +64,8 @@ export async function initCommand(options: InitOptions): Promise<number> {
       gates,
       ...(from ? { from } : {}),
       ...(install === undefined ? {} : { install }),
-      // Only for the workflow: CI runs the agent the user tried here.
-      ...(options.ci
-        ? { claudeCodeVersion: (await installedClaudeCodeVersion(claudePath)) ?? DEFAULT_CLAUDE_CODE_VERSION }
-        : {}),
+      agent,
+      writeKind: named !== undefined,
     }),
     { force: options.force ?? false, reset },
   );
@@ -81,14 +78,13 @@ export async function initCommand(options: InitOptions): Promise<number> {
     .map((outcome) => outcome.path);
   await acceptAsLeftBehind(root, ralphPaths(root).state, written);
   const where: Whereabouts = {
-    claudeFound: claudePath !== undefined,
-    root: process.getuid?.() === 0 && !liftsRootRefusal(process.env),
+    agent,
+    agentFound: agentPath !== undefined,
+    root: refusesRoot(dialect),
     imported: from !== undefined,
     alsoWritten: [...(ci.workflow ? [ci.workflow] : []), ...(vendored ? [vendored] : [])],
-    // The login step is done when a key variable or the credential file is there (no client is started).
-    loggedIn:
-      (await claudeLoginState({ env: process.env, home: homedir(), platform: process.platform })).state === 'ok',
-    ...(await stepsDone(root)),
+    loggedIn: await loggedIn(dialect, agentPath),
+    ...(await stepsDone(root, agent.stopHook ? [agent.stopHook.path] : [])),
   };
   const notes = [
     ...(from
@@ -99,6 +95,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
         ]
       : []),
     ...(options.ci && install === undefined ? ['', ...installNote()] : []),
+    ...(named === undefined ? [] : await agentNotes(root, named, outcomes)),
   ];
   stdout.write(renderInit(root, outcomes, gates, where, notes));
   return 0;
@@ -132,7 +129,7 @@ function renderInit(
   root: string,
   outcomes: readonly ItemOutcome[],
   gates: readonly DetectedGate[] = [],
-  where: Whereabouts = { claudeFound: true, root: false, imported: false },
+  where: Whereabouts,
   notes: readonly string[] = [],
 ): string {
   const lines = [`${pc.bold('ralph init')} in ${root}`];
@@ -147,7 +144,7 @@ function renderInit(
       lines.push(
         pc.dim(
           '  (yours: ralph init --reset <file> replaces one with its template after a backup; --force never does;' +
-            ' .gitignore and .claude/settings.json are only ever added to)',
+            ` ${['.gitignore', ...(where.agent.stopHook ? [where.agent.stopHook.path] : [])].join(' and ')} are only ever added to)`,
         ),
       );
   }

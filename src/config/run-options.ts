@@ -236,7 +236,7 @@ export const RUN_OPTIONS = {
     kind: boolean(),
     default: false,
     description:
-      "don't check Claude Code's login and the API's reachability before the first call (set-ups with a gateway of their own)",
+      "don't check the agent's login and its API's reachability before the first call (set-ups with a gateway of their own)",
   }),
   allowDirty: option({
     flag: '--allow-dirty',

@@ -3,7 +3,7 @@ import { RalphError } from '../errors.js';
 import { readCsvEnds } from './csv-tail.js';
 import { unlessMissing } from './missing-file.js';
 
-// `iteration-007.log`, and a fallback agent's `iteration-007.codex.log`.
+// `iteration-007.log`, and a fallback agent's `iteration-007.<kind>.log`.
 const ITERATION_FILE = /^iteration-(\d+)\.(?:[a-z]+\.)?(?:log|jsonl)$/;
 
 /**

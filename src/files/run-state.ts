@@ -81,7 +81,7 @@ export function taskListId(tasks: { branchName?: string; project?: string }): st
 }
 
 /**
- * Counts what ralph itself just wrote outside ralph/ (`ralph init`: .gitignore, .claude/settings.json,
+ * Counts what ralph itself just wrote outside ralph/ (`ralph init`: .gitignore, the client's hook settings,
  * a CI workflow) as left behind by ralph, so the first `ralph run` does not refuse over it.
  */
 export async function acceptAsLeftBehind(root: string, path: string, written: readonly string[]): Promise<void> {

@@ -5,6 +5,8 @@ import { readOptional } from '../files/signal-files.js';
 import type { PlannedItem } from './init-plan.js';
 import { unlessMissing } from '../files/missing-file.js';
 import { backUp } from './reset-files.js';
+import type { Merged } from './merged.js';
+import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
 
 /** What happened to one planned item. */
 export type ItemOutcome =
@@ -86,6 +88,7 @@ async function applyItem(root: string, item: PlannedItem, replace: Replace): Pro
         await writeFile(target, content);
         return { path, result: 'reset', backup: relative(root, backup) };
       }
+      if (item.replacedBy === 'reset' && item.amend && replace.force) return amendFile(root, target, path, item.amend);
       if (item.replacedBy === 'reset' || !replace.force)
         return { path, result: 'exists', ...(item.replacedBy === 'reset' ? { yours: true } : {}) };
       if ((await readFile(target, 'utf8')) === content) return { path, result: 'unchanged' };
@@ -93,6 +96,23 @@ async function applyItem(root: string, item: PlannedItem, replace: Replace): Pro
       return { path, result: 'replaced' };
     }
   }
+}
+
+/**
+ * A file of the user's edited in the one place the flags name; the rest of it is kept as it is.
+ * Read and replaced as ralph's own files are: a link planted in its place is refused, not followed.
+ */
+async function amendFile(
+  root: string,
+  target: string,
+  path: string,
+  amend: (existing: string) => Merged,
+): Promise<ItemOutcome> {
+  const merged = amend((await readOwnFile(target)) ?? '');
+  if (merged.warning !== undefined) return { path, result: 'skipped', warning: merged.warning };
+  if (merged.added.length === 0) return { path, result: 'unchanged' };
+  await replaceOwnFile(root, target, merged.text);
+  return { path, result: 'updated', added: merged.added };
 }
 
 async function exists(path: string): Promise<boolean> {

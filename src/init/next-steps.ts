@@ -1,12 +1,16 @@
+import type { InitAgent } from './agent-setup.js';
+
 /** What `ralph init` knows about where the user stands. */
 export interface Whereabouts {
-  /** `claude` resolves on PATH. */
-  claudeFound: boolean;
-  /** ralph runs as root and Claude Code would refuse to start (IS_SANDBOX is not the value it accepts). */
+  /** The agent client set up; its steps are said in its terms. */
+  agent: Pick<InitAgent, 'name' | 'install' | 'login' | 'rootAdvice' | 'stopHook'>;
+  /** Its executable resolves on PATH. */
+  agentFound: boolean;
+  /** ralph runs as root and the client would refuse to start (its rule, read from it, is not lifted). */
   root: boolean;
   /** The task list came from ralph.sh (`ralph init --from`), not the example. */
   imported: boolean;
-  /** What init wrote besides ralph/, .claude/settings.json and .gitignore (the CI workflow, a vendored tarball). */
+  /** What init wrote besides ralph/, the client's hook settings and .gitignore (the workflow, a vendored tarball). */
   alsoWritten?: readonly string[];
   /** A key is set in the environment or the client's credential file is there: the login step is done. */
   loggedIn?: boolean;
@@ -19,19 +23,18 @@ export interface Whereabouts {
 }
 
 /**
- * The steps from here to a first run, numbered, starting from what is missing: install Claude
- * Code, log in, write the stories, commit the scaffold, run. A step already done is left out, so a
+ * The steps from here to a first run, numbered, starting from what is missing: install the client,
+ * log in, write the stories, commit the scaffold, run. A step already done is left out, so a
  * second `ralph init` does not send the user back over it.
  */
 export function nextSteps(where: Whereabouts): string[] {
-  const { claudeFound, root, imported, alsoWritten = [] } = where;
-  const scaffold = ['ralph', '.claude/settings.json', '.gitignore', ...alsoWritten].join(' ');
+  const { agent, agentFound, root, imported, alsoWritten = [] } = where;
+  const hookSettings = agent.stopHook ? [agent.stopHook.path] : [];
+  const scaffold = ['ralph', ...hookSettings, '.gitignore', ...alsoWritten].join(' ');
   const steps = [
-    ...(claudeFound ? [] : ['Install Claude Code: npm install -g @anthropic-ai/claude-code']),
-    ...(where.loggedIn
-      ? []
-      : ['Log in to Claude Code: run `claude` once and follow the prompts (or set ANTHROPIC_API_KEY).']),
-    ...(root ? ['You are root: run ralph as a normal user, or set IS_SANDBOX=1 in a container you trust.'] : []),
+    ...(agentFound ? [] : [`Install ${agent.name}: ${agent.install}`]),
+    ...(where.loggedIn ? [] : [`Log in to ${agent.name}: ${agent.login}.`]),
+    ...(root && agent.rootAdvice ? [agent.rootAdvice] : []),
     ...(where.storiesWritten
       ? []
       : imported

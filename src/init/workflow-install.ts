@@ -4,8 +4,8 @@ import type { ItemOutcome } from './apply-plan.js';
 import { GITHUB_WORKFLOW } from './ci-providers.js';
 import { installArgument } from './install-spec.js';
 
-/** The workflow's line that installs ralph: any `npm install -g` but Claude Code's. */
-const RALPH_INSTALL_LINE = /^([ \t]+npm install -g )(?!["']?@anthropic-ai\/claude-code)(\S.*)$/m;
+/** The workflow's line that installs ralph: any `npm install -g` but the agent client's, pinned by its input. */
+const RALPH_INSTALL_LINE = /^([ \t]+npm install -g )(?!"[^"\s]+@\$\{[A-Z0-9_]+_VERSION\}")(\S.*)$/m;
 
 /**
  * `--install <spec>` on a workflow that exists: the user named what CI installs, so its install

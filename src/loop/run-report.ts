@@ -59,7 +59,7 @@ export interface RunReport extends EndingRecord {
   strayProcessesEnded: number;
   /** How the run kept its processes (`cgroup`, `marker`, `process group only`) and why. */
   containment?: { mode: string; reason: string };
-  /** The first line of the agent's `--version` (`2.1.197 (Claude Code)`), when it said one. */
+  /** The first line of the agent's `--version` (`2.1.197 (<client>)`), when it said one. */
   agentVersion?: string;
   /** Iterations and cost per agent kind, when more than one ran (`--fallback-agent`). */
   agents?: Record<string, AgentShare>;

@@ -1,9 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
-import { setupFixHint } from '../agent/claude/hints.js';
+import { resolve } from 'node:path';
 import { findExecutable } from '../process/find-executable.js';
 import { RalphError } from '../errors.js';
-import { liftsRootRefusal, rejectedSandboxValue } from '../agent/claude/sandbox-rule.js';
 import type { Check } from './check.js';
 import type { AgentDialect } from '../agent/dialect.js';
 import { dialectOf, type AgentKind } from '../agent/dialects.js';
@@ -26,7 +24,7 @@ export interface AgentCheckOptions {
 }
 
 /**
- * The agent's checks: its executable resolves, and Claude Code will not refuse to start as root.
+ * The agent's checks: its executable resolves, and the client will not refuse to start as root.
  * Neither spends a call.
  */
 export async function checkAgent(options: AgentCheckOptions): Promise<{ checks: Check[]; path?: string }> {
@@ -82,40 +80,29 @@ async function agentNotFound(agentBin: string, cwd: string, dialect: AgentDialec
 }
 
 /**
- * Whether the agent is Claude Code started so that it refuses root: its executable is named
- * `claude` and it gets --dangerously-skip-permissions. Another agent (--agent-bin) is not judged.
+ * The refusal the client would give as root, said before any call — with the same fix; its rule is
+ * the client's own (its dialect's). A client without one, or not started by its own executable
+ * with its permission switch, is not judged.
  */
-export function isClaudeCodeSkippingPermissions(agentBin: string, skipPermissions: boolean): boolean {
-  return skipPermissions && basename(agentBin) === 'claude';
+function rootRefusal({
+  agentBin,
+  skipPermissions,
+  agentEnv,
+  uid,
+  agentKind,
+}: AgentCheckOptions): RalphError | undefined {
+  const rule = dialectOf(agentKind).rootRule;
+  if (agentBin === undefined || uid !== 0 || !rule?.applies(agentBin, skipPermissions)) return undefined;
+  if (rule.liftedBy(agentEnv) !== undefined) return undefined;
+  const { message, hint } = rule.refusal(agentEnv);
+  return new RalphError('setup', message, hint);
 }
 
-/**
- * The refusal Claude Code would give, said before any call — with the same fix. Its rule is the
- * client's own (src/agent/claude/sandbox-rule.ts): IS_SANDBOX=yes is named, since the user meant it.
- */
-function rootRefusal({ agentBin, skipPermissions, agentEnv, uid }: AgentCheckOptions): RalphError | undefined {
-  if (
-    agentBin === undefined ||
-    uid !== 0 ||
-    !isClaudeCodeSkippingPermissions(agentBin, skipPermissions) ||
-    liftsRootRefusal(agentEnv)
-  )
-    return undefined;
-  const rejected = rejectedSandboxValue(agentEnv);
-  if (rejected !== undefined)
-    return new RalphError(
-      'setup',
-      `running as root with IS_SANDBOX=${JSON.stringify(rejected).slice(1, -1)}, which Claude Code does not accept (only IS_SANDBOX=1 lifts its root refusal)`,
-      'set IS_SANDBOX=1 (exactly 1) in a container or CI runner you trust, or run ralph as a normal (non-root) user',
-    );
-  return new RalphError('setup', 'running as root without IS_SANDBOX', setupFixHint());
-}
-
-function rootOk({ agentBin = '', skipPermissions, uid, agentEnv }: AgentCheckOptions): string {
+function rootOk({ agentBin = '', skipPermissions, uid, agentEnv, agentKind }: AgentCheckOptions): string {
   if (uid !== 0) return 'not running as root';
-  if (!isClaudeCodeSkippingPermissions(agentBin, skipPermissions))
-    return 'root, but the agent is not claude with --dangerously-skip-permissions';
-  return agentEnv.IS_SANDBOX === '1'
-    ? 'root, with IS_SANDBOX=1'
-    : 'root, in a bubblewrap sandbox (CLAUDE_CODE_BUBBLEWRAP)';
+  const dialect = dialectOf(agentKind);
+  const rule = dialect.rootRule;
+  if (rule === undefined) return `root: ${dialect.name} does not refuse it`;
+  if (!rule.applies(agentBin, skipPermissions)) return rule.notApplying;
+  return rule.liftedBy(agentEnv) ?? 'root';
 }

@@ -1,3 +1,5 @@
+import { SESSION_VARIABLES } from '../agent/session-variables.js';
+
 /**
  * The runner's file commands and tokens: a process holding one can set the job's later steps'
  * environment and PATH (`GITHUB_ENV`, `GITHUB_PATH`), their outputs and summary, or act with the
@@ -23,11 +25,12 @@ export function isRunnerOnly(name: string): boolean {
 /**
  * The one environment the agent and the gates get: ralph's own, plus config `agent.env` (for the
  * agent), without the runner's variables — a config in the work tree cannot add them back — and
- * without `CLAUDECODE`, so a ralph started from inside Claude Code still starts a fresh agent.
+ * without the variables a client sets for what it runs (its dialect's `sessionVariables`), so a
+ * ralph started from inside an agent still starts a fresh one.
  */
 export function agentEnvironment(env: NodeJS.ProcessEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const merged: NodeJS.ProcessEnv = { ...env, ...extra };
-  delete merged.CLAUDECODE;
+  for (const name of SESSION_VARIABLES) delete merged[name];
   for (const name of Object.keys(merged)) if (isRunnerOnly(name)) delete merged[name];
   return merged;
 }

@@ -24,7 +24,7 @@ export function chosenAgent(
 }
 
 /**
- * The agent command line: on the host as its dialect builds it (`claude -p <prompt> …`, `codex exec
+ * The agent command line: on the host as its dialect builds it (`<client> -p <prompt> …`, `<client> exec
  * …`), or with --sandbox the same inside `docker sandbox run` (checked to work first: never a
  * silent fallback to the host).
  */

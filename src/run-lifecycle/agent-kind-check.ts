@@ -32,10 +32,11 @@ function checkKind(kind: AgentKind, settings: ResolvedSettings['settings']): voi
     );
   }
   if (settings.sandbox !== false && !dialect.features.sandbox) {
+    const able = AGENT_KINDS.filter((other) => dialectOf(other).features.sandbox);
     throw new RalphError(
       'usage',
-      `--sandbox is not available for ${flag} ${kind}: ralph's Docker sandbox runs Claude Code only`,
-      'run without --sandbox (in a container or VM you trust), or use --agent claude',
+      `--sandbox is not available for ${flag} ${kind}: ralph's Docker sandbox runs ${able.map((other) => dialectOf(other).name).join(' and ')} only`,
+      `run without --sandbox (in a container or VM you trust), or use ${able.map((other) => `--agent ${other}`).join(' or ')}`,
     );
   }
 }

@@ -13,6 +13,8 @@ import { failed, type Check } from './check.js';
 import { runChecks, type PreflightOptions } from './preflight.js';
 import { checkStopHook } from './hook-check.js';
 import { checkScaffold } from './scaffold-check.js';
+import { renderUnsupported } from './unsupported.js';
+import { dialectOf } from '../agent/dialects.js';
 
 /**
  * `ralph run --dry-run`: every check listed, the configuration, the agent command; no call. Exits 0
@@ -118,6 +120,7 @@ function renderDryRun(
     ...table,
     '',
     ...(command ? renderCommand(command, promptShown) : []),
+    ...renderUnsupported(dialectOf(resolved.settings.agent)),
   ]
     .join('\n')
     .trimEnd();

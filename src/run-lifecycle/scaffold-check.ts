@@ -1,8 +1,14 @@
 import { gitOutput } from '../git/safe-git.js';
+import { AGENT_KINDS, dialectOf } from '../agent/dialects.js';
 import type { Check } from './check.js';
 
-/** What `ralph init` writes that belongs in the repository's history. */
-const SCAFFOLD = ['ralph', '.claude/settings.json', '.gitignore', '.github/workflows/ralph.yml'];
+/** What `ralph init` writes that belongs in the repository's history: a client's hook settings too. */
+const SCAFFOLD = [
+  'ralph',
+  ...new Set(AGENT_KINDS.flatMap((kind) => dialectOf(kind).stopHook?.settingsPath ?? [])),
+  '.gitignore',
+  '.github/workflows/ralph.yml',
+];
 
 /** How many untracked files the warning names before it counts the rest. */
 const NAMED = 4;

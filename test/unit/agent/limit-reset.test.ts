@@ -248,3 +248,47 @@ describe('an epoch after the bar', () => {
     expect(resetFromText('Claude AI usage limit reached|100000000000', now, 'UTC')?.at).toBe(100_000_000_000);
   });
 });
+
+describe('a reset on a weekday', () => {
+  // 2026-11-25 is a Wednesday; 8pm in Los Angeles (PST, UTC-8) is 04:00 UTC the next day.
+  const text = "You've hit your weekly limit · resets Wednesday 8pm (America/Los_Angeles)";
+
+  it('is the next such weekday at that time, in the zone it names', () => {
+    // Monday 23 November, 10:00 in Los Angeles.
+    expect(resetFromText(text, at('2026-11-23T18:00:00Z'), 'Asia/Tokyo')).toEqual({
+      at: at('2026-11-26T04:00:00Z'),
+      source: 'dated',
+    });
+  });
+
+  it("is today's when the day is that weekday and the time is still to come", () => {
+    expect(resetFromText(text, at('2026-11-25T20:00:00Z'), 'UTC')?.at).toBe(at('2026-11-26T04:00:00Z'));
+  });
+
+  it("is next week's once the time has passed, and the printed minute itself is now", () => {
+    expect(resetFromText(text, at('2026-11-26T04:03:00Z'), 'UTC')?.at).toBe(at('2026-11-26T04:00:00Z'));
+    expect(resetFromText(text, at('2026-11-26T05:00:00Z'), 'UTC')?.at).toBe(at('2026-12-03T04:00:00Z'));
+  });
+
+  it('takes the weekday in the named zone, not in UTC: Wednesday there may be Thursday here', () => {
+    // Thursday 26 November 02:00 UTC is still Wednesday 18:00 in Los Angeles.
+    expect(resetFromText(text, at('2026-11-26T02:00:00Z'), 'UTC')?.at).toBe(at('2026-11-26T04:00:00Z'));
+  });
+
+  it.each([
+    [
+      'an abbreviation with minutes, as claude.ai prints it (anthropics/claude-code#69082)',
+      'Resets Fri 4:00 PM',
+      '2026-11-27T16:00:00Z',
+    ],
+    ['"on" and "at"', 'access returns on Sunday at 09:30 (UTC)', '2026-11-29T09:30:00Z'],
+    ['a dotted abbreviation', 'resets Thurs. 7am', '2026-11-26T07:00:00Z'],
+  ])('reads %s', (_name, text, resetsAt) => {
+    expect(resetFromText(text, at('2026-11-25T12:00:00Z'), 'UTC')?.at).toBe(at(resetsAt));
+  });
+
+  it('takes no time from a weekday without a time, or a word that only starts like one', () => {
+    expect(resetFromText('resets Wednesday', at('2026-11-25T12:00:00Z'), 'UTC')).toBeUndefined();
+    expect(resetFromText('on sunny 12:00 days', at('2026-11-25T12:00:00Z'), 'UTC')).toBeUndefined();
+  });
+});

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { liftsRootRefusal } from '../../../src/agent/claude/sandbox-rule.js';
-import { checkAgent, isClaudeCodeSkippingPermissions } from '../../../src/run-lifecycle/agent-check.js';
+import { checkAgent } from '../../../src/run-lifecycle/agent-check.js';
+import { isClaudeCodeSkippingPermissions } from '../../../src/agent/claude/root-rule.js';
 import { errorLine } from '../../../src/errors.js';
 import { FAKE_BIN_DIR } from '../../helpers/e2e.js';
 

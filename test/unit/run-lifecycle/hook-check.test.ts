@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NPX_STOP_HOOK_COMMAND, STOP_HOOK } from '../../../src/init/claude-settings.js';
+import { NPX_STOP_HOOK_COMMAND, STOP_HOOK } from '../../../src/agent/claude/stop-hook-settings.js';
 import { checkStopHook } from '../../../src/run-lifecycle/hook-check.js';
 
 /** A repository whose `.claude/<file>` registers `command` as its Stop hook (none: no file). */

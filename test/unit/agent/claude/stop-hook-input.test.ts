@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { parseHookInput, readHookStdin } from '../../../src/hook/hook-input.js';
+import { parseHookInput, readHookStdin } from '../../../../src/agent/claude/stop-hook-input.js';
 
 const CLAUDE_INPUT =
   '{"session_id":"abc","transcript_path":"/home/u/.claude/projects/x/abc.jsonl","cwd":"/work/app","hook_event_name":"Stop","stop_hook_active":false}';

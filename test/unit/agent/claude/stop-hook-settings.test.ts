@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mergeClaudeSettings, NPX_STOP_HOOK_COMMAND, STOP_HOOK } from '../../../src/init/claude-settings.js';
-import { PACKAGE_NAME } from '../../../src/package-info.js';
+import {
+  mergeClaudeSettings,
+  NPX_STOP_HOOK_COMMAND,
+  STOP_HOOK,
+} from '../../../../src/agent/claude/stop-hook-settings.js';
+import { PACKAGE_NAME } from '../../../../src/package-info.js';
 
 const RALPH_ENTRY = { hooks: [{ type: 'command', command: 'ralph hook stop', timeout: 60 }] };
 

@@ -1,12 +1,6 @@
-import { parseJson } from '../files/json-text.js';
+import { parseJson } from '../../files/json-text.js';
 
-/** What ralph uses of the JSON Claude Code sends a Stop hook on stdin. */
-export interface StopHookInput {
-  /** The session's working directory. */
-  cwd?: string;
-}
-
-export type HookInputParse = { ok: true; input: StopHookInput } | { ok: false; problem: string };
+import type { HookInputParse } from '../stop-hook.js';
 
 /** Claude Code's input is a few hundred bytes; anything past this is not it. */
 const MAX_INPUT_BYTES = 1024 * 1024;

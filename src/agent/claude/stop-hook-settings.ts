@@ -1,6 +1,6 @@
-import { PACKAGE_NAME } from '../package-info.js';
-import type { Merged } from './merged.js';
-import { parseJson } from '../files/json-text.js';
+import { PACKAGE_NAME } from '../../package-info.js';
+import type { Merged } from '../../init/merged.js';
+import { parseJson } from '../../files/json-text.js';
 
 /** The command Claude Code runs when the agent wants to stop. */
 const STOP_HOOK_COMMAND = 'ralph hook stop';
