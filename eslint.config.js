@@ -14,6 +14,7 @@ const ADAPTERS = [
   'src/files',
   'src/gates',
   'src/git',
+  'src/lists',
   'src/hook',
   'src/init',
   'src/status',

@@ -21,6 +21,8 @@ export interface TaskList {
   description?: string;
   /** The task list is still the example `ralph init` wrote. */
   example?: boolean;
+  /** Names of other lists under ralph/lists/ that must end COMPLETE before this one starts. */
+  dependsOn?: string[];
   stories: Story[];
 }
 

@@ -24,6 +24,8 @@ const taskListSchema = z
     description: z.string().optional(),
     // `ralph init` and `ralph archive` write an example list: `ralph run` refuses it until it is replaced.
     example: z.boolean().optional(),
+    // Lists under ralph/lists/ that must end COMPLETE before this one starts (src/lists/task-lists.ts).
+    dependsOn: z.array(z.string().min(1)).optional(),
     stories: z.array(storySchema).optional(),
     // The prd.json shape users already have names the same list `userStories`.
     userStories: z.array(storySchema).optional(),
@@ -58,9 +60,16 @@ export function parseTasks(text: string): TasksParse {
     const first = result.error.issues[0];
     return { ok: false, error: first ? describeIssue(first) : 'not a task list' };
   }
-  const { project, branchName, description, example, stories, userStories } = result.data;
+  const { project, branchName, description, example, dependsOn, stories, userStories } = result.data;
   return {
     ok: true,
-    tasks: { project, branchName, description, ...(example ? { example } : {}), stories: stories ?? userStories ?? [] },
+    tasks: {
+      project,
+      branchName,
+      description,
+      ...(example ? { example } : {}),
+      ...(dependsOn ? { dependsOn } : {}),
+      stories: stories ?? userStories ?? [],
+    },
   };
 }

@@ -17,6 +17,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'files',
     'gates',
     'git',
+    'lists',
     'hook',
     'init',
     'status',
