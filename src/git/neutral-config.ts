@@ -17,7 +17,7 @@ export type ConfigEntry = readonly [key: string, value: string];
 /**
  * Each setting of git that starts a program, as ralph's commands could reach it, turned off.
  * Not here because ralph never runs the commands that read them: `core.editor`, `sequence.editor`,
- * `merge.<driver>.driver`, `diff.external`, `diff.<driver>.textconv`/`command`, `gpg.program` (no
+ * `diff.external`, `diff.<driver>.textconv`/`command`, `gpg.program` (no
  * commit, merge, diff or tag; an empty `diff.external` would even break a diff); network
  * settings (`core.sshCommand`, `core.gitProxy`, `remote.<name>.vcs`) are unreachable once
  * `protocol.allow` is `never`. `uploadpack.packObjectsHook` git reads from no repository file.
@@ -50,6 +50,15 @@ export function neutralFilter(name: string): ConfigEntry[] {
     [`filter.${name}.process`, ''],
     [`filter.${name}.required`, 'false'],
   ];
+}
+
+/**
+ * A merge driver's program (`merge.<name>.driver`), which a three-way merge of any file whose
+ * attributes name it would run, replaced by `false`: that file conflicts instead. An empty value
+ * would make git fail the whole merge.
+ */
+export function neutralMergeDriver(name: string): ConfigEntry[] {
+  return [[`merge.${name}.driver`, 'false']];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { RalphError } from '../errors.js';
 import { signalGroup } from '../process/process-group.js';
-import { neutralFilter, neutralGitEnv, type ConfigEntry } from './neutral-config.js';
+import { neutralFilter, neutralGitEnv, neutralMergeDriver, type ConfigEntry } from './neutral-config.js';
 
 /** How long one of ralph's git commands may take before it is ended (a stuck lock, a hanging mount). */
 export const GIT_TIMEOUT_MS = 60_000;
@@ -30,6 +30,8 @@ export interface GitOptions {
   timeoutMs?: number;
   /** Also switch off the filter drivers the configuration names (commands that read or write file content). */
   filters?: boolean;
+  /** Also replace the merge drivers the configuration names (commands that merge file content). */
+  mergeDrivers?: boolean;
 }
 
 /**
@@ -41,7 +43,10 @@ export interface GitOptions {
 export async function runGit(root: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   const command = ['git', ...args].join(' ');
   if (options.signal?.aborted) throw new GitStopped('interrupt', command);
-  const extra = options.filters ? await filterDrivers(root, options) : [];
+  const extra = [
+    ...(options.filters ? await filterDrivers(root, options) : []),
+    ...(options.mergeDrivers ? await mergeDrivers(root, options) : []),
+  ];
   const child = execa('git', args, {
     cwd: root,
     reject: false,
@@ -121,13 +126,23 @@ function isResult(value: unknown): value is GitResult {
  * name one for any file, and `git status` and `git switch` would run its clean or smudge program.
  */
 async function filterDrivers(root: string, options: GitOptions): Promise<ConfigEntry[]> {
+  return (await configuredDrivers(root, 'filter', options)).flatMap(neutralFilter);
+}
+
+/** Every merge driver the configuration defines (any scope), replaced: `.gitattributes` may name one for any file. */
+async function mergeDrivers(root: string, options: GitOptions): Promise<ConfigEntry[]> {
+  return (await configuredDrivers(root, 'merge', options)).flatMap(neutralMergeDriver);
+}
+
+/** The names of the `<section>.<name>.*` entries in the configuration. */
+async function configuredDrivers(root: string, section: 'filter' | 'merge', options: GitOptions): Promise<string[]> {
   const { signal, timeoutMs } = options;
-  const listed = await runGit(root, ['config', '--null', '--name-only', '--get-regexp', '^filter\\.'], {
+  const listed = await runGit(root, ['config', '--null', '--name-only', '--get-regexp', `^${section}\\.`], {
     ...(signal ? { signal } : {}),
     ...(timeoutMs ? { timeoutMs } : {}),
   });
   // Exit 1: no such entry.
   const names = listed.exitCode === 0 ? listed.stdout.split('\0').filter(Boolean) : [];
-  const drivers = new Set(names.map((name) => name.slice('filter.'.length, name.lastIndexOf('.'))).filter(Boolean));
-  return [...drivers].flatMap(neutralFilter);
+  const drivers = new Set(names.map((name) => name.slice(section.length + 1, name.lastIndexOf('.'))).filter(Boolean));
+  return [...drivers];
 }
