@@ -24,7 +24,10 @@ export const LoopMessage = z.discriminatedUnion('t', [
       iteration: count,
       mode: z.string().max(40),
       stories,
-      story: z.object({ id: z.string().max(100), title: words }).strict().optional(),
+      story: z
+        .object({ id: z.string().max(100), title: words })
+        .strict()
+        .optional(),
     })
     .strict(),
   z
@@ -45,9 +48,7 @@ export const LoopMessage = z.discriminatedUnion('t', [
 export type LoopMessage = z.infer<typeof LoopMessage>;
 
 /** What the supervisor tells a loop: the account is at its usage limit until `until`. */
-export const SupervisorMessage = z
-  .object({ t: z.literal('hold'), until: epochMs, message: words })
-  .strict();
+export const SupervisorMessage = z.object({ t: z.literal('hold'), until: epochMs, message: words }).strict();
 export type SupervisorMessage = z.infer<typeof SupervisorMessage>;
 
 /** One line as a message of the schema, or undefined when it is not one. */

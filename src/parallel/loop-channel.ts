@@ -4,7 +4,13 @@ import type { AccountLimit, LoopReporter } from '../loop/ports.js';
 import type { Wait } from '../loop/port-data.js';
 import { RESET_MARGIN_MS } from '../loop/limit-ruling.js';
 import { BoundedLines } from './bounded-lines.js';
-import { MAX_MESSAGE_BYTES, messageLine, parseMessage, SupervisorMessage, type LoopMessage } from './channel-messages.js';
+import {
+  MAX_MESSAGE_BYTES,
+  messageLine,
+  parseMessage,
+  SupervisorMessage,
+  type LoopMessage,
+} from './channel-messages.js';
 
 /**
  * The variable that names the loop's end of its channel to the supervisor (a file descriptor). The
@@ -71,7 +77,13 @@ function reportingTo<R extends LoopReporter>(send: (message: LoopMessage) => voi
     ...reporter,
     iterationStarted(event) {
       const { iteration, mode, stories, story } = event;
-      send({ t: 'started', iteration, mode, stories, ...(story ? { story: { id: cut(story.id, 100), title: cut(story.title) } } : {}) });
+      send({
+        t: 'started',
+        iteration,
+        mode,
+        stories,
+        ...(story ? { story: { id: cut(story.id, 100), title: cut(story.title) } } : {}),
+      });
       reporter.iterationStarted(event);
     },
     iterationFinished(event) {
