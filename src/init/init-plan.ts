@@ -6,7 +6,7 @@ import type { Merged } from './merged.js';
 import type { DetectedGate } from '../gates/detect-gates.js';
 import { GITHUB_WORKFLOW, type CiProvider } from './ci-providers.js';
 import type { RalphShSetup } from './import-ralph-sh.js';
-import { defaultInstallSpec, shellWord } from './install-spec.js';
+import { defaultInstallSpec, installArgument } from './install-spec.js';
 import { DEFAULT_CLAUDE_CODE_VERSION } from './claude-code-version.js';
 
 /** One thing `ralph init` sets up; paths are relative to the repository root, with `/`. */
@@ -57,7 +57,7 @@ export function planInit(options: {
     { kind: 'merge', path: '.claude/settings.json', merge: mergeClaudeSettings },
   ];
   if (options.ci === 'github') {
-    const install = shellWord(options.install ?? defaultInstallSpec());
+    const install = installArgument(options.install ?? defaultInstallSpec());
     const claudeCode = options.claudeCodeVersion ?? DEFAULT_CLAUDE_CODE_VERSION;
     items.push({
       kind: 'file',

@@ -37,6 +37,26 @@ export function checkInstallSpec(
   return spec.trim();
 }
 
+/**
+ * What follows `npm install -g ` in the workflow's install step. A git spec cannot be installed
+ * with `-g` (npm/cli#8440: npm loses the clone it is building), so the workflow packs it first,
+ * into $RUNNER_TEMP so that the tarball never dirties the checkout ralph is about to refuse.
+ */
+export function installArgument(spec: string): string {
+  const word = shellWord(spec);
+  if (!isGitSpec(spec)) return word;
+  return `"$RUNNER_TEMP/$(npm pack --silent --pack-destination "$RUNNER_TEMP" ${word} | tail -n 1)"`;
+}
+
+/** The git forms npm-package-arg reads as git: a git URL, a host shortcut, or `owner/repo[#ref]`. */
+export function isGitSpec(spec: string): boolean {
+  return (
+    /^(git\+|git:\/\/|github:|gitlab:|bitbucket:|gist:)/i.test(spec) ||
+    /^https?:\/\/\S+\.git(#.*)?$/i.test(spec) ||
+    (/^[\w.-]+\/[\w.-]+(#.+)?$/.test(spec) && !spec.startsWith('.') && !/\.(tgz|tar\.gz|tar)$/i.test(spec))
+  );
+}
+
 /** The spec as one shell word for the workflow's `run:` script: quoted unless it is plainly safe. */
 export function shellWord(spec: string): string {
   return /^[\w@./:+#~=^-]+$/.test(spec) ? spec : `'${spec.replace(/'/g, `'\\''`)}'`;

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ItemOutcome } from './apply-plan.js';
 import { GITHUB_WORKFLOW } from './ci-providers.js';
-import { shellWord } from './install-spec.js';
+import { installArgument } from './install-spec.js';
 
 /** The workflow's line that installs ralph: any `npm install -g` but Claude Code's. */
 const RALPH_INSTALL_LINE = /^([ \t]+npm install -g )(?!["']?@anthropic-ai\/claude-code)(\S.*)$/m;
@@ -14,7 +14,7 @@ const RALPH_INSTALL_LINE = /^([ \t]+npm install -g )(?!["']?@anthropic-ai\/claud
 export async function updateInstallStep(root: string, spec: string): Promise<ItemOutcome> {
   const path = join(root, GITHUB_WORKFLOW);
   const text = await readFile(path, 'utf8');
-  const word = shellWord(spec);
+  const word = installArgument(spec);
   const match = RALPH_INSTALL_LINE.exec(text);
   if (!match)
     return {

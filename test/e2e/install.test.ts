@@ -87,18 +87,52 @@ describe('installing ralph where the package is not on the registry', () => {
     expectWorkingRalph(installAndRun(join(out, tarballName)));
   });
 
-  it('from a git tag, packed by npm and installed from the tarball', { timeout: 10 * MINUTES }, () => {
-    // The committed HEAD, tagged in a clone of its own: the checkout may hold uncommitted changes.
-    const dir = tempDir('ralph-git-');
-    const clone = join(dir, 'ralph');
-    execFileSync('git', ['clone', '--quiet', '--no-hardlinks', PACKAGE_ROOT, clone]);
-    execFileSync('git', ['-C', clone, 'tag', `v${PACKAGE_VERSION}`]);
-    const out = join(dir, 'out');
-    execFileSync('mkdir', [out]);
-    npm(['pack', `git+file://${clone}#v${PACKAGE_VERSION}`], out);
-    expect(readdirSync(out)).toEqual([tarballName]);
-    expectWorkingRalph(installAndRun(join(out, tarballName)));
-  });
+  it(
+    'from a git tag, by the install line `ralph init --ci github --install <git URL>` writes',
+    { timeout: 10 * MINUTES },
+    () => {
+      // The committed HEAD, tagged in a clone of its own: the checkout may hold uncommitted changes.
+      const dir = tempDir('ralph-git-');
+      const clone = join(dir, 'ralph');
+      execFileSync('git', ['clone', '--quiet', '--no-hardlinks', PACKAGE_ROOT, clone]);
+      execFileSync('git', ['-C', clone, 'tag', `v${PACKAGE_VERSION}`]);
+      const repo = join(dir, 'project');
+      execFileSync('git', ['init', '-q', repo]);
+      const init = spawnSync(
+        process.execPath,
+        [
+          join(PACKAGE_ROOT, 'bin/ralph.js'),
+          'init',
+          '--ci',
+          'github',
+          '--install',
+          `git+file://${clone}#v${PACKAGE_VERSION}`,
+        ],
+        { cwd: repo, encoding: 'utf8', env: { ...cleanNpmEnv(), NO_COLOR: '1' } },
+      );
+      expect(init.status, init.stderr).toBe(0);
+      execFileSync('git', ['add', '-A'], { cwd: repo });
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'scaffold'], { cwd: repo });
+      const workflow = readFileSync(join(repo, '.github/workflows/ralph.yml'), 'utf8');
+      const line = /^\s*(npm install -g "\$RUNNER_TEMP.*)$/m.exec(workflow)?.[1];
+      expect(line).toBeDefined();
+      // Run as the runner runs a step: bash in the checkout, $RUNNER_TEMP outside it, an empty prefix.
+      const prefix = tempDir('ralph-prefix-');
+      const runnerTemp = tempDir('ralph-runner-temp-');
+      execFileSync('bash', ['-eo', 'pipefail', '-c', `${line} ${NPM_FLAGS.join(' ')}`], {
+        cwd: repo,
+        encoding: 'utf8',
+        env: { ...cleanNpmEnv(), RUNNER_TEMP: runnerTemp, npm_config_prefix: prefix },
+      });
+      // The tarball went to $RUNNER_TEMP: ralph's clean-tree check still passes.
+      expect(execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' })).toBe('');
+      expect(readdirSync(runnerTemp)).toEqual([tarballName]);
+      const ralph = join(prefix, 'bin', 'ralph');
+      const run = (args: string[]) =>
+        spawnSync(ralph, args, { cwd: prefix, encoding: 'utf8', env: { ...cleanNpmEnv(), NO_COLOR: '1' } });
+      expectWorkingRalph({ version: run(['--version']), demo: run(['demo']) });
+    },
+  );
 
   it(
     '`npm install -g <git URL>` stops at once with the command that works (npm/cli#8440)',
