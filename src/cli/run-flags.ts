@@ -38,7 +38,8 @@ const givenText = new Map<string, string>();
 export function givenRunArgs(values: Record<string, unknown>): string[] {
   return Object.entries(RUN_OPTIONS).flatMap(([key, def]: [string, OptionDef<unknown>]) => {
     const value = values[key];
-    if (value === undefined) return [];
+    // Each loop's task list is the supervisor's to give.
+    if (value === undefined || key === 'tasks') return [];
     const long = def.flag.split(' ')[0]!;
     const text = givenText.get(def.flag);
     if (text !== undefined) return [long, text];

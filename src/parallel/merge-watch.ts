@@ -1,5 +1,8 @@
 import type { MergeCheck } from '../git/merge-check.js';
 
+/** Files each loop's branch holds its own of: ralph/lists/<name>.json as its task list, its progress notes. */
+export const LOOP_BOOKKEEPING: ReadonlySet<string> = new Set(['ralph/tasks.json', 'ralph/progress.txt']);
+
 /** A branch in the matrix: a loop's (by its list's name) or the base the loops started from. */
 export interface Side {
   name: string;
@@ -37,6 +40,18 @@ export class MergeWatch {
   ) {}
 
   /**
+   * A check with the loops' own bookkeeping left out: every loop's branch holds its own task list
+   * as ralph/tasks.json and its own progress notes, so those two always differ between loops and
+   * say nothing of whether their work merges (integration settles them).
+   */
+  private async checkWork(ours: string, theirs: string): Promise<MergeCheck> {
+    const check = await this.check(ours, theirs);
+    if (check.state !== 'conflicts') return check;
+    const files = check.files.filter((file) => !LOOP_BOOKKEEPING.has(file));
+    return files.length === 0 ? { state: 'clean' } : { state: 'conflicts', files };
+  }
+
+  /**
    * `loop` committed: checks it against the base and the `others` (the loops whose branches exist).
    * Resolves with the conflicts that are new, and, the first time only, why checks are skipped.
    */
@@ -62,7 +77,7 @@ export class MergeWatch {
     for (const other of [this.base, ...others.filter((side) => side.name !== loop.name)]) {
       // The base is always `ours`; between two loops, the first by name.
       const [ours, theirs] = other === this.base || compare(other.name, loop.name) < 0 ? [other, loop] : [loop, other];
-      const check = await this.check(ours.branch, theirs.branch);
+      const check = await this.checkWork(ours.branch, theirs.branch);
       const key = `${ours.name}\u0000${theirs.name}`;
       const before = this.cells.get(key)?.check;
       this.cells.set(key, { ours: ours.name, theirs: theirs.name, check });
