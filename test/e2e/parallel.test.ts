@@ -50,7 +50,9 @@ const parallelRecord = (repo: Repo) =>
 describe.runIf(loopsRunInWorktrees)('ralph run --parallel', () => {
   it('runs three lists at once, each in its worktree, leaving the main checkout as it was', async () => {
     const repo = await repoWithLists(['api', 'ui', 'docs'], 2);
-    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    // The agent notes what it inherited: neither the loop's channel (fd 3) nor the variable naming it.
+    const inherited = 'ls -l /proc/$$/fd > "$PWD.fds"; echo "channel=${RALPH_PARALLEL_CHANNEL-unset}" >> "$PWD.fds"';
+    await repo.steps([{ shell: [inherited], implement: true, completeWhenDone: true }]);
     const before = snapshot(repo);
     const result = await runRalph(repo, ['run', '--parallel', '--max-iterations', '5'], { timeoutMs: 90_000 });
     expect(result.stderr).toBe('');
@@ -63,6 +65,9 @@ describe.runIf(loopsRunInWorktrees)('ralph run --parallel', () => {
         readFileSync(join(repo.root, `ralph/worktrees/ralph-${name}/ralph/logs/last-run.json`), 'utf8'),
       );
       expect(own).toMatchObject({ reason: 'complete', stories: { complete: 2, total: 2 } });
+      const fds = readFileSync(join(repo.root, `ralph/worktrees/ralph-${name}.fds`), 'utf8');
+      expect(fds).toContain('channel=unset');
+      expect(fds).not.toMatch(/ 3 -> /);
       expect(repo.git('log', '--oneline', `ralph/${name}`).split('\n').length).toBeGreaterThanOrEqual(3);
     }
     const record = parallelRecord(repo);
