@@ -56,10 +56,20 @@ export class MergeWatch {
    * Resolves with the conflicts that are new, and, the first time only, why checks are skipped.
    */
   committed(loop: Side, others: readonly Side[]): Promise<{ conflicts: NewConflict[]; skipped?: string }> {
-    const run = this.queue.then(() => this.checkAll(loop, others));
+    // A check of this loop still waiting its turn reads the branch when it runs: it covers this commit too.
+    const waiting = this.waiting.get(loop.name);
+    if (waiting) return waiting.then(() => ({ conflicts: [] }));
+    const run = this.queue.then(() => {
+      this.waiting.delete(loop.name);
+      return this.checkAll(loop, others);
+    });
+    this.waiting.set(loop.name, run);
     this.queue = run.catch(() => undefined);
     return run;
   }
+
+  /** Per loop, its check queued but not started yet. */
+  private readonly waiting = new Map<string, Promise<unknown>>();
 
   /** Every pair checked so far, base first, then by name. */
   matrix(): MatrixCell[] {

@@ -56,3 +56,15 @@ describe('MergeWatch', () => {
     expect((await watch.committed(side('a'), [])).skipped).toBeUndefined();
   });
 });
+
+describe('MergeWatch under many commits', () => {
+  it("checks a loop once for the commits it made while its check waited its turn", async () => {
+    const fake = checks({});
+    const watch = new MergeWatch(base, fake.check);
+    const first = watch.committed(side('a'), []);
+    const second = watch.committed(side('b'), []);
+    const again = watch.committed(side('b'), []);
+    await Promise.all([first, second, again]);
+    expect(fake.asked).toEqual(['main<-ralph/a', 'main<-ralph/b']);
+  });
+});
