@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { MergeCheck } from '../../../src/git/merge-check.js';
 import { MergeWatch } from '../../../src/parallel/merge-watch.js';
 
+const CLEAN: MergeCheck = { state: 'clean' };
+
 /** A merge check answering from a table keyed `ours<-theirs`; clean when absent. */
 function checks(table: Record<string, MergeCheck>) {
   const asked: string[] = [];
@@ -9,7 +11,7 @@ function checks(table: Record<string, MergeCheck>) {
     asked,
     check: (ours: string, theirs: string) => {
       asked.push(`${ours}<-${theirs}`);
-      return Promise.resolve(table[`${ours}<-${theirs}`] ?? ({ state: 'clean' }));
+      return Promise.resolve(table[`${ours}<-${theirs}`] ?? CLEAN);
     },
   };
 }
