@@ -20,6 +20,7 @@ const ADAPTERS = [
   'src/status',
   'src/ui',
   'src/report',
+  'src/answer',
   'src/demo',
   'src/templates.ts',
   'src/package-info.ts',

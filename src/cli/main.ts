@@ -6,24 +6,26 @@ import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { oneLineUsageErrors } from './usage-errors.js';
+import { declareAnswer } from './answer-command.js';
 import { detectCi } from '../config/ci-environment.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
 const USAGE_EXIT_CODE = exitCodeFor(endingOf(new RalphError('usage', 'bad command line')));
 
 /** Declares the commands; each loads its module only when it runs, so start-up stays fast. */
-function buildProgram(setExitCode: (code: number) => void): Command {
+function buildProgram(setExitCode: (code: number) => void, argv: readonly string[] = []): Command {
   const program = new Command('ralph')
     .description('Run an AI coding agent in a loop until the task list is done.')
     .version(PACKAGE_VERSION, '-V, --version')
     // A mistyped option gets "(did you mean --max-iterations?)"; subcommands inherit this.
     .showSuggestionAfterError(true)
     .exitOverride();
-  const run = declareRun(program, setExitCode);
+  const run = declareRun(program, setExitCode, argv);
   declareInit(program, setExitCode);
   declareArchive(program, setExitCode);
   declareStatus(program, setExitCode);
   declareReport(program, setExitCode);
+  declareAnswer(program, setExitCode);
   declareDemo(program, setExitCode);
   declareHook(program, setExitCode);
   declareHelp(program, run);
@@ -34,7 +36,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
 type SetExitCode = (code: number) => void;
 
 /** The `run` command, with its many options declared lazily: see `declareRunOptions`. */
-function declareRun(program: Command, setExitCode: SetExitCode): Command {
+function declareRun(program: Command, setExitCode: SetExitCode, argv: readonly string[]): Command {
   const run = program
     .command('run')
     .description('run the loop: one fresh agent per iteration until every story passes')
@@ -47,10 +49,12 @@ function declareRun(program: Command, setExitCode: SetExitCode): Command {
     .action(async (options: Record<string, unknown>, command: Command) => {
       if (options.parallel === true) return setExitCode(await runParallel(options, command.args));
       refuseArguments(command.args);
-      const [{ runCommand }, { givenRunFlags }] = await Promise.all([
+      const [{ runCommand }, { givenRunFlags }, { replayableRunArgs, runWords }] = await Promise.all([
         import('../commands/run.js'),
         import('./run-flags.js'),
+        import('./replay-args.js'),
       ]);
+      const words = runWords(argv);
       setExitCode(
         await runCommand({
           cwd: process.cwd(),
@@ -59,6 +63,7 @@ function declareRun(program: Command, setExitCode: SetExitCode): Command {
           noGates: options.gates === false,
           resetResumes: options.resetResumes === true,
           yes: options.yes === true,
+          ...(words ? { runArgs: replayableRunArgs(words) } : {}),
         }),
       );
     });
@@ -252,7 +257,7 @@ export async function main(argv: string[]): Promise<number> {
   let exitCode = 0;
   const program = buildProgram((code) => {
     exitCode = code;
-  });
+  }, argv);
   // A closed terminal pipe (ralph run | head) must not crash the loop.
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);

@@ -25,6 +25,8 @@ export interface RunCommandOptions {
   resetResumes?: boolean;
   /** --yes: run even the example task list. */
   yes?: boolean;
+  /** The command line's own words, kept in last-run.json for `ralph answer --run` (replay-args.ts). */
+  runArgs?: readonly string[];
   env?: NodeJS.ProcessEnv;
   stdout?: Writable;
   stderr?: Writable;
@@ -69,6 +71,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       strayProcessesEnded: run.containment.ended,
       containment: run.containment.choice,
       outlets: run.outlets,
+      ...(options.runArgs ? { runArgs: options.runArgs } : {}),
     });
   } finally {
     await closeRun(run);

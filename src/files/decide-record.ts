@@ -3,6 +3,8 @@ import type { DecideState } from '../loop/port-data.js';
 import type { RalphPaths } from './paths.js';
 import { readRunState, updateRunState } from './run-state.js';
 import { decideAnswer, decideQuestion, readOptional } from './signal-files.js';
+import type { DecideExchange } from '../loop/port-data.js';
+import { readOwnFile } from './own-file.js';
 
 /** The fingerprint of a decide.txt's question, as state.json keeps it. */
 function fingerprint(text: string): string {
@@ -27,4 +29,12 @@ export async function askedDecideState(paths: RalphPaths, taskList: string): Pro
   if (!decideAnswer(text)) return 'pending';
   const { decideAsked } = await readRunState(paths.state, taskList);
   return decideAsked === fingerprint(text) ? 'answered' : 'none';
+}
+
+/** The question and the answer decide.txt holds now, for the prompt that delivers the answer. */
+export async function readDecideExchange(path: string): Promise<DecideExchange | undefined> {
+  const text = await readOwnFile(path);
+  if (text === undefined) return undefined;
+  const answer = decideAnswer(text);
+  return answer ? { question: decideQuestion(text), answer } : undefined;
 }

@@ -8,10 +8,10 @@ import type { RalphPaths } from './paths.js';
 import { readOwnFile, replaceOwnFile } from './own-file.js';
 import { readPromptFile } from './prompt-file.js';
 import { writeBlocked, writeDecide } from './signal-files.js';
-import { askedDecideState, rememberQuestion } from './decide-record.js';
+import { askedDecideState, readDecideExchange, rememberQuestion } from './decide-record.js';
 import { appendSummaryRow } from './summary-csv.js';
 import { parseTasks } from './tasks.js';
-import { addReviewRejection, updateRunState } from './run-state.js';
+import { addReviewRejection, takeResolvedBlock, updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
 
 /**
@@ -33,6 +33,8 @@ export function createLoopFiles(
       return text === undefined ? { ok: false, error: 'cannot be read (it is missing)' } : parseTasks(text);
     },
     decideState: () => askedDecideState(paths, taskList),
+    readDecideExchange: () => readDecideExchange(paths.decide),
+    takeBlockResolution: () => ownFile(paths.state, 'write', () => takeResolvedBlock(paths.state, taskList)),
     writeBlocked: (entry) => writeBlocked(paths.root, paths.blocked, entry),
     writeDecide: async (entry) => {
       await writeDecide(paths.root, paths.decide, entry);

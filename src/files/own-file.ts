@@ -34,11 +34,29 @@ export async function readOwnBytes(path: string): Promise<Buffer | undefined> {
   }
 }
 
+/**
+ * A file's text, or undefined when there is none; a link in its place is refused too. For a file the
+ * agent may have planted that ralph reads on the human's behalf, outside any sandbox of the agent's
+ * (ralph/blocked.txt for `ralph answer`): a link to ~/.ssh/id_rsa must not be copied into the repository.
+ */
+export async function readOwnFileNoLink(path: string): Promise<string | undefined> {
+  const handle = await openOwnFileForReading(path, { followLinks: false });
+  if (handle === undefined) return undefined;
+  try {
+    return (await handle.readFile()).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Opens a file for reading (a regular file only, never blocking), or undefined when there is none. */
-export async function openOwnFileForReading(path: string): Promise<FileHandle | undefined> {
+export async function openOwnFileForReading(
+  path: string,
+  { followLinks = true }: { followLinks?: boolean } = {},
+): Promise<FileHandle | undefined> {
   let handle: FileHandle;
   try {
-    handle = await open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    handle = await open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (followLinks ? 0 : O_NOFOLLOW));
   } catch (error) {
     if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return undefined;
     throw await refusal(error, path, 'read');

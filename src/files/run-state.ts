@@ -27,6 +27,8 @@ export interface RunState {
   seenApprovals?: string[];
   /** The sha256 of the question ralph last wrote to decide.txt: only an answer to it is a human's. */
   decideAsked?: string;
+  /** A BLOCKED `ralph answer` resolved, until the next prompt has shown it. */
+  resolvedBlock?: { reason: string; answer: string };
   /**
    * The uncommitted changes outside ralph/ as the last run ended (whatever its task list): a start
    * accepts these without --allow-dirty, and catches anything a person changed since.
@@ -98,4 +100,16 @@ async function readStored(path: string): Promise<Partial<RunState>> {
   const text = await readOwnFile(path);
   const parsed = text === undefined ? undefined : parseJson(text);
   return parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null ? parsed.value : {};
+}
+
+/** Takes the BLOCKED resolution state.json holds (gone once taken); anything but two strings is none. */
+export async function takeResolvedBlock(
+  path: string,
+  taskList: string,
+): Promise<{ reason: string; answer: string } | undefined> {
+  const { resolvedBlock, ...rest } = await readRunState(path, taskList);
+  if (resolvedBlock === undefined) return undefined;
+  await writeRunState(path, rest);
+  const { reason, answer } = resolvedBlock as Partial<Record<string, unknown>>;
+  return typeof reason === 'string' && typeof answer === 'string' ? { reason, answer } : undefined;
 }

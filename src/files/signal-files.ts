@@ -30,12 +30,12 @@ export async function writeDecide(
 
 /** What a human does about a BLOCKED: the start checks and the run's summary say the same. */
 export function resolveBlocked(path: string): string {
-  return `resolve it, then delete ${path} and run again`;
+  return `resolve it, then say what you did with \`ralph answer --run "<what you did>"\` (or delete ${path} and run again)`;
 }
 
 /** What a human does about a DECIDE, in the same words wherever ralph says it. */
 export function answerDecide(path: string): string {
-  return `write your answer below the --- line in ${path} and run again`;
+  return `answer with \`ralph answer --run "<your answer>"\` (or write it below the --- line in ${path} and run again)`;
 }
 
 /** The answer below `---` in a decide.txt text (without its `## Answer` heading), or "". */

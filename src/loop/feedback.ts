@@ -1,4 +1,5 @@
-import type { RepetitionReport, UnfinishedStory } from './port-data.js';
+import { quoteLines } from '../domain/quote-lines.js';
+import type { BlockResolution, DecideExchange, RepetitionReport, UnfinishedStory } from './port-data.js';
 import { describeRewrite, type HistoryRewrite } from './progress.js';
 import { unreachable } from './termination.js';
 
@@ -26,13 +27,25 @@ export type FeedbackItem =
   | { kind: 'gates_blocked'; event: string };
 
 /** The loop-feedback section of a prompt (empty when there is nothing to say). */
-export function renderFeedback(items: readonly FeedbackItem[], decideAnswered: boolean): string {
+export function renderFeedback(
+  items: readonly FeedbackItem[],
+  decideAnswered: boolean,
+  exchange?: DecideExchange,
+  resolved?: BlockResolution,
+): string {
   // A blocking event is a section of its own; the rest are bullet points.
   const events = items.flatMap((item) => (item.kind === 'gates_blocked' ? [item.event.trimEnd()] : []));
   const lines = items.filter((item) => item.kind !== 'gates_blocked').map(renderItem);
   if (decideAnswered) {
     lines.push(
       '- A human answered your question in `ralph/decide.txt`: read the answer below `---`, act on it, then delete the file.',
+      ...(exchange ? [renderExchange(exchange)] : []),
+    );
+  }
+  if (resolved) {
+    lines.push(
+      '- The loop was blocked, and a human resolved it (their note is also in `ralph/progress.txt`):',
+      `  The block:\n${indented(resolved.reason)}\n  The resolution:\n${indented(resolved.answer)}`,
     );
   }
   if (lines.length === 0 && events.length === 0) return '';
@@ -41,6 +54,19 @@ export function renderFeedback(items: readonly FeedbackItem[], decideAnswered: b
     ...(lines.length ? [`${lines.join('\n')}\n`] : []),
     ...events.map((event) => `${event}\n`),
   ].join('\n');
+}
+
+/** Text quoted and indented under a bullet. */
+function indented(text: string): string {
+  return quoteLines(text)
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+}
+
+/** The question and the answer, each quoted under the bullet, so neither can pose as the loop's own words. */
+function renderExchange({ question, answer }: DecideExchange): string {
+  return `  Your question:\n${indented(question)}\n  The answer:\n${indented(answer)}`;
 }
 
 function renderItem(item: FeedbackItem): string {

@@ -79,6 +79,18 @@ export interface AgentStats {
 /** Where a pending human decision stands. */
 export type DecideState = 'none' | 'pending' | 'answered';
 
+/** A BLOCKED a human resolved with `ralph answer`, as the next prompt shows it. */
+export interface BlockResolution {
+  reason: string;
+  answer: string;
+}
+
+/** An answered DECIDE as the next prompt shows it: the agent's question and the human's answer. */
+export interface DecideExchange {
+  question: string;
+  answer: string;
+}
+
 /** What `.ralph-active` says about the running loop (the adapter adds pid and start time). */
 export interface ActiveState {
   /** The iteration's number, as its logs are numbered (continuing across runs of one task list). */

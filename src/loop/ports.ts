@@ -8,6 +8,8 @@ import type {
   ActiveState,
   AgentRequest,
   AgentRun,
+  BlockResolution,
+  DecideExchange,
   DecideState,
   GateTrigger,
   GateVerdict,
@@ -81,6 +83,10 @@ export interface LoopFiles {
   readPrompt(): Promise<string>;
   readTasks(): Promise<TasksParse>;
   decideState(): Promise<DecideState>;
+  /** The question and the answer of decide.txt, read when decideState() says it is answered. */
+  readDecideExchange(): Promise<DecideExchange | undefined>;
+  /** The BLOCKED a human resolved since the last prompt (`ralph answer`), taken: the next call finds none. */
+  takeBlockResolution(): Promise<BlockResolution | undefined>;
   writeBlocked(entry: { iteration: number; at: number; reason: string }): Promise<void>;
   writeDecide(entry: { iteration: number; at: number; question: string }): Promise<void>;
   appendRow(row: IterationRow): Promise<void>;

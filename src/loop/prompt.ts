@@ -14,7 +14,9 @@ export async function promptFor(
 ): Promise<string> {
   const decideAnswered = !state.decideDelivered && (await files.decideState()) === 'answered';
   state.decideDelivered ||= decideAnswered;
-  let section = renderFeedback(state.feedback, decideAnswered);
+  const exchange = decideAnswered ? await files.readDecideExchange() : undefined;
+  const resolved = await files.takeBlockResolution();
+  let section = renderFeedback(state.feedback, decideAnswered, exchange, resolved);
   if (Buffer.byteLength(section) > settings.maxFeedbackBytes) {
     const path = await files.writeFeedback(iteration, section);
     section = feedbackPreview(section, path, Math.floor(settings.maxFeedbackBytes / 2));

@@ -63,6 +63,8 @@ export interface RunReport extends EndingRecord {
   agentVersion?: string;
   /** Iterations and cost per agent kind, when more than one ran (`--fallback-agent`). */
   agents?: Record<string, AgentShare>;
+  /** The run's own flags (no secret, nothing one-shot): what `ralph answer --run` parses and replays. */
+  runArgs?: string[];
 }
 
 /** One agent kind's part of a run. */

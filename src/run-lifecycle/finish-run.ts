@@ -60,6 +60,8 @@ export interface FinishContext {
   containment?: { mode: string; reason: string };
   /** The ending's other outlets (the report…); none of them can change the exit code. */
   outlets?: readonly Outlet[];
+  /** The run's own flags as given, for last-run.json (`ralph answer --run` replays them). */
+  runArgs?: readonly string[];
 }
 
 /**
@@ -85,7 +87,10 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
     ({ ending, error, bug } = endingOfError(reportBugFound));
     report = reportOf(ending, end, context);
   }
-  const unwritten = await writeLastRun(context.paths, report);
+  const unwritten = await writeLastRun(
+    context.paths,
+    context.runArgs ? { ...report, runArgs: [...context.runArgs] } : report,
+  );
   if (error) context.out.error(errorLine(error));
   if (unwritten) context.out.error(`ralph: ${unwritten}; the previous run's record may still be there`);
   if (end.loopRan) {

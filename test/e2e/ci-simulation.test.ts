@@ -134,7 +134,8 @@ describe('the generated workflow, run job by job as the runner runs it', () => {
     expect(result.jobs.push?.result).toBe('success');
     const pushed = head(project.bare, `refs/heads/${BRANCH}`);
     expect(pushed).not.toBe('');
-    expect(head(project.bare, `${pushed}~1`)).toBe(project.main);
+    // The agent's commit, then ralph/blocked.txt committed for the answer input to find.
+    expect(head(project.bare, `${pushed}~2`)).toBe(project.main);
     expect(execFileSync('git', ['for-each-ref'], { cwd: stolen, encoding: 'utf8' })).toBe('');
 
     // What the agent planted ran only inside its own step, never with the token, never to make the bundle.
@@ -142,7 +143,9 @@ describe('the generated workflow, run job by job as the runner runs it', () => {
     expect(runs.length).toBeGreaterThan(0);
     expect(runs.filter((r) => r.step !== 'agent/Run ralph')).toEqual([]);
     expect(runs.filter((r) => !r.line.endsWith('token=0 cfg=0'))).toEqual([]);
-    expect(runs.filter((r) => /\bbundle\b/.test(r.line))).toEqual([]);
+    expect(
+      runs.filter((r) => /\b(bundle|hash-object|update-index|write-tree|commit-tree|update-ref)\b/.test(r.line)),
+    ).toEqual([]);
     expect(readFileSync(log, 'utf8')).not.toContain(TOKEN);
     expect(result.jobs['pull-request']?.result).toBe('skipped');
     // The logs artifact, without the raw transcripts.
@@ -322,4 +325,112 @@ describe('the push job refuses a bundle that does more than add commits to the b
     expect(check?.stdout).toContain('The run made no commits: nothing to push.');
     expect(refs).not.toContain(BRANCH);
   });
+});
+
+describe('the answer input: a DECIDE answered from the dispatch form', () => {
+  const show = (bare: string, what: string) => spawnSync('git', ['show', what], { cwd: bare, encoding: 'utf8' }).stdout;
+
+  it('the waiting run puts decide.txt on the branch; a run with the answer commits it and the loop goes on', async () => {
+    const project = await dispatchedProject();
+    const script = join(project.sim, 'agent-script.json');
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { say: '<promise>DECIDE:WebSockets or polling?</promise>' },
+        { implement: true, completeWhenDone: true },
+      ]),
+    );
+    const imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+
+    const { run: waiting } = runOptions(project);
+    waiting.imageEnv = imageEnv;
+    const first = simulateWorkflow(project.workflow, waiting);
+    expect(first.jobs.agent?.outputs.code).toBe('3');
+    expect(first.jobs.push?.result).toBe('success');
+    expect(show(project.bare, `refs/heads/${BRANCH}:ralph/decide.txt`)).toMatch(
+      /WebSockets or polling\?\n\n---\n## Answer\n$/,
+    );
+    expect(show(project.bare, `refs/heads/${BRANCH}~1`)).toBe(show(project.bare, project.main));
+    // The report, linked from the job summary.
+    const link = first.steps.find((step) => step.name === 'Link the report from the job summary');
+    expect(link?.summary).toContain(
+      '[ralph-report (report.html)](https://github.example/owner/repo/actions/runs/4242/artifacts/ralph-report)',
+    );
+    expect(existsSync(join(first.artifacts, 'ralph-report/report.html'))).toBe(true);
+
+    // The answer is the user's text: quotes, a command substitution and a leading dash stay text.
+    const canary = join(project.sim, 'pwned');
+    const answer = `-- Polling, every 5 s; not "$HOME" nor $(touch ${canary}) nor \`touch ${canary}\`.`;
+    const { run: answering } = runOptions(project, {
+      inputs: { 'open-pr': false, 'claude-code-version': '2.1.332', answer },
+    });
+    answering.imageEnv = imageEnv;
+    const second = simulateWorkflow(project.workflow, answering);
+    const step = second.steps.find((s) => s.name === 'Answer the loop (the answer input)');
+    expect(step?.outcome, `${step?.stdout}\n${step?.stderr}`).toBe('success');
+    expect(second.jobs.agent?.outputs.code).toBe('0');
+    expect(existsSync(canary)).toBe(false);
+    // The answer commit, then the agent's two stories, pushed through the bundle.
+    expect(second.jobs.push?.result).toBe('success');
+    const answered = `refs/heads/${BRANCH}~2`;
+    expect(show(project.bare, `${answered}:ralph/decide.txt`)).toMatch(
+      new RegExp(`---\\n## Answer\\n${answer.replace(/[$()`.\\[\]?*+^|{}]/g, '\\$&')}\\n$`),
+    );
+    expect(
+      spawnSync('git', ['log', '-1', '--format=%s', answered], { cwd: project.bare, encoding: 'utf8' }).stdout,
+    ).toBe("ralph: a human's answer (the answer input)\n");
+    const prompt = (JSON.parse(readFileSync(`${script}.call-2.json`, 'utf8')) as { prompt: string }).prompt;
+    expect(prompt).toContain(`  Your question:\n    > WebSockets or polling?\n  The answer:\n    > ${answer}`);
+  }, 180_000);
+
+  it('a BLOCKED: the answer goes into progress.txt, blocked.txt leaves the branch, and the loop goes on', async () => {
+    const project = await dispatchedProject();
+    const script = join(project.sim, 'agent-script.json');
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { say: '<promise>BLOCKED:the staging key is missing</promise>' },
+        { implement: true, completeWhenDone: true },
+      ]),
+    );
+    const imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+    const { run: waiting } = runOptions(project);
+    waiting.imageEnv = imageEnv;
+    expect(simulateWorkflow(project.workflow, waiting).jobs.agent?.outputs.code).toBe('2');
+    expect(show(project.bare, `refs/heads/${BRANCH}:ralph/blocked.txt`)).toContain('the staging key is missing');
+
+    const { run: answering } = runOptions(project, {
+      inputs: { 'open-pr': false, 'claude-code-version': '2.1.332', answer: 'STAGING_KEY is set now.' },
+    });
+    answering.imageEnv = imageEnv;
+    const result = simulateWorkflow(project.workflow, answering);
+    expect(result.jobs.agent?.outputs.code).toBe('0');
+    expect(result.jobs.push?.result).toBe('success');
+    const answered = `refs/heads/${BRANCH}~2`;
+    expect(show(project.bare, `${answered}:ralph/progress.txt`)).toMatch(
+      /> the staging key is missing\n\nResolution:\nSTAGING_KEY is set now\.\n$/,
+    );
+    const tree = spawnSync('git', ['ls-tree', '-r', '--name-only', `refs/heads/${BRANCH}`], {
+      cwd: project.bare,
+      encoding: 'utf8',
+    }).stdout;
+    expect(tree).not.toContain('ralph/blocked.txt');
+  }, 180_000);
+
+  it('a dispatch with an answer and nothing waiting fails in the answer step, before any agent', async () => {
+    const project = await dispatchedProject();
+    const script = join(project.sim, 'agent-script.json');
+    writeFileSync(script, JSON.stringify([{ implement: true, completeWhenDone: true }]));
+    const { run } = runOptions(project, {
+      inputs: { 'open-pr': false, 'claude-code-version': '2.1.332', answer: 'Yes.' },
+    });
+    run.imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+    const result = simulateWorkflow(project.workflow, run);
+    const step = result.steps.find((s) => s.name === 'Answer the loop (the answer input)');
+    expect(step?.outcome).toBe('failure');
+    expect(step?.stderr).toContain('ralph: nothing to answer');
+    expect(result.steps.find((s) => s.name === 'Run ralph')?.outcome).toBe('skipped');
+    expect(existsSync(`${script}.calls`)).toBe(false);
+    expect(head(project.bare, `refs/heads/${BRANCH}`)).toBe('');
+  }, 120_000);
 });

@@ -379,7 +379,7 @@ describe('ralph init --ci github', () => {
     const workflow = await template('github-workflow.yml');
     expect(workflow).toMatch(/- name: Run ralph\n\s+id: ralph\n/);
     expect(workflow).toMatch(
-      /ralph run --max-iterations \d+ --max-stuck \d+ --max-runtime \w+ --max-cost \d+ \|\| code=\$\?\n/,
+      /ralph run --max-iterations \d+ --max-stuck \d+ --max-runtime \w+ --max-cost \d+ --report \|\| code=\$\?\n/,
     );
     expect(workflow).toContain("if: failure() && steps.ralph.outputs.reason == ''");
   });

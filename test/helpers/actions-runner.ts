@@ -51,6 +51,8 @@ export interface StepRecord {
   outcome: 'success' | 'failure' | 'skipped';
   stdout: string;
   stderr: string;
+  /** What the step wrote to the job summary ($GITHUB_STEP_SUMMARY). */
+  summary?: string;
 }
 
 export const SERVER_URL = 'https://github.example';
@@ -161,9 +163,20 @@ function runJob(
     // The runner reads the file commands when the step ends, whatever its outcome.
     for (const [key, value] of readOutputFile(readFileSync(files.set_env!, 'utf8'))) jobEnv[key] = value;
     for (const line of readFileSync(files.add_path!, 'utf8').split('\n').filter(Boolean)) addedPath.unshift(line);
-    const outputs = Object.fromEntries(readOutputFile(readFileSync(files.set_output!, 'utf8')));
+    const outputs = {
+      ...('outputs' in record && record.outputs ? record.outputs : {}),
+      ...Object.fromEntries(readOutputFile(readFileSync(files.set_output!, 'utf8'))),
+    };
     if (stepId) stepOutputs[stepId] = { outcome, outputs };
-    shared.steps.push({ job: id, name, outcome, stdout: record.stdout, stderr: record.stderr });
+    const summary = readFileSync(files.step_summary!, 'utf8');
+    shared.steps.push({
+      job: id,
+      name,
+      outcome,
+      stdout: record.stdout,
+      stderr: record.stderr,
+      ...(summary ? { summary } : {}),
+    });
   }
   const outputs = Object.fromEntries(
     Object.entries(asMap(job.outputs)).map(([key, value]) => [key, substitute(asString(value) ?? '', context())]),
@@ -246,13 +259,20 @@ function useAction(
   uses: string,
   inputs: Map,
   state: { run: SimulatedRun; workspace: string; artifacts: string; context: ExpressionContext },
-): { ok: boolean; stdout: string; stderr: string } {
+): { ok: boolean; stdout: string; stderr: string; outputs?: Record<string, string> } {
   const input = (key: string) => substitute(asString(inputs[key]) ?? '', state.context);
   try {
     if (uses.startsWith('actions/checkout@')) checkout(state.run, state.workspace, input('persist-credentials'));
-    else if (uses.startsWith('actions/upload-artifact@'))
-      upload(input('path'), input('name'), state, input('if-no-files-found'));
-    else if (uses.startsWith('actions/download-artifact@')) {
+    else if (uses.startsWith('actions/upload-artifact@')) {
+      // The action's outputs, as GitHub's: an artifact's URL only when files were uploaded.
+      if (upload(input('path'), input('name'), state, input('if-no-files-found')))
+        return {
+          ok: true,
+          stdout: '',
+          stderr: '',
+          outputs: { 'artifact-url': `${SERVER_URL}/${REPOSITORY}/actions/runs/4242/artifacts/${input('name')}` },
+        };
+    } else if (uses.startsWith('actions/download-artifact@')) {
       const from = join(state.artifacts, input('name'));
       if (!existsSync(from)) throw new Error(`Artifact not found for name: ${input('name')}`);
       cpSync(from, resolveIn(state.workspace, input('path')), { recursive: true });
@@ -276,7 +296,7 @@ function checkout(run: SimulatedRun, workspace: string, persist: string) {
     );
 }
 
-function upload(paths: string, name: string, state: { workspace: string; artifacts: string }, ifNone: string) {
+function upload(paths: string, name: string, state: { workspace: string; artifacts: string }, ifNone: string): boolean {
   const lines = paths
     .split('\n')
     .map((line) => line.trim())
@@ -293,13 +313,14 @@ function upload(paths: string, name: string, state: { workspace: string; artifac
   }
   if (files.length === 0) {
     if (ifNone === 'error') throw new Error(`No files were found with the provided path: ${paths}`);
-    return;
+    return false;
   }
   const root = roots.reduce((common, path) => {
     while (!`${path}/`.startsWith(`${common}/`)) common = dirname(common);
     return common;
   });
   for (const file of files) cpSync(file, join(state.artifacts, name, relative(root, file)));
+  return true;
 }
 
 function walk(dir: string): string[] {

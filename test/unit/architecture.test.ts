@@ -22,6 +22,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'init',
     'status',
     'report',
+    'answer',
     'ui',
     'demo',
     'templates.ts',

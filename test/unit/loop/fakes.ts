@@ -156,6 +156,9 @@ export function fakePorts(
       readTasks: async () =>
         tasksValid ? { ok: true, tasks } : { ok: false, error: 'not valid JSON (Unexpected token)' },
       decideState: async () => options.decide ?? 'none',
+      takeBlockResolution: async () => undefined,
+      readDecideExchange: async () =>
+        options.decide === 'answered' ? { question: 'Which database?', answer: 'Postgres.' } : undefined,
       writeBlocked: async (entry) => void blocked.push(entry),
       writeDecide: async (entry) => void decided.push(entry),
       appendRow: async (row) => void rows.push(row),

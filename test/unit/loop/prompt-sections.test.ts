@@ -39,6 +39,16 @@ describe('renderFeedback: the loop-feedback section of the next prompt', () => {
     );
   });
 
+  it('quotes a question and its answer, and a resolved block, line by line under their bullets', () => {
+    expect(renderFeedback([], true, { question: 'A or B?', answer: 'B.\n\nNot A.' })).toContain(
+      '  Your question:\n    > A or B?\n  The answer:\n    > B.\n    > \n    > Not A.\n',
+    );
+    expect(renderFeedback([], false, undefined, { reason: 'no key', answer: 'Added.' })).toBe(
+      '## Loop feedback\n\n- The loop was blocked, and a human resolved it (their note is also in `ralph/progress.txt`):\n' +
+        '  The block:\n    > no key\n  The resolution:\n    > Added.\n',
+    );
+  });
+
   it('points at an answered decide.txt, alone or after the other items', () => {
     const hint =
       '- A human answered your question in `ralph/decide.txt`: read the answer below `---`, act on it, then delete the file.';

@@ -209,6 +209,7 @@ describe('runLoop: what the next prompt hears', () => {
       decide: 'answered',
     });
     expect(prompts[0]).toContain('A human answered your question in `ralph/decide.txt`');
+    expect(prompts[0]).toContain('  Your question:\n    > Which database?\n  The answer:\n    > Postgres.');
     expect(prompts[1]).not.toContain('ralph/decide.txt');
   });
 

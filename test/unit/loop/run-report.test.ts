@@ -53,12 +53,12 @@ describe('buildRunReport', () => {
     [
       'blocked',
       { reason: 'blocked', message: 'needs a database password' },
-      'resolve it, then delete ralph/blocked.txt and run again',
+      'resolve it, then say what you did with `ralph answer --run "<what you did>"` (or delete ralph/blocked.txt and run again)',
     ],
     [
       'decide',
       { reason: 'decide', question: 'Postgres or SQLite?' },
-      'write your answer below the --- line in ralph/decide.txt and run again',
+      'answer with `ralph answer --run "<your answer>"` (or write it below the --- line in ralph/decide.txt and run again)',
     ],
   ] as const)('a %s ending says what the human does next', (_name, ending, next) => {
     const summary = renderSummary(buildRunReport(ending, noProgress({ complete: 1, total: 3 }), run));

@@ -1,0 +1,106 @@
+import { readAnswerText, type AnswerSource } from '../answer/answer-text.js';
+import { recordAnswer } from '../answer/record-answer.js';
+import { findWaiting, type Waiting } from '../answer/waiting.js';
+import { detectCi } from '../config/ci-environment.js';
+import type { RunOptionKey } from '../config/run-options.js';
+import { quoteLines } from '../domain/quote-lines.js';
+import { RalphError } from '../errors.js';
+import { readOwnFile } from '../files/own-file.js';
+import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
+import { taskListId } from '../files/run-state.js';
+import { parseTasks } from '../files/tasks.js';
+import { findRepoRoot } from '../git/repository.js';
+import { neutralise } from '../ui/neutralise.js';
+import { fencedFromRunner } from '../ui/runner-fence.js';
+
+/** What `ralph answer --run` starts the loop with: the last run's own flags, checked again. */
+export interface ReplayedRun {
+  /** The words as last-run.json keeps them, recorded again by the run they start. */
+  args: string[];
+  flags: Partial<Record<RunOptionKey, unknown>>;
+  yes: boolean;
+  noGates: boolean;
+}
+
+export interface AnswerCommandOptions extends AnswerSource {
+  cwd: string;
+  /**
+   * --run: start the loop again at once, with the last run's options, which this reads from
+   * last-run.json (path, and the path as shown) — the CLI's parser of run options, given from above.
+   */
+  replay?: (path: string, shown: string) => Promise<ReplayedRun>;
+  now?: number;
+  env?: NodeJS.ProcessEnv;
+  stdout?: NodeJS.WritableStream;
+}
+
+/**
+ * `ralph answer`: answers what the loop waits for — a DECIDE's question, a BLOCKED's reason — and,
+ * with --run, goes on. Everything is checked before anything is written: the answer, what waits,
+ * and with --run the last run's options; a refusal changes no file.
+ */
+export async function answerCommand(options: AnswerCommandOptions): Promise<number> {
+  const stdout = options.stdout ?? process.stdout;
+  const env = options.env ?? process.env;
+  const root = await findRepoRoot(options.cwd);
+  const paths = ralphPaths(root);
+  const shown = (path: string) => shownPath(options.cwd, path);
+  const answer = await readAnswerText(options, options.cwd);
+  const waiting = await findWaiting(paths);
+  if (!waiting)
+    throw new RalphError(
+      'setup',
+      `nothing to answer: there is neither ${shown(paths.blocked)} nor ${shown(paths.decide)}`,
+      'the loop waits for no one: `ralph run` goes on',
+    );
+  const replay = options.replay ? await options.replay(paths.lastRun, shown(paths.lastRun)) : undefined;
+  const { archive } = await recordAnswer(paths, waiting, answer, {
+    at: options.now ?? Date.now(),
+    taskList: await taskListOf(paths),
+  });
+  const said = confirmation(waiting, { shown, paths, archive, replay });
+  // The question and the reason are an agent's words: on Actions the runner must not obey them.
+  stdout.write(detectCi(env).github ? fencedFromRunner(said) : said);
+  if (!replay) return 0;
+  const { runCommand } = await import('./run.js');
+  return runCommand({
+    cwd: options.cwd,
+    flags: replay.flags,
+    noGates: replay.noGates,
+    yes: replay.yes,
+    runArgs: replay.args,
+    env,
+  });
+}
+
+/** The task list's identity, which state.json is kept under; '' when the list cannot be read (no run starts then). */
+async function taskListOf(paths: RalphPaths): Promise<string> {
+  const text = await readOwnFile(paths.tasks).catch(() => undefined);
+  const parsed = text === undefined ? undefined : parseTasks(text);
+  return parsed?.ok ? taskListId(parsed.tasks) : '';
+}
+
+/** What was answered, where it went, and what comes next. */
+function confirmation(
+  waiting: Waiting,
+  context: { shown: (path: string) => string; paths: RalphPaths; archive: string; replay?: ReplayedRun },
+): string {
+  const { shown, paths, archive, replay } = context;
+  const next = replay
+    ? `Going on: ralph run${replay.args.map((word) => ` ${neutralise(word)}`).join('')}`
+    : 'Next: `ralph run` (or `ralph answer --run` next time) goes on.';
+  const lines =
+    waiting.kind === 'decide'
+      ? [
+          `Answered the question in ${shown(paths.decide)}:`,
+          quoteLines(neutralise(waiting.question)),
+          ...(waiting.previousAnswer ? ['(the answer that was there is replaced; the archive keeps it)'] : []),
+          'The next iteration is shown the question and your answer.',
+        ]
+      : [
+          `Resolved the BLOCKED of ${shown(paths.blocked)}:`,
+          quoteLines(neutralise(waiting.reason)),
+          `Your resolution is in ${shown(paths.progress)}, which every iteration reads; ${shown(paths.blocked)} is cleared.`,
+        ];
+  return [...lines, `Archived in ${shown(archive)}.`, next, ''].join('\n');
+}
