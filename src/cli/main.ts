@@ -47,7 +47,8 @@ function declareRun(program: Command, setExitCode: SetExitCode, argv: readonly s
     // Arguments are checked by hand: `ralph run 10` (the ralph.sh habit) gets the flag it meant.
     .allowExcessArguments(true)
     .action(async (options: Record<string, unknown>, command: Command) => {
-      if (options.parallel === true) return setExitCode(await runParallel(options, command.args));
+      if (options.parallel === true)
+        return setExitCode(await (await import('./parallel-flags.js')).runParallel(options, command.args));
       refuseArguments(command.args);
       const [{ runCommand }, { givenRunFlags }, { replayableRunArgs, runWords }] = await Promise.all([
         import('../commands/run.js'),
@@ -84,22 +85,6 @@ async function declareRunOptions(run: Command): Promise<void> {
   runOptionsDeclared.add(run);
   (await import('./run-flags.js')).addRunOptions(run);
   (await import('./parallel-flags.js')).addParallelOptions(run);
-}
-
-/** `ralph run --parallel [LIST...]`: the lists named, and every other run option passed on to each loop. */
-async function runParallel(options: Record<string, unknown>, names: string[]): Promise<number> {
-  const [{ runParallelCommand }, { givenRunArgs }] = await Promise.all([
-    import('../commands/run-parallel.js'),
-    import('./run-flags.js'),
-  ]);
-  return await runParallelCommand({
-    cwd: process.cwd(),
-    names,
-    passThrough: givenRunArgs(options),
-    ...(typeof options.jobs === 'number' ? { jobs: options.jobs } : {}),
-    ...(typeof options.maxTotalCost === 'number' ? { maxTotalCost: options.maxTotalCost } : {}),
-    ...(options.onConflict === 'stop-later' ? { onConflict: 'stop-later' as const } : {}),
-  });
 }
 
 function declareInit(program: Command, setExitCode: SetExitCode): void {

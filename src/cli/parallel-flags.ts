@@ -37,3 +37,19 @@ function checked(option: Option, kind: ValueKind<number>): Option {
     return parsed.value;
   });
 }
+
+/** `ralph run --parallel [LIST...]`: the lists named, and every other run option passed on to each loop. */
+export async function runParallel(options: Record<string, unknown>, names: string[]): Promise<number> {
+  const [{ runParallelCommand }, { givenRunArgs }] = await Promise.all([
+    import('../commands/run-parallel.js'),
+    import('./run-flags.js'),
+  ]);
+  return await runParallelCommand({
+    cwd: process.cwd(),
+    names,
+    passThrough: givenRunArgs(options),
+    ...(typeof options.jobs === 'number' ? { jobs: options.jobs } : {}),
+    ...(typeof options.maxTotalCost === 'number' ? { maxTotalCost: options.maxTotalCost } : {}),
+    ...(options.onConflict === 'stop-later' ? { onConflict: 'stop-later' as const } : {}),
+  });
+}
