@@ -101,6 +101,24 @@ describe.runIf(loopsRunInWorktrees)('ralph run --parallel', () => {
     expect(result.stdout).toContain('later (ralph/later): not started: stuck ended');
   }, 120_000);
 
+  it('on GitHub Actions keeps the runner deaf to every loop: one stop-commands window, no line at column 0', async () => {
+    const repo = await repoWithLists(['one', 'two'], 1);
+    // The agent tries to issue a workflow command from each loop.
+    await repo.steps([{ say: '::error::forged by the agent\n', implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--parallel'], {
+      timeoutMs: 90_000,
+      env: { GITHUB_ACTIONS: 'true', CI: 'true' },
+    });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    const token = /^::stop-commands::(\S+)$/.exec(lines[0]!)?.[1];
+    expect(token).toBeDefined();
+    expect(lines.at(-1)).toBe(`::${token}::`);
+    expect(lines.slice(1, -1).filter((line) => line.trimStart().startsWith('::'))).toEqual([]);
+    expect(result.stdout.split(token!).length - 1).toBe(2);
+    expect(result.stdout).toMatch(/^one │ .*::error::forged by the agent/m);
+  }, 120_000);
+
   it('refuses with 64: no lists (saying how to add one), --jobs 0, an unknown list', async () => {
     const bare = await makeRepo();
     const none = await runRalph(bare, ['run', '--parallel']);
