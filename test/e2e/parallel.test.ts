@@ -119,6 +119,24 @@ describe.runIf(loopsRunInWorktrees)('ralph run --parallel', () => {
     expect(result.stdout).toMatch(/^one │ .*::error::forged by the agent/m);
   }, 120_000);
 
+  it('--max-total-cost stops every loop once their summed cost reaches it', async () => {
+    const repo = await repoWithLists(['p', 'q'], 5);
+    // Each call costs $1 and takes a moment: the cap of $3 falls while both loops still have work.
+    await repo.steps([{ implement: true, sleepMs: 300, result: { total_cost_usd: 1 } }]);
+    const result = await runRalph(repo, ['run', '--parallel', '--max-iterations', '5', '--max-total-cost', '3'], {
+      timeoutMs: 90_000,
+    });
+    expect(result.code).toBe(1);
+    const record = parallelRecord(repo);
+    expect(record.loops.map((loop) => [loop.outcome.reason, loop.stoppedBy])).toEqual([
+      ['max_total_cost', 'max_total_cost'],
+      ['max_total_cost', 'max_total_cost'],
+    ]);
+    // Each loop ends the iteration it is in: at most one call each past the cap.
+    expect(repo.calls()).toBeLessThanOrEqual(5);
+    expect(result.stdout).toContain('--max-total-cost $3.00 reached');
+  }, 120_000);
+
   it('refuses with 64: no lists (saying how to add one), --jobs 0, an unknown list', async () => {
     const bare = await makeRepo();
     const none = await runRalph(bare, ['run', '--parallel']);
