@@ -7,6 +7,8 @@ import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { oneLineUsageErrors } from './usage-errors.js';
 import { declareAnswer } from './answer-command.js';
+import { declareRun, declareRunOptions } from './run-command.js';
+import { declareLists, declareWorktrees } from './list-commands.js';
 import { detectCi } from '../config/ci-environment.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
@@ -24,6 +26,8 @@ function buildProgram(setExitCode: (code: number) => void, argv: readonly string
   declareInit(program, setExitCode);
   declareArchive(program, setExitCode);
   declareStatus(program, setExitCode);
+  declareLists(program, setExitCode);
+  declareWorktrees(program, setExitCode);
   declareReport(program, setExitCode);
   declareAnswer(program, setExitCode);
   declareDemo(program, setExitCode);
@@ -34,58 +38,6 @@ function buildProgram(setExitCode: (code: number) => void, argv: readonly string
 }
 
 type SetExitCode = (code: number) => void;
-
-/** The `run` command, with its many options declared lazily: see `declareRunOptions`. */
-function declareRun(program: Command, setExitCode: SetExitCode, argv: readonly string[]): Command {
-  const run = program
-    .command('run')
-    .description('run the loop: one fresh agent per iteration until every story passes')
-    .option('--dry-run', 'check everything, print the resolved configuration and the agent command, call no agent')
-    .option('--no-gates', 'skip the quality gates of ralph/config.json for this run')
-    .option('--reset-resumes', 'clear the count of unproductive resumes (after fixing their cause)')
-    .option('-y, --yes', 'run even when ralph/tasks.json is still the example ralph init wrote')
-    // Arguments are checked by hand: `ralph run 10` (the ralph.sh habit) gets the flag it meant.
-    .allowExcessArguments(true)
-    .action(async (options: Record<string, unknown>, command: Command) => {
-      if (options.parallel === true)
-        return setExitCode(await (await import('./parallel-flags.js')).runParallel(options, command.args));
-      refuseArguments(command.args);
-      const [{ runCommand }, { givenRunFlags }, { replayableRunArgs, runWords }] = await Promise.all([
-        import('../commands/run.js'),
-        import('./run-flags.js'),
-        import('./replay-args.js'),
-      ]);
-      const words = runWords(argv);
-      setExitCode(
-        await runCommand({
-          cwd: process.cwd(),
-          flags: givenRunFlags(options),
-          dryRun: options.dryRun === true,
-          noGates: options.gates === false,
-          resetResumes: options.resetResumes === true,
-          yes: options.yes === true,
-          ...(words ? { runArgs: replayableRunArgs(words) } : {}),
-        }),
-      );
-    });
-  program.hook('preSubcommand', async (_program, command) => {
-    if (command === run) await declareRunOptions(run);
-  });
-  return run;
-}
-
-const runOptionsDeclared = new WeakSet<Command>();
-
-/**
- * zod checks the run options' values and takes longer to load than the rest of the CLI: the options
- * are declared only when `run` is about to be parsed or its help shown, so every other command starts fast.
- */
-async function declareRunOptions(run: Command): Promise<void> {
-  if (runOptionsDeclared.has(run)) return;
-  runOptionsDeclared.add(run);
-  (await import('./run-flags.js')).addRunOptions(run);
-  (await import('./parallel-flags.js')).addParallelOptions(run);
-}
 
 function declareInit(program: Command, setExitCode: SetExitCode): void {
   program
@@ -133,7 +85,8 @@ function declareArchive(program: Command, setExitCode: SetExitCode): void {
     .option('--include-logs', 'move ralph/logs/ into the archive too', false)
     .option('--name <name>', "archive name (default: the task list's branchName, or project)")
     .option('-y, --yes', 'archive even when stories still fail, without asking', false)
-    .action(async (options: { includeLogs: boolean; name?: string; yes: boolean }) => {
+    .option('--tasks <file>', 'archive this task list (one of ralph/lists/*.json) instead of ralph/tasks.json')
+    .action(async (options: { includeLogs: boolean; name?: string; yes: boolean; tasks?: string }) => {
       const { archiveCommand } = await import('../commands/archive.js');
       setExitCode(await archiveCommand({ cwd: process.cwd(), ...options }));
     });
@@ -144,7 +97,8 @@ function declareStatus(program: Command, setExitCode: SetExitCode): void {
     .command('status')
     .description('where the loop stands: stories, the running loop, signals, the last iterations')
     .option('--json', 'print one JSON object instead of text', false)
-    .action(async (options: { json: boolean }) => {
+    .option('--tasks <file>', 'show this task list (one of ralph/lists/*.json) instead of ralph/tasks.json')
+    .action(async (options: { json: boolean; tasks?: string }) => {
       const { statusCommand } = await import('../commands/status.js');
       setExitCode(await statusCommand({ cwd: process.cwd(), ...options }));
     });
@@ -225,16 +179,6 @@ function declareHelp(program: Command, run: Command): void {
       if (command === run) await declareRunOptions(run);
       command.help();
     });
-}
-
-/** `ralph run` takes no arguments; a bare number is ralph.sh's iteration count. */
-function refuseArguments(args: readonly string[]): void {
-  const [first] = args;
-  if (first === undefined) return;
-  const hint = /^\d+$/.test(first)
-    ? `did you mean --max-iterations ${first}?`
-    : 'ralph run takes no arguments: see ralph run --help';
-  throw new RalphError('usage', `unexpected argument '${first}' for 'run'`, hint);
 }
 
 /** Runs the CLI: one place maps errors to messages and exit codes. */

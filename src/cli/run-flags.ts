@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { envName, isSwitch, RUN_OPTIONS, type OptionDef, type RunOptionKey } from '../config/run-options.js';
-import { parseText } from '../config/value-kinds.js';
+import { parseRepeated, parseText } from '../config/value-kinds.js';
 
 /** Declares every configurable run option on the command, with its default and variable in the help. */
 export function addRunOptions(command: Command): Command {
@@ -17,7 +17,13 @@ export function addRunOptions(command: Command): Command {
 export function runOption(def: OptionDef<unknown>): Option {
   const label = def.defaultLabel ?? String(def.default);
   const option = new Option(def.flag, `${def.description} (default: ${label}; env ${envName(def.flag)})`);
-  if (!isSwitch(def)) {
+  if (def.repeatable) {
+    option.argParser((raw: string, previous: unknown) => {
+      const parsed = parseRepeated(def.kind, raw, previous);
+      if (!parsed.ok) throw new InvalidArgumentError(`${parsed.error}.`);
+      return parsed.value;
+    });
+  } else if (!isSwitch(def)) {
     option.argParser((raw: string) => {
       givenText.set(def.flag, raw);
       const parsed = parseText(def.kind, raw);

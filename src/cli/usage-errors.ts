@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { maskTarget } from '../config/mask-secrets.js';
 
 /**
  * commander's `error: …` message as ralph's one line, like every other refusal:
@@ -15,7 +16,12 @@ export function usageLine(text: string, commandPath: string): string {
       (_all, what: string, first: string) => `${what}: ${first.toLowerCase()}`,
     )
     .replace(/\n\(Did you mean /, ' (did you mean ')
-    .replace(/\.$/, '');
+    .replace(/\.$/, '')
+    // A notification target may hold a webhook's secret: shown masked, like everywhere else.
+    .replace(
+      /(option '--notify <target>' argument ')(.*?)(' is invalid)/s,
+      (_all, before: string, target: string, after: string) => `${before}${maskTarget(target)}${after}`,
+    );
   return `ralph: ${said} — see \`${commandPath} --help\`\n`;
 }
 

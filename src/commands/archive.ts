@@ -1,5 +1,5 @@
 import { rename, copyFile, writeFile } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import pc from 'picocolors';
 import { isErrno, RalphError } from '../errors.js';
 import { readLiveActive } from '../files/active-lock.js';
@@ -11,6 +11,7 @@ import { parseTasks } from '../files/tasks.js';
 import { taskListId, updateRunState } from '../files/run-state.js';
 import { readReviewPolicy } from '../config/review-policy.js';
 import { findRepoRoot } from '../git/repository.js';
+import { chooseTaskList } from '../lists/chosen-list.js';
 import { readTemplate } from '../templates.js';
 import { terminalConfirm, type Confirm } from '../ui/confirm.js';
 import { unlessMissing } from '../files/missing-file.js';
@@ -21,6 +22,8 @@ export interface ArchiveOptions {
   includeLogs?: boolean;
   /** The archive's name; by default the task list's branchName or project. */
   name?: string;
+  /** --tasks: archive this list (one of ralph/lists/*.json) instead of ralph/tasks.json. */
+  tasks?: string;
   /** Archive even when stories still fail, without asking. */
   yes?: boolean;
   /** Who confirms an unfinished archive; null: nobody can. Default: the terminal, unless CI. */
@@ -36,14 +39,17 @@ const DECLINED_EXIT_CODE = 1;
 export async function archiveCommand(options: ArchiveOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const root = await findRepoRoot(options.cwd);
-  const paths = ralphPaths(root);
+  const paths = ralphPaths(root, (await chooseTaskList(root, options.cwd, options.tasks, process.env)).file);
+  const shown = relative(root, paths.tasks).split(sep).join('/');
+  // Another list than ralph/tasks.json is filed away alone: progress.txt and the signals are the checkout's.
+  const onlyTheList = paths.tasks !== ralphPaths(root).tasks;
   await refuseWhileRunning(paths);
-  const tasks = await readTaskList(paths);
+  const tasks = await readTaskList(paths, shown);
   const name = archiveName(options.name, tasks);
 
   const open = openStories(tasks, await readReviewPolicy(paths.config, 'ralph/config.json', process.env)).length;
   if (open > 0 && !options.yes) {
-    const unfinished = `${open} of ${tasks.stories.length} stories in ralph/tasks.json still fail`;
+    const unfinished = `${open} of ${tasks.stories.length} stories in ${shown} still fail`;
     const confirm = options.confirm === undefined ? terminalConfirm() : (options.confirm ?? undefined);
     if (!confirm)
       throw new RalphError(
@@ -60,8 +66,10 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
   // A linked ralph/ or ralph/archive would carry the task list out of the repository.
   await ownFolder(root, join(paths.dir, 'archive'));
   const dir = await createUniqueDir(join(paths.dir, 'archive'), `${localDate(options.now ?? new Date())}-${name}`);
-  const filed = await fileAway(paths, dir, options.includeLogs ?? false);
-  const reset = await startFresh(paths);
+  const filed = onlyTheList
+    ? await fileListAway(paths, dir, shown)
+    : await fileAway(paths, dir, options.includeLogs ?? false);
+  const reset = onlyTheList ? [] : await startFresh(paths);
   // A filed-away task list starts its successor with no unproductive resumes behind it.
   await updateRunState(paths.state, taskListId(tasks), (state) => ({ ...state, resumeAttempts: 0 }));
   stdout.write(renderArchive(root, dir, filed, reset, options.includeLogs ?? false));
@@ -79,18 +87,24 @@ async function refuseWhileRunning(paths: RalphPaths): Promise<void> {
   }
 }
 
-async function readTaskList(paths: RalphPaths): Promise<TaskList> {
+async function readTaskList(paths: RalphPaths, shown: string): Promise<TaskList> {
   const text = await readOwnFile(paths.tasks);
   if (text === undefined)
     throw new RalphError(
       'setup',
-      'ralph/tasks.json not found: there is no task list to archive',
+      `${shown} not found: there is no task list to archive`,
       'run `ralph init` to start one',
     );
   const parsed = parseTasks(text);
   if (!parsed.ok)
-    throw new RalphError('setup', `ralph/tasks.json is not a valid task list: ${parsed.error}`, 'fix it, then archive');
+    throw new RalphError('setup', `${shown} is not a valid task list: ${parsed.error}`, 'fix it, then archive');
   return parsed.tasks;
+}
+
+/** A list other than ralph/tasks.json: only its file moves, as the archive's tasks.json; no fresh one replaces it. */
+async function fileListAway(paths: RalphPaths, dir: string, shown: string): Promise<Filed> {
+  await rename(paths.tasks, join(dir, 'tasks.json'));
+  return { moved: [`${shown} (as tasks.json)`], copied: [] };
 }
 
 /** What went into the archive: moved out of ralph/, or copied because it stays. */

@@ -63,7 +63,7 @@ async function hookStop(options: HookStopOptions): Promise<void> {
       throw new Error('ralph/.tasks-snapshot.json is missing (ralph run writes it when an iteration begins)');
     const decision = await decideStop({
       snapshotText,
-      tasksText: await readOwnFile(paths.tasks),
+      tasksText: await readOwnFile(chosenTasks(root, active.tasks) ?? paths.tasks),
       mode: loop.mode,
       story: loop.story,
       review: loop.review,
@@ -87,6 +87,15 @@ async function hookStop(options: HookStopOptions): Promise<void> {
   } catch (error) {
     await log(`hook error, allowed the stop: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The task list the run chose with `--tasks`, as its lock names it: only a plain relative path inside
+ * ralph/ (the lock is in the agent's reach, and the hook reads nothing outside the repository).
+ */
+function chosenTasks(root: string, tasks: unknown): string | undefined {
+  if (typeof tasks !== 'string' || !/^ralph\/[A-Za-z0-9._/-]+\.json$/.test(tasks)) return undefined;
+  return tasks.split('/').some((part) => part === '..' || part === '.' || part === '') ? undefined : join(root, tasks);
 }
 
 /** The nearest folder at or above `start` that holds `.git` (a folder, or a file in a worktree). */

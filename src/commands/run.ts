@@ -5,6 +5,8 @@ import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
+import { chooseTaskList } from '../lists/chosen-list.js';
+import { prepareListWorktree } from '../lists/list-worktree.js';
 import { failed, type Check } from '../run-lifecycle/check.js';
 import { dryRun } from '../run-lifecycle/dry-run.js';
 import { finishRun } from '../run-lifecycle/finish-run.js';
@@ -27,6 +29,10 @@ export interface RunCommandOptions {
   yes?: boolean;
   /** The command line's own words, kept in last-run.json for `ralph answer --run` (replay-args.ts). */
   runArgs?: readonly string[];
+  /** --worktree: run in the list's own git worktree under ralph/worktrees/. */
+  worktree?: boolean;
+  /** --from: the start point of a new worktree branch (default HEAD). */
+  from?: string;
   env?: NodeJS.ProcessEnv;
   stdout?: Writable;
   stderr?: Writable;
@@ -38,9 +44,11 @@ export interface RunCommandOptions {
  * ending. Resolves to the exit code.
  */
 export async function runCommand(options: RunCommandOptions): Promise<number> {
+  if (options.worktree) return await runInWorktree(options);
   const terminal = terminalFor(options);
   const root = await findRepoRoot(options.cwd);
-  const paths = ralphPaths(root);
+  const given = options.flags.tasks as string | undefined;
+  const paths = ralphPaths(root, (await chooseTaskList(root, options.cwd, given, terminal.env)).file);
   const start: StartInput = {
     cwd: options.cwd,
     root,
@@ -72,10 +80,26 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       containment: run.containment.choice,
       outlets: run.outlets,
       ...(options.runArgs ? { runArgs: options.runArgs } : {}),
+      ...(run.notifier ? { notifier: run.notifier } : {}),
     });
   } finally {
     await closeRun(run);
   }
+}
+
+/**
+ * `--worktree`: the list's worktree made ready, then the ordinary run in it, with the worktree as
+ * its root and its ralph/tasks.json as the list: the main checkout is never written.
+ */
+async function runInWorktree(options: RunCommandOptions): Promise<number> {
+  const root = await findRepoRoot(options.cwd);
+  const env = options.env ?? process.env;
+  const chosen = await chooseTaskList(root, options.cwd, options.flags.tasks as string | undefined, env);
+  const { dir, said } = await prepareListWorktree(root, chosen, options.from, options.dryRun === true);
+  const stdout = options.stdout ?? process.stdout;
+  for (const line of said) stdout.write(`${line}\n`);
+  const flags = { ...options.flags, tasks: ralphPaths(dir).tasks };
+  return await runCommand({ ...options, worktree: false, cwd: dir, flags });
 }
 
 /** `--dry-run`: the start checks and the settings, shown; nothing is locked, written or spawned. */

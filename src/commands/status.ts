@@ -1,5 +1,6 @@
 import { ralphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
+import { chooseTaskList } from '../lists/chosen-list.js';
 import { readStatus } from '../status/read-status.js';
 import { readReviewPolicy } from '../config/review-policy.js';
 import { renderStatus } from '../status/render-status.js';
@@ -8,6 +9,8 @@ import { detectCi } from '../config/ci-environment.js';
 
 export interface StatusOptions {
   cwd: string;
+  /** --tasks: the task list to show, instead of ralph/tasks.json. */
+  tasks?: string;
   /** Print one JSON object instead of text. */
   json?: boolean;
   /** How many summary.csv rows to show. */
@@ -21,8 +24,8 @@ export interface StatusOptions {
 export async function statusCommand(options: StatusOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const root = await findRepoRoot(options.cwd);
-  const paths = ralphPaths(root);
   const env = options.env ?? process.env;
+  const paths = ralphPaths(root, (await chooseTaskList(root, options.cwd, options.tasks, env)).file);
   // With the review cycle on, a story is complete when it passes and is approved.
   const policy = await readReviewPolicy(paths.config, 'ralph/config.json', env).catch(() => ({ review: true }));
   const status = await readStatus(paths, { now: options.now ?? Date.now(), rows: options.rows ?? 10, policy });

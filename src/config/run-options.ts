@@ -11,6 +11,7 @@ import {
 import { sandboxName } from './sandbox-kind.js';
 import { AGENT_KINDS, type AgentKind } from '../agent/dialects.js';
 import { isCi } from './ci-environment.js';
+import { notifyEvents, notifyTargets, type NotifyEvent } from './notify-targets.js';
 
 // The defaults below are widened from their literal to the option's whole union: inference needs
 // that, though the type-aware lint sees only that the literal already fits.
@@ -31,6 +32,8 @@ export interface OptionDef<T> {
   configPath?: readonly [string, string];
   /** A default that depends on the environment (the default in CI differs). */
   defaultIn?: (env: NodeJS.ProcessEnv) => T;
+  /** A list given one value per flag (`--notify a --notify b`); the environment separates them by commas. */
+  repeatable?: boolean;
 }
 
 function option<T>(def: OptionDef<T>): OptionDef<T> {
@@ -60,6 +63,12 @@ export const RUN_OPTIONS = {
     kind: text('a file path'),
     default: 'ralph/prompt.md',
     description: 'the prompt sent every iteration',
+  }),
+  tasks: option({
+    flag: '--tasks <file>',
+    kind: text('a file path'),
+    default: 'ralph/tasks.json',
+    description: 'the task list this run works on: ralph/tasks.json or one of ralph/lists/*.json',
   }),
   agent: option({
     flag: '--agent <kind>',
@@ -187,6 +196,22 @@ export const RUN_OPTIONS = {
     kind: boolean(),
     default: false,
     description: 'write ralph/logs/report.html at every ending (the same file ralph report writes)',
+  }),
+  notify: option({
+    flag: '--notify <target>',
+    kind: notifyTargets(),
+    default: [] as string[],
+    defaultLabel: 'none',
+    repeatable: true,
+    description:
+      'where to say that the run ended, blocked, asks, waits or is nearly stuck: desktop, an https:// URL, or cmd:<command> (repeatable; docs/notifications.md)',
+  }),
+  notifyOn: option({
+    flag: '--notify-on <events>',
+    kind: notifyEvents(),
+    default: undefined as NotifyEvent[] | undefined,
+    defaultLabel: 'every event but a COMPLETE ended; in CI every event',
+    description: 'the events that notify: ended, blocked, decide, usage_limit_wait, stuck_warning (comma-separated)',
   }),
   skipReview: option({
     flag: '--skip-review',

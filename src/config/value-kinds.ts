@@ -90,6 +90,21 @@ export function parseText<T>(kind: ValueKind<T>, raw: string): { ok: true; value
   return { ok: false, error: custom?.message ?? `expected ${kind.expected}, got '${raw}'` };
 }
 
+/** One more value of a repeatable flag (`--notify a --notify b`), taken whole: no comma splits it. */
+export function parseRepeated<T>(
+  kind: ValueKind<T>,
+  raw: string,
+  previous: unknown,
+): { ok: true; value: T } | { ok: false; error: string } {
+  const result = kind.schema.safeParse([raw]);
+  if (!result.success) {
+    const custom = result.error.issues.find((issue) => issue.code === 'custom');
+    return { ok: false, error: custom?.message ?? `expected ${kind.expected}, got '${raw}'` };
+  }
+  const earlier = Array.isArray(previous) ? (previous as unknown[]) : [];
+  return { ok: true, value: [...earlier, raw] as T };
+}
+
 /** A duration in the one grammar (`45s`, `90m`, `2h`, `1h30m`), resolved to milliseconds. */
 export function duration(): ValueKind<number> {
   const expected = 'a duration like 45s, 90m, 2h or 1h30m';

@@ -13,6 +13,14 @@ interface DemoStory {
   reviewFeedback?: string;
 }
 
+/** The task list the agent works on: ralph/tasks.json, unless the prompt names another (`--tasks`). */
+let taskFile = 'ralph/tasks.json';
+
+/** Follows the prompt's "**Task list:** this run's task list is `ralph/lists/api.json`" line. */
+export function followTaskFile(prompt: string): void {
+  taskFile = /^\*\*Task list:\*\* this run's task list is `([^`]+)`/m.exec(prompt)?.[1] ?? 'ralph/tasks.json';
+}
+
 /** The mode ralph put in the prompt ("## This iteration: review US-002"). */
 export function modeOf(prompt: string): { mode: 'implement' | 'review' | 'fix' | 'finish'; story: string } | undefined {
   const match = /^## This iteration: (implement|review|fix|finish)\s*(\S*)/m.exec(prompt);
@@ -34,7 +42,7 @@ async function updateStory(out: Emitter, id: string, fields: Partial<DemoStory>,
       Object.assign(story, fields, {
         reviewCount: (story.reviewCount ?? 0) + (fields.reviewStatus === 'pending' ? 0 : 1),
       });
-  writeFileSync('ralph/tasks.json', JSON.stringify(data, null, 2) + '\n');
+  writeFileSync(taskFile, JSON.stringify(data, null, 2) + '\n');
   await out.tool('Bash', { command: `git commit -am "${message}"` }, '1 file changed', false);
   execFileSync('git', ['commit', '-q', '-am', message], { stdio: 'ignore' });
 }
@@ -66,7 +74,7 @@ export async function fix(out: Emitter, id: string): Promise<void> {
 }
 
 function readTaskFile(): { data: Record<string, unknown>; stories: DemoStory[] } {
-  const data = JSON.parse(readFileSync('ralph/tasks.json', 'utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;
+  const data = JSON.parse(readFileSync(taskFile, 'utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;
   const stories = (data.stories ?? data.userStories ?? []) as DemoStory[];
   return { data, stories };
 }
@@ -87,7 +95,7 @@ export async function implementNextStory(out: Emitter): Promise<void> {
   await out.tool('Write', { file_path: file, content: story.title }, 'ok', false);
   const { data, stories } = readTaskFile();
   for (const each of stories) if (each.id === story.id) each.passes = true;
-  writeFileSync('ralph/tasks.json', JSON.stringify(data, null, 2) + '\n');
+  writeFileSync(taskFile, JSON.stringify(data, null, 2) + '\n');
   mkdirSync('src', { recursive: true });
   appendFileSync(
     'ralph/progress.txt',

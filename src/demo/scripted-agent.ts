@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { voiceFor } from '../agent/dialects.js';
 import { textEmitter } from '../agent/voice/voice.js';
-import { commitAll, fix, implementNextStory, isAllDone, modeOf, review } from './demo-stories.js';
+import { commitAll, fix, followTaskFile, implementNextStory, isAllDone, modeOf, review } from './demo-stories.js';
 import type { Step } from './script-step.js';
 import { leaveDaemons, leaveGrandchild } from './stray-processes.js';
 
@@ -22,6 +22,7 @@ async function main(argv: string[]): Promise<void> {
   const voice = voiceFor(argv);
   const prompt = voice.prompt(argv) ?? (await readStdin());
   const step = loadStep(argv, prompt);
+  followTaskFile(prompt);
   const pauseMs = step.pauseMs ?? 0;
   const out = voice.streams(argv) ? voice.emitter(pauseMs) : textEmitter(pauseMs);
   if (step.ignoreSigterm) process.on('SIGTERM', () => undefined);

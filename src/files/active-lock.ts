@@ -29,6 +29,8 @@ export interface ActiveFile extends ActiveState, Partial<Omit<LockOwner, 'pid'>>
   startedAt: string;
   /** The process group of the agent running right now, if one is. */
   agentGroup?: number;
+  /** The task list `--tasks` chose, relative to the root, when it is not ralph/tasks.json (for the Stop hook). */
+  tasks?: string;
 }
 
 /** This process as a lock owner, for the run `marker`. */

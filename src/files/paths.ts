@@ -35,17 +35,22 @@ export const LOOP_OWNED_PATHS = [
   'ralph/.tasks-snapshot.json',
   'ralph/state.json',
   'ralph/state.json.*',
+  // The task lists' worktrees (ralph run --worktree): checkouts of their own, never the main one's files.
+  'ralph/worktrees/',
 ];
 
-/** The paths of ralph's files under a repository root. */
-export function ralphPaths(root: string): RalphPaths {
+/**
+ * The paths of ralph's files under a repository root. `tasks` (absolute) is the task list `--tasks`
+ * chose; every other file is the work tree's own, whichever list runs in it.
+ */
+export function ralphPaths(root: string, tasks?: string): RalphPaths {
   const dir = join(root, 'ralph');
   const logs = join(dir, 'logs');
   return {
     root,
     dir,
     prompt: join(dir, 'prompt.md'),
-    tasks: join(dir, 'tasks.json'),
+    tasks: tasks ?? join(dir, 'tasks.json'),
     progress: join(dir, 'progress.txt'),
     prd: join(dir, 'prd.md'),
     config: join(dir, 'config.json'),

@@ -19,6 +19,8 @@ export interface LoopSettings extends JudgeSettings {
   gatesWhen: 'complete' | 'commit';
   /** The branch the run switched to: every prompt names it. */
   branch?: string;
+  /** The task list's file when it is not ralph/tasks.json (`--tasks`): every prompt names it. */
+  taskFile?: string;
 }
 
 /** What a run did, for the summary block and last-run.json. */

@@ -26,7 +26,8 @@ export async function promptFor(
   const policy = settings.review ? await files.readModeGuide('review-policy') : '';
   const modeSection = renderModeSection(await files.readModeGuide(guide), choice, policy);
   const branch = settings.branch ? `${branchLine(settings.branch)}\n\n` : '';
-  return buildPrompt(await files.readPrompt(), `${branch}${modeSection}`, section);
+  const taskFile = settings.taskFile ? `${taskFileLine(settings.taskFile)}\n\n` : '';
+  return buildPrompt(await files.readPrompt(), `${branch}${taskFile}${modeSection}`, section);
 }
 
 /** The prompt of one iteration: the user's prompt, the mode's guide, then the feedback section when there is one. */
@@ -46,6 +47,11 @@ export function feedbackPreview(feedback: string, path: string, previewBytes: nu
     .toString('utf8')
     .replace(/\uFFFD$/, '');
   return `${preview.trimEnd()}\n\n… (cut here: the whole feedback is in \`${path}\` — read it before anything else)\n`;
+}
+
+/** Which file is the task list, when `--tasks` chose another than the one the prompts name. */
+export function taskFileLine(file: string): string {
+  return `**Task list:** this run's task list is \`${file}\`. Wherever these instructions say \`ralph/tasks.json\`, read and update \`${file}\` instead.`;
 }
 
 /** Where the work goes: ralph put the work tree on the task list's branch, and it must stay there. */

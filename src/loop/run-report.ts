@@ -65,6 +65,8 @@ export interface RunReport extends EndingRecord {
   agents?: Record<string, AgentShare>;
   /** The run's own flags (no secret, nothing one-shot): what `ralph answer --run` parses and replays. */
   runArgs?: string[];
+  /** Notifications that failed or timed out (--notify; absent without a target). */
+  notificationsFailed?: number;
 }
 
 /** One agent kind's part of a run. */

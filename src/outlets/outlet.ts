@@ -8,8 +8,9 @@ export interface EndingNote {
 }
 
 /**
- * One place a run's ending goes (the report file; later notifications, the record, the job
- * summary): an object with one job. The ending is decided before any outlet hears of it.
+ * One place a run's ending goes (last-run.json, the summary block, the GitHub job summary, the
+ * report file, the notifications): an object with one job. The ending is decided before any
+ * outlet hears of it.
  */
 export interface Outlet {
   /** Named in the warning when it fails. */

@@ -10,10 +10,13 @@ import { endingOf, type Ending } from '../loop/termination.js';
 import type { Screen } from '../ui/screen.js';
 import { stateAfterRun } from './resume-guard.js';
 import { buildRunReport, type RunProgress, type RunReport } from '../loop/run-report.js';
-import { renderSummary } from '../ui/run-summary.js';
 import { writeLastRun } from './last-run-file.js';
 import { withAgentShares } from './agent-shares.js';
 import { fanOut, type Outlet } from '../outlets/outlet.js';
+import type { Notifier } from '../outlets/notifier.js';
+import { recordOutlet } from '../outlets/record-outlet.js';
+import { summaryOutlet } from '../outlets/summary-outlet.js';
+import { gitHubOutlet } from '../outlets/github-outlet.js';
 
 /**
  * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on
@@ -62,11 +65,14 @@ export interface FinishContext {
   outlets?: readonly Outlet[];
   /** The run's own flags as given, for last-run.json (`ralph answer --run` replays them). */
   runArgs?: readonly string[];
+  /** The run's notifier (--notify): its failures are counted in last-run.json. */
+  notifier?: Notifier;
 }
 
 /**
- * Ends a run that held the lock: one ending → state.json, last-run.json, the error line, the summary
- * block and the GitHub outputs, all from the same record. Resolves to the exit code.
+ * Ends a run that held the lock: one ending → state.json and the error line, then the same record
+ * fanned out once to every outlet (last-run.json, the summary block, the GitHub outputs, the report,
+ * the notifications). Resolves to the exit code.
  */
 export async function finishRun(end: RunEnd, context: FinishContext): Promise<number> {
   let { ending, error, bug } = end;
@@ -87,26 +93,24 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
     ({ ending, error, bug } = endingOfError(reportBugFound));
     report = reportOf(ending, end, context);
   }
-  const unwritten = await writeLastRun(
-    context.paths,
-    context.runArgs ? { ...report, runArgs: [...context.runArgs] } : report,
-  );
+  // Mid-run notifications still under way finish first: the record counts them.
+  await context.notifier?.settled();
+  if (context.notifier) report = { ...report, notificationsFailed: context.notifier.failed() };
+  if (context.runArgs) report = { ...report, runArgs: [...context.runArgs] };
   if (error) context.out.error(errorLine(error));
-  if (unwritten) context.out.error(`ralph: ${unwritten}; the previous run's record may still be there`);
-  if (end.loopRan) {
-    context.out.line('');
-    context.out.line(renderSummary(report));
+  // One record, fanned out once, in this order: the report reads last-run.json.
+  const outlets = [
+    recordOutlet(context.out),
+    ...(end.loopRan ? [summaryOutlet(context.out)] : []),
+    ...(context.github ? [gitHubOutlet(context.out, context.env, end.rows)] : []),
+    ...(context.outlets ?? []),
+  ];
+  await fanOut(outlets, { report, paths: context.paths }, (line) => context.out.error(line));
+  if (context.notifier && context.notifier.failed() !== report.notificationsFailed) {
+    // The ending's own notifications failed after the record was written: it is written again, counting them.
+    const recount = await writeLastRun(context.paths, { ...report, notificationsFailed: context.notifier.failed() });
+    if (recount) context.out.error(`ralph: ${recount}; it does not count the failed notifications`);
   }
-  if (context.github) {
-    const { annotationFor, publishToGitHub } = await import('../ui/github-actions.js');
-    const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
-    // A command of ralph's own: column 0, no timestamp, and the runner obeying commands again.
-    if (annotation) context.out.command(annotation);
-    await publishToGitHub(context.env, report, end.rows).catch((failure: Error) =>
-      context.out.error(`ralph: could not write the GitHub step outputs: ${failure.message}`),
-    );
-  }
-  await fanOut(context.outlets ?? [], { report, paths: context.paths }, (line) => context.out.error(line));
   if (bug !== undefined) context.out.error(await reportBug(bug, context.paths, new Date()));
   return report.exitCode;
 }

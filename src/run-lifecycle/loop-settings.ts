@@ -5,7 +5,12 @@ import type { LoopSettings } from '../loop/loop-state.js';
 const MAX_FEEDBACK_BYTES = 8 * 1024;
 
 /** The loop's settings from the resolved run options. */
-export function loopSettings(settings: RunSettings, firstIteration: number, branch?: string): LoopSettings {
+export function loopSettings(
+  settings: RunSettings,
+  firstIteration: number,
+  branch?: string,
+  taskFile?: string,
+): LoopSettings {
   return {
     maxIterations: settings.maxIterations,
     maxStuck: settings.maxStuck,
@@ -22,5 +27,6 @@ export function loopSettings(settings: RunSettings, firstIteration: number, bran
     review: !settings.skipReview,
     maxReviews: settings.maxReviews,
     ...(branch ? { branch } : {}),
+    ...(taskFile && taskFile !== 'ralph/tasks.json' ? { taskFile } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import { describeEnded } from '../process/marked-processes.js';
 import { Containment } from '../process/containment.js';
 import { ActiveLock, currentOwner } from '../files/active-lock.js';
@@ -8,6 +8,12 @@ import { recordCrashes } from './crash-record.js';
 import { installInterrupts } from './interrupts.js';
 import { openLoopChannel } from '../parallel/loop-channel.js';
 import type { LoopRun, RunChoices, Terminal } from './wire-ports.js';
+
+/** The chosen task list in the lock, when it is not ralph/tasks.json: the Stop hook checks that file. */
+function tasksField(paths: RalphPaths): { tasks?: string } {
+  const tasks = relative(paths.root, paths.tasks).split(sep).join('/');
+  return tasks === 'ralph/tasks.json' ? {} : { tasks };
+}
 
 /**
  * Takes the lock and listens for interrupts. Before the lock, a refusal writes nothing: it must
@@ -24,6 +30,7 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
     maxIterations: 0,
     stuckCount: 0,
     mode: 'implement',
+    ...tasksField(paths),
   });
   const { warning } = await lock.acquire();
   // Under the lock: the cgroups earlier runs of this repository left are theirs to empty now.

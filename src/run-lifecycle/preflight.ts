@@ -29,6 +29,8 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
   cwd: string;
   root: string;
   promptPath: string;
+  /** The task list `--tasks` chose (absolute); default ralph/tasks.json. */
+  tasksPath?: string;
   /** Whether stories need a review to count as complete. */
   review: boolean;
   /** --yes: run even on the example task list. */
@@ -46,7 +48,7 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
 export async function runChecks(
   options: PreflightOptions,
 ): Promise<{ checks: Check[]; ready?: ReadyRun; agentPath?: string; agentVersion?: string; tasks?: TaskList }> {
-  const paths = ralphPaths(options.root);
+  const paths = ralphPaths(options.root, options.tasksPath);
   const shown = (path: string) => shownPath(options.cwd, path);
   const checks: Check[] = [];
   const add = (check: Check) => checks.push(check);

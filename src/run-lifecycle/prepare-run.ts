@@ -40,6 +40,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     cwd,
     root,
     promptPath: resolve(promptBase, settings.prompt),
+    tasksPath: paths.tasks,
     review: !settings.skipReview,
     yes: options.yes,
     skipPreflight: settings.skipPreflight,

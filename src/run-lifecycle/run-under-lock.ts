@@ -1,6 +1,9 @@
+import { relative, sep } from 'node:path';
 import pc from 'picocolors';
 import { outletsFor } from '../outlets/report-outlet.js';
-import { countStories } from '../domain/tasks.js';
+import { notificationsFor } from '../outlets/notify-outlet.js';
+import { countStories, type TaskList } from '../domain/tasks.js';
+import type { RalphPaths } from '../files/paths.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { stoppedByInterrupt } from '../git/safe-git.js';
 import { readRunState, taskListId } from '../files/run-state.js';
@@ -41,6 +44,15 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     // Known before any check can refuse the start: its record then says the real limits and stories.
     run.maxIterations = plan.resolved.settings.maxIterations;
     run.outlets = outletsFor(plan.resolved.settings);
+    const notifications = notificationsFor(plan.resolved.settings, {
+      root: paths.root,
+      env: terminal.env,
+      warn: (line) => terminal.out.error(line),
+    });
+    if (notifications) {
+      run.notifier = notifications.notifier;
+      run.outlets.push(notifications.outlet);
+    }
     if (tasks) run.storiesAtStart = countStories(tasks, { review: !plan.resolved.settings.skipReview });
   });
   const { settings } = prepared.resolved;
@@ -57,7 +69,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   // Under the lock: two runs never switch branches under each other.
   const { tasks, branch } = await enterTaskBranch({
     root: paths.root,
-    tasks: prepared.ready.tasks,
+    tasks: withListBranch(prepared.ready.tasks, paths),
     tasksPath: paths.tasks,
     enabled: settings.branch,
     say: (text) => terminal.out.line(text),
@@ -75,6 +87,15 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   return { ...prepared, tasks, branch, unconfirmed, loopRan, policy };
 }
 
+/** A list under ralph/lists/ without a branchName works on `ralph/<name>`, as `ralph lists` shows it. */
+function withListBranch(tasks: TaskList, paths: RalphPaths): TaskList {
+  if (tasks.branchName?.trim()) return tasks;
+  const inside = relative(paths.root, paths.tasks).split(sep);
+  const [top, folder, file] = inside;
+  if (inside.length !== 3 || top !== 'ralph' || folder !== 'lists' || !file?.endsWith('.json')) return tasks;
+  return { ...tasks, branchName: `ralph/${file.slice(0, -'.json'.length)}` };
+}
+
 /**
  * Runs the loop. A fault mid-run (a full disk) closes what its iteration left open on the terminal,
  * and still counts the iterations it started in the record.
@@ -85,7 +106,12 @@ async function loopOver(ready: ReadyRun, run: LoopRun, wired: WiredRun): Promise
   const { ports, started, lastFailure } = wired;
   try {
     const { termination, ...progress } = await runLoop(
-      loopSettings(ready.resolved.settings, run.firstIteration, ready.branch),
+      loopSettings(
+        ready.resolved.settings,
+        run.firstIteration,
+        ready.branch,
+        relative(run.paths.root, run.paths.tasks).split(sep).join('/'),
+      ),
       ports,
       tasks,
       ready.unconfirmed,

@@ -1,4 +1,6 @@
 import type { Outlet } from '../outlets/outlet.js';
+import type { Notifier } from '../outlets/notifier.js';
+import { withNotices } from '../outlets/mid-run-notices.js';
 import { join } from 'node:path';
 import { agentEnvironment } from './agent-environment.js';
 import type { Writable } from 'node:stream';
@@ -69,6 +71,8 @@ export interface LoopRun {
   outlets: Outlet[];
   /** The channel to the supervisor, when this loop is one of a parallel run (src/parallel/). */
   channel?: LoopChannel;
+  /** Sends the run's notifications (--notify), mid-run and at the ending; set once settings resolve. */
+  notifier?: Notifier;
 }
 
 /** A run whose start checks passed, on its task branch, with its resume counted. */
@@ -95,7 +99,11 @@ export interface WiredRun {
 /** The loop's ports over the real world: the agent, git, the clock, ralph's files, the terminal, the gates. */
 export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun> {
   const { paths, interrupts, terminal } = run;
-  const { reporter, started, lastFailure } = recordingReporter(ready, run);
+  const recorded = recordingReporter(ready, run);
+  const { started, lastFailure } = recorded;
+  const reporter = run.notifier
+    ? withNotices(recorded.reporter, run.notifier, ready.resolved.settings.maxStuck)
+    : recorded.reporter;
   const files = createLoopFiles(paths, ready.ready.promptPath, run.lock, ready.loopRan.taskList);
   const ports: LoopPorts = {
     agent: await agentFor(ready, run, reporter, files),

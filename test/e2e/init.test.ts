@@ -217,7 +217,7 @@ describe('ralph init: .gitignore', () => {
     const result = await runRalph(repo, ['init']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      'updated  .gitignore (added ralph/blocked.txt, ralph/.ralph-active, ralph/.ralph-active.*, ralph/.tasks-snapshot.json, ralph/state.json, ralph/state.json.*)',
+      'updated  .gitignore (added ralph/blocked.txt, ralph/.ralph-active, ralph/.ralph-active.*, ralph/.tasks-snapshot.json, ralph/state.json, ralph/state.json.*, ralph/worktrees/)',
     );
     const text = repo.read('.gitignore');
     expect(text.startsWith(`${mine}\n`)).toBe(true);
@@ -306,11 +306,13 @@ describe('ralph init --ci github', () => {
     await repo.write('.github/workflows/ralph.yml', edited);
     const result = await runRalph(repo, ['init', '--ci', 'github', '--install', 'github:me/ralph#v2']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(
-      /updated +\.github\/workflows\/ralph\.yml \(added install step: npm install -g github:me\/ralph#v2\)/,
-    );
+    // A git spec is packed first: npm cannot build one under -g (npm/cli#8440).
+    const line =
+      'npm install -g "$RUNNER_TEMP/$(npm pack --silent --pack-destination "$RUNNER_TEMP" github:me/ralph#v2 | tail -n 1)"';
+    expect(result.stdout).toContain(`updated`);
+    expect(result.stdout).toContain(`.github/workflows/ralph.yml (added install step: ${line})`);
     expect(repo.read('.github/workflows/ralph.yml')).toBe(
-      edited.replace(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`, 'npm install -g github:me/ralph#v2\n'),
+      edited.replace(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`, `${line}\n`),
     );
     const again = await runRalph(repo, ['init', '--ci', 'github', '--install', 'github:me/ralph#v2']);
     expect(again.stdout).toMatch(/kept.*\.github\/workflows\/ralph\.yml/);

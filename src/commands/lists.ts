@@ -1,0 +1,63 @@
+import pc from 'picocolors';
+import { readReviewPolicy } from '../config/review-policy.js';
+import { detectCi } from '../config/ci-environment.js';
+import { ralphPaths } from '../files/paths.js';
+import { findRepoRoot } from '../git/repository.js';
+import { readListOverviews, type ListOverview } from '../lists/list-overview.js';
+import { neutralise } from '../ui/neutralise.js';
+import { fencedFromRunner } from '../ui/runner-fence.js';
+
+export interface ListsOptions {
+  cwd: string;
+  /** Print one JSON object instead of a table. */
+  json?: boolean;
+  stdout?: NodeJS.WritableStream;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `ralph lists`: every task list, its branch, its progress, its loop and its last ending. Reads only. */
+export async function listsCommand(options: ListsOptions): Promise<number> {
+  const stdout = options.stdout ?? process.stdout;
+  const env = options.env ?? process.env;
+  const root = await findRepoRoot(options.cwd);
+  const policy = await readReviewPolicy(ralphPaths(root).config, 'ralph/config.json', env).catch(() => ({
+    review: true,
+  }));
+  const lists = await readListOverviews(root, policy);
+  if (options.json) {
+    // Branch names and reasons may be an agent's words: no CI log reads a `##` command in them.
+    stdout.write(`${JSON.stringify({ root, lists }, null, 2).replace(/##/g, '#\\u0023')}\n`);
+    return 0;
+  }
+  const text = renderLists(lists);
+  stdout.write(detectCi(env).github ? fencedFromRunner(text) : text);
+  return 0;
+}
+
+/** The lists as a table for people; every control character an agent may have put in a name is shown, never sent. */
+export function renderLists(lists: readonly ListOverview[]): string {
+  if (lists.length === 0)
+    return 'No task list: write ralph/tasks.json (ralph init), or add lists as ralph/lists/<name>.json\n';
+  const header = ['LIST', 'BRANCH', 'STORIES', 'FROM', 'LOOP', 'LAST ENDING'];
+  const rows = lists.map((list) => [
+    list.name ?? list.file,
+    list.branch ?? '(current branch)',
+    list.stories ? `${list.stories.complete}/${list.stories.total}` : `? (${list.problem ?? 'unreadable'})`,
+    list.storiesFrom,
+    list.running ? `running (pid ${list.running.pid}, iteration ${list.running.iteration})` : '-',
+    list.lastEnding ? `${list.lastEnding.reason} (exit ${list.lastEnding.exitCode})` : '-',
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
+  const waits = lists.filter((list) => list.dependsOn.length > 0);
+  const text = [
+    pc.bold(line(header)),
+    ...rows.map(line),
+    ...waits.map((list) => `${list.name ?? list.file} starts after ${list.dependsOn.join(', ')}`),
+  ].join('\n');
+  return neutralise(`${text}\n`, { color: pc.isColorSupported });
+}

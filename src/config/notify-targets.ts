@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { splitCommand } from './command-words.js';
+import { maskTarget } from './mask-secrets.js';
+import type { ValueKind } from './value-kinds.js';
+
+/** Where a notification goes: the desktop, a webhook, or a command run without a shell. */
+export type NotifyTarget =
+  { kind: 'desktop' } | { kind: 'webhook'; url: URL } | { kind: 'command'; argv: [string, ...string[]] };
+
+/** The events a notification can be about (docs/notifications.md). */
+export const NOTIFY_EVENTS = ['ended', 'blocked', 'decide', 'usage_limit_wait', 'stuck_warning'] as const;
+export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
+
+/** Plain http only to this machine: a webhook's secret never crosses a network in clear text. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+const EXPECTED_TARGET = 'desktop, an https:// URL (http:// only to localhost), or cmd:<command>';
+
+/**
+ * Reads one target. An error ends in `, got '<value>'` with the value masked, since a mistyped
+ * webhook still holds its secret (and the config's error line then adds no raw value of its own).
+ */
+export function parseTarget(text: string): { ok: true; target: NotifyTarget } | { ok: false; error: string } {
+  const got = `, got '${maskTarget(text)}'`;
+  if (text === 'desktop') return { ok: true, target: { kind: 'desktop' } };
+  if (text.startsWith('cmd:')) {
+    const split = splitCommand(text.slice(4));
+    if (!split.ok) return { ok: false, error: `${split.error}${got}` };
+    return { ok: true, target: { kind: 'command', argv: split.argv as [string, ...string[]] } };
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol === 'https:' && url.hostname !== '') return { ok: true, target: { kind: 'webhook', url } };
+  if (url?.protocol === 'http:') {
+    if (LOOPBACK.has(url.hostname)) return { ok: true, target: { kind: 'webhook', url } };
+    return { ok: false, error: `plain http:// only to localhost, 127.0.0.1 or ::1 (else https://)${got}` };
+  }
+  return { ok: false, error: `expected ${EXPECTED_TARGET}${got}` };
+}
+
+/** A value that is not a list of strings, shown masked all the same. */
+function shownInput(input: unknown): string {
+  return typeof input === 'string' ? `'${maskTarget(input)}'` : maskTarget(JSON.stringify(input) ?? String(input));
+}
+
+/**
+ * `--notify <target>` (repeatable), config `notify` (a list), `RALPH_NOTIFY` (comma-separated): the
+ * targets are kept as written and shown masked.
+ */
+export function notifyTargets(): ValueKind<string[]> {
+  return {
+    schema: z
+      .array(z.string({ error: (issue) => `expected a target as a string, got ${shownInput(issue.input)}` }), {
+        error: (issue) => `expected a list of targets (["desktop"]), got ${shownInput(issue.input)}`,
+      })
+      .superRefine((targets, context) => {
+        for (const target of targets) {
+          const parsed = parseTarget(target);
+          if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error, input: target });
+        }
+      }),
+    fromText: (text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    expected: EXPECTED_TARGET,
+    format: (targets) => (targets.length === 0 ? 'none' : targets.map(maskTarget).join(', ')),
+  };
+}
+
+/** `--notify-on <events>`: a comma-separated list of event names. */
+export function notifyEvents(): ValueKind<NotifyEvent[]> {
+  const expected = `a comma-separated list of ${NOTIFY_EVENTS.join(', ')}`;
+  return {
+    schema: z.array(z.enum(NOTIFY_EVENTS, { error: `expected ${expected}` })).min(1, { error: `expected ${expected}` }),
+    fromText: (text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    expected,
+  };
+}

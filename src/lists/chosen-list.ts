@@ -1,0 +1,49 @@
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { loadConfig } from '../config/load-config.js';
+import { envName, RUN_OPTIONS } from '../config/run-options.js';
+import { RalphError } from '../errors.js';
+import { ralphPaths, shownPath } from '../files/paths.js';
+import { LISTS_DIR } from './task-lists.js';
+
+/** The task list a command works on, and where that choice came from. */
+export interface ChosenList {
+  /** Absolute path of the list's file. */
+  file: string;
+  /** The list's name under ralph/lists/; undefined for ralph/tasks.json or any other file. */
+  name?: string;
+}
+
+/**
+ * The task list of `run`, `status` and `archive`: `--tasks`, else RALPH_TASKS (both relative to
+ * where ralph was started), else the config's `tasks` (relative to the repository root), else
+ * ralph/tasks.json. The file must lie inside the repository: the agent edits it there.
+ */
+export async function chooseTaskList(
+  root: string,
+  cwd: string,
+  given: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<ChosenList> {
+  const variable = envName(RUN_OPTIONS.tasks.flag);
+  const fromCommandLine = given ?? (env[variable] === '' ? undefined : env[variable]);
+  const paths = ralphPaths(root);
+  const configured =
+    fromCommandLine === undefined ? (await loadConfig(paths.config, shownPath(cwd, paths.config))).tasks : undefined;
+  const raw = fromCommandLine ?? (typeof configured === 'string' ? configured : undefined);
+  if (raw === undefined) return { file: paths.tasks };
+  const file = resolve(fromCommandLine === undefined ? root : cwd, raw);
+  const inside = relative(root, file);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside))
+    throw new RalphError(
+      'usage',
+      `--tasks ${raw}: the task list must be a file inside the repository (${root})`,
+      `put it under ${LISTS_DIR}/ and name that file`,
+    );
+  return { file, ...listName(root, file) };
+}
+
+/** The list's name when the file is ralph/lists/<name>.json. */
+function listName(root: string, file: string): { name?: string } {
+  if (dirname(file) !== join(root, LISTS_DIR) || !file.endsWith('.json')) return {};
+  return { name: basename(file, '.json') };
+}

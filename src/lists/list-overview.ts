@@ -1,0 +1,145 @@
+import { lstat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { countStories, type ReviewPolicy } from '../domain/tasks.js';
+import { isKernelLockHeld, lockScope } from '../files/kernel-lock.js';
+import { readLiveActive } from '../files/active-lock.js';
+import { parseJson } from '../files/json-text.js';
+import { readOwnFile } from '../files/own-file.js';
+import { ralphPaths } from '../files/paths.js';
+import { parseTasks } from '../files/tasks.js';
+import { currentBranch } from '../git/branch.js';
+import { branchExists, listWorktrees, showFile, type WorktreeEntry } from '../git/worktrees.js';
+import { notOurWorktree } from './list-worktree.js';
+import { findTaskLists, worktreeDir } from './task-lists.js';
+
+/** Where a list's progress was read from: its worktree, its branch's last commit, or the file itself. */
+export type ProgressSource = 'worktree' | 'branch' | 'file';
+
+/** One task list as `ralph lists` shows it. */
+export interface ListOverview {
+  /** The name under ralph/lists/; null for ralph/tasks.json. */
+  name: string | null;
+  /** The list's file, relative to the repository root. */
+  file: string;
+  /** The branch its loop works on; null when ralph/tasks.json names none (the loop stays on the current branch). */
+  branch: string | null;
+  dependsOn: readonly string[];
+  /** Its worktree, relative to the root, when there is one. */
+  worktree: string | null;
+  /** Stories complete and in all; null when the list could not be read (see `problem`). */
+  stories: { complete: number; total: number } | null;
+  storiesFrom: ProgressSource;
+  problem: string | null;
+  /** The loop running on it now (its lock held), if any. */
+  running: { pid: number; iteration: number } | null;
+  /** How its last run ended, from that checkout's ralph/logs/last-run.json. */
+  lastEnding: { reason: string; exitCode: number; endedAt: string | null } | null;
+}
+
+/**
+ * Every task list — ralph/tasks.json first (when there is one), then those under ralph/lists/ —
+ * with its progress: from its worktree when there is one, else from its branch (`git show`), else
+ * from its file. The main checkout's lock and last run belong to the list whose branch it has
+ * checked out (ralph/tasks.json without a branchName: whenever no other list's branch is).
+ */
+export async function readListOverviews(root: string, policy: ReviewPolicy): Promise<ListOverview[]> {
+  const [lists, worktrees, current] = await Promise.all([
+    findTaskLists(root),
+    listWorktrees(root),
+    currentBranch(root),
+  ]);
+  const defaultFile = ralphPaths(root).tasks;
+  const defaultText = await readOwnFile(defaultFile);
+  const defaultBranch = defaultText === undefined ? undefined : branchOf(defaultText);
+  const entries = [
+    ...(defaultText === undefined
+      ? []
+      : [{ name: null, file: defaultFile, branch: defaultBranch ?? null, dependsOn: [] as readonly string[] }]),
+    ...lists.map((list) => ({ ...list, branch: list.branch })),
+  ];
+  const listed = new Set(entries.map((entry) => entry.branch).filter((branch) => branch !== null));
+  const mainHolds = (branch: string | null) => (branch === null ? !listed.has(current ?? '') : branch === current);
+  return Promise.all(
+    entries.map(async (entry) => {
+      const tree = entry.branch === null ? undefined : await ownWorktree(root, entry.branch, worktrees);
+      const checkout = tree ?? (mainHolds(entry.branch) ? root : undefined);
+      const progress = await readProgress(root, entry.file, entry.branch, tree, checkout === root, policy);
+      return {
+        name: entry.name,
+        file: shown(root, entry.file),
+        branch: entry.branch,
+        dependsOn: entry.dependsOn,
+        worktree: tree ? shown(root, tree) : null,
+        ...progress,
+        running: checkout ? await runningLoop(checkout) : null,
+        lastEnding: checkout ? await lastEnding(checkout) : null,
+      };
+    }),
+  );
+}
+
+/** The list's worktree folder when it is provably this repository's worktree, on the list's branch. */
+async function ownWorktree(root: string, branch: string, worktrees: WorktreeEntry[]): Promise<string | undefined> {
+  const dir = worktreeDir(root, branch);
+  const entry = worktrees.find((worktree) => worktree.path === dir);
+  if (!entry || entry.branch !== branch) return undefined;
+  return (await notOurWorktree(root, dir, worktrees)) === undefined ? dir : undefined;
+}
+
+async function readProgress(
+  root: string,
+  file: string,
+  branch: string | null,
+  tree: string | undefined,
+  checkedOut: boolean,
+  policy: ReviewPolicy,
+): Promise<Pick<ListOverview, 'stories' | 'storiesFrom' | 'problem'>> {
+  let text: string | undefined;
+  let from: ProgressSource = 'file';
+  let problem: string | null = null;
+  if (tree) {
+    from = 'worktree';
+    // The agent writes the worktree: its tasks.json is read only as a regular file, never through a link.
+    const path = ralphPaths(tree).tasks;
+    const stats = await lstat(path).catch(() => undefined);
+    if (stats?.isFile()) text = await readOwnFile(path).catch(() => undefined);
+    else if (stats) problem = "the worktree's ralph/tasks.json is not a regular file";
+  } else if (branch !== null && !checkedOut && (await branchExists(root, branch))) {
+    from = 'branch';
+    text = await showFile(root, `refs/heads/${branch}`, 'ralph/tasks.json');
+    // A branch made before the list was committed on it: the file is all there is.
+    if (text === undefined) from = 'file';
+  }
+  if (from === 'file') text = await readOwnFile(file).catch(() => undefined);
+  const parsed = text === undefined ? undefined : parseTasks(text);
+  if (parsed?.ok) return { stories: countStories(parsed.tasks, policy), storiesFrom: from, problem };
+  return { stories: null, storiesFrom: from, problem: problem ?? (parsed ? parsed.error : 'cannot be read') };
+}
+
+/** The loop holding a checkout's lock (the kernel's, which no agent can forge), if one does. */
+async function runningLoop(checkout: string): Promise<ListOverview['running']> {
+  const { active } = ralphPaths(checkout);
+  if (!(await isKernelLockHeld(lockScope(active)))) return null;
+  const described = await readLiveActive(active).catch(() => undefined);
+  return { pid: described?.pid ?? 0, iteration: described?.iteration ?? 0 };
+}
+
+/** The ending recorded in a checkout's last-run.json; a record that does not read as one is none. */
+async function lastEnding(checkout: string): Promise<ListOverview['lastEnding']> {
+  const text = await readOwnFile(ralphPaths(checkout).lastRun).catch(() => undefined);
+  const parsed = text === undefined ? undefined : parseJson(text);
+  const record = parsed?.ok ? (parsed.value as Record<string, unknown> | null) : null;
+  if (!record || typeof record.reason !== 'string' || !/^[a-z_]{1,40}$/.test(record.reason)) return null;
+  if (typeof record.exitCode !== 'number') return null;
+  const endedAt = typeof record.endedAt === 'string' ? record.endedAt : null;
+  return { reason: record.reason, exitCode: record.exitCode, endedAt };
+}
+
+function branchOf(text: string): string | undefined {
+  const parsed = parseTasks(text);
+  return parsed.ok ? parsed.tasks.branchName?.trim() || undefined : undefined;
+}
+
+function shown(root: string, path: string): string {
+  return relative(root, path).split(sep).join('/') || join('.');
+}

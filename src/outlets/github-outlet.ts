@@ -1,0 +1,24 @@
+import type { IterationRow } from '../loop/port-data.js';
+import type { Screen } from '../ui/screen.js';
+import type { Outlet } from './outlet.js';
+
+/** On GitHub Actions: the annotation, the job summary and the step outputs. */
+export function gitHubOutlet(
+  out: Pick<Screen, 'command' | 'error'>,
+  env: NodeJS.ProcessEnv,
+  rows: readonly IterationRow[],
+): Outlet {
+  return {
+    name: 'GitHub job summary',
+    async deliver({ report }) {
+      // Loaded by the runs on Actions only: start-up stays short elsewhere.
+      const { annotationFor, publishToGitHub } = await import('../ui/github-actions.js');
+      const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
+      // A command of ralph's own: column 0, no timestamp, and the runner obeying commands again.
+      if (annotation) out.command(annotation);
+      await publishToGitHub(env, report, rows).catch((failure: Error) =>
+        out.error(`ralph: could not write the GitHub step outputs: ${failure.message}`),
+      );
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { LoopReporter } from '../loop/ports.js';
+import type { Notifier } from './notifier.js';
+
+/**
+ * The loop already reports the two mid-run moments worth a notification; this listens to the
+ * reporter rather than giving the loop another port. A usage-limit wait (or a --max-usage one)
+ * notifies with its reset; the strike that leaves one more before --max-stuck notifies once.
+ * The notification is sent aside: the loop is never held up by it.
+ */
+export function withNotices<R extends LoopReporter>(reporter: R, notifier: Notifier, maxStuck: number): R {
+  let stuckBefore = 0;
+  return {
+    ...reporter,
+    usageLimitWait: (wait) => {
+      if (wait.why === 'usage_limit' || wait.why === 'max_usage') {
+        const resetsAt = new Date(wait.resetsAt ?? wait.until).toISOString();
+        notifier.notifyLater({ event: 'usage_limit_wait', resetsAt, why: wait.why });
+      }
+      return reporter.usageLimitWait(wait);
+    },
+    iterationFinished: (event) => {
+      const { stuckCount, iteration } = event.row;
+      if (stuckCount > stuckBefore && stuckCount === maxStuck - 1)
+        notifier.notifyLater({ event: 'stuck_warning', iteration, stuckCount, maxStuck });
+      stuckBefore = stuckCount;
+      reporter.iterationFinished(event);
+    },
+  };
+}

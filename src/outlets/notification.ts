@@ -1,0 +1,129 @@
+import { isCi } from '../config/ci-environment.js';
+import type { NotifyEvent } from '../config/notify-targets.js';
+import type { RunReport } from '../loop/run-report.js';
+
+/** What happened, as the run knows it: an ending, or one of the two moments mid-run worth a word. */
+export type Happening =
+  | { event: 'ending'; report: RunReport; reportPath?: string }
+  | { event: 'usage_limit_wait'; resetsAt: string; why: 'usage_limit' | 'max_usage' }
+  | { event: 'stuck_warning'; iteration: number; stuckCount: number; maxStuck: number };
+
+/** One notification, before any target shapes it: a title, plain lines, and the structured fields. */
+export interface Notification {
+  event: NotifyEvent;
+  title: string;
+  /** Plain text; each target escapes it for itself. */
+  lines: string[];
+  /** Flat, JSON-ready: the webhook's fields, the command's stdin and its RALPH_EVENT_* variables. */
+  fields: Record<string, string | number>;
+}
+
+/** The exact command that answers a BLOCKED or a DECIDE (docs/notifications.md). */
+export const ANSWER_COMMAND = 'ralph answer "<your answer>"';
+
+/** Agent text in a notification: no control character (a NUL would even fail a command's spawn), and bounded. */
+const MAX_DETAIL = 1000;
+
+export function plainText(text: string): string {
+  const clean = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  return clean.length > MAX_DETAIL ? `${clean.slice(0, MAX_DETAIL)}…` : clean;
+}
+
+/** The event an ending is: a BLOCKED or a DECIDE by its own name, every other ending `ended`. */
+export function endingEvent(reason: RunReport['reason']): NotifyEvent {
+  return reason === 'blocked' || reason === 'decide' ? reason : 'ended';
+}
+
+/**
+ * Whether a notification goes out. `--notify-on` names the events; `ended` takes in every ending,
+ * a BLOCKED and a DECIDE too. By default everything notifies, except a COMPLETE outside CI: there
+ * someone is watching the terminal.
+ */
+export function wanted(
+  happening: Happening,
+  chosen: readonly NotifyEvent[] | undefined,
+  env: NodeJS.ProcessEnv,
+): boolean {
+  if (happening.event !== 'ending') return chosen === undefined || chosen.includes(happening.event);
+  const event = endingEvent(happening.report.reason);
+  if (chosen === undefined) return happening.report.reason !== 'complete' || isCi(env);
+  return chosen.includes(event) || chosen.includes('ended');
+}
+
+/** The link to this run on GitHub Actions, when ralph runs there. */
+export function runUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: id } = env;
+  if (!isCi(env) || !server || !repository || !id) return undefined;
+  return `${server}/${repository}/actions/runs/${id}`;
+}
+
+/** Builds the one notification for a happening in a project. */
+export function notificationOf(happening: Happening, project: string, env: NodeJS.ProcessEnv): Notification {
+  const link = runUrl(env);
+  const common = { project: plainText(project), ...(link ? { runUrl: link } : {}) };
+  const built =
+    happening.event === 'ending' ? endingNotice(happening, common.project) : midRunNotice(happening, common.project);
+  return {
+    ...built,
+    lines: [...built.lines, ...(link ? [`run: ${link}`] : [])],
+    fields: { event: built.event, ...common, ...built.fields },
+  };
+}
+
+type Notice = Pick<Notification, 'event' | 'title' | 'lines' | 'fields'>;
+
+function endingNotice({ report, reportPath }: Extract<Happening, { event: 'ending' }>, project: string): Notice {
+  const event = endingEvent(report.reason);
+  const detail = report.detail === undefined ? undefined : plainText(report.detail);
+  const answers = event === 'blocked' || event === 'decide';
+  const cost = report.costUsd > 0 ? `, $${report.costUsd.toFixed(2)}` : '';
+  const facts = `${report.stories.complete}/${report.stories.total} stories, ${report.iterations} iterations${cost}`;
+  const headline =
+    event === 'blocked'
+      ? `ralph in ${project} is blocked (exit ${report.exitCode})`
+      : event === 'decide'
+        ? `ralph in ${project} asks a question (exit ${report.exitCode})`
+        : `ralph in ${project} ended: ${report.reason} (exit ${report.exitCode})`;
+  return {
+    event,
+    title: headline,
+    lines: [
+      `${headline} — ${facts}`,
+      ...(detail ? [`${event === 'decide' ? 'question' : 'reason'}: ${detail}`] : []),
+      ...(answers ? [`answer: ${ANSWER_COMMAND}`] : []),
+      ...(reportPath ? [`report: ${reportPath}`] : []),
+    ],
+    fields: {
+      reason: report.reason,
+      exitCode: report.exitCode,
+      ...(detail === undefined ? {} : { detail }),
+      storiesComplete: report.stories.complete,
+      storiesTotal: report.stories.total,
+      iterations: report.iterations,
+      costUsd: report.costUsd,
+      ...(reportPath ? { report: reportPath } : {}),
+      ...(answers ? { answer: ANSWER_COMMAND } : {}),
+    },
+  };
+}
+
+function midRunNotice(happening: Exclude<Happening, { event: 'ending' }>, project: string): Notice {
+  if (happening.event === 'usage_limit_wait') {
+    const what = happening.why === 'max_usage' ? 'its --max-usage share' : 'a usage limit';
+    const title = `ralph in ${project} waits for ${what} to reset`;
+    return {
+      event: happening.event,
+      title,
+      lines: [`${title}, at ${happening.resetsAt}`],
+      fields: { resetsAt: happening.resetsAt, why: happening.why },
+    };
+  }
+  const { iteration, stuckCount, maxStuck } = happening;
+  const title = `ralph in ${project} is nearly stuck`;
+  return {
+    event: happening.event,
+    title,
+    lines: [`${title}: ${stuckCount} iterations without a commit (iteration ${iteration}); one more stops the run`],
+    fields: { iteration, stuckCount, maxStuck },
+  };
+}

@@ -1,0 +1,97 @@
+import { basename } from 'node:path';
+import { maskTarget, maskTokens } from '../config/mask-secrets.js';
+import { parseTarget, type NotifyEvent, type NotifyTarget } from '../config/notify-targets.js';
+import { runCommand } from './command-target.js';
+import { desktopCommand } from './desktop-target.js';
+import { notificationOf, wanted, type Happening, type Notification } from './notification.js';
+import { postWebhook } from './webhook-target.js';
+
+/** How long one notification may take before it is given up (its command killed, its request aborted). */
+export const NOTIFY_TIMEOUT_MS = 10_000;
+
+/** What the notifier is told once, as the run's settings resolve. */
+export interface NotifierOptions {
+  targets: readonly string[];
+  chosen: readonly NotifyEvent[] | undefined;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  /** One warning line in the transcript. */
+  warn: (line: string) => void;
+  platform?: NodeJS.Platform;
+  timeoutMs?: number;
+}
+
+/** Sends the run's notifications: each bounded, none able to change the run; it counts the failures. */
+export interface Notifier {
+  /** Sends to every target at once; resolves when each has succeeded, failed or timed out. Never rejects. */
+  notify(happening: Happening): Promise<void>;
+  /** The same, mid-run, without holding the loop up: `settled` waits for it. */
+  notifyLater(happening: Happening): void;
+  /** Resolves once every notification sent so far has finished. */
+  settled(): Promise<void>;
+  /** How many notifications failed (one per target and event). */
+  failed(): number;
+}
+
+export function createNotifier(options: NotifierOptions): Notifier {
+  const targets = options.targets.map((text) => ({ shown: maskTarget(text), target: targetOf(text) }));
+  const project = basename(options.root);
+  const pending = new Set<Promise<void>>();
+  let skipSaid = false;
+  const timeoutMs = options.timeoutMs ?? NOTIFY_TIMEOUT_MS;
+  let failed = 0;
+  const deliver = async (target: NotifyTarget, notification: Notification, signal: AbortSignal) => {
+    if (target.kind === 'webhook') return postWebhook(target.url, notification, signal);
+    if (target.kind === 'command') return runCommand(target.argv, notification, { ...options, signal });
+    const desktop = await desktopCommand(notification, options.platform ?? process.platform, options.env);
+    if (desktop.ok) return runCommand(desktop.argv, notification, { ...options, signal });
+    // Not a failure: this machine has no desktop. Said once a run.
+    if (!skipSaid) options.warn(`ralph: desktop notifications skipped: ${desktop.why}`);
+    skipSaid = true;
+  };
+  const notify = async (happening: Happening) => {
+    if (targets.length === 0 || !wanted(happening, options.chosen, options.env)) return;
+    const notification = notificationOf(happening, project, options.env);
+    await Promise.all(
+      targets.map(async ({ target, shown }) => {
+        const signal = AbortSignal.timeout(timeoutMs);
+        try {
+          await deliver(target, notification, signal);
+        } catch (error) {
+          failed += 1;
+          options.warn(
+            `ralph: warning: the ${notification.event} notification to ${shown} failed: ${why(error, timeoutMs)}`,
+          );
+        }
+      }),
+    );
+  };
+  return {
+    notify,
+    notifyLater(happening) {
+      const sent = notify(happening).finally(() => pending.delete(sent));
+      pending.add(sent);
+    },
+    async settled() {
+      await Promise.all([...pending]);
+    },
+    failed: () => failed,
+  };
+}
+
+function targetOf(text: string): NotifyTarget {
+  const parsed = parseTarget(text);
+  // The settings checked every target as they resolved: a bad one here is a bug.
+  if (!parsed.ok) throw new Error(`unchecked notification target: ${parsed.error}`);
+  return parsed.target;
+}
+
+/** Why a delivery failed, in one line with nothing token-like in it. */
+function why(error: unknown, timeoutMs: number): string {
+  const name = (error as Error).name;
+  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const detail = cause?.code ?? cause?.message;
+  const message = `${(error as Error).message}${detail ? ` (${detail})` : ''}`;
+  return maskTokens(message.split('\n')[0] ?? '');
+}

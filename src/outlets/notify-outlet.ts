@@ -1,0 +1,38 @@
+import type { NotifyEvent } from '../config/notify-targets.js';
+import { createNotifier, NOTIFY_TIMEOUT_MS, type Notifier } from './notifier.js';
+import type { Outlet } from './outlet.js';
+
+/**
+ * A test knob, not a setting (docs/notifications.md): the e2e suite shortens the 10 s bound with it
+ * so that a hanging command is ended in a second.
+ */
+export const TIMEOUT_TEST_KNOB = 'RALPH_TEST_NOTIFY_TIMEOUT_MS';
+
+/** The ending as a notification: after every mid-run one has finished, so they arrive in order. */
+export function notifyOutlet(notifier: Notifier, reportPath: string | undefined): Outlet {
+  return {
+    name: 'notifications',
+    async deliver({ report }) {
+      await notifier.settled();
+      await notifier.notify({ event: 'ending', report, ...(reportPath ? { reportPath } : {}) });
+    },
+  };
+}
+
+/** The run's notifier and its ending outlet, when the settings name a target. */
+export function notificationsFor(
+  settings: { notify: readonly string[]; notifyOn: readonly NotifyEvent[] | undefined; report: boolean },
+  context: { root: string; env: NodeJS.ProcessEnv; warn: (line: string) => void },
+): { notifier: Notifier; outlet: Outlet } | undefined {
+  if (settings.notify.length === 0) return undefined;
+  const knob = Number(context.env[TIMEOUT_TEST_KNOB]);
+  const notifier = createNotifier({
+    targets: settings.notify,
+    chosen: settings.notifyOn,
+    root: context.root,
+    env: context.env,
+    warn: context.warn,
+    timeoutMs: Number.isInteger(knob) && knob > 0 ? knob : NOTIFY_TIMEOUT_MS,
+  });
+  return { notifier, outlet: notifyOutlet(notifier, settings.report ? 'ralph/logs/report.html' : undefined) };
+}

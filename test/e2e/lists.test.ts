@@ -1,0 +1,371 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { holdRunLock, liveLock, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+
+/** A list under ralph/lists/ with these story ids, none passing. */
+async function addList(repo: Repo, name: string, ids: string[], extra: Record<string, unknown> = {}): Promise<void> {
+  await mkdir(join(repo.root, 'ralph/lists'), { recursive: true });
+  const stories = ids.map((id, index) => ({ id, title: `Story ${id}`, priority: index + 1, passes: false }));
+  await repo.write(`ralph/lists/${name}.json`, JSON.stringify({ project: name, ...extra, stories }, null, 2));
+}
+
+/** A repository with the default list and two more, all committed. */
+async function repoWithLists(): Promise<Repo> {
+  const repo = await makeRepo();
+  await addList(repo, 'api', ['A-1', 'A-2']);
+  await addList(repo, 'web', ['W-1'], { branchName: 'feature/web' });
+  repo.git('add', '-A');
+  repo.git('commit', '-q', '-m', 'lists');
+  return repo;
+}
+
+describe('--tasks: one of several task lists', () => {
+  it('runs the chosen list on its default branch, and leaves ralph/tasks.json alone', async () => {
+    const repo = await repoWithLists();
+    const before = repo.read('ralph/tasks.json');
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--tasks', 'ralph/lists/api.json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(repo.git('branch', '--show-current')).toBe('ralph/api');
+    expect(repo.call(1).prompt).toContain("**Task list:** this run's task list is `ralph/lists/api.json`");
+    const api = JSON.parse(repo.read('ralph/lists/api.json')) as { stories: { passes: boolean }[] };
+    expect(api.stories.every((story) => story.passes)).toBe(true);
+    expect(repo.read('ralph/tasks.json')).toBe(before);
+  });
+
+  it('takes RALPH_TASKS and the config key, and shows that list in status and archive', async () => {
+    const repo = await repoWithLists();
+    const status = await runRalph(repo, ['status', '--json'], { env: { RALPH_TASKS: 'ralph/lists/web.json' } });
+    expect(status.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(status.stdout))).toContain('"project":"web"');
+    await repo.write('ralph/config.json', JSON.stringify({ tasks: 'ralph/lists/api.json' }));
+    const configured = await runRalph(repo, ['status', '--json']);
+    expect(JSON.stringify(JSON.parse(configured.stdout))).toContain('"project":"api"');
+    const archived = await runRalph(repo, ['archive', '--yes', '--tasks', 'ralph/lists/web.json']);
+    expect(archived.code).toBe(0);
+    expect(repo.exists('ralph/lists/web.json')).toBe(false);
+    expect(repo.exists('ralph/lists/api.json')).toBe(true);
+    expect(repo.exists('ralph/tasks.json')).toBe(true);
+    expect(archived.stdout).toContain('moved   ralph/lists/web.json (as tasks.json)');
+  });
+
+  it('refuses a task list outside the repository with exit 64', async () => {
+    const repo = await repoWithLists();
+    const result = await runRalph(repo, ['run', '--tasks', '/etc/passwd']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toMatch(/^ralph: --tasks \/etc\/passwd: the task list must be a file inside the repository/);
+  });
+});
+
+/** Every file of the main checkout but .git, the worktrees and the fake agent's records, hashed. */
+function checkoutFingerprint(repo: Repo): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(repo.root, dir), { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      const path = dir ? `${dir}/${entry.name}` : entry.name;
+      if (path === '.git' || path === 'ralph/worktrees' || entry.name.startsWith('.agent-script.json')) continue;
+      if (entry.isDirectory()) walk(path);
+      else hash.update(`${path}\0${readFileSync(join(repo.root, path)).toString('base64')}\0`);
+    }
+  };
+  walk('');
+  return [
+    repo.git('status', '--porcelain', '--untracked-files=all'),
+    repo.git('rev-parse', 'HEAD'),
+    hash.digest('hex'),
+  ].join('\n');
+}
+
+describe('run --worktree: a loop on its own worktree', () => {
+  it('runs the list in ralph/worktrees/<branch>, committed there, and leaves the main checkout byte-identical', async () => {
+    const repo = await repoWithLists();
+    const before = checkoutFingerprint(repo);
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('worktree ralph/worktrees/ralph-api added on new branch ralph/api from HEAD');
+    expect(result.stdout).toContain('ralph/lists/api.json committed as ralph/tasks.json');
+    expect(checkoutFingerprint(repo)).toBe(before);
+    const tree = 'ralph/worktrees/ralph-api';
+    expect(repo.git('-C', tree, 'branch', '--show-current')).toBe('ralph/api');
+    const tasks = JSON.parse(repo.git('show', 'ralph/api:ralph/tasks.json')) as {
+      stories: { id: string; passes: boolean }[];
+    };
+    expect(tasks.stories.map((story) => [story.id, story.passes])).toEqual([
+      ['A-1', true],
+      ['A-2', true],
+    ]);
+    // The lock, logs and records are the worktree's own.
+    expect(repo.exists(`${tree}/ralph/logs/last-run.json`)).toBe(true);
+    expect(repo.exists(`${tree}/ralph/progress.txt`)).toBe(true);
+    expect(repo.exists('ralph/logs')).toBe(false);
+    expect(repo.git('-C', tree, 'status', '--porcelain')).toBe('');
+
+    // Reused on a later run: nothing re-committed, the branch's list is the progress.
+    const again = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('worktree ralph/worktrees/ralph-api (branch ralph/api) reused');
+    expect(again.stdout).not.toContain('committed as ralph/tasks.json');
+    expect(checkoutFingerprint(repo)).toBe(before);
+  });
+
+  it('starts a new branch from --from, and keeps ralph/worktrees/ out of git through .git/info/exclude', async () => {
+    const repo = await repoWithLists();
+    repo.git('branch', 'base');
+    await repo.write('later.txt', 'after base\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'later');
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/web.json', '--from', 'base']);
+    expect(result.code).toBe(0);
+    expect(repo.git('merge-base', '--is-ancestor', 'base', 'feature/web')).toBe('');
+    expect(repo.exists('ralph/worktrees/feature-web/later.txt')).toBe(false);
+    expect(repo.read('.git/info/exclude')).toContain('/ralph/worktrees/');
+  });
+
+  it('refuses --worktree in a repository with no commit', async () => {
+    const repo = await makeRepo({ unborn: true });
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/tasks.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toMatch(/^ralph: --worktree needs a commit to branch from/);
+  });
+
+  it("refuses a folder in the worktree's place that is not its worktree, and deletes nothing", async () => {
+    const repo = await repoWithLists();
+    await mkdir(join(repo.root, 'ralph/worktrees/ralph-api'), { recursive: true });
+    await repo.write('ralph/worktrees/ralph-api/mine.txt', 'keep me\n');
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('ralph/worktrees/ralph-api exists but is not a worktree of this repository');
+    expect(repo.read('ralph/worktrees/ralph-api/mine.txt')).toBe('keep me\n');
+  });
+
+  it("refuses a symbolic link planted in the worktree's place", async () => {
+    const repo = await repoWithLists();
+    await mkdir(join(repo.root, 'ralph/worktrees'), { recursive: true });
+    const elsewhere = await mkdtemp(join(tmpdir(), 'ralph-elsewhere-'));
+    await symlink(elsewhere, join(repo.root, 'ralph/worktrees/ralph-api'));
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('(a symbolic link); nothing was deleted');
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('refuses a worktree whose .git the agent pointed at another repository', async () => {
+    const repo = await repoWithLists();
+    await repo.steps([{ commit: true }]);
+    await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json', '--max-iterations', '1']);
+    const other = await makeRepo();
+    await repo.write('ralph/worktrees/ralph-api/.git', `gitdir: ${join(other.root, '.git')}\n`);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('(its .git points elsewhere)');
+  });
+
+  it('refuses two lists naming one branch, naming both', async () => {
+    const repo = await repoWithLists();
+    await addList(repo, 'web2', ['X-1'], { branchName: 'feature/web' });
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/web.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('ralph/lists/web.json and ralph/lists/web2.json both name branch feature/web');
+  });
+
+  it('refuses a list name that is not a safe file name', async () => {
+    const repo = await repoWithLists();
+    await addList(repo, 'bad name', ['X-1']);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('"bad name" is not a safe list name');
+  });
+
+  it('refuses --from without --worktree', async () => {
+    const repo = await repoWithLists();
+    const result = await runRalph(repo, ['run', '--from', 'HEAD']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toMatch(/^ralph: --from needs --worktree/);
+  });
+});
+
+interface ListsJson {
+  lists: {
+    name: string | null;
+    file: string;
+    branch: string | null;
+    dependsOn: string[];
+    worktree: string | null;
+    stories: { complete: number; total: number } | null;
+    storiesFrom: string;
+    running: { pid: number } | null;
+    lastEnding: { reason: string; exitCode: number } | null;
+  }[];
+}
+
+async function listsJson(repo: Repo): Promise<ListsJson['lists']> {
+  const result = await runRalph(repo, ['lists', '--json']);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return (JSON.parse(result.stdout) as ListsJson).lists;
+}
+
+describe('ralph lists', () => {
+  it('shows every list: progress from the worktree, else the branch, else the file; its loop and last ending', async () => {
+    const repo = await repoWithLists();
+    await addList(repo, 'docs', ['D-1'], { dependsOn: ['api'] });
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    expect((await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json'])).code).toBe(0);
+
+    const [main, api, docs, web] = await listsJson(repo);
+    expect(main).toMatchObject({ name: null, file: 'ralph/tasks.json', branch: null, storiesFrom: 'file' });
+    expect(main?.stories).toEqual({ complete: 0, total: 2 });
+    expect(api).toMatchObject({
+      name: 'api',
+      branch: 'ralph/api',
+      worktree: 'ralph/worktrees/ralph-api',
+      storiesFrom: 'worktree',
+      stories: { complete: 2, total: 2 },
+      running: null,
+      lastEnding: { reason: 'complete', exitCode: 0 },
+    });
+    expect(docs).toMatchObject({ name: 'docs', dependsOn: ['api'], storiesFrom: 'file', lastEnding: null });
+    expect(web).toMatchObject({ name: 'web', branch: 'feature/web', stories: { complete: 0, total: 1 } });
+
+    // A live loop in the worktree: its lock is held.
+    const lock = await holdRunLock({ root: join(repo.root, 'ralph/worktrees/ralph-api') });
+    try {
+      expect((await listsJson(repo))[1]?.running).not.toBeNull();
+    } finally {
+      await lock.release();
+    }
+
+    // The worktree gone, the branch still says how far the list got.
+    repo.git('worktree', 'remove', 'ralph/worktrees/ralph-api');
+    const fromBranch = (await listsJson(repo))[1];
+    expect(fromBranch).toMatchObject({ worktree: null, storiesFrom: 'branch', stories: { complete: 2, total: 2 } });
+
+    const table = await runRalph(repo, ['lists']);
+    expect(table.stdout).toMatch(/^api +ralph\/api +2\/2 +branch/m);
+    expect(table.stdout).toContain('docs starts after api');
+  });
+});
+
+describe('ralph worktrees prune', () => {
+  it('removes merged and gone worktrees, keeps unmerged, dirty and live ones, and keeps every log', async () => {
+    const repo = await repoWithLists();
+    await addList(repo, 'dirty', ['X-1']);
+    await addList(repo, 'live', ['L-1']);
+    await addList(repo, 'gone', ['G-1']);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'more lists');
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    for (const name of ['api', 'web', 'dirty', 'live', 'gone'])
+      expect((await runRalph(repo, ['run', '--worktree', '--tasks', `ralph/lists/${name}.json`])).code).toBe(0);
+    repo.git('merge', '-q', '--no-edit', 'ralph/api');
+    await repo.write('ralph/worktrees/ralph-dirty/wip.txt', 'unfinished\n');
+    // Detached, its branch deleted, its commit kept on another branch: removing it loses no commit.
+    repo.git('-C', 'ralph/worktrees/ralph-gone', 'checkout', '-q', '--detach');
+    repo.git('branch', '-q', 'kept-gone', 'ralph/gone');
+    repo.git('branch', '-q', '-D', 'ralph/gone');
+    // A worktree folder deleted by hand: only git's record of it goes.
+    repo.git('worktree', 'add', '-q', '--detach', 'ralph/worktrees/ralph-vanished', 'HEAD');
+    await rm(join(repo.root, 'ralph/worktrees/ralph-vanished'), { recursive: true });
+    const lock = await holdRunLock({ root: join(repo.root, 'ralph/worktrees/ralph-live') });
+    const before = repo.git('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/');
+    let result;
+    try {
+      result = await runRalph(repo, ['worktrees', 'prune']);
+    } finally {
+      await lock.release();
+    }
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines).toContain(
+      'removed ralph/worktrees/ralph-api (branch ralph/api is merged into HEAD); its logs are in ralph/logs/worktrees/ralph-api/',
+    );
+    expect(lines).toContain('kept    ralph/worktrees/feature-web (branch feature/web is not merged into HEAD)');
+    expect(lines).toContain(
+      'kept    ralph/worktrees/ralph-dirty (it holds uncommitted work: commit or stash it first)',
+    );
+    expect(lines).toContain('kept    ralph/worktrees/ralph-live (a loop runs in it)');
+    expect(lines).toContain(
+      'removed ralph/worktrees/ralph-gone (its HEAD is detached, its commit on a branch); its logs are in ralph/logs/worktrees/ralph-gone/',
+    );
+    expect(lines).toContain("forgot  ralph/worktrees/ralph-vanished (its folder is gone: git's record of it)");
+    expect(repo.exists('ralph/worktrees/ralph-api')).toBe(false);
+    expect(repo.exists('ralph/worktrees/ralph-gone')).toBe(false);
+    expect(repo.read('ralph/worktrees/ralph-dirty/wip.txt')).toBe('unfinished\n');
+    expect(repo.exists('ralph/logs/worktrees/ralph-api/last-run.json')).toBe(true);
+    // Branches stay as they were.
+    expect(repo.git('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/')).toBe(before);
+  });
+
+  it('keeps a worktree whose branch is gone when its commit is on no branch', async () => {
+    const repo = await repoWithLists();
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    expect((await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json'])).code).toBe(0);
+    repo.git('-C', 'ralph/worktrees/ralph-api', 'checkout', '-q', '--detach');
+    repo.git('branch', '-q', '-D', 'ralph/api');
+    const result = await runRalph(repo, ['worktrees', 'prune']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^kept {4}ralph\/worktrees\/ralph-api \(its HEAD is detached and its commit \w+ is on no branch/m,
+    );
+    expect(repo.exists('ralph/worktrees/ralph-api/ralph/tasks.json')).toBe(true);
+  });
+});
+
+describe('the Stop hook with --tasks', () => {
+  it('checks the list the lock names, and only a path inside ralph/', async () => {
+    const repo = await repoWithLists();
+    await repo.write('ralph/.tasks-snapshot.json', repo.read('ralph/lists/api.json'));
+    const list = JSON.parse(repo.read('ralph/lists/api.json')) as { stories: { passes: boolean }[] };
+    for (const story of list.stories) story.passes = true;
+    await repo.write('ralph/lists/api.json', JSON.stringify(list, null, 2));
+    repo.git('add', '-A', '--', 'ralph/lists');
+    repo.git('commit', '-q', '-m', 'agent work');
+    const stop = async (tasks: string) => {
+      const lock = liveLock({ startedAt: new Date().toISOString(), iteration: 1, mode: 'implement', tasks });
+      await repo.write('ralph/.ralph-active', JSON.stringify(lock));
+      return runRalph(repo, ['hook', 'stop'], {
+        input: JSON.stringify({ cwd: repo.root, hook_event_name: 'Stop', stop_hook_active: false }),
+        env: { CLAUDE_PROJECT_DIR: repo.root },
+      });
+    };
+    const blocked = await stop('ralph/lists/api.json');
+    expect(blocked.code).toBe(0);
+    expect((JSON.parse(blocked.stdout) as { decision: string }).decision).toBe('block');
+    // A path out of ralph/ in the lock is not followed: the hook compares ralph/tasks.json, unchanged.
+    await repo.write('ralph/.tasks-snapshot.json', repo.read('ralph/tasks.json'));
+    const flipped = JSON.parse(repo.read('ralph/tasks.json')) as { stories: { passes: boolean }[] };
+    for (const story of flipped.stories) story.passes = true;
+    await repo.write('flipped.json', JSON.stringify(flipped, null, 2));
+    repo.git('add', 'flipped.json');
+    repo.git('commit', '-q', '-m', 'a list outside ralph/');
+    expect((await stop('ralph/../flipped.json')).stdout).toBe('');
+  });
+});
+
+describe('run --worktree --dry-run', () => {
+  it('makes no worktree, and checks one that exists without committing in it', async () => {
+    const repo = await repoWithLists();
+    const before = checkoutFingerprint(repo);
+    const refused = await runRalph(repo, ['run', '--worktree', '--dry-run', '--tasks', 'ralph/lists/api.json']);
+    expect(refused.code).toBe(64);
+    expect(refused.stderr).toContain('--dry-run: the worktree ralph/worktrees/ralph-api does not exist yet');
+    expect(repo.exists('ralph/worktrees')).toBe(false);
+    expect(checkoutFingerprint(repo)).toBe(before);
+    repo.git('worktree', 'add', '-q', '-b', 'ralph/api', 'ralph/worktrees/ralph-api');
+    const head = repo.git('rev-parse', 'ralph/api');
+    const checked = await runRalph(repo, ['run', '--worktree', '--dry-run', '--tasks', 'ralph/lists/api.json']);
+    expect(checked.stdout).toContain('ralph/lists/api.json would be committed as ralph/tasks.json');
+    expect(repo.git('rev-parse', 'ralph/api')).toBe(head);
+  });
+});
