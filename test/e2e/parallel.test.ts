@@ -3,13 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAlive, makeRepo, PACKAGE_ROOT, runRalph, waitFor, type Repo } from '../helpers/e2e.js';
-
-/**
- * Each loop is a `ralph run --worktree` (issue #28, the task lists' part): until that lands in this
- * build the suite cannot run its loops, and says so by being skipped rather than failing on the child.
- */
-const loopsRunInWorktrees = readFileSync(join(PACKAGE_ROOT, 'dist/cli/main.js'), 'utf8').includes("'--worktree'");
+import { isAlive, makeRepo, runRalph, waitFor, type Repo } from '../helpers/e2e.js';
 
 /** A repository with these task lists under ralph/lists/, each of `stories` open stories, committed. */
 async function repoWithLists(names: string[], stories = 1, extra: Record<string, object> = {}): Promise<Repo> {
@@ -47,7 +41,7 @@ const parallelRecord = (repo: Repo) =>
     matrix: { ours: string; theirs: string; check: { state: string; files?: string[] } }[];
   };
 
-describe.runIf(loopsRunInWorktrees)('ralph run --parallel', () => {
+describe('ralph run --parallel', () => {
   it('runs three lists at once, each in its worktree, leaving the main checkout as it was', async () => {
     const repo = await repoWithLists(['api', 'ui', 'docs'], 2);
     // The agent notes what it inherited: neither the loop's channel (fd 3) nor the variable naming it.
