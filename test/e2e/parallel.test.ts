@@ -95,6 +95,19 @@ describe('ralph run --parallel', () => {
     expect(result.stdout).toContain('later (ralph/later): not started: stuck ended');
   }, 120_000);
 
+  it("starts a list once its dependency ended COMPLETE, from the dependency's branch holding its work", async () => {
+    const repo = await repoWithLists(['base', 'next'], 1, { next: { dependsOn: ['base'] } });
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--parallel', '--max-iterations', '3'], { timeoutMs: 90_000 });
+    expect(result.code).toBe(0);
+    // Every commit of base's loop is on next's branch: it did not start from a stale base.
+    expect(() => repo.git('merge-base', '--is-ancestor', 'ralph/base', 'ralph/next')).not.toThrow();
+    expect(repo.git('rev-parse', 'ralph/base')).not.toBe(repo.git('rev-parse', 'HEAD'));
+    const order = result.stdout.indexOf('base (ralph/base)');
+    expect(order).toBeGreaterThan(-1);
+    expect(result.stdout.indexOf('base │ ended complete')).toBeLessThan(result.stdout.indexOf('next │ ── Iteration'));
+  }, 120_000);
+
   it('on GitHub Actions keeps the runner deaf to every loop: one stop-commands window, no line at column 0', async () => {
     const repo = await repoWithLists(['one', 'two'], 1);
     // The agent tries to issue a workflow command from each loop.
