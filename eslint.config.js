@@ -26,7 +26,7 @@ const ADAPTERS = [
   'src/templates.ts',
   'src/package-info.ts',
 ];
-const COMMANDS = ['src/commands', 'src/run-lifecycle', 'src/outlets'];
+const COMMANDS = ['src/commands', 'src/run-lifecycle', 'src/outlets', 'src/parallel'];
 const CLI = ['src/cli'];
 
 const zone = (target, from, message) => ({ target, from, message });

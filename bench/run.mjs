@@ -18,6 +18,7 @@ import { startup } from './scenarios/startup.mjs';
 import { busyMachine } from './scenarios/busy-machine.mjs';
 import { reportScale } from './scenarios/report.mjs';
 import { streamJsonThroughput } from './scenarios/stream-json.mjs';
+import { parallelLoops } from './scenarios/parallel.mjs';
 
 const USAGE = `usage: node bench/run.mjs [--quick] [--out PATH] [--runs N] [--big-runs N] [--only 1,2,…]
   --quick       a few iterations and small sizes, one run each (about 10 s); writes to a temp file
@@ -25,9 +26,18 @@ const USAGE = `usage: node bench/run.mjs [--quick] [--out PATH] [--runs N] [--bi
   --runs N      runs of the cheap scenarios: loop overhead, start-up (default 5)
   --big-runs N  runs of the big ones: 1 GB of text, stream-json, 1,000 iterations (default 3)
   --only LIST   run only these scenarios (1 overhead, 2 text output, 3 stream-json, 4 scaling, 5 start-up,
-                6 busy machine, 7 report)`;
+                6 busy machine, 7 report, 8 parallel loops)`;
 
-const SCENARIOS = [loopOverhead, outputThroughput, streamJsonThroughput, scaling, startup, busyMachine, reportScale];
+const SCENARIOS = [
+  loopOverhead,
+  outputThroughput,
+  streamJsonThroughput,
+  scaling,
+  startup,
+  busyMachine,
+  reportScale,
+  parallelLoops,
+];
 
 /** The command line as settings; exits 64 with the usage on anything it does not know. */
 function readSettings() {

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { watchTreeMemory } from './tree-memory.mjs';
 
 export const GNU_TIME = '/usr/bin/time';
 let sequence = 0;
@@ -28,6 +29,7 @@ export function currentChild() {
  * @property {boolean} [rss]   measure peak RSS with GNU time
  * @property {number[]} [okCodes]  exit codes that mean the command did what was asked (default [0])
  * @property {number} [timeoutMs]
+ * @property {boolean} [treeRss]  sample the summed resident sets of the whole process tree
  */
 
 /**
@@ -35,7 +37,7 @@ export function currentChild() {
  * resident set (in MB) of it or any child it waited for. Rejects, with the end of its stderr,
  * when the exit code is not one of `okCodes`.
  * @param {string} file @param {string[]} args @param {MeasureOptions} options
- * @returns {Promise<{ wallMs: number, rssMb?: number, code: number }>}
+ * @returns {Promise<{ wallMs: number, rssMb?: number, treeRssMb?: number, code: number }>}
  */
 export async function measure(file, args, options) {
   const id = ++sequence;
@@ -45,11 +47,16 @@ export async function measure(file, args, options) {
   const [command, argv] = useTime ? [GNU_TIME, ['-v', '-o', timeReport, file, ...args]] : [file, args];
   const stderrFd = openSync(stderrPath, 'w');
   const started = process.hrtime.bigint();
+  /** @type {number | undefined} */
+  let treeRssMb;
   let code;
+  /** @type {ReturnType<typeof watchTreeMemory> | undefined} */
+  let tree;
   try {
     code = await new Promise((resolve, reject) => {
       const child = spawn(command, argv, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'ignore', stderrFd] });
       current = child;
+      if (options.treeRss && child.pid !== undefined) tree = watchTreeMemory(child.pid);
       const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15 * 60_000);
       child.once('error', reject);
       child.once('exit', (exitCode, signal) => {
@@ -58,18 +65,20 @@ export async function measure(file, args, options) {
       });
     });
   } finally {
+    treeRssMb = tree?.stop();
     current = undefined;
     closeSync(stderrFd);
   }
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const treeMemory = treeRssMb === undefined ? {} : { treeRssMb };
   if (!(options.okCodes ?? [0]).includes(code)) {
     const stderr = readFileSync(stderrPath, 'utf8').slice(-2000).trim();
     throw new Error(`${[file, ...args].join(' ').slice(0, 200)} exited ${code}${stderr ? `:\n${stderr}` : ''}`);
   }
-  if (!useTime) return { wallMs, code };
+  if (!useTime) return { wallMs, code, ...treeMemory };
   const report = readFileSync(timeReport, 'utf8');
   const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(report)?.[1]);
-  return { wallMs, code, ...(Number.isFinite(kb) ? { rssMb: kb / 1024 } : {}) };
+  return { wallMs, code, ...treeMemory, ...(Number.isFinite(kb) ? { rssMb: kb / 1024 } : {}) };
 }
 
 /** Throws unless the log holds exactly the agent's output: a measurement of less work is no measurement. */

@@ -19,6 +19,8 @@ export function declareRun(program: Command, setExitCode: SetExitCode, argv: rea
     // Arguments are checked by hand: `ralph run 10` (the ralph.sh habit) gets the flag it meant.
     .allowExcessArguments(true)
     .action(async (options: Record<string, unknown>, command: Command) => {
+      if (options.parallel === true)
+        return setExitCode(await (await import('./parallel-flags.js')).runParallel(options, command.args));
       refuseArguments(command.args);
       if (options.from !== undefined && options.worktree !== true)
         throw new RalphError('usage', '--from needs --worktree', 'add --worktree, or drop --from');
@@ -58,6 +60,7 @@ export async function declareRunOptions(run: Command): Promise<void> {
   if (runOptionsDeclared.has(run)) return;
   runOptionsDeclared.add(run);
   (await import('./run-flags.js')).addRunOptions(run);
+  (await import('./parallel-flags.js')).addParallelOptions(run);
 }
 
 /** `ralph run` takes no arguments; a bare number is ralph.sh's iteration count. */

@@ -25,12 +25,33 @@ export function runOption(def: OptionDef<unknown>): Option {
     });
   } else if (!isSwitch(def)) {
     option.argParser((raw: string) => {
+      givenText.set(def.flag, raw);
       const parsed = parseText(def.kind, raw);
       if (!parsed.ok) throw new InvalidArgumentError(`${parsed.error}.`);
       return parsed.value;
     });
   }
   return option;
+}
+
+/** Each run option's value as typed, by flag: what a parallel run passes on to its loops. */
+const givenText = new Map<string, string>();
+
+/**
+ * The run options given on the command line, as arguments again (`--max-cost 5 --no-branch`): what
+ * `ralph run --parallel` passes on to each loop. The loop checks them as it checks its own.
+ */
+export function givenRunArgs(values: Record<string, unknown>): string[] {
+  return Object.entries(RUN_OPTIONS).flatMap(([key, def]: [string, OptionDef<unknown>]) => {
+    const value = values[key];
+    // Each loop's task list is the supervisor's to give.
+    if (value === undefined || key === 'tasks') return [];
+    const long = def.flag.split(' ')[0]!;
+    const text = givenText.get(def.flag);
+    if (text !== undefined) return [long, text];
+    // A switch (or an option whose value is optional, given bare): the flag alone says it.
+    return value === false && !long.startsWith('--no-') ? [] : [long];
+  });
 }
 
 /** The run options given on the command line (no defaults: those are resolved with env and config). */

@@ -6,7 +6,7 @@ import type { Termination } from './termination.js';
 import type { UsageLimitStop } from './usage-limit-ending.js';
 
 /** One minute after the announced reset, so the first call after the wait is not refused again. */
-const RESET_MARGIN_MS = 60_000;
+export const RESET_MARGIN_MS = 60_000;
 const BACKOFF_BASE_MS = 5 * 60_000;
 const BACKOFF_CAP_MS = 60 * 60_000;
 /** A throttled or overloaded server: a short pause, doubling, before the next attempt. */
@@ -27,7 +27,7 @@ export function usageLimitRuling(facts: IterationFacts, settings: JudgeSettings,
     const { message, reset, exhausted } = run.failure;
     const until = reset ? reset.at + RESET_MARGIN_MS : now + backoff(counters.usageLimits);
     const announced = reset ? { resetsAt: reset.at, resetSource: reset.source } : {};
-    return waitOrStop({ until, message, ...announced, why: 'usage_limit' }, facts, settings, exhausted);
+    return waitOrStop({ until, message, ...announced, why: 'usage_limit' }, facts.deadline, settings, exhausted);
   }
   if (run.failure?.kind === 'error' && run.failure.busy) {
     const { kind, message, retryAt } = run.failure.busy;
@@ -48,21 +48,33 @@ export function usageLimitRuling(facts: IterationFacts, settings: JudgeSettings,
           resetSource: 'event',
           why: 'max_usage',
         };
-  return waitOrStop(wait, facts, settings);
+  return waitOrStop(wait, facts.deadline, settings);
+}
+
+/**
+ * The account's usage limit, met by another loop of a parallel run (`LoopPorts.account`): this loop
+ * waits for the same reset, or stops with it, as if it had met the limit itself, without a call.
+ */
+export function heldRuling(
+  wait: Wait,
+  deadline: number,
+  settings: Pick<JudgeSettings, 'onUsageLimit'>,
+): NonNullable<LimitRuling> {
+  return waitOrStop(wait, deadline, settings) ?? { wait };
 }
 
 /** The wait, unless no wait lifts the limit, --on-usage-limit stop, or it would end past --max-runtime. */
 function waitOrStop(
   wait: Wait,
-  facts: IterationFacts,
-  settings: JudgeSettings,
+  deadline: number,
+  settings: Pick<JudgeSettings, 'onUsageLimit'>,
   exhausted?: ExhaustedCause,
 ): LimitRuling {
   const why: UsageLimitStop | undefined =
     exhausted ??
     (settings.onUsageLimit === 'stop'
       ? 'stop_requested'
-      : wait.until > facts.deadline
+      : wait.until > deadline
         ? 'beyond_max_runtime'
         : undefined);
   if (why === undefined) return { wait };

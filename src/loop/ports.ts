@@ -29,6 +29,14 @@ export interface LoopPorts {
   report: LoopReporter;
   /** The project's quality gates; absent when none are configured or --no-gates. */
   gates?: QualityGates;
+  /** The account's usage limit as other loops met it (a parallel run); absent for a loop of its own. */
+  account?: AccountLimit;
+}
+
+/** A usage limit is the account's: one loop of a parallel run meets it, the others hear of it here. */
+export interface AccountLimit {
+  /** The pause the account is in at `now` (epoch ms), or undefined when it is in none. */
+  held(now: number): Wait | undefined;
 }
 
 /** Runs the project's own checks (build, lint, tests…) against a claim of completion. */

@@ -4,6 +4,7 @@ import { checkAgentNumbers } from './agent-numbers.js';
 import { approvedIds, startingUnconfirmed } from './approvals.js';
 import { INITIAL_COUNTERS } from './judge-inputs.js';
 import { judgeIteration, type Verdict } from './judge.js';
+import { heldRuling } from './limit-ruling.js';
 import { checkGates, countReview } from './iteration-checks.js';
 import { carryOver, policyOf, type LoopResult, type LoopSettings, type LoopState } from './loop-state.js';
 import { chooseMode } from './mode.js';
@@ -56,6 +57,9 @@ export async function runLoop(
     const signal = ports.interrupts.received();
     if (signal) return result({ reason: 'interrupted', signal });
     if (ports.clock.monotonic() >= budgetEnd) return result({ reason: 'max_runtime', limitMs: settings.maxRuntimeMs });
+    const held = await waitOutAccountLimit(deadline(), settings, ports);
+    if (held === 'waited') continue;
+    if (held) return result(held);
 
     const verdict = await runIteration(
       settings.firstIteration + state.started,
@@ -96,6 +100,23 @@ async function startingState(tasks: TaskList, unconfirmed: readonly string[], po
 /** The end of the monotonic budget, as a wall-clock time read now (what the agent, the gates and waits compare). */
 function wallDeadline(clock: LoopPorts['clock'], budgetEnd: number): number {
   return clock.now() + (budgetEnd - clock.monotonic());
+}
+
+/**
+ * Another loop of a parallel run met the account's usage limit: wait for its reset (or stop with it)
+ * without a call of our own. 'waited' sends the loop back to its checks; undefined: no limit held.
+ */
+async function waitOutAccountLimit(
+  deadline: number,
+  settings: LoopSettings,
+  ports: LoopPorts,
+): Promise<Termination | 'waited' | undefined> {
+  const held = ports.account?.held(ports.clock.now());
+  if (!held) return undefined;
+  const ruling = heldRuling(held, deadline, settings);
+  if ('termination' in ruling) return ruling.termination;
+  await waitOutUsageLimit(ruling.wait, ports);
+  return 'waited';
 }
 
 /** Sleeps until a usage limit lifts; an interrupt ends the sleep early. */

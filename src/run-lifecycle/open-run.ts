@@ -6,6 +6,7 @@ import { ActiveLock, currentOwner } from '../files/active-lock.js';
 import type { RalphPaths } from '../files/paths.js';
 import { recordCrashes } from './crash-record.js';
 import { installInterrupts } from './interrupts.js';
+import { openLoopChannel } from '../parallel/loop-channel.js';
 import type { LoopRun, RunChoices, Terminal } from './wire-ports.js';
 
 /** The chosen task list in the lock, when it is not ralph/tasks.json: the Stop hook checks that file. */
@@ -40,7 +41,10 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
       count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`,
     ),
   );
+  // A loop of a parallel run: its supervisor going away stops it as SIGTERM would.
+  const channel = openLoopChannel(terminal.env, () => process.kill(process.pid, 'SIGTERM'));
   const run: LoopRun = {
+    ...(channel ? { channel } : {}),
     options,
     terminal,
     paths,
@@ -65,6 +69,7 @@ const crashRecords = new WeakMap<LoopRun, () => void>();
 export async function closeRun(run: LoopRun): Promise<void> {
   const { terminal, interrupts, paths, lock, containment } = run;
   crashRecords.get(run)?.();
+  run.channel?.close();
   // Later steps of the job must find the runner obeying commands again.
   const closed = terminal.out.close();
   interrupts.dispose();

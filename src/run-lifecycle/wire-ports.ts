@@ -26,6 +26,7 @@ import type { PreparedRun } from './prepare-run.js';
 import type { IterationRow } from '../loop/port-data.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
 import type { ReviewPolicy, TaskList } from '../domain/tasks.js';
+import type { LoopChannel } from '../parallel/loop-channel.js';
 
 /** The run command's choices the wiring reads. */
 export interface RunChoices {
@@ -68,6 +69,8 @@ export interface LoopRun {
   storiesAtStart?: { complete: number; total: number };
   /** Where the ending goes besides the screen and last-run.json (src/outlets/); set once settings resolve. */
   outlets: Outlet[];
+  /** The channel to the supervisor, when this loop is one of a parallel run (src/parallel/). */
+  channel?: LoopChannel;
   /** Sends the run's notifications (--notify), mid-run and at the ending; set once settings resolve. */
   notifier?: Notifier;
 }
@@ -113,6 +116,7 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
     files,
     interrupts,
     report: reporter,
+    ...(run.channel ? { account: run.channel } : {}),
   };
   // The gate runner is loaded only by the runs that use it: start-up stays short.
   if (ready.resolved.gates.length > 0 && !run.options.noGates) {
@@ -139,16 +143,17 @@ function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
   });
   let started = 0;
   let lastFailure: AgentFailure | undefined;
+  const told = run.channel ? run.channel.reporting(shown) : shown;
   const reporter: typeof shown = {
-    ...shown,
+    ...told,
     iterationStarted: (event) => {
       started++;
-      shown.iterationStarted(event);
+      told.iterationStarted(event);
     },
     iterationFinished: (event) => {
       run.rows.push(event.row);
       lastFailure = event.failure;
-      shown.iterationFinished(event);
+      told.iterationFinished(event);
     },
   };
   return {

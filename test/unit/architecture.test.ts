@@ -29,7 +29,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'templates.ts',
     'package-info.ts',
   ],
-  ['commands', 'run-lifecycle', 'outlets'],
+  ['commands', 'run-lifecycle', 'outlets', 'parallel'],
   ['cli'],
 ];
 

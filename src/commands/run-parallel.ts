@@ -1,0 +1,189 @@
+import { join } from 'node:path';
+import { RalphError } from '../errors.js';
+import { ralphPaths } from '../files/paths.js';
+import { currentBranch } from '../git/branch.js';
+import { checkMerge } from '../git/merge-check.js';
+import { findRepoRoot } from '../git/repository.js';
+import { findTaskLists, LISTS_DIR, worktreeDir, type TaskList } from '../lists/task-lists.js';
+import { readLoopRecord, writeParallelRecord } from '../parallel/parallel-record.js';
+import { liveScreen, prefixedScreen, type SupervisorScreen } from '../parallel/supervisor-screen.js';
+import { Supervisor, type ParallelResult } from '../parallel/supervisor.js';
+import { detectCi } from '../ui/screen.js';
+
+/** The most loops a parallel run starts at once unless --jobs says otherwise. */
+const DEFAULT_JOBS_CAP = 4;
+
+export interface ParallelCommandOptions {
+  cwd: string;
+  /** The lists named on the command line; every list under ralph/lists/ when empty. */
+  names: readonly string[];
+  jobs?: number;
+  maxTotalCost?: number;
+  onConflict?: 'report' | 'stop-later';
+  /** The user's other run options, passed on to every loop as given. */
+  passThrough: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  stdout?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+}
+
+/**
+ * `ralph run --parallel`: one `ralph run --worktree --tasks …` child per list, supervised. Resolves
+ * to the most urgent of the loops' exit codes.
+ */
+export async function runParallelCommand(options: ParallelCommandOptions): Promise<number> {
+  const root = await findRepoRoot(options.cwd);
+  const lists = chosenLists(await findTaskLists(root), options.names);
+  const jobs = options.jobs ?? Math.min(lists.length, DEFAULT_JOBS_CAP);
+  const env = options.env ?? process.env;
+  const stdout = options.stdout ?? process.stdout;
+  const { ci, github } = detectCi(env);
+  const paths = ralphPaths(root);
+  const startedAt = Date.now();
+  const names = lists.map((list) => list.name);
+  const screen =
+    stdout.isTTY === true && !ci
+      ? await liveScreen(stdout, root, paths.logs, names, new Date(startedAt).toISOString().replace(/[:.]/g, '-'))
+      : prefixedScreen(stdout, names, github);
+  const branch = (await currentBranch(root)) ?? 'HEAD';
+  const supervisor = new Supervisor(
+    {
+      lists,
+      jobs,
+      base: { name: branch, branch },
+      onConflict: options.onConflict ?? 'report',
+      ...(options.maxTotalCost === undefined ? {} : { maxTotalCost: options.maxTotalCost }),
+    },
+    {
+      loopCommand: (list, from) => ({
+        command: process.execPath,
+        args: [...process.execArgv, process.argv[1] ?? 'ralph', ...loopArgs(list, from, options.passThrough)],
+        cwd: root,
+        env: loopEnvironment(env, github),
+      }),
+      baseFor: (list) => Promise.resolve(baseFor(list, lists)),
+      checkMerge: (ours, theirs) => checkMerge(root, ours, theirs),
+      readRecord: (list, since) =>
+        readLoopRecord(join(worktreeDir(root, list.branch), 'ralph/logs/last-run.json'), since),
+      output: (list) => screen.output(list.name, 'stdout'),
+      changed: (views) => screen.changed(views),
+      say: (list, text) => screen.say(list, text),
+      now: Date.now,
+    },
+  );
+  const stopListening = passInterrupts(supervisor, screen);
+  try {
+    const result = await supervisor.run();
+    showSummary(screen, result);
+    await writeParallelRecord(root, paths.logs, { startedAt, endedAt: Date.now(), jobs }, result);
+    return result.exitCode;
+  } finally {
+    stopListening();
+    await screen.close();
+  }
+}
+
+/** The lists named (each must exist), or every list; none at all is a set-up error saying how to add one. */
+export function chosenLists(all: readonly TaskList[], names: readonly string[]): TaskList[] {
+  if (all.length === 0)
+    throw new RalphError(
+      'setup',
+      `--parallel found no task list under ${LISTS_DIR}/`,
+      `add one as ${LISTS_DIR}/<name>.json (a task list like ralph/tasks.json), then run again`,
+    );
+  const byName = new Map(all.map((list) => [list.name, list]));
+  for (const name of names)
+    if (!byName.has(name))
+      throw new RalphError(
+        'setup',
+        `--parallel: no task list ${LISTS_DIR}/${name}.json`,
+        `name one of ${all.map((list) => list.name).join(', ')}`,
+      );
+  const chosen = names.length === 0 ? [...all] : all.filter((list) => names.includes(list.name));
+  for (const list of chosen) {
+    for (const other of list.dependsOn)
+      if (!chosen.some((each) => each.name === other))
+        throw new RalphError(
+          'setup',
+          `--parallel: ${list.name} dependsOn ${other}, which is not among the lists named`,
+          `name ${other} too, or run every list (name none)`,
+        );
+    if (list.dependsOn.length > 1)
+      throw new RalphError(
+        'setup',
+        `${LISTS_DIR}/${list.name}.json: dependsOn names ${list.dependsOn.length} lists; this build starts a list from one`,
+        `run ${list.dependsOn.join(' and ')} first and merge them (ralph integrate), then run ${list.name}`,
+      );
+  }
+  return chosen;
+}
+
+/** A list that depends on one other starts from that list's branch, which holds its finished work. */
+function baseFor(list: TaskList, lists: readonly TaskList[]): string | undefined {
+  const [only] = list.dependsOn;
+  return lists.find((other) => other.name === only)?.branch;
+}
+
+/** `run --worktree --tasks ralph/lists/<name>.json [--from <ref>]` and the user's other options. */
+export function loopArgs(list: TaskList, from: string | undefined, passThrough: readonly string[]): string[] {
+  return [
+    'run',
+    '--worktree',
+    '--tasks',
+    `${LISTS_DIR}/${list.name}.json`,
+    ...(from === undefined ? [] : ['--from', from]),
+    ...passThrough,
+  ];
+}
+
+/**
+ * The loops' environment: on GitHub Actions they are not the step (the supervisor speaks to the
+ * runner, and one step output per step is all there is), but still CI.
+ */
+function loopEnvironment(env: NodeJS.ProcessEnv, github: boolean): NodeJS.ProcessEnv {
+  if (!github) return env;
+  const { GITHUB_ACTIONS: _actions, GITHUB_OUTPUT: _output, GITHUB_STEP_SUMMARY: _summary, ...rest } = env;
+  return { ...rest, CI: 'true' };
+}
+
+/** The first Ctrl-C (or SIGTERM, SIGHUP) is passed on to every loop; a second one too: their agents die at once. */
+function passInterrupts(supervisor: Supervisor, screen: SupervisorScreen): () => void {
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  let count = 0;
+  const handle = (signal: NodeJS.Signals) => {
+    count++;
+    screen.line(
+      count === 1
+        ? `${signal}: stopping every loop (again to kill their agents at once)…`
+        : `${signal}: killing the agents now`,
+    );
+    supervisor.interrupt(signal);
+  };
+  for (const signal of signals) process.on(signal, handle);
+  return () => {
+    for (const signal of signals) process.off(signal, handle);
+  };
+}
+
+/** Each loop's ending and the merge matrix, as the run's last lines. */
+function showSummary(screen: SupervisorScreen, result: ParallelResult): void {
+  screen.line('');
+  for (const loop of result.loops) {
+    const { outcome } = loop;
+    const ending =
+      outcome.state === 'ran' ? `${outcome.reason} (exit ${outcome.exitCode})` : `not started: ${outcome.why}`;
+    screen.line(`${loop.list} (${loop.branch}): ${ending}${loop.costUsd > 0 ? ` · $${loop.costUsd.toFixed(2)}` : ''}`);
+  }
+  if (result.matrix.length > 0) screen.line('merge check:');
+  for (const cell of result.matrix) {
+    const { check } = cell;
+    const verdict =
+      check.state === 'clean'
+        ? 'merges cleanly'
+        : check.state === 'conflicts'
+          ? `conflicts in ${check.files.join(', ')}`
+          : `not checked: ${check.why}`;
+    screen.line(`  ${cell.theirs} into ${cell.ours}: ${verdict}`);
+  }
+  if (result.skippedMergeCheck !== undefined) screen.line(`merge check skipped: ${result.skippedMergeCheck}`);
+  screen.line(`parallel run: exit ${result.exitCode}`);
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/**
+ * The supervisor and each loop talk over one socket per loop (the child's fd 3), one JSON object a
+ * line. Which loop a line belongs to is the socket it came on, never anything the line says: a
+ * loop can only ever speak for itself. Every line is checked here and bounded in size; one that
+ * fails is dropped, never guessed at.
+ */
+
+/** A line longer than this is no message: dropped whole. */
+export const MAX_MESSAGE_BYTES = 4096;
+
+const count = z.number().int().nonnegative().max(1e9);
+const stories = z.object({ complete: count, total: count }).strict();
+/** Words a person reads (a story title, a usage-limit message): bounded; escaped where shown. */
+const words = z.string().max(500);
+const epochMs = z.number().int().nonnegative().max(8.64e15);
+
+/** What a loop tells the supervisor, as its reporter sees it. */
+export const LoopMessage = z.discriminatedUnion('t', [
+  z
+    .object({
+      t: z.literal('started'),
+      iteration: count,
+      mode: z.string().max(40),
+      stories,
+      story: z
+        .object({ id: z.string().max(100), title: words })
+        .strict()
+        .optional(),
+    })
+    .strict(),
+  z
+    .object({
+      t: z.literal('finished'),
+      iteration: count,
+      committed: z.boolean(),
+      outcome: z.string().max(40),
+      costUsd: z.number().nonnegative().max(1e9),
+      stories,
+    })
+    .strict(),
+  /** The account's usage limit, met by this loop: it lifts at `until`. */
+  z.object({ t: z.literal('usage_limit'), until: epochMs, message: words }).strict(),
+  /** This loop is pausing (a usage limit of its own, or the account's) until `until`. */
+  z.object({ t: z.literal('waiting'), until: epochMs, message: words }).strict(),
+]);
+export type LoopMessage = z.infer<typeof LoopMessage>;
+
+/** What the supervisor tells a loop: the account is at its usage limit until `until`. */
+export const SupervisorMessage = z.object({ t: z.literal('hold'), until: epochMs, message: words }).strict();
+export type SupervisorMessage = z.infer<typeof SupervisorMessage>;
+
+/** One line as a message of the schema, or undefined when it is not one. */
+export function parseMessage<T>(schema: z.ZodType<T>, line: string): T | undefined {
+  if (Buffer.byteLength(line) > MAX_MESSAGE_BYTES) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** One message as its line, cut to the bound by shortening its words (never a line past it). */
+export function messageLine(message: LoopMessage | SupervisorMessage): string | undefined {
+  const line = JSON.stringify(message);
+  return Buffer.byteLength(line) <= MAX_MESSAGE_BYTES - 1 ? `${line}\n` : undefined;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { BoundedLines } from '../../../src/parallel/bounded-lines.js';
+import {
+  LoopMessage,
+  MAX_MESSAGE_BYTES,
+  messageLine,
+  parseMessage,
+  SupervisorMessage,
+} from '../../../src/parallel/channel-messages.js';
+
+function split(max: number, ...chunks: (string | Buffer)[]) {
+  const lines: [string, boolean][] = [];
+  const splitter = new BoundedLines(max, (line, cut) => lines.push([line, cut]));
+  for (const chunk of chunks) splitter.push(chunk);
+  splitter.end();
+  return lines;
+}
+
+describe('BoundedLines', () => {
+  it('hands on whole lines across chunks, a CRLF as one end, the unfinished last line at the end', () => {
+    expect(split(100, 'one\ntw', 'o\r\nthr', 'ee')).toEqual([
+      ['one', false],
+      ['two', false],
+      ['three', false],
+    ]);
+  });
+
+  it('never holds more than its bound: a longer line goes on in pieces marked cut', () => {
+    expect(split(4, 'abcdefghij\nk\n')).toEqual([
+      ['abcd', true],
+      ['efgh', true],
+      ['ij', false],
+      ['k', false],
+    ]);
+  });
+
+  it('never splits a character, even one split across chunks', () => {
+    const euro = Buffer.from('€€\n');
+    const lines = split(4, euro.subarray(0, 2), euro.subarray(2));
+    expect(lines).toEqual([
+      ['€', true],
+      ['€', false],
+    ]);
+  });
+});
+
+describe('the channel messages', () => {
+  const started = { t: 'started', iteration: 3, mode: 'implement', stories: { complete: 1, total: 4 } };
+
+  it('reads a message of the schema and round-trips it', () => {
+    expect(parseMessage(LoopMessage, JSON.stringify(started))).toEqual(started);
+    const hold = { t: 'hold', until: 1_750_000_000_000, message: 'usage limit' } as const;
+    expect(parseMessage(SupervisorMessage, messageLine(hold)!.trimEnd())).toEqual(hold);
+  });
+
+  it('drops what is not one: bad JSON, an unknown kind, an extra key, a wrong type, an oversized line', () => {
+    expect(parseMessage(LoopMessage, '{"t":"started"')).toBeUndefined();
+    expect(parseMessage(LoopMessage, JSON.stringify({ ...started, t: 'ended' }))).toBeUndefined();
+    expect(parseMessage(LoopMessage, JSON.stringify({ ...started, list: 'other-loop' }))).toBeUndefined();
+    expect(parseMessage(LoopMessage, JSON.stringify({ ...started, iteration: -1 }))).toBeUndefined();
+    const long = { t: 'waiting', until: 1, message: 'x'.repeat(MAX_MESSAGE_BYTES) };
+    expect(parseMessage(LoopMessage, JSON.stringify(long))).toBeUndefined();
+    expect(messageLine(long as LoopMessage)).toBeUndefined();
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { MergeCheck } from '../../../src/git/merge-check.js';
+import { MergeWatch } from '../../../src/parallel/merge-watch.js';
+
+const CLEAN: MergeCheck = { state: 'clean' };
+
+/** A merge check answering from a table keyed `ours<-theirs`; clean when absent. */
+function checks(table: Record<string, MergeCheck>) {
+  const asked: string[] = [];
+  return {
+    asked,
+    check: (ours: string, theirs: string) => {
+      asked.push(`${ours}<-${theirs}`);
+      return Promise.resolve(table[`${ours}<-${theirs}`] ?? CLEAN);
+    },
+  };
+}
+
+const base = { name: 'main', branch: 'main' };
+const side = (name: string) => ({ name, branch: `ralph/${name}` });
+
+describe('MergeWatch', () => {
+  it('checks a committing loop against the base and each other loop, reporting a conflict once, when it appears', async () => {
+    const table: Record<string, MergeCheck> = {};
+    const fake = checks(table);
+    const watch = new MergeWatch(base, fake.check);
+    expect((await watch.committed(side('ui'), [side('api')])).conflicts).toEqual([]);
+    expect(fake.asked).toEqual(['main<-ralph/ui', 'ralph/api<-ralph/ui']);
+    table['ralph/api<-ralph/ui'] = { state: 'conflicts', files: ['src/routes.ts'] };
+    expect((await watch.committed(side('ui'), [side('api')])).conflicts).toEqual([
+      { later: 'ui', other: 'api', files: ['src/routes.ts'] },
+    ]);
+    // Still conflicting at the other loop's commit: not new.
+    expect((await watch.committed(side('api'), [side('ui')])).conflicts).toEqual([]);
+    expect(watch.matrix()).toEqual(
+      [
+        { ours: 'main', theirs: 'ui', check: { state: 'clean' } },
+        { ours: 'main', theirs: 'api', check: { state: 'clean' } },
+        { ours: 'api', theirs: 'ui', check: { state: 'conflicts', files: ['src/routes.ts'] } },
+      ].sort((a, b) => Number(b.ours === 'main') - Number(a.ours === 'main') || (a.theirs < b.theirs ? -1 : 1)),
+    );
+  });
+
+  it("leaves out the loops' own task list and progress notes, which always differ", async () => {
+    const fake = checks({
+      'ralph/a<-ralph/b': { state: 'conflicts', files: ['ralph/tasks.json', 'ralph/progress.txt'] },
+      'main<-ralph/b': { state: 'conflicts', files: ['ralph/progress.txt', 'README.md'] },
+    });
+    const watch = new MergeWatch(base, fake.check);
+    const { conflicts } = await watch.committed(side('b'), [side('a')]);
+    expect(conflicts).toEqual([{ later: 'b', other: 'main', files: ['README.md'] }]);
+    expect(watch.matrix().find((cell) => cell.ours === 'a')?.check).toEqual({ state: 'clean' });
+  });
+
+  it('says once why checks are skipped (an older git)', async () => {
+    const watch = new MergeWatch(base, () => Promise.resolve({ state: 'skipped', why: 'git 2.30 has no merge-tree' }));
+    expect((await watch.committed(side('a'), [])).skipped).toBe('git 2.30 has no merge-tree');
+    expect((await watch.committed(side('a'), [])).skipped).toBeUndefined();
+  });
+});
+
+describe('MergeWatch under many commits', () => {
+  it("checks a loop once for the commits it made while its check waited its turn", async () => {
+    const fake = checks({});
+    const watch = new MergeWatch(base, fake.check);
+    const first = watch.committed(side('a'), []);
+    const second = watch.committed(side('b'), []);
+    const again = watch.committed(side('b'), []);
+    await Promise.all([first, second, again]);
+    expect(fake.asked).toEqual(['main<-ralph/a', 'main<-ralph/b']);
+  });
+});
