@@ -27,6 +27,12 @@ export function addParallelOptions(run: Command): Command {
         '--on-conflict <action>',
         "with --parallel: when a loop's commit conflicts with another loop's branch, report (default) or stop-later",
       ).choices(['report', 'stop-later']),
+    )
+    .addOption(
+      new Option(
+        '--integrate',
+        'with --parallel: then merge the lists that ended COMPLETE into an integration branch, gates after each (ralph integrate)',
+      ),
     );
 }
 
@@ -51,5 +57,6 @@ export async function runParallel(options: Record<string, unknown>, names: strin
     ...(typeof options.jobs === 'number' ? { jobs: options.jobs } : {}),
     ...(typeof options.maxTotalCost === 'number' ? { maxTotalCost: options.maxTotalCost } : {}),
     ...(options.onConflict === 'stop-later' ? { onConflict: 'stop-later' as const } : {}),
+    integrate: options.integrate === true,
   });
 }

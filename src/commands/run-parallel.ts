@@ -4,7 +4,10 @@ import { ralphPaths } from '../files/paths.js';
 import { currentBranch } from '../git/branch.js';
 import { checkMerge } from '../git/merge-check.js';
 import { findRepoRoot } from '../git/repository.js';
+import { baseFor } from '../integrate/base-for.js';
+import { integrateLists } from '../integrate/integrate-lists.js';
 import { findTaskLists, LISTS_DIR, worktreeDir, type TaskList } from '../lists/task-lists.js';
+import { mostUrgent } from '../parallel/most-urgent.js';
 import { readLoopRecord, writeParallelRecord } from '../parallel/parallel-record.js';
 import { liveScreen, prefixedScreen, type SupervisorScreen } from '../parallel/supervisor-screen.js';
 import { Supervisor, type ParallelResult } from '../parallel/supervisor.js';
@@ -20,6 +23,8 @@ export interface ParallelCommandOptions {
   jobs?: number;
   maxTotalCost?: number;
   onConflict?: 'report' | 'stop-later';
+  /** --integrate: once the loops end, `ralph integrate` the lists that ended COMPLETE. */
+  integrate?: boolean;
   /** The user's other run options, passed on to every loop as given. */
   passThrough: readonly string[];
   env?: NodeJS.ProcessEnv;
@@ -60,7 +65,8 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
         cwd: root,
         env: loopEnvironment(env, github),
       }),
-      baseFor: (list) => Promise.resolve(baseFor(list, lists)),
+      // The work of every list it depends on, merged and gated as `ralph integrate` does.
+      baseFor: (list) => baseFor(root, list, lists, { env, onLine: (line) => screen.say(list.name, line) }),
       checkMerge: (ours, theirs) => checkMerge(root, ours, theirs),
       readRecord: (list, since) =>
         readLoopRecord(join(worktreeDir(root, list.branch), 'ralph/logs/last-run.json'), since),
@@ -75,7 +81,10 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
     const result = await supervisor.run();
     showSummary(screen, result);
     await writeParallelRecord(root, paths.logs, { startedAt, endedAt: Date.now(), jobs }, result);
-    return result.exitCode;
+    if (!options.integrate) return result.exitCode;
+    screen.line('');
+    const integration = await integrateLists(root, { env, onLine: (line) => screen.line(line) });
+    return mostUrgent([result.exitCode, integration.exitCode]);
   } finally {
     stopListening();
     await screen.close();
@@ -107,20 +116,8 @@ export function chosenLists(all: readonly TaskList[], names: readonly string[]):
           `--parallel: ${list.name} dependsOn ${other}, which is not among the lists named`,
           `name ${other} too, or run every list (name none)`,
         );
-    if (list.dependsOn.length > 1)
-      throw new RalphError(
-        'setup',
-        `${LISTS_DIR}/${list.name}.json: dependsOn names ${list.dependsOn.length} lists; this build starts a list from one`,
-        `run ${list.dependsOn.join(' and ')} first and merge them (ralph integrate), then run ${list.name}`,
-      );
   }
   return chosen;
-}
-
-/** A list that depends on one other starts from that list's branch, which holds its finished work. */
-function baseFor(list: TaskList, lists: readonly TaskList[]): string | undefined {
-  const [only] = list.dependsOn;
-  return lists.find((other) => other.name === only)?.branch;
 }
 
 /** `run --worktree --tasks ralph/lists/<name>.json [--from <ref>]` and the user's other options. */

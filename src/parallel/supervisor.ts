@@ -100,8 +100,18 @@ export class Supervisor {
 
   private async runLoop(list: TaskList): Promise<LoopEnd> {
     const startedAt = this.ports.now();
-    const from = list.dependsOn.length > 0 ? await this.ports.baseFor(list) : undefined;
     const view = this.views.get(list.name)!;
+    let from: string | undefined;
+    try {
+      from = list.dependsOn.length > 0 ? await this.ports.baseFor(list) : undefined;
+    } catch (error) {
+      // No base holding its dependencies' work: the list must not start from one without it.
+      const reason = `no base with the work it depends on: ${(error as Error).message.split('\n')[0]}`;
+      Object.assign(view, { state: 'ended', ending: 'set-up' });
+      this.ports.say(list.name, reason);
+      this.show();
+      return { exitCode: 64, reason };
+    }
     view.state = 'running';
     this.started.add(list.name);
     const loop = startLoop(

@@ -108,6 +108,25 @@ describe('ralph run --parallel', () => {
     expect(result.stdout.indexOf('base │ ended complete')).toBeLessThan(result.stdout.indexOf('next │ ── Iteration'));
   }, 120_000);
 
+  it('starts a list on two dependencies from their integration, and --integrate merges every COMPLETE list', async () => {
+    const repo = await repoWithLists(['api', 'web', 'both'], 1, { both: { dependsOn: ['api', 'web'] } });
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--parallel', '--integrate', '--max-iterations', '3'], {
+      timeoutMs: 120_000,
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    // Its base held both dependencies' finished work, merged and gated as `ralph integrate` does.
+    for (const dependency of ['ralph/api', 'ralph/web']) {
+      expect(() => repo.git('merge-base', '--is-ancestor', dependency, 'ralph/integration/for-both')).not.toThrow();
+      expect(() => repo.git('merge-base', '--is-ancestor', dependency, 'ralph/both')).not.toThrow();
+    }
+    const record = JSON.parse(repo.read('ralph/logs/integrate-last-run.json')) as { into: string; merged: string[] };
+    expect(record.into).toMatch(/^ralph\/integration\//);
+    expect([...record.merged].sort()).toEqual(['api', 'both', 'web']);
+    for (const list of ['ralph/api', 'ralph/web', 'ralph/both'])
+      expect(() => repo.git('merge-base', '--is-ancestor', list, record.into)).not.toThrow();
+  }, 180_000);
+
   it('on GitHub Actions keeps the runner deaf to every loop: one stop-commands window, no line at column 0', async () => {
     const repo = await repoWithLists(['one', 'two'], 1);
     // The agent tries to issue a workflow command from each loop.
