@@ -26,3 +26,15 @@ export function withLineAndColumn(message: string, json: string): string {
   const before = json.slice(0, Number(position)).split('\n');
   return `${message} (line ${before.length} column ${(before.at(-1)?.length ?? 0) + 1})`;
 }
+
+/** The indentation of a user's JSON file (a tab, or its first indent in spaces): an edit keeps it. */
+export function indentOf(text: string): string | number {
+  const indent = /^[ \t]+(?=\S)/m.exec(text)?.[0];
+  if (indent === undefined) return 2;
+  return indent.startsWith('\t') ? '\t' : indent.length;
+}
+
+/** A JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

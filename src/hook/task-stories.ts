@@ -1,4 +1,4 @@
-import { parseJson } from '../files/json-text.js';
+import { isObject, parseJson } from '../files/json-text.js';
 import type { StoryRecord } from '../loop/transitions.js';
 
 export type { StoryRecord };
@@ -26,8 +26,4 @@ export function parseStories(text: string): StoriesParse {
     stories.push({ id: String(id), fields: story });
   }
   return { ok: true, stories };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,4 @@
-import { parseJson } from '../files/json-text.js';
+import { indentOf, isObject, parseJson } from '../files/json-text.js';
 import type { Merged } from './merged.js';
 
 /**
@@ -34,15 +34,4 @@ export function agentKindIn(text: string | undefined): string | undefined {
   const config = parsed?.ok ? parsed.value : undefined;
   const agent = isObject(config) ? config.agent : undefined;
   return isObject(agent) && typeof agent.kind === 'string' ? agent.kind : undefined;
-}
-
-/** The indentation the user's file uses (a tab, or its first indent in spaces), so the edit does not reformat it. */
-function indentOf(text: string): string | number {
-  const indent = /^[ \t]+(?=\S)/m.exec(text)?.[0];
-  if (indent === undefined) return 2;
-  return indent.startsWith('\t') ? '\t' : indent.length;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

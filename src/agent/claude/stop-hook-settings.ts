@@ -1,6 +1,6 @@
 import { PACKAGE_NAME } from '../../package-info.js';
 import type { Merged } from '../../init/merged.js';
-import { parseJson } from '../../files/json-text.js';
+import { indentOf, isObject, parseJson } from '../../files/json-text.js';
 
 /** The command Claude Code runs when the agent wants to stop. */
 const STOP_HOOK_COMMAND = 'ralph hook stop';
@@ -77,15 +77,4 @@ export function registeredStopHook(text: string | undefined): string | undefined
   const stop = isObject(settings) && isObject(settings.hooks) ? settings.hooks.Stop : undefined;
   if (!Array.isArray(stop)) return undefined;
   return stop.map(ralphCommand).find((command) => command !== undefined);
-}
-
-/** The indentation the user's file uses (a tab, or its first indent in spaces), so a merge does not reformat it. */
-function indentOf(text: string): string | number {
-  const indent = /^[ \t]+(?=\S)/m.exec(text)?.[0];
-  if (indent === undefined) return 2;
-  return indent.startsWith('\t') ? '\t' : indent.length;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
