@@ -13,8 +13,8 @@ export interface Headline {
 
 const NEXT: Record<string, string> = {
   complete: 'Every story passes: review the branch and merge it.',
-  blocked: 'Resolve what blocks the loop, then delete ralph/blocked.txt and run again.',
-  decide: 'Write your answer below the --- line in ralph/decide.txt and run again.',
+  blocked: 'Resolve what blocks the loop, then say what you did: ralph answer --run "<what you did>".',
+  decide: 'Answer the question and go on: ralph answer --run "<your answer>".',
   max_iterations: 'Run again to give the loop more iterations (--max-iterations).',
   usage_limit: 'Run again once the usage limit has reset.',
   stuck: 'Read the last iterations’ logs: the loop made no progress.',

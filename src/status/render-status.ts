@@ -17,12 +17,12 @@ export function renderStatus(status: StatusReport): string {
   if (status.blocked)
     rows.push([
       'Blocked',
-      `${pc.red(status.blocked.reason || '(no reason given)')} — resolve it, then delete ralph/blocked.txt`,
+      `${pc.red(status.blocked.reason || '(no reason given)')} — resolve it, then ralph answer "<what you did>"`,
     ]);
   if (status.decide) {
     const what = status.decide.answered
       ? 'answered; the next run acts on it'
-      : 'waiting for your answer below --- in ralph/decide.txt';
+      : 'waiting for your answer: ralph answer "<your answer>"';
     rows.push(['Decision', `${pc.yellow(status.decide.question || '(no question given)')} — ${what}`]);
   }
   rows.push(['Last run', lastRunLine(status.lastRun)]);

@@ -124,7 +124,7 @@ describe('ralph status: what needs attention', () => {
       new RegExp(`Loop +running · pid ${process.pid} · iteration 4 \\(at most 10 this run\\) · 2m \\d+s elapsed`),
     );
     expect(text.stdout).toMatch(
-      /Blocked +the staging API key is missing — resolve it, then delete ralph\/blocked\.txt/,
+      /Blocked +the staging API key is missing — resolve it, then ralph answer "<what you did>"/,
     );
     expect(text.stdout).toMatch(/Decision +WebSockets or polling\? — waiting for your answer/);
 
