@@ -5,6 +5,7 @@ import { detectCi } from '../config/ci-environment.js';
 import type { RunOptionKey } from '../config/run-options.js';
 import { quoteLines } from '../domain/quote-lines.js';
 import { RalphError } from '../errors.js';
+import { lockRefusal } from '../files/active-lock.js';
 import { readOwnFile } from '../files/own-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { taskListId } from '../files/run-state.js';
@@ -46,6 +47,9 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
   const paths = ralphPaths(root);
   const shown = (path: string) => shownPath(options.cwd, path);
   const answer = await readAnswerText(options, options.cwd);
+  // A run in progress is no loop waiting: its agent may be writing progress.txt this instant.
+  const busy = await lockRefusal(paths.active);
+  if (busy) throw busy;
   const waiting = await findWaiting(paths);
   if (!waiting)
     throw new RalphError(

@@ -4,7 +4,7 @@ import { rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { holdRunLock, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
 
 // `ralph answer` end to end: the scripted agent asks or blocks, a human answers, the loop goes on —
 // by a `ralph run` typed afterwards, or at once with --run and the last run's own flags.
@@ -130,6 +130,24 @@ describe('ralph answer refuses', () => {
     expect(result.stderr).toBe(
       'ralph: nothing to answer: there is neither ralph/blocked.txt nor ralph/decide.txt — the loop waits for no one: `ralph run` goes on\n',
     );
+    expect(repo.exists('ralph/logs/answers')).toBe(false);
+  });
+
+  it('while a run holds the lock (64), and writes nothing: that run is not waiting', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([BLOCK]);
+    expect((await runRalph(repo, ['run'])).code).toBe(2);
+    const progress = repo.read('ralph/progress.txt');
+    const lock = await holdRunLock(repo);
+    try {
+      const result = await runRalph(repo, ['answer', 'Added the key.']);
+      expect(result.code).toBe(64);
+      expect(result.stderr).toMatch(/^ralph: another ralph run is active in this work tree/);
+    } finally {
+      await lock.release();
+    }
+    expect(repo.exists('ralph/blocked.txt')).toBe(true);
+    expect(repo.read('ralph/progress.txt')).toBe(progress);
     expect(repo.exists('ralph/logs/answers')).toBe(false);
   });
 
