@@ -72,11 +72,7 @@ function waitOrStop(
 ): LimitRuling {
   const why: UsageLimitStop | undefined =
     exhausted ??
-    (settings.onUsageLimit === 'stop'
-      ? 'stop_requested'
-      : wait.until > deadline
-        ? 'beyond_max_runtime'
-        : undefined);
+    (settings.onUsageLimit === 'stop' ? 'stop_requested' : wait.until > deadline ? 'beyond_max_runtime' : undefined);
   if (why === undefined) return { wait };
   return {
     termination: {

@@ -60,7 +60,7 @@ describe('MergeWatch', () => {
 });
 
 describe('MergeWatch under many commits', () => {
-  it("checks a loop once for the commits it made while its check waited its turn", async () => {
+  it('checks a loop once for the commits it made while its check waited its turn', async () => {
     const fake = checks({});
     const watch = new MergeWatch(base, fake.check);
     const first = watch.committed(side('a'), []);
