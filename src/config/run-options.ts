@@ -210,7 +210,7 @@ export const RUN_OPTIONS = {
     flag: '--notify-on <events>',
     kind: notifyEvents(),
     default: undefined as NotifyEvent[] | undefined,
-    defaultLabel: 'every event but a COMPLETE ended; in CI every event',
+    defaultLabel: 'all but a COMPLETE ended; CI: all',
     description: 'the events that notify: ended, blocked, decide, usage_limit_wait, stuck_warning (comma-separated)',
   }),
   skipReview: option({

@@ -79,9 +79,12 @@ export function planInit(options: {
       path: options.matrix ? GITHUB_MATRIX_WORKFLOW : GITHUB_WORKFLOW,
       replacedBy: 'force',
       content: async () => {
-        const single = withAgent(await readTemplate('github-workflow.yml'), agent);
+        const single = await readTemplate('github-workflow.yml');
         // The matrix workflow is the single-list one, reshaped: it installs ralph in more than one job.
-        return (options.matrix ? matrixWorkflow(single) : single).replaceAll('__RALPH_INSTALL__', () => install);
+        return withAgent(options.matrix ? matrixWorkflow(single) : single, agent).replaceAll(
+          '__RALPH_INSTALL__',
+          () => install,
+        );
       },
     });
   }

@@ -11,7 +11,7 @@ export const GITHUB_MATRIX_WORKFLOW = '.github/workflows/ralph-matrix.yml';
 
 const MATRIX_HEADER = `# ralph: run every task list under ralph/lists/ on GitHub Actions, one job each, and bring the
 # results back as one branch (written by \`ralph init --ci github --matrix\`).
-# Start it from the Actions tab (Run workflow). It needs the repository secret ANTHROPIC_API_KEY.
+# Start it from the Actions tab (Run workflow). It needs the repository secret __AGENT_SECRET__.
 # Job \`lists\` lists the task lists (\`ralph lists --json\`); a list with dependsOn is left for a
 # later run, once its dependencies' work is merged. Job \`agent\` runs one loop per list (a matrix,
 # at most max-parallel at once, none cancelled when another fails); each list's branch is pushed

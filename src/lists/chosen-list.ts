@@ -1,9 +1,11 @@
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { loadConfig } from '../config/load-config.js';
-import { envName, RUN_OPTIONS } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
+import { readOwnFile } from '../files/own-file.js';
 import { ralphPaths, shownPath } from '../files/paths.js';
-import { LISTS_DIR } from './task-lists.js';
+import { LISTS_DIR } from './list-dirs.js';
+
+/** The variable that sets --tasks (run-options.ts's envName of the flag; a test holds the two together). */
+export const TASKS_VARIABLE = 'RALPH_TASKS';
 
 /** The task list a command works on, and where that choice came from. */
 export interface ChosenList {
@@ -24,11 +26,12 @@ export async function chooseTaskList(
   given: string | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<ChosenList> {
-  const variable = envName(RUN_OPTIONS.tasks.flag);
-  const fromCommandLine = given ?? (env[variable] === '' ? undefined : env[variable]);
+  const fromCommandLine = given ?? (env[TASKS_VARIABLE] === '' ? undefined : env[TASKS_VARIABLE]);
   const paths = ralphPaths(root);
   const configured =
-    fromCommandLine === undefined ? (await loadConfig(paths.config, shownPath(cwd, paths.config))).tasks : undefined;
+    fromCommandLine === undefined && (await mayNameTasks(paths.config))
+      ? (await (await import('../config/load-config.js')).loadConfig(paths.config, shownPath(cwd, paths.config))).tasks
+      : undefined;
   const raw = fromCommandLine ?? (typeof configured === 'string' ? configured : undefined);
   if (raw === undefined) return { file: paths.tasks };
   const file = resolve(fromCommandLine === undefined ? root : cwd, raw);
@@ -46,4 +49,13 @@ export async function chooseTaskList(
 function listName(root: string, file: string): { name?: string } {
   if (dirname(file) !== join(root, LISTS_DIR) || !file.endsWith('.json')) return {};
   return { name: basename(file, '.json') };
+}
+
+/**
+ * Whether config.json may set `tasks`: it says so, or escapes a character (a key could hide in
+ * `\u…`). Otherwise the configuration's schema, the slowest thing `ralph status` could load, is not.
+ */
+async function mayNameTasks(path: string): Promise<boolean> {
+  const text = await readOwnFile(path).catch(() => undefined);
+  return text !== undefined && (text.includes('tasks') || text.includes('\\'));
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ioError, isErrno, RalphError } from '../errors.js';
 import { readOwnFile } from '../files/own-file.js';
 import { parseTasks } from '../files/tasks.js';
+import { LISTS_DIR, WORKTREES_DIR } from './list-dirs.js';
 
 /** One task list under ralph/lists/. */
 export interface TaskList {
@@ -16,11 +17,8 @@ export interface TaskList {
   dependsOn: readonly string[];
 }
 
-/** Where the extra task lists live, under the repository root. */
-export const LISTS_DIR = 'ralph/lists';
-
-/** Where the loops' worktrees live, under the repository root. */
-export const WORKTREES_DIR = 'ralph/worktrees';
+// In a module of their own, so that `ralph status` names them without loading the schema.
+export { LISTS_DIR, WORKTREES_DIR } from './list-dirs.js';
 
 /**
  * A name that is a file name everywhere and a word on a command line: a letter or digit first, then

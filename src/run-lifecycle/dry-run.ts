@@ -94,7 +94,10 @@ function renderDryRun(
   const rows: [string, string, string][] = (Object.keys(RUN_OPTIONS) as RunOptionKey[]).map((key) => {
     const value: unknown = resolved.settings[key];
     const format = (RUN_OPTIONS[key].kind as { format?: (value: unknown) => string }).format;
-    return [key, value !== undefined && format ? format(value) : display(value), resolved.sources[key]];
+    // An option with no value means its default, which its label says in words (--notify-on's depends on CI).
+    const shown =
+      value === undefined ? (RUN_OPTIONS[key].defaultLabel ?? 'none') : format ? format(value) : display(value);
+    return [key, shown, resolved.sources[key]];
   });
   for (const key of ['args', 'skipPermissions', 'env'] as const) {
     rows.push([`agent.${key}`, display(resolved.agent[key]), resolved.sources[`agent.${key}`]]);

@@ -178,7 +178,13 @@ function resetClock(minutesAgo: number): ResetWords & { zone: string } {
   // UTC+6 when UTC is within two minutes of midnight.
   const zone = at.getUTCHours() === 0 && at.getUTCMinutes() < 3 ? 'Etc/GMT-6' : 'UTC';
   const format = (hour12: boolean) =>
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12 }).format(at);
+    // hourCycle, not hour12: en-US with hour12 false writes the hour after midnight as 24.
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hour: 'numeric',
+      minute: '2-digit',
+      hourCycle: hour12 ? 'h12' : 'h23',
+    }).format(at);
   return { zone, zoned: `resets ${format(false)} (${zone})`, local: `try again at ${format(true)}` };
 }
 

@@ -301,10 +301,12 @@ describe('ralph run: help', () => {
     expect(result.stdout).toMatch(/--max-iterations <n> +iterations this run may start \(default: 10;/);
     // The run's own switches first, then the options that also have a variable and a config key.
     const flags = [...result.stdout.matchAll(/^ {2}(--[a-z-]+)/gm)].map(([, flag]) => flag);
-    expect(flags.slice(0, 5)).toEqual([
+    expect(flags.slice(0, 7)).toEqual([
       '--dry-run',
       '--no-gates',
       '--reset-resumes',
+      '--worktree',
+      '--from',
       '--max-iterations',
       '--max-stuck',
     ]);
@@ -486,7 +488,7 @@ describe("ralph run: interrupts and the agent's processes", () => {
       expect(repo.exists('ralph/.ralph-active')).toBe(false);
       expect(repo.calls()).toBe(0);
       const git = Number(readFileSync(hung, 'utf8'));
-      await waitFor(() => !isAlive(git), 3000);
+      await waitFor(() => !isAlive(git), 10_000);
       await rm(bin, { recursive: true, force: true });
     },
   );

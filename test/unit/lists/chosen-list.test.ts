@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
-import { chooseTaskList } from '../../../src/lists/chosen-list.js';
+import { envName, RUN_OPTIONS } from '../../../src/config/run-options.js';
+import { chooseTaskList, TASKS_VARIABLE } from '../../../src/lists/chosen-list.js';
 
 let root: string;
 beforeEach(async () => {
@@ -15,6 +16,10 @@ afterEach(async () => {
 });
 
 describe('chooseTaskList', () => {
+  it("reads the variable --tasks's option names, without loading the options to learn it", () => {
+    expect(TASKS_VARIABLE).toBe(envName(RUN_OPTIONS.tasks.flag));
+  });
+
   it('is ralph/tasks.json when nothing names another', async () => {
     expect(await chooseTaskList(root, root, undefined, {})).toEqual({ file: join(root, 'ralph/tasks.json') });
   });
