@@ -27,6 +27,14 @@ export async function readLastRunArgs(path: string, shown: string): Promise<Repl
       `--run: ${shown} records no options of the last run (written by an older ralph, or edited)`,
       hint,
     );
+  // ralph never records --notify (a URL may hold a token): one there was written by someone else, and
+  // a `cmd:` target is a program to run, which comes from the human only, like --agent-bin.
+  if (stored.some((word) => word === '--notify' || word.startsWith('--notify=')))
+    throw new RalphError(
+      'setup',
+      `--run: ${shown} holds --notify, which ralph never records there; the file was edited`,
+      'run `ralph run …` yourself with the flags you mean',
+    );
   const replayed = parseRunArgs(stored, shown, hint);
   // A program to run is no word to take from a file the agent writes: it comes from the human only.
   if (replayed.flags.agentBin !== undefined)

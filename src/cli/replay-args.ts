@@ -9,13 +9,20 @@ const LEFT_OUT: Readonly<Record<string, number>> = {
   '--notify': 1,
 };
 
+/**
+ * What a loop in its worktree leaves out besides: its record is the worktree's, and `ralph answer
+ * --run` is typed there, where the list is ralph/tasks.json and the worktree is already made.
+ */
+const LEFT_OUT_IN_A_WORKTREE: Readonly<Record<string, number>> = { '--worktree': 0, '--from': 1, '--tasks': 1 };
+
 /** The words after `run` on a command line, without those that are never replayed. */
 export function replayableRunArgs(words: readonly string[]): string[] {
+  const inWorktree = words.includes('--worktree');
   const kept: string[] = [];
   for (let index = 0; index < words.length; index++) {
     const word = words[index] as string;
     const name = word.split('=', 1)[0] as string;
-    const skip = LEFT_OUT[name];
+    const skip = LEFT_OUT[name] ?? (inWorktree ? LEFT_OUT_IN_A_WORKTREE[name] : undefined);
     if (skip === undefined) kept.push(word);
     else if (!word.includes('=')) index += skip;
   }

@@ -47,6 +47,8 @@ export function givenRunArgs(values: Record<string, unknown>): string[] {
     // Each loop's task list is the supervisor's to give.
     if (value === undefined || key === 'tasks') return [];
     const long = def.flag.split(' ')[0]!;
+    // A repeatable option (--notify) is given once per value.
+    if (def.repeatable) return (value as readonly string[]).flatMap((each) => [long, each]);
     const text = givenText.get(def.flag);
     if (text !== undefined) return [long, text];
     // A switch (or an option whose value is optional, given bare): the flag alone says it.

@@ -8,9 +8,10 @@ import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { readOwnFile } from '../files/own-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
-import { taskListId } from '../files/run-state.js';
+import { taskListId, withListBranch } from '../files/run-state.js';
 import { parseTasks } from '../files/tasks.js';
 import { findRepoRoot } from '../git/repository.js';
+import { chooseTaskList } from '../lists/chosen-list.js';
 import { neutralise } from '../ui/neutralise.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 
@@ -60,7 +61,10 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
   const replay = options.replay ? await options.replay(paths.lastRun, shown(paths.lastRun)) : undefined;
   const { archive } = await recordAnswer(paths, waiting, answer, {
     at: options.now ?? Date.now(),
-    taskList: await taskListOf(paths),
+    taskList: await taskListOf(
+      root,
+      (await chooseTaskList(root, options.cwd, stringOr(replay?.flags.tasks), env)).file,
+    ),
   });
   const said = confirmation(waiting, { shown, paths, archive, replay });
   // The question and the reason are an agent's words: on Actions the runner must not obey them.
@@ -77,11 +81,19 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
   });
 }
 
-/** The task list's identity, which state.json is kept under; '' when the list cannot be read (no run starts then). */
-async function taskListOf(paths: RalphPaths): Promise<string> {
-  const text = await readOwnFile(paths.tasks).catch(() => undefined);
+/**
+ * The identity of the task list the waiting run worked on (--tasks, RALPH_TASKS, the config, as
+ * `ralph run` chooses it), which state.json is kept under; '' when the list cannot be read (no run
+ * starts then). Another list's identity would replace that run's state with a fresh one.
+ */
+async function taskListOf(root: string, file: string): Promise<string> {
+  const text = await readOwnFile(file).catch(() => undefined);
   const parsed = text === undefined ? undefined : parseTasks(text);
-  return parsed?.ok ? taskListId(parsed.tasks) : '';
+  return parsed?.ok ? taskListId(withListBranch(parsed.tasks, root, file)) : '';
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** What was answered, where it went, and what comes next. */

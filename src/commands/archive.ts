@@ -8,7 +8,7 @@ import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { ownFolder, readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
-import { taskListId, updateRunState } from '../files/run-state.js';
+import { taskListId, updateRunState, withListBranch } from '../files/run-state.js';
 import { readReviewPolicy } from '../config/review-policy.js';
 import { findRepoRoot } from '../git/repository.js';
 import { chooseTaskList } from '../lists/chosen-list.js';
@@ -71,7 +71,10 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
     : await fileAway(paths, dir, options.includeLogs ?? false);
   const reset = onlyTheList ? [] : await startFresh(paths);
   // A filed-away task list starts its successor with no unproductive resumes behind it.
-  await updateRunState(paths.state, taskListId(tasks), (state) => ({ ...state, resumeAttempts: 0 }));
+  await updateRunState(paths.state, taskListId(withListBranch(tasks, paths.root, paths.tasks)), (state) => ({
+    ...state,
+    resumeAttempts: 0,
+  }));
   stdout.write(renderArchive(root, dir, filed, reset, options.includeLogs ?? false));
   return 0;
 }

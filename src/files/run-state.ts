@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import { uncommittedChanges, type WorkTreeChanges } from '../git/work-tree.js';
 import type { Reason } from '../loop/termination.js';
 import { replaceOwnFile } from './own-file.js';
@@ -78,6 +78,19 @@ export async function addReviewRejection(path: string, taskList: string, storyId
 /** The identity of a task list, for state.json: its branchName, else its project. */
 export function taskListId(tasks: { branchName?: string; project?: string }): string {
   return tasks.branchName ?? tasks.project ?? '';
+}
+
+/**
+ * The list in `file` as a run works on it: a list under ralph/lists/ without a branchName works on
+ * `ralph/<name>` (as `ralph lists` shows it). Every reader of state.json keys it by this list's
+ * identity, so run, status, archive and answer must all take it from here.
+ */
+export function withListBranch<T extends { branchName?: string }>(tasks: T, root: string, file: string): T {
+  if (tasks.branchName?.trim()) return tasks;
+  const inside = relative(root, file).split(sep);
+  const [top, folder, name] = inside;
+  if (inside.length !== 3 || top !== 'ralph' || folder !== 'lists' || !name?.endsWith('.json')) return tasks;
+  return { ...tasks, branchName: `ralph/${name.slice(0, -'.json'.length)}` };
 }
 
 /**

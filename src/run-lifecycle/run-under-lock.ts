@@ -2,11 +2,10 @@ import { relative, sep } from 'node:path';
 import pc from 'picocolors';
 import { outletsFor } from '../outlets/report-outlet.js';
 import { notificationsFor } from '../outlets/notify-outlet.js';
-import { countStories, type TaskList } from '../domain/tasks.js';
-import type { RalphPaths } from '../files/paths.js';
+import { countStories } from '../domain/tasks.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { stoppedByInterrupt } from '../git/safe-git.js';
-import { readRunState, taskListId } from '../files/run-state.js';
+import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
 import type { IterationRow } from '../loop/port-data.js';
 import { noProgress, type RunProgress } from '../loop/run-report.js';
 import { runLoop } from '../loop/run-loop.js';
@@ -69,7 +68,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   // Under the lock: two runs never switch branches under each other.
   const { tasks, branch } = await enterTaskBranch({
     root: paths.root,
-    tasks: withListBranch(prepared.ready.tasks, paths),
+    tasks: withListBranch(prepared.ready.tasks, paths.root, paths.tasks),
     tasksPath: paths.tasks,
     enabled: settings.branch,
     say: (text) => terminal.out.line(text),
@@ -85,15 +84,6 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   const policy = { review: !settings.skipReview, unconfirmed: new Set(unconfirmed) };
   const loopRan = { taskList, attempts, completeBefore: countStories(tasks, policy).complete };
   return { ...prepared, tasks, branch, unconfirmed, loopRan, policy };
-}
-
-/** A list under ralph/lists/ without a branchName works on `ralph/<name>`, as `ralph lists` shows it. */
-function withListBranch(tasks: TaskList, paths: RalphPaths): TaskList {
-  if (tasks.branchName?.trim()) return tasks;
-  const inside = relative(paths.root, paths.tasks).split(sep);
-  const [top, folder, file] = inside;
-  if (inside.length !== 3 || top !== 'ralph' || folder !== 'lists' || !file?.endsWith('.json')) return tasks;
-  return { ...tasks, branchName: `ralph/${file.slice(0, -'.json'.length)}` };
 }
 
 /**

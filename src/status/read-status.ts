@@ -4,7 +4,7 @@ import { readCsvEnds } from '../files/csv-tail.js';
 import type { RalphPaths } from '../files/paths.js';
 import { blockedReason, decideAnswer, decideQuestion } from '../files/signal-files.js';
 import { readOwnFile } from '../files/own-file.js';
-import { readRunState, taskListId } from '../files/run-state.js';
+import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
 import { countStories, openStories, type ReviewPolicy } from '../domain/tasks.js';
 import { plainLastRun, plainTaskList } from '../files/plain-json-check.js';
 import type { LastRunFile } from './last-run-schema.js';
@@ -105,7 +105,10 @@ async function readTasksStatus(paths: RalphPaths, reviewPolicy: ReviewPolicy): P
     (json.ok ? plainTaskList(json.value) : undefined) ?? (await import('../files/tasks.js')).parseTasks(text);
   if (!parsed.ok) return { state: 'invalid', error: parsed.error };
   // Approvals no review made do not count, as in the run (docs/review-cycle.md).
-  const { unconfirmedApprovals = [] } = await readRunState(paths.state, taskListId(parsed.tasks));
+  const { unconfirmedApprovals = [] } = await readRunState(
+    paths.state,
+    taskListId(withListBranch(parsed.tasks, paths.root, paths.tasks)),
+  );
   const policy = { ...reviewPolicy, unconfirmed: new Set(unconfirmedApprovals) };
   const next = openStories(parsed.tasks, policy)[0];
   return {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,25 @@ describe('ralph answer under a DECIDE', () => {
     expect(repo.call(2).prompt).toContain(
       '  Your question:\n    > WebSockets or polling?\n  The answer:\n    > Use polling.',
     );
+  });
+
+  it('under a list --tasks chose: its state stays its own, and the next call shows the answer', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await mkdir(join(repo.root, 'ralph/lists'), { recursive: true });
+    const story = { id: 'A-1', title: 'Story A-1', priority: 1, passes: false };
+    await repo.write('ralph/lists/api.json', JSON.stringify({ project: 'api', stories: [story] }, null, 2));
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'a second task list');
+    await repo.steps([ASK, FINISH]);
+    expect((await runRalph(repo, ['run', '--tasks', 'ralph/lists/api.json'])).code).toBe(3);
+    const { taskList } = JSON.parse(repo.read('ralph/state.json')) as { taskList: string };
+
+    const answered = await runRalph(repo, ['answer', '--run', 'Use polling.']);
+    expect(answered.code, answered.stderr).toBe(0);
+    expect(repo.call(2).prompt).toContain(
+      '  Your question:\n    > WebSockets or polling?\n  The answer:\n    > Use polling.',
+    );
+    expect((JSON.parse(repo.read('ralph/state.json')) as { taskList: string }).taskList).toBe(taskList);
   });
 
   it('--run goes on at once with the last run’s own flags, and records them again', async () => {
@@ -179,6 +198,8 @@ describe('ralph answer refuses', () => {
       ['; touch pwned'],
       ['--max-iterations', 'many'],
       ['--agent-bin', 'sh'],
+      ['--notify', `cmd:sh -c 'touch ${repo.root}/pwned'`],
+      ['--notify=cmd:/usr/bin/touch pwned'],
       'run',
     ]) {
       const record = { ...repo.lastRun(), runArgs };
@@ -186,7 +207,7 @@ describe('ralph answer refuses', () => {
       const result = await runRalph(repo, ['answer', '--run', 'Polling.']);
       expect(result.code).toBe(64);
       expect(result.stderr).toMatch(
-        /^ralph: --run: ralph\/logs\/last-run.json (holds what `ralph run` does not take|records no options|holds --agent-bin, which names a program)/,
+        /^ralph: --run: ralph\/logs\/last-run.json (holds what `ralph run` does not take|records no options|holds --agent-bin, which names a program|holds --notify, which ralph never records)/,
       );
       expect(repo.read('ralph/decide.txt')).toBe(before);
       expect(repo.calls()).toBe(1);

@@ -27,6 +27,14 @@ describe('the words of ralph run that ralph answer --run replays', () => {
     ).toEqual(['--max-stuck', '2']);
   });
 
+  it('leaves out of a worktree run what makes the worktree and picks its list: the replay is typed inside it', () => {
+    expect(
+      replayableRunArgs(['--worktree', '--tasks', 'ralph/lists/api.json', '--from', 'main', '--max-cost', '3']),
+    ).toEqual(['--max-cost', '3']);
+    // Outside a worktree run, --tasks is the list the run worked on, and is kept.
+    expect(replayableRunArgs(['--tasks', 'ralph/lists/api.json'])).toEqual(['--tasks', 'ralph/lists/api.json']);
+  });
+
   it('finds the words of run only', () => {
     expect(runWords(['node', 'ralph', 'run', '--quiet'])).toEqual(['--quiet']);
     expect(runWords(['node', 'ralph', 'answer', 'run'])).toBeUndefined();
