@@ -27,24 +27,31 @@ export async function readLastRunArgs(path: string, shown: string): Promise<Repl
       `--run: ${shown} records no options of the last run (written by an older ralph, or edited)`,
       hint,
     );
-  // ralph never records --notify (a URL may hold a token): one there was written by someone else, and
-  // a `cmd:` target is a program to run, which comes from the human only, like --agent-bin.
-  if (stored.some((word) => word === '--notify' || word.startsWith('--notify=')))
+  const taken = stored.map((word) => word.split('=', 1)[0] as string).find((name) => name in FROM_YOU_ONLY);
+  if (taken !== undefined)
     throw new RalphError(
       'setup',
-      `--run: ${shown} holds --notify, which ralph never records there; the file was edited`,
+      `--run: ${shown} holds ${taken}, which ${FROM_YOU_ONLY[taken]}; ralph takes that from you, not from a file the agent can write`,
       'run `ralph run …` yourself with the flags you mean',
     );
   const replayed = parseRunArgs(stored, shown, hint);
-  // A program to run is no word to take from a file the agent writes: it comes from the human only.
-  if (replayed.flags.agentBin !== undefined)
-    throw new RalphError(
-      'setup',
-      `--run: ${shown} holds --agent-bin, which names a program to run; ralph takes that from you, not from a file the agent can write`,
-      'run `ralph run --agent-bin <path> …` yourself, or set RALPH_AGENT_BIN',
-    );
   return { args: [...stored], ...replayed };
 }
+
+/**
+ * The words a replay never takes from the file, and why. Each names a program to run or turns one of
+ * ralph's checks off: the agent can write last-run.json, so these come from the human's own command
+ * line only. ralph never records --notify (a URL may hold a token), so one there was put there.
+ */
+const FROM_YOU_ONLY: Readonly<Record<string, string>> = {
+  '--agent-bin': 'names a program to run',
+  '--notify': 'ralph never records there and which names a program or an address to send to',
+  '--no-gates': 'turns the quality gates off',
+  '--skip-review': 'turns the review cycle off',
+  '--allow-dirty': 'turns the check for uncommitted changes off',
+  '--skip-preflight': "turns the agent's preflight off",
+  '--no-branch': "turns the switch to the task list's branch off",
+};
 
 /** Parses the words as `ralph run` would, with a command of its own that prints nothing and exits nowhere. */
 function parseRunArgs(words: readonly string[], shown: string, hint: string): Omit<ReplayedRun, 'args'> {

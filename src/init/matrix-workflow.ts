@@ -28,6 +28,10 @@ const MAX_PARALLEL_INPUT = `      max-parallel:
         description: How many task lists run at once (a number)
         type: string
         default: '4'
+      answer-list:
+        description: With answer, the task list whose loop waits for it (its name under ralph/lists/)
+        type: string
+        default: ''
 `;
 
 const LISTS_JOB = `  # The task lists to run, as a JSON array of names for the matrix.
@@ -51,9 +55,13 @@ const LISTS_JOB = `  # The task lists to run, as a JSON array of names for the m
       - name: Install ralph
         run: npm install -g __RALPH_INSTALL__
 
-      # Read as data. A list that depends on others waits for a run after their work is merged.
+      # Read as data. A list that depends on others waits for a run after their work is merged. An
+      # answer is for one loop: which one is named, or the run stops here before any agent starts.
       - name: List the task lists
         id: lists
+        env:
+          ANSWERED: \${{ inputs.answer != '' }}
+          ANSWER_LIST: \${{ inputs.answer-list }}
         run: |
           ralph lists --json > "$RUNNER_TEMP/lists.json"
           lists=$(node -e '
@@ -61,7 +69,12 @@ const LISTS_JOB = `  # The task lists to run, as a JSON array of names for the m
             const named = lists.filter((list) => typeof list.name === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(list.name));
             for (const list of named.filter((list) => list.dependsOn.length > 0))
               console.error("::notice title=ralph::" + list.name + " waits for " + list.dependsOn.join(", ") + ": run it after their work is merged");
-            console.log(JSON.stringify(named.filter((list) => list.dependsOn.length === 0).map((list) => list.name)));
+            const runs = named.filter((list) => list.dependsOn.length === 0).map((list) => list.name);
+            if (process.env.ANSWERED === "true" && !runs.includes(process.env.ANSWER_LIST)) {
+              console.error("::error title=ralph::The answer input needs answer-list, the task list whose loop waits: one of " + runs.join(", "));
+              process.exit(1);
+            }
+            console.log(JSON.stringify(runs));
           ' "$RUNNER_TEMP/lists.json")
           echo "lists=$lists" >> "$GITHUB_OUTPUT"
           echo "Task lists: $lists" >> "$GITHUB_STEP_SUMMARY"
@@ -276,6 +289,12 @@ const EDITS: readonly Edit[] = [
   { text: '"ralph/" + (project || "loop")', by: '"ralph/" + process.env.LIST', count: 2 },
   { text: 'name: ralph-bundle\n', by: 'name: ralph-bundle-${{ matrix.list }}\n', count: 2 },
   { text: 'name: ralph-logs\n', by: 'name: ralph-logs-${{ matrix.list }}\n', count: 1 },
+  // An answer is for the one loop that waits for it; the other legs go on as they are.
+  {
+    text: "        if: inputs.answer != ''\n",
+    by: "        if: inputs.answer != '' && inputs.answer-list == matrix.list\n",
+    count: 1,
+  },
   // The single list's pull request gives way to the integration.
   { text: /\n {2}# Only with open-pr: the one job[\s\S]*$/, by: `\n${INTEGRATE_JOBS}`, count: 1 },
 ];

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { matrixWorkflow } from '../../src/init/matrix-workflow.js';
 import { PACKAGE_ROOT, makeProject, RALPH_BIN, runRalph } from '../helpers/e2e.js';
 import { simulateWorkflow } from '../helpers/actions-runner.js';
+import { condition } from '../helpers/workflow-expressions.js';
 import { parseYaml, type YamlValue } from '../helpers/workflow-yaml.js';
 
 type Map = Record<string, YamlValue>;
@@ -99,6 +100,53 @@ function fakeNpm(sim: string): string {
   chmodSync(join(dir, 'npm'), 0o755);
   return dir;
 }
+
+describe("the matrix workflow's answer input: for the one loop that waits", () => {
+  it('answers only on the leg answer-list names; without a known answer-list no loop starts', async () => {
+    const { repo, workflow } = await matrixProject();
+    const answerStep = (jobsOf(workflow).agent!.steps as Map[]).find(
+      (step) => step.name === 'Answer the loop (the answer input)',
+    )!;
+    const answersOn = (list: string, inputs: Record<string, string>) =>
+      condition(answerStep.if as string, {
+        lookup: ([scope, name]) => (scope === 'matrix' ? list : (inputs[name!] ?? '')),
+        status: (name) => name !== 'failure' && name !== 'cancelled',
+      });
+    expect(
+      ['api', 'broken', 'ui'].filter((list) => answersOn(list, { answer: 'Polling.', 'answer-list': 'ui' })),
+    ).toEqual(['ui']);
+    expect(['api', 'broken', 'ui'].filter((list) => answersOn(list, { answer: '', 'answer-list': 'ui' }))).toEqual([]);
+
+    const bare = mkdtempSync(join(tmpdir(), 'ralph-github-'));
+    execFileSync('git', ['init', '-q', '--bare', bare]);
+    repo.git('push', '-q', bare, 'HEAD:refs/heads/main');
+    const listsJob = (inputs: Record<string, string | boolean>) => {
+      const sim = mkdtempSync(join(tmpdir(), 'ralph-sim-'));
+      writeFileSync(join(sim, 'steps.log'), '');
+      return simulateWorkflow(workflow, {
+        github: { bare, ref: 'main', token: 'ghs_SimulatedPushToken0123456789' },
+        inputs: { 'open-pr': false, 'max-parallel': '4', 'claude-code-version': '2.1.332', ...inputs },
+        secrets: {},
+        imagePath: [fakeNpm(sim), '{runner}/npm-global/bin'],
+        stepLog: join(sim, 'steps.log'),
+        only: ['lists'],
+      });
+    };
+    const listed = (result: ReturnType<typeof listsJob>) =>
+      result.steps.find((step) => step.name === 'List the task lists')!;
+    for (const answerList of ['', 'nope']) {
+      const refused = listed(listsJob({ answer: 'Polling.', 'answer-list': answerList }));
+      expect(refused.outcome).toBe('failure');
+      expect(refused.stderr).toContain(
+        '::error title=ralph::The answer input needs answer-list, the task list whose loop waits: one of api, broken, ui',
+      );
+    }
+    const named = listsJob({ answer: 'Polling.', 'answer-list': 'ui' });
+    expect(listed(named).outcome).toBe('success');
+    expect(named.jobs.lists!.outputs.lists).toBe('["api","broken","ui"]');
+    expect(listed(listsJob({ answer: '', 'answer-list': '' })).outcome).toBe('success');
+  });
+});
 
 describe("the matrix workflow's gather-and-integrate jobs, run as the runner runs them", () => {
   it('tables every loop, integrates the complete branches, leaves out the one a gate fails, and pushes one new branch', async () => {
