@@ -7,8 +7,12 @@ export function declareAnswer(program: Command, setExitCode: (code: number) => v
     .description("answer what the loop waits for: a DECIDE's question, or a BLOCKED's resolution")
     .argument('[text]', 'the answer (or --file)')
     .option('--file <file>', 'read the answer from this file')
+    .option(
+      '--tasks <file>',
+      "the task list whose loop waits; a list's worktree (--worktree, --parallel) is answered there",
+    )
     .option('--run', "then start the loop again at once, with the last run's options (ralph/logs/last-run.json)", false)
-    .action(async (text: string | undefined, options: { file?: string; run: boolean }) => {
+    .action(async (text: string | undefined, options: { file?: string; tasks?: string; run: boolean }) => {
       const [{ answerCommand }, { readLastRunArgs }] = await Promise.all([
         import('../commands/answer.js'),
         import('./last-run-args.js'),
@@ -19,6 +23,7 @@ export function declareAnswer(program: Command, setExitCode: (code: number) => v
           ...(options.run ? { replay: readLastRunArgs } : {}),
           ...(text === undefined ? {} : { text }),
           ...(options.file === undefined ? {} : { file: options.file }),
+          ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
         }),
       );
     });

@@ -11,7 +11,9 @@ import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { taskListId, withListBranch } from '../files/run-state.js';
 import { parseTasks } from '../files/tasks.js';
 import { findRepoRoot } from '../git/repository.js';
-import { chooseTaskList } from '../lists/chosen-list.js';
+import { chooseTaskList, TASKS_VARIABLE } from '../lists/chosen-list.js';
+import { existingListWorktree } from '../lists/list-worktree.js';
+import { findTaskLists, worktreeDir } from '../lists/task-lists.js';
 import { neutralise } from '../ui/neutralise.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 
@@ -26,6 +28,8 @@ export interface ReplayedRun {
 
 export interface AnswerCommandOptions extends AnswerSource {
   cwd: string;
+  /** --tasks: the list whose loop waits; with a worktree of its own (--worktree, --parallel), answered there. */
+  tasks?: string;
   /**
    * --run: start the loop again at once, with the last run's options, which this reads from
    * last-run.json (path, and the path as shown) — the CLI's parser of run options, given from above.
@@ -45,6 +49,15 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
   const stdout = options.stdout ?? process.stdout;
   const env = options.env ?? process.env;
   const root = await findRepoRoot(options.cwd);
+  const named = options.tasks ?? (env[TASKS_VARIABLE] || undefined);
+  if (named !== undefined) {
+    const dir = await existingListWorktree(root, await chooseTaskList(root, options.cwd, named, env));
+    // The loop lives in its worktree, where its list is ralph/tasks.json: answered as if typed there.
+    if (dir !== undefined) {
+      const { [TASKS_VARIABLE]: _named, ...rest } = env;
+      return answerCommand({ ...options, cwd: dir, tasks: undefined, env: rest });
+    }
+  }
   const paths = ralphPaths(root);
   const shown = (path: string) => shownPath(options.cwd, path);
   const answer = await readAnswerText(options, options.cwd);
@@ -52,18 +65,13 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
   const busy = await lockRefusal(paths.active);
   if (busy) throw busy;
   const waiting = await findWaiting(paths);
-  if (!waiting)
-    throw new RalphError(
-      'setup',
-      `nothing to answer: there is neither ${shown(paths.blocked)} nor ${shown(paths.decide)}`,
-      'the loop waits for no one: `ralph run` goes on',
-    );
+  if (!waiting) throw await nothingWaits(root, paths, shown);
   const replay = options.replay ? await options.replay(paths.lastRun, shown(paths.lastRun)) : undefined;
   const { archive } = await recordAnswer(paths, waiting, answer, {
     at: options.now ?? Date.now(),
     taskList: await taskListOf(
       root,
-      (await chooseTaskList(root, options.cwd, stringOr(replay?.flags.tasks), env)).file,
+      (await chooseTaskList(root, options.cwd, stringOr(replay?.flags.tasks) ?? named, env)).file,
     ),
   });
   const said = confirmation(waiting, { shown, paths, archive, replay });
@@ -79,6 +87,26 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
     runArgs: replay.args,
     env,
   });
+}
+
+/**
+ * Nothing waits here: the refusal, naming the loops that wait in their worktrees (a parallel run's),
+ * each with the command that answers it from here. A list that cannot be read names none.
+ */
+async function nothingWaits(root: string, paths: RalphPaths, shown: (path: string) => string): Promise<RalphError> {
+  const elsewhere: string[] = [];
+  for (const list of await findTaskLists(root).catch(() => [])) {
+    const dir = worktreeDir(root, list.branch);
+    const waiting = await findWaiting(ralphPaths(dir)).catch(() => undefined);
+    if (waiting) elsewhere.push(`ralph answer --tasks ${shown(list.file)} "<your answer>" (${waiting.kind})`);
+  }
+  return new RalphError(
+    'setup',
+    `nothing to answer: there is neither ${shown(paths.blocked)} nor ${shown(paths.decide)}`,
+    elsewhere.length > 0
+      ? `a loop waits in its worktree: ${elsewhere.join('; ')}`
+      : 'the loop waits for no one: `ralph run` goes on',
+  );
 }
 
 /**

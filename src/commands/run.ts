@@ -5,7 +5,7 @@ import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
-import { chooseTaskList } from '../lists/chosen-list.js';
+import { chooseTaskList, type ChosenList } from '../lists/chosen-list.js';
 import { prepareListWorktree } from '../lists/list-worktree.js';
 import { failed, type Check } from '../run-lifecycle/check.js';
 import { dryRun } from '../run-lifecycle/dry-run.js';
@@ -33,6 +33,8 @@ export interface RunCommandOptions {
   worktree?: boolean;
   /** --from: the start point of a new worktree branch (default HEAD). */
   from?: string;
+  /** Set by --worktree for the run in the worktree: the repository's top and the list. */
+  worktreeOf?: { root: string; list: ChosenList };
   env?: NodeJS.ProcessEnv;
   stdout?: Writable;
   stderr?: Writable;
@@ -99,7 +101,7 @@ async function runInWorktree(options: RunCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   for (const line of said) stdout.write(`${line}\n`);
   const flags = { ...options.flags, tasks: ralphPaths(dir).tasks };
-  return await runCommand({ ...options, worktree: false, cwd: dir, flags });
+  return await runCommand({ ...options, worktree: false, cwd: dir, flags, worktreeOf: { root, list: chosen } });
 }
 
 /** `--dry-run`: the start checks and the settings, shown; nothing is locked, written or spawned. */

@@ -75,6 +75,19 @@ export async function prepareListWorktree(
   return { dir, branch, said };
 }
 
+/**
+ * The folder of the list's worktree when there is one (proven this repository's, on the list's
+ * branch, as a run reuses it), else undefined: where `ralph answer --tasks` finds a loop that waits.
+ */
+export async function existingListWorktree(root: string, chosen: ChosenList): Promise<string | undefined> {
+  const branch = await listBranch(root, chosen).catch(() => undefined);
+  if (branch === undefined) return undefined;
+  const dir = worktreeDir(root, branch);
+  if (!(await isPresent(dir))) return undefined;
+  await proveOurs(root, dir, branch);
+  return dir;
+}
+
 /** The branch a list works on: its branchName, or `ralph/<name>` for a list under ralph/lists/. */
 async function listBranch(root: string, chosen: ChosenList): Promise<string> {
   const name = shown(root, chosen.file);

@@ -1,3 +1,4 @@
+import { basename, relative } from 'node:path';
 import { isCi } from '../config/ci-environment.js';
 import type { NotifyEvent } from '../config/notify-targets.js';
 import type { RunReport } from '../loop/run-report.js';
@@ -20,6 +21,31 @@ export interface Notification {
 
 /** The exact command that answers a BLOCKED or a DECIDE (docs/notifications.md). */
 export const ANSWER_COMMAND = 'ralph answer "<your answer>"';
+
+/** Where a loop runs, as its notifications name it to someone who is not there. */
+export interface LoopPlace {
+  /** The repository's folder name; a worktree loop's adds its list. */
+  project: string;
+  /** The exact command that answers a BLOCKED or a DECIDE of this loop, typed at the repository's top. */
+  answer: string;
+}
+
+/** A loop in the repository's own checkout. */
+export function checkoutPlace(root: string): LoopPlace {
+  return { project: basename(root), answer: ANSWER_COMMAND };
+}
+
+/**
+ * A loop in its list's worktree (--worktree, a parallel run's): named by the repository and the
+ * list, answered from the repository's top with the list (`ralph answer --tasks`), where a human is.
+ */
+export function worktreePlace(root: string, list: { file: string; name?: string }): LoopPlace {
+  const file = relative(root, list.file);
+  return {
+    project: `${basename(root)} (${list.name ?? file})`,
+    answer: `ralph answer --tasks ${file} "<your answer>"`,
+  };
+}
 
 /** Agent text in a notification: no control character (a NUL would even fail a command's spawn), and bounded. */
 const MAX_DETAIL = 1000;
@@ -57,12 +83,14 @@ export function runUrl(env: NodeJS.ProcessEnv): string | undefined {
   return `${server}/${repository}/actions/runs/${id}`;
 }
 
-/** Builds the one notification for a happening in a project. */
-export function notificationOf(happening: Happening, project: string, env: NodeJS.ProcessEnv): Notification {
+/** Builds the one notification for a happening in a loop. */
+export function notificationOf(happening: Happening, place: LoopPlace, env: NodeJS.ProcessEnv): Notification {
   const link = runUrl(env);
-  const common = { project: plainText(project), ...(link ? { runUrl: link } : {}) };
+  const common = { project: plainText(place.project), ...(link ? { runUrl: link } : {}) };
   const built =
-    happening.event === 'ending' ? endingNotice(happening, common.project) : midRunNotice(happening, common.project);
+    happening.event === 'ending'
+      ? endingNotice(happening, { ...place, project: common.project })
+      : midRunNotice(happening, common.project);
   return {
     ...built,
     lines: [...built.lines, ...(link ? [`run: ${link}`] : [])],
@@ -72,7 +100,10 @@ export function notificationOf(happening: Happening, project: string, env: NodeJ
 
 type Notice = Pick<Notification, 'event' | 'title' | 'lines' | 'fields'>;
 
-function endingNotice({ report, reportPath }: Extract<Happening, { event: 'ending' }>, project: string): Notice {
+function endingNotice(
+  { report, reportPath }: Extract<Happening, { event: 'ending' }>,
+  { project, answer }: LoopPlace,
+): Notice {
   const event = endingEvent(report.reason);
   const detail = report.detail === undefined ? undefined : plainText(report.detail);
   const answers = event === 'blocked' || event === 'decide';
@@ -90,7 +121,7 @@ function endingNotice({ report, reportPath }: Extract<Happening, { event: 'endin
     lines: [
       `${headline} — ${facts}`,
       ...(detail ? [`${event === 'decide' ? 'question' : 'reason'}: ${detail}`] : []),
-      ...(answers ? [`answer: ${ANSWER_COMMAND}`] : []),
+      ...(answers ? [`answer: ${answer}`] : []),
       ...(reportPath ? [`report: ${reportPath}`] : []),
     ],
     fields: {
@@ -102,7 +133,7 @@ function endingNotice({ report, reportPath }: Extract<Happening, { event: 'endin
       iterations: report.iterations,
       costUsd: report.costUsd,
       ...(reportPath ? { report: reportPath } : {}),
-      ...(answers ? { answer: ANSWER_COMMAND } : {}),
+      ...(answers ? { answer } : {}),
     },
   };
 }

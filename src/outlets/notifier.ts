@@ -1,9 +1,15 @@
-import { basename } from 'node:path';
 import { maskTarget, maskTokens } from '../config/mask-secrets.js';
 import { parseTarget, type NotifyEvent, type NotifyTarget } from '../config/notify-targets.js';
 import { runCommand } from './command-target.js';
 import { desktopCommand } from './desktop-target.js';
-import { notificationOf, wanted, type Happening, type Notification } from './notification.js';
+import {
+  checkoutPlace,
+  notificationOf,
+  wanted,
+  type Happening,
+  type LoopPlace,
+  type Notification,
+} from './notification.js';
 import { postWebhook } from './webhook-target.js';
 
 /** How long one notification may take before it is given up (its command killed, its request aborted). */
@@ -13,7 +19,10 @@ export const NOTIFY_TIMEOUT_MS = 10_000;
 export interface NotifierOptions {
   targets: readonly string[];
   chosen: readonly NotifyEvent[] | undefined;
+  /** The repository: a `cmd:` program inside it is refused (the agent can rewrite it); the command runs there. */
   root: string;
+  /** How the notifications name the loop; the repository's own checkout when absent. */
+  place?: LoopPlace;
   env: NodeJS.ProcessEnv;
   /** One warning line in the transcript. */
   warn: (line: string) => void;
@@ -35,7 +44,7 @@ export interface Notifier {
 
 export function createNotifier(options: NotifierOptions): Notifier {
   const targets = options.targets.map((text) => ({ shown: maskTarget(text), target: targetOf(text) }));
-  const project = basename(options.root);
+  const place = options.place ?? checkoutPlace(options.root);
   const pending = new Set<Promise<void>>();
   let skipSaid = false;
   const timeoutMs = options.timeoutMs ?? NOTIFY_TIMEOUT_MS;
@@ -51,7 +60,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
   };
   const notify = async (happening: Happening) => {
     if (targets.length === 0 || !wanted(happening, options.chosen, options.env)) return;
-    const notification = notificationOf(happening, project, options.env);
+    const notification = notificationOf(happening, place, options.env);
     await Promise.all(
       targets.map(async ({ target, shown }) => {
         const signal = AbortSignal.timeout(timeoutMs);

@@ -1,5 +1,6 @@
 import type { NotifyEvent } from '../config/notify-targets.js';
 import { createNotifier, NOTIFY_TIMEOUT_MS, type Notifier } from './notifier.js';
+import type { LoopPlace } from './notification.js';
 import type { Outlet } from './outlet.js';
 
 /**
@@ -22,7 +23,7 @@ export function notifyOutlet(notifier: Notifier, reportPath: string | undefined)
 /** The run's notifier and its ending outlet, when the settings name a target. */
 export function notificationsFor(
   settings: { notify: readonly string[]; notifyOn: readonly NotifyEvent[] | undefined; report: boolean },
-  context: { root: string; env: NodeJS.ProcessEnv; warn: (line: string) => void },
+  context: { root: string; place?: LoopPlace; env: NodeJS.ProcessEnv; warn: (line: string) => void },
 ): { notifier: Notifier; outlet: Outlet } | undefined {
   if (settings.notify.length === 0) return undefined;
   const knob = Number(context.env[TIMEOUT_TEST_KNOB]);
@@ -30,6 +31,7 @@ export function notificationsFor(
     targets: settings.notify,
     chosen: settings.notifyOn,
     root: context.root,
+    ...(context.place ? { place: context.place } : {}),
     env: context.env,
     warn: context.warn,
     timeoutMs: Number.isInteger(knob) && knob > 0 ? knob : NOTIFY_TIMEOUT_MS,

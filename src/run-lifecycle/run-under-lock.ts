@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import pc from 'picocolors';
 import { outletsFor } from '../outlets/report-outlet.js';
+import { worktreePlace } from '../outlets/notification.js';
 import { notificationsFor } from '../outlets/notify-outlet.js';
 import { countStories } from '../domain/tasks.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
@@ -43,8 +44,11 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     // Known before any check can refuse the start: its record then says the real limits and stories.
     run.maxIterations = plan.resolved.settings.maxIterations;
     run.outlets = outletsFor(plan.resolved.settings);
+    const { worktreeOf } = run.options;
     const notifications = notificationsFor(plan.resolved.settings, {
-      root: paths.root,
+      // A worktree lies inside the repository: a `cmd:` program anywhere in it is the agent's to rewrite.
+      root: worktreeOf?.root ?? paths.root,
+      ...(worktreeOf ? { place: worktreePlace(worktreeOf.root, worktreeOf.list) } : {}),
       env: terminal.env,
       warn: (line) => terminal.out.error(line),
     });

@@ -1,3 +1,4 @@
+import type { ChosenList } from '../lists/chosen-list.js';
 import type { Outlet } from '../outlets/outlet.js';
 import type { Notifier } from '../outlets/notifier.js';
 import { withNotices } from '../outlets/mid-run-notices.js';
@@ -35,6 +36,8 @@ export interface RunChoices {
   noGates?: boolean;
   /** --reset-resumes: clear the resume counter (a human fixed the cause). */
   resetResumes?: boolean;
+  /** A loop in its list's worktree (--worktree): the repository's top and the list, as notifications name them. */
+  worktreeOf?: { root: string; list: ChosenList };
 }
 
 type LoopFiles = ReturnType<typeof createLoopFiles>;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holdRunLock, liveLock, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
 
@@ -114,6 +114,42 @@ describe('run --worktree: a loop on its own worktree', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('worktree ralph/worktrees/ralph-api (branch ralph/api) reused');
     expect(again.stdout).not.toContain('committed as ralph/tasks.json');
+    expect(checkoutFingerprint(repo)).toBe(before);
+  });
+
+  it('a DECIDE in the worktree: notified by its list, answered from the main checkout with --tasks', async () => {
+    const repo = await repoWithLists();
+    const before = checkoutFingerprint(repo);
+    await repo.steps([
+      { say: '<promise>DECIDE:WebSockets or polling?</promise>' },
+      { auto: true, completeWhenDone: true },
+    ]);
+    const note = join(await mkdtemp(join(tmpdir(), 'ralph-note-')), 'note.json');
+    const run = ['run', '--worktree', '--tasks', 'ralph/lists/api.json', '--max-iterations', '4'];
+    const asked = await runRalph(repo, [...run, '--notify', `cmd:sh -c 'cat > ${note}'`]);
+    expect(asked.code).toBe(3);
+    const answerCommand = 'ralph answer --tasks ralph/lists/api.json "<your answer>"';
+    expect(JSON.parse(readFileSync(note, 'utf8'))).toMatchObject({
+      event: 'decide',
+      project: `${basename(repo.root)} (api)`,
+      answer: answerCommand,
+    });
+
+    // Typed as it comes, in the main checkout: nothing waits there, and the refusal names the loop that does.
+    const lost = await runRalph(repo, ['answer', 'Polling.']);
+    expect(lost.code).toBe(64);
+    expect(lost.stderr).toContain(`a loop waits in its worktree: ${answerCommand} (decide)`);
+
+    const answered = await runRalph(repo, ['answer', '--tasks', 'ralph/lists/api.json', '--run', 'Polling.']);
+    expect(answered.stderr).toBe('');
+    expect(answered.code).toBe(0);
+    expect(answered.stdout).toContain('Going on: ralph run --max-iterations 4\n');
+    const tree = 'ralph/worktrees/ralph-api';
+    expect(
+      repo.read(`${tree}/ralph/logs/answers/${readdirSync(join(repo.root, tree, 'ralph/logs/answers'))[0]}`),
+    ).toContain('Polling.');
+    expect(repo.call(2).prompt).toContain('    > Polling.');
+    expect(JSON.parse(repo.read(`${tree}/ralph/logs/last-run.json`))).toMatchObject({ reason: 'complete' });
     expect(checkoutFingerprint(repo)).toBe(before);
   });
 

@@ -4,7 +4,9 @@ import { eventEnvironment, eventJson, eventVariable } from '../../../src/outlets
 import { desktopCommand } from '../../../src/outlets/desktop-target.js';
 import {
   ANSWER_COMMAND,
+  checkoutPlace,
   notificationOf,
+  worktreePlace,
   plainText,
   runUrl,
   wanted,
@@ -59,7 +61,11 @@ describe('which happenings notify', () => {
 
 describe('the notification', () => {
   it('of a BLOCKED carries the reason, the answer command and, in CI, the run link', () => {
-    const note = notificationOf(ending({ reason: 'blocked', exitCode: 2, detail: 'no key' }), 'app', CI_ENV);
+    const note = notificationOf(
+      ending({ reason: 'blocked', exitCode: 2, detail: 'no key' }),
+      checkoutPlace('/work/app'),
+      CI_ENV,
+    );
     expect(note.event).toBe('blocked');
     expect(note.fields).toEqual({
       event: 'blocked',
@@ -83,12 +89,16 @@ describe('the notification', () => {
   });
 
   it('of a DECIDE asks its question; of any other ending says it ended, with the report', () => {
-    const decide = notificationOf(ending({ reason: 'decide', exitCode: 3, detail: 'A or B?' }), 'app', {});
+    const decide = notificationOf(
+      ending({ reason: 'decide', exitCode: 3, detail: 'A or B?' }),
+      checkoutPlace('/work/app'),
+      {},
+    );
     expect(decide.lines).toContain('question: A or B?');
     expect(decide.fields).not.toHaveProperty('runUrl');
     const done = notificationOf(
       { event: 'ending', report: report({}), reportPath: 'ralph/logs/report.html' },
-      'app',
+      checkoutPlace('/work/app'),
       {},
     );
     expect(done.event).toBe('ended');
@@ -99,7 +109,7 @@ describe('the notification', () => {
   it('mid-run: the wait with its reset, the stuck warning with its count', () => {
     const wait = notificationOf(
       { event: 'usage_limit_wait', resetsAt: '2026-01-01T05:00:00.000Z', why: 'usage_limit' },
-      'a',
+      checkoutPlace('/work/a'),
       {},
     );
     expect(wait.fields).toEqual({
@@ -108,8 +118,24 @@ describe('the notification', () => {
       resetsAt: '2026-01-01T05:00:00.000Z',
       why: 'usage_limit',
     });
-    const stuck = notificationOf({ event: 'stuck_warning', iteration: 4, stuckCount: 2, maxStuck: 3 }, 'a', {});
+    const stuck = notificationOf(
+      { event: 'stuck_warning', iteration: 4, stuckCount: 2, maxStuck: 3 },
+      checkoutPlace('/work/a'),
+      {},
+    );
     expect(stuck.fields).toMatchObject({ iteration: 4, stuckCount: 2, maxStuck: 3 });
+  });
+
+  it("of a worktree loop: named by the repository and its list, answered from the repository's top", () => {
+    const place = worktreePlace('/work/app', { file: '/work/app/ralph/lists/api.json', name: 'api' });
+    const blocked = notificationOf(ending({ reason: 'blocked', exitCode: 2, detail: 'no key' }), place, {});
+    expect(blocked.title).toBe('ralph in app (api) is blocked (exit 2)');
+    expect(blocked.lines).toContain('answer: ralph answer --tasks ralph/lists/api.json "<your answer>"');
+    expect(blocked.fields).toMatchObject({
+      project: 'app (api)',
+      answer: 'ralph answer --tasks ralph/lists/api.json "<your answer>"',
+    });
+    expect(worktreePlace('/work/app', { file: '/work/app/ralph/tasks.json' }).project).toBe('app (ralph/tasks.json)');
   });
 
   it('keeps no control character of agent text, and bounds it', () => {
@@ -126,7 +152,7 @@ describe('the notification', () => {
 describe('each target shapes it', () => {
   const note = notificationOf(
     ending({ reason: 'blocked', exitCode: 2, detail: '<!channel> & <@U1> <http://x|y>' }),
-    'app',
+    checkoutPlace('/work/app'),
     {},
   );
 
