@@ -165,10 +165,9 @@ const CLIENT_NAME = /claude|anthropic|codex|gemini|opencode|(?<!&)\bamp\b/i;
 
 /**
  * Files outside src/agent/ that still name a client, each for a reason of its own; the list only
- * shrinks. ralph.sh's import knows its two prompt files (prompt.md for Amp, CLAUDE.md); the scripted
- * stand-in answers each client's own questions.
+ * shrinks. The scripted stand-in answers each client's own questions.
  */
-const STILL_NAMING = new Set(['init/import-ralph-sh.ts', 'demo/scripted-agent.ts']);
+const STILL_NAMING = new Set(['demo/scripted-agent.ts']);
 
 describe('the agent clients, each in its own room', () => {
   const outside = modules(SRC)
