@@ -1,4 +1,6 @@
-import type { AgentFailure, FatalAgentFailure } from '../domain/agent-failure.js';
+import type { AgentFailure, Exhaustion } from '../domain/agent-failure.js';
+import type { ExhaustedCause } from '../domain/usage.js';
+import type { AgentDialect } from './dialect.js';
 import type { OutputSummary } from './output/agent-output.js';
 import { neutralise } from '../ui/neutralise.js';
 import { detectServerBusy, detectUsageLimit, isLimitStatus } from './usage-limit.js';
@@ -8,21 +10,22 @@ import { detectServerBusy, detectUsageLimit, isLimitStatus } from './usage-limit
  * limit, a busy server, or a plain error. Only for a failed iteration (non-zero exit or an error
  * result), and only from the agent's own error output — so a tool result that mentions "usage
  * limit" or a prompt quoting "Not logged in" can never stop the run. Wall-clock reset times
- * without a zone are read in `localZone` (this machine's when absent). `classify` is the agent's
- * dialect's: each client says it is not logged in, or cannot start, in its own words.
+ * without a zone are read in `localZone` (this machine's when absent). The agent's dialect reads
+ * the rest: each client says it is not logged in, or cannot start, in its own words, and has its
+ * own fixes.
  */
 export function diagnoseFailure(
   summary: OutputSummary,
   exitCode: number | null,
   now: number,
-  classify: (text: string) => FatalAgentFailure | undefined,
+  dialect: Pick<AgentDialect, 'classifyFailure' | 'hints'>,
   localZone?: string,
 ): AgentFailure | undefined {
   // A machine-readable mode with not one JSON line fails, whatever the exit: nothing could be read.
   const failed = exitCode !== 0 || summary.result?.isError === true || summary.notJson !== undefined;
   if (!failed) return undefined;
   const text = summary.errorText.join('\n');
-  const classified = classify(text);
+  const classified = dialect.classifyFailure(text);
   if (classified) return classified;
   const errorLines = () => {
     if (summary.notJson !== undefined) return [notJsonLine(summary.notJson)];
@@ -49,8 +52,14 @@ export function diagnoseFailure(
     kind: 'usage_limit',
     message,
     ...(reset ? { reset } : {}),
-    ...(limit?.exhausted ? { exhausted: limit.exhausted } : {}),
+    ...exhaustion(limit?.exhausted, dialect.hints),
   };
+}
+
+/** A limit no wait lifts, with the client's fix where the fix is the client's. */
+function exhaustion(cause: ExhaustedCause | undefined, hints: AgentDialect['hints']): Exhaustion {
+  if (cause === 'out_of_credits') return { exhausted: cause, hint: hints.credits };
+  return cause === undefined ? {} : { exhausted: cause };
 }
 
 /** A stream with no JSON, quoted by its first bytes (made harmless for a terminal, then as a JSON string). */

@@ -19,6 +19,11 @@ export interface FailureHints {
   auth: string;
   setup: string;
   network: string;
+  /**
+   * How to go on once the usage credits are used up, which no wait lifts: where this client's
+   * account adds them, or how to do without them.
+   */
+  credits: string;
 }
 
 /**

@@ -113,7 +113,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   }
   await logs.close();
   if (logs.fault) throw logs.fault;
-  return agentRunOf(output.summary(), exitCode, stopper.cause, verdict ?? options.dialect.classifyFailure);
+  return agentRunOf(output.summary(), exitCode, stopper.cause, verdict ?? options.dialect);
 }
 
 /** Where the agent's output goes: the logs, the terminal unless quiet. */
@@ -181,14 +181,14 @@ function agentRunOf(
   summary: ReturnType<AgentOutput['summary']>,
   exitCode: number | null,
   stoppedBy: Stopper['cause'],
-  /** The stall watch's verdict, or how to read a failure from the output. */
-  verdict: FatalAgentFailure | SpawnAgentOptions['dialect']['classifyFailure'],
+  /** The stall watch's verdict, or the dialect that reads a failure from the output. */
+  verdict: FatalAgentFailure | SpawnAgentOptions['dialect'],
 ): AgentRun {
   const failure = stoppedBy
     ? undefined
-    : typeof verdict === 'function'
-      ? diagnoseFailure(summary, exitCode, Date.now(), verdict)
-      : verdict;
+    : 'kind' in verdict
+      ? verdict
+      : diagnoseFailure(summary, exitCode, Date.now(), verdict);
   const { result } = summary;
   return {
     exitCode,

@@ -7,7 +7,9 @@ import { findRepoRoot } from '../git/repository.js';
 import { applyPlan, type ItemOutcome } from '../init/apply-plan.js';
 import { GITHUB_WORKFLOW, type CiProvider } from '../init/ci-providers.js';
 import { GITHUB_MATRIX_WORKFLOW } from '../init/matrix-workflow.js';
-import { legacyPromptNotes, readRalphSh } from '../init/import-ralph-sh.js';
+import { legacyPromptNotes, readRalphSh, type RalphShSetup } from '../init/import-ralph-sh.js';
+import { promptLeansOnItsClient, RALPH_SH_PROMPTS } from '../agent/ralph-sh.js';
+import type { AgentDialect } from '../agent/dialect.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
 import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
@@ -51,7 +53,9 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const root = await findRepoRoot(options.cwd);
   await requireExisting(root, reset);
   const from =
-    options.from === undefined ? undefined : await readRalphSh(resolve(options.cwd, options.from), options.cwd);
+    options.from === undefined
+      ? undefined
+      : await readRalphSh(resolve(options.cwd, options.from), options.cwd, RALPH_SH_PROMPTS);
   const gates = await detectGates(root);
   const { agent, dialect, agentPath } = await agentToSetUp(root, options.cwd, named, options.ci !== undefined);
   const packed = options.vendor ? await vendorRunningRalph(root) : undefined;
@@ -87,18 +91,19 @@ export async function initCommand(options: InitOptions): Promise<number> {
     ...(await stepsDone(root, agent.stopHook ? [agent.stopHook.path] : [])),
   };
   const notes = [
-    ...(from
-      ? [
-          '',
-          `Imported from ${from.shown} (nothing there was changed):`,
-          ...legacyPromptNotes(from).map((note) => `  ${note}`),
-        ]
-      : []),
+    ...importNotes(from, dialect),
     ...(options.ci && install === undefined ? ['', ...installNote()] : []),
     ...(named === undefined ? [] : await agentNotes(root, named, outcomes)),
   ];
   stdout.write(renderInit(root, outcomes, gates, where, notes));
   return 0;
+}
+
+/** What `--from` imported, and how the old prompt differs from ralph's for the client ralph runs. */
+function importNotes(from: RalphShSetup | undefined, dialect: AgentDialect): string[] {
+  if (from === undefined) return [];
+  const notes = legacyPromptNotes(from, (text) => promptLeansOnItsClient(text, dialect));
+  return ['', `Imported from ${from.shown} (nothing there was changed):`, ...notes.map((note) => `  ${note}`)];
 }
 
 /** `--reset` replaces a file the user has: one that is not there is a mistake, said before anything is written. */

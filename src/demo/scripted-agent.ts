@@ -3,13 +3,14 @@
  * Without a script it does what a good agent does: implements the next story, commits, and
  * says COMPLETE when none is left. With RALPH_AGENT_SCRIPT (a JSON list of steps, one per
  * call; the last repeats) it does exactly what each step says. It speaks as the client whose
- * command line it was given (`claude -p …`, `codex exec …`, …), in that client's
+ * command line it was given (each dialect's voice, src/agent/<kind>/voice.ts), in that client's
  * machine-readable stream when the command line asks for it.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { voiceFor } from '../agent/dialects.js';
+import { scriptedAnswer, voiceFor } from '../agent/dialects.js';
+import { SESSION_VARIABLES } from '../agent/session-variables.js';
 import { textEmitter } from '../agent/voice/voice.js';
 import { commitAll, fix, followTaskFile, implementNextStory, isAllDone, modeOf, review } from './demo-stories.js';
 import type { Step } from './script-step.js';
@@ -62,29 +63,20 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /**
- * `--version`, `auth status` and `login status` are questions, not calls: answered without a step. The tests make the
- * stand-in pass for the real client with RALPH_AGENT_VERSION (`2.1.197 (Claude Code)`), and say
- * its login with RALPH_AGENT_AUTH_STATUS (what `claude auth status` prints).
+ * `--version` and the clients' login checks are questions, not calls: answered without a step. The
+ * tests make the stand-in pass for the real client with RALPH_AGENT_VERSION (what its `--version`
+ * prints), and say its login as each voice reads it (RALPH_AGENT_AUTH_STATUS, …).
  */
 function answersQuestion(argv: string[]): boolean {
   if (argv[0] === '--version') {
     process.stdout.write(`${process.env.RALPH_AGENT_VERSION ?? 'ralph scripted agent'}\n`);
     return true;
   }
-  // Codex's `login status`: what RALPH_AGENT_LOGIN_STATUS says, "Not logged in" (exit 1) by default.
-  if (argv[0] === 'login' && argv[1] === 'status') {
-    const status = process.env.RALPH_AGENT_LOGIN_STATUS ?? 'Not logged in';
-    process.stdout.write(`${status}\n`);
-    process.exitCode = /^Logged in/.test(status) ? 0 : 1;
-    return true;
-  }
-  if (argv[0] === 'auth' && argv[1] === 'status') {
-    const status = process.env.RALPH_AGENT_AUTH_STATUS ?? '{"loggedIn": false}';
-    process.stdout.write(`${status}\n`);
-    process.exitCode = status.includes('"loggedIn": true') ? 0 : 1;
-    return true;
-  }
-  return false;
+  const answer = scriptedAnswer(argv, process.env);
+  if (answer === undefined) return false;
+  process.stdout.write(answer.stdout);
+  process.exitCode = answer.exitCode;
+  return true;
 }
 
 /** The prompt when the command line does not hold it: stdin, to its end. */
@@ -107,7 +99,8 @@ function loadStep(argv: string[], prompt: string): Step {
     argv,
     prompt,
     cwd: process.cwd(),
-    claudecode: process.env.CLAUDECODE ?? null,
+    // What ralph must clear from an agent's environment, each by its name in lower case: null when cleared.
+    ...Object.fromEntries(SESSION_VARIABLES.map((name) => [name.toLowerCase(), process.env[name] ?? null])),
     marker: process.env.RALPH_RUN_MARKER ?? null,
   };
   writeFileSync(`${script}.call-${call}.json`, JSON.stringify(record, null, 2));

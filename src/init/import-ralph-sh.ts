@@ -4,9 +4,6 @@ import { readOptional } from '../files/signal-files.js';
 import { parseTasks } from '../files/tasks.js';
 import { shownPath } from '../files/paths.js';
 
-/** The prompt file names ralph.sh used: prompt.md (Amp), CLAUDE.md (Claude Code). */
-const LEGACY_PROMPTS = ['prompt.md', 'CLAUDE.md'] as const;
-
 /** What `ralph init --from` read from a ralph.sh folder; nothing there is ever changed. */
 export interface RalphShSetup {
   /** The folder, as the user named it. */
@@ -14,18 +11,25 @@ export interface RalphShSetup {
   /** prd.json's text, as it is: ralph reads `userStories`, `branchName`, ids and `passes` unchanged. */
   tasks: string;
   progress?: string;
-  prompt?: { name: (typeof LEGACY_PROMPTS)[number]; text: string };
+  /** The prompt files looked for, the one ralph.sh used by default first (src/agent/ralph-sh.ts). */
+  prompts: readonly string[];
+  /** The first of them there. */
+  prompt?: { name: string; text: string };
 }
 
-/** Reads the ralph.sh layout in `dir`: prd.json must be there and be a valid task list. */
-export async function readRalphSh(dir: string, cwd: string): Promise<RalphShSetup> {
+/**
+ * Reads the ralph.sh layout in `dir`: prd.json must be there and be a valid task list. `prompts`:
+ * the files ralph.sh's clients read their prompt from, the one it used by default first.
+ */
+export async function readRalphSh(dir: string, cwd: string, prompts: readonly string[]): Promise<RalphShSetup> {
   const shown = shownPath(cwd, dir);
+  const names = prompts.join(' or ');
   const tasks = await readOptional(join(dir, 'prd.json'));
   if (tasks === undefined) {
     throw new RalphError(
       'setup',
       `${shown}/prd.json not found`,
-      'name the folder that holds the ralph.sh files (prd.json, progress.txt, prompt.md or CLAUDE.md), e.g. --from scripts/ralph',
+      `name the folder that holds the ralph.sh files (prd.json, progress.txt, ${names}), e.g. --from scripts/ralph`,
     );
   }
   const parsed = parseTasks(tasks);
@@ -37,19 +41,26 @@ export async function readRalphSh(dir: string, cwd: string): Promise<RalphShSetu
     );
   const progress = await readOptional(join(dir, 'progress.txt'));
   let prompt: RalphShSetup['prompt'];
-  for (const name of LEGACY_PROMPTS) {
+  for (const name of prompts) {
     const text = await readOptional(join(dir, name));
     if (text !== undefined) {
       prompt = { name, text };
       break;
     }
   }
-  return { shown, tasks, ...(progress !== undefined ? { progress } : {}), ...(prompt ? { prompt } : {}) };
+  return { shown, tasks, ...(progress !== undefined ? { progress } : {}), prompts, ...(prompt ? { prompt } : {}) };
 }
 
-/** What the user should know about the old prompt next to ralph's: how the two loops differ. */
-export function legacyPromptNotes(setup: RalphShSetup): string[] {
-  if (!setup.prompt) return [`${setup.shown} has no prompt.md or CLAUDE.md: ralph/prompt.md is ralph's template`];
+/**
+ * What the user should know about the old prompt next to ralph's: how the two loops differ.
+ * `leansOnItsClient`: what the prompt asks of ralph.sh's client that the one ralph runs lacks.
+ */
+export function legacyPromptNotes(
+  setup: RalphShSetup,
+  leansOnItsClient: (text: string) => string | undefined,
+): string[] {
+  if (!setup.prompt)
+    return [`${setup.shown} has no ${setup.prompts.join(' or ')}: ralph/prompt.md is ralph's template`];
   const { name, text } = setup.prompt;
   const notes = [
     `your ${name} is kept as ralph/prompt.legacy.md; ralph sends ralph/prompt.md, not it. What differs:`,
@@ -58,8 +69,8 @@ export function legacyPromptNotes(setup: RalphShSetup): string[] {
     '  - besides <promise>COMPLETE</promise> the agent may stop with BLOCKED:reason or DECIDE:question',
     '  - each story is reviewed before it counts (ralph run --skip-review turns that off)',
   ];
-  if (/\bamp\b|AMP_CURRENT_THREAD_ID|ampcode/i.test(text))
-    notes.push('  - it mentions Amp threads: ralph runs Claude Code, which has none');
+  const leans = leansOnItsClient(text);
+  if (leans !== undefined) notes.push(`  - ${leans}`);
   notes.push('  copy any project-specific rules from ralph/prompt.legacy.md into ralph/prompt.md');
   return notes;
 }

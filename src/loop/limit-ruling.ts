@@ -1,4 +1,4 @@
-import type { ExhaustedCause } from '../domain/usage.js';
+import type { Exhaustion } from '../domain/agent-failure.js';
 import { windowOverShare } from '../domain/usage.js';
 import type { Counters, IterationFacts, JudgeSettings } from './judge-inputs.js';
 import type { Wait } from './port-data.js';
@@ -24,10 +24,10 @@ export type LimitRuling = { wait: Wait } | { termination: Termination } | undefi
 export function usageLimitRuling(facts: IterationFacts, settings: JudgeSettings, counters: Counters): LimitRuling {
   const { run, now } = facts;
   if (run.failure?.kind === 'usage_limit') {
-    const { message, reset, exhausted } = run.failure;
+    const { message, reset } = run.failure;
     const until = reset ? reset.at + RESET_MARGIN_MS : now + backoff(counters.usageLimits);
     const announced = reset ? { resetsAt: reset.at, resetSource: reset.source } : {};
-    return waitOrStop({ until, message, ...announced, why: 'usage_limit' }, facts.deadline, settings, exhausted);
+    return waitOrStop({ until, message, ...announced, why: 'usage_limit' }, facts.deadline, settings, run.failure);
   }
   if (run.failure?.kind === 'error' && run.failure.busy) {
     const { kind, message, retryAt } = run.failure.busy;
@@ -68,21 +68,32 @@ function waitOrStop(
   wait: Wait,
   deadline: number,
   settings: Pick<JudgeSettings, 'onUsageLimit'>,
-  exhausted?: ExhaustedCause,
+  exhaustion: Exhaustion = {},
 ): LimitRuling {
-  const why: UsageLimitStop | undefined =
-    exhausted ??
-    (settings.onUsageLimit === 'stop' ? 'stop_requested' : wait.until > deadline ? 'beyond_max_runtime' : undefined);
-  if (why === undefined) return { wait };
+  const stop = stopOf(exhaustion, wait, deadline, settings);
+  if (stop === undefined) return { wait };
   return {
     termination: {
       reason: 'usage_limit',
       message: wait.message,
       resetsAt: wait.resetsAt,
       resetSource: wait.resetSource ?? 'backoff',
-      why,
+      ...stop,
     },
   };
+}
+
+/** Why the limit ends the run, the agent's fix with it; undefined: the wait is allowed. */
+function stopOf(
+  exhaustion: Exhaustion,
+  wait: Wait,
+  deadline: number,
+  settings: Pick<JudgeSettings, 'onUsageLimit'>,
+): UsageLimitStop | undefined {
+  if (exhaustion.exhausted === 'out_of_credits') return { why: exhaustion.exhausted, hint: exhaustion.hint };
+  if (exhaustion.exhausted !== undefined) return { why: exhaustion.exhausted };
+  if (settings.onUsageLimit === 'stop') return { why: 'stop_requested' };
+  return wait.until > deadline ? { why: 'beyond_max_runtime' } : undefined;
 }
 
 /** 5 minutes, doubling with each consecutive limit, at most an hour. */

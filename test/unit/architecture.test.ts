@@ -163,29 +163,14 @@ describe('the size of the rooms', () => {
  */
 const CLIENT_NAME = /claude|anthropic|codex|gemini|opencode|(?<!&)\bamp\b/i;
 
-/**
- * Files outside src/agent/ that still name a client, each for a reason of its own; the list only
- * shrinks. The usage-limit ending's credits fix is Claude Code's URL; ralph.sh's import knows its
- * two prompt files (prompt.md for Amp, CLAUDE.md); the scripted stand-in answers each client's own
- * questions.
- */
-const STILL_NAMING = new Set(['loop/usage-limit-ending.ts', 'init/import-ralph-sh.ts', 'demo/scripted-agent.ts']);
-
 describe('the agent clients, each in its own room', () => {
   const outside = modules(SRC)
     .map((file) => relative(SRC, file))
     .filter((path) => !path.startsWith('agent/'));
 
   it('has no file outside src/agent/ that names a client, in code or comments', () => {
-    const naming = outside.filter(
-      (path) => !STILL_NAMING.has(path) && CLIENT_NAME.test(readFileSync(join(SRC, path), 'utf8')),
-    );
+    const naming = outside.filter((path) => CLIENT_NAME.test(readFileSync(join(SRC, path), 'utf8')));
     expect(naming).toEqual([]);
-  });
-
-  it('lists only files that still name one, so a file that stopped leaves the list', () => {
-    const stale = [...STILL_NAMING].filter((path) => !CLIENT_NAME.test(readFileSync(join(SRC, path), 'utf8')));
-    expect(stale).toEqual([]);
   });
 
   it('finds a client named anywhere in a line, an entity excepted', () => {

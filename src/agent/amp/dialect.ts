@@ -9,6 +9,7 @@ const HINTS: FailureHints = {
   auth: 'log Amp in (set AMP_API_KEY, or run `amp login`), then run again',
   setup: 'Amp cannot run as configured: check agent.args',
   network: 'Amp cannot reach its server. Check the network (behind a proxy set HTTPS_PROXY), then run again',
+  credits: 'add credits to your Amp account, or choose a mode your plan covers (agent.args in ralph/config.json)',
 };
 
 const AMP_SWITCHES = { stream: ['--stream-json'], skipPermissions: ['--dangerously-allow-all'], model: '--mode' };

@@ -22,4 +22,6 @@ export const CLAUDE_HINTS: FailureHints = {
   auth: 'log the agent in (run `claude` once, or set ANTHROPIC_API_KEY), then run again',
   setup: setupFixHint(),
   network: networkFixHint(),
+  credits:
+    'add credits (claude.ai/settings/usage) or choose a model your plan covers (agent.args in ralph/config.json)',
 };

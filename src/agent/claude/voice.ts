@@ -7,6 +7,12 @@ export const claudeVoice: ScriptedVoice = {
   prompt: (argv) => valueAfter(argv, '-p'),
   streams: (argv) => argv.includes('stream-json'),
   emitter: (pauseMs) => claudeStreamEmitter(pauseMs),
+  // `claude auth status`: what RALPH_AGENT_AUTH_STATUS says, logged out (exit 1) by default.
+  answer(argv, env) {
+    if (argv[0] !== 'auth' || argv[1] !== 'status') return undefined;
+    const status = env.RALPH_AGENT_AUTH_STATUS ?? '{"loggedIn": false}';
+    return { stdout: `${status}\n`, exitCode: status.includes('"loggedIn": true') ? 0 : 1 };
+  },
 };
 
 /** Claude Code's stream-json, which Amp speaks too. */

@@ -12,6 +12,9 @@ const HINTS: FailureHints = {
   network:
     'Codex cannot reach the OpenAI API, and it retries forever without a network. Check the network (behind a proxy ' +
     'set HTTPS_PROXY), then run again',
+  credits:
+    'add credits to the ChatGPT or OpenAI account Codex is logged in with, or choose a model your plan covers ' +
+    '(agent.args in ralph/config.json)',
 };
 
 const CODEX_SWITCHES = {

@@ -5,6 +5,12 @@ export const codexVoice: ScriptedVoice = {
   recognises: (argv) => argv[0] === 'exec',
   prompt: (argv) => (argv.at(-1) === '-' ? undefined : argv.at(-1)),
   streams: (argv) => argv.includes('--json'),
+  // `codex login status`: what RALPH_AGENT_LOGIN_STATUS says, "Not logged in" (exit 1) by default.
+  answer(argv, env) {
+    if (argv[0] !== 'login' || argv[1] !== 'status') return undefined;
+    const status = env.RALPH_AGENT_LOGIN_STATUS ?? 'Not logged in';
+    return { stdout: `${status}\n`, exitCode: /^Logged in/.test(status) ? 0 : 1 };
+  },
   emitter() {
     let items = 0;
     let lastText = '';

@@ -12,6 +12,9 @@ const HINTS: FailureHints = {
   network:
     'Gemini CLI cannot reach the Gemini API, and every further call would retry for minutes. Check the network ' +
     '(behind a proxy set HTTPS_PROXY), then run again',
+  credits:
+    'raise the quota or billing of the Google account Gemini CLI is logged in with, or choose a model your plan ' +
+    'covers (agent.args in ralph/config.json)',
 };
 
 const GEMINI_SWITCHES = { stream: ['--output-format', 'stream-json'], skipPermissions: ['--yolo'], model: '--model' };

@@ -11,6 +11,7 @@ const HINTS: FailureHints = {
   network:
     'OpenCode cannot reach its provider, and every further call would wait for the same. Check the network ' +
     '(behind a proxy set HTTPS_PROXY), then run again',
+  credits: "add credits at OpenCode's provider, or choose a model your plan covers (agent.args in ralph/config.json)",
 };
 
 const OPENCODE_SWITCHES = { stream: ['--format', 'json'], skipPermissions: ['--auto'], model: '--model' };

@@ -15,6 +15,12 @@ export interface Emitter {
   result(isError: boolean, fields: Record<string, unknown>): Promise<void>;
 }
 
+/** What the stand-in prints and how it exits when asked a question rather than called. */
+export interface ScriptedAnswer {
+  stdout: string;
+  exitCode: number;
+}
+
 /** A client's voice as the stand-in takes it on: how it knows it was called so, and how it speaks. */
 export interface ScriptedVoice {
   /** Whether this argv is the one the kind's dialect builds. */
@@ -24,6 +30,11 @@ export interface ScriptedVoice {
   /** Whether the argv asks for the machine-readable stream. */
   streams(argv: readonly string[]): boolean;
   emitter(pauseMs: number): Emitter;
+  /**
+   * Its answer to a question the client answers without a call (a login check ralph's preflight
+   * asks), as the tests set it in `env`; undefined: not one of its questions.
+   */
+  answer?(argv: readonly string[], env: NodeJS.ProcessEnv): ScriptedAnswer | undefined;
 }
 
 /** Any client's plain output: the text as it comes, a tool call as one line. */

@@ -8,6 +8,7 @@ import type { AgentOutput, OutputTargets } from '../../../src/agent/output/agent
 import { createStreamJsonOutput } from '../../../src/agent/output/stream-json-output.js';
 import { createTextOutput } from '../../../src/agent/output/text-output.js';
 import { judgeIteration } from '../../../src/loop/judge.js';
+import { detailOf } from '../../../src/loop/termination.js';
 import { INITIAL_COUNTERS, type JudgeSettings } from '../../../src/loop/judge-inputs.js';
 import type { AgentRun } from '../../../src/loop/port-data.js';
 
@@ -134,7 +135,7 @@ describe('the catalogue of real agent messages', () => {
 
   it.each(examples.map((example) => [example.name, example] as const))('%s', async (_name, example) => {
     const summary = await observe(example);
-    const failure = diagnoseFailure(summary, example.exit, example.now, claude.classifyFailure, example.zone ?? 'UTC');
+    const failure = diagnoseFailure(summary, example.exit, example.now, claude, example.zone ?? 'UTC');
 
     switch (example.expect) {
       case 'ok':
@@ -204,5 +205,29 @@ describe('the catalogue of real agent messages', () => {
     } else {
       expect(verdict.wait).toBeUndefined();
     }
+  });
+
+  it("ends on used-up credits with Claude Code's own fix, word for word", async () => {
+    const example = examples.find(({ name }) => name === 'org-out-of-usage')!;
+    const failure = diagnoseFailure(await observe(example), example.exit, example.now, claude, 'UTC');
+    expect(failure).toMatchObject({ exhausted: 'out_of_credits', hint: claude.hints.credits });
+    const run: AgentRun = {
+      exitCode: example.exit,
+      signals: { complete: false, invalid: [] },
+      truncated: false,
+      stats: { toolCalls: 0, invalidLines: 0 },
+      ...(failure ? { failure } : {}),
+    };
+    const facts = { run, committed: false, tasks: TASKS, unconfirmed: new Set<string>() };
+    const verdict = judgeIteration(
+      { ...facts, now: example.now, deadline: example.now + SETTINGS.maxRuntimeMs },
+      INITIAL_COUNTERS,
+      SETTINGS,
+    );
+    expect(detailOf(verdict.termination!)).toBe(
+      'Your org is out of usage · add funds to continue — the usage credits are used up, and no wait lifts that: ' +
+        'add credits (claude.ai/settings/usage) or choose a model your plan covers (agent.args in ralph/config.json), ' +
+        'then run ralph again',
+    );
   });
 });

@@ -103,6 +103,7 @@ describe('usageLimitRuling: a usage limit', () => {
         message: 'out',
         reset: { at: NOW + MINUTE, source: 'event' },
         exhausted: 'out_of_credits',
+        hint: 'add credits',
       },
     };
     expect(rule(facts(run, NOW + 10 * HOUR))).toEqual({
@@ -112,6 +113,7 @@ describe('usageLimitRuling: a usage limit', () => {
         resetsAt: NOW + MINUTE,
         resetSource: 'event',
         why: 'out_of_credits',
+        hint: 'add credits',
       },
     });
   });

@@ -336,11 +336,16 @@ describe('runLoop: budgets and failures', () => {
     expect(sleeps).toEqual([5 * 60_000, 10 * 60_000]);
   });
 
-  it.each(['allocation_disabled', 'out_of_credits', 'monthly_cap'] as const)(
-    'stops at once on a limit no wait lifts (%s), even with --on-usage-limit wait',
-    async (exhausted) => {
+  it.each([
+    { exhausted: 'allocation_disabled' },
+    { exhausted: 'out_of_credits', hint: 'add credits' },
+    { exhausted: 'monthly_cap' },
+  ] as const)(
+    'stops at once on a limit no wait lifts ($exhausted), even with --on-usage-limit wait',
+    async (exhaustion) => {
+      const { exhausted } = exhaustion;
       const { result, sleeps, rows } = await loop([
-        { failure: { kind: 'usage_limit', message: 'limit', exhausted }, exitCode: 1 },
+        { failure: { kind: 'usage_limit', message: 'limit', ...exhaustion }, exitCode: 1 },
       ]);
       expect(result.termination).toMatchObject({ reason: 'usage_limit', why: exhausted, resetSource: 'backoff' });
       expect(exitCodeFor(result.termination)).toBe(1);

@@ -20,24 +20,27 @@ describe('detailOf: usage limits say why the run stopped and what to do', () => 
   const resetsAt = Date.parse('2026-04-01T00:00:00Z');
 
   it.each([
-    ['allocation_disabled', /no wait lifts that: ask your organisation's admin to re-enable it/],
-    ['out_of_credits', /no wait lifts that: add credits/],
+    [{ why: 'allocation_disabled' }, /no wait lifts that: ask your organisation's admin to re-enable it/],
     [
-      'monthly_cap',
+      { why: 'out_of_credits', hint: "top the agent's credits up" },
+      /no wait lifts that: top the agent's credits up, then run ralph again$/,
+    ],
+    [
+      { why: 'monthly_cap' },
       /resets 2026-04-01T00:00:00.000Z, read from the date in the message\) — the monthly usage or spend cap is reached/,
     ],
     [
-      'beyond_max_runtime',
+      { why: 'beyond_max_runtime' },
       /the reset comes after --max-runtime ends.*run ralph again after 2026-04-01T00:00:00.000Z, or allow a longer --max-runtime/,
     ],
-    ['stop_requested', /--on-usage-limit stop: run ralph again after 2026-04-01T00:00:00.000Z/],
-  ] as const)('%s', (why, advice) => {
+    [{ why: 'stop_requested' }, /--on-usage-limit stop: run ralph again after 2026-04-01T00:00:00.000Z/],
+  ] as const)('%j', (stop, advice) => {
     const termination = {
       reason: 'usage_limit' as const,
       message: 'limit',
       resetsAt,
       resetSource: 'dated' as const,
-      why,
+      ...stop,
     };
     expect(detailOf(termination)).toMatch(advice);
     expect(detailOf(termination)?.startsWith('limit')).toBe(true);

@@ -177,7 +177,7 @@ describe('diagnoseFailure', () => {
 
   it('recognises the real client not logged in (stream-json) as an auth failure', async () => {
     const { summary } = await feed([fixture('not-logged-in.stream.jsonl')]);
-    expect(diagnoseFailure(summary, 1, Date.now(), claude.classifyFailure)).toEqual({
+    expect(diagnoseFailure(summary, 1, Date.now(), claude)).toEqual({
       kind: 'auth',
       message: 'Not logged in · Please run /login',
       hint: CLAUDE_HINTS.auth,
@@ -186,7 +186,7 @@ describe('diagnoseFailure', () => {
 
   it('recognises the real root refusal on stderr as a set-up failure', async () => {
     const { summary } = await feed([], { stderr: fixture('root-refusal.stderr') });
-    expect(diagnoseFailure(summary, 1, Date.now(), claude.classifyFailure)).toMatchObject({ kind: 'setup' });
+    expect(diagnoseFailure(summary, 1, Date.now(), claude)).toMatchObject({ kind: 'setup' });
   });
 
   it('recognises a usage limit in the error result and takes its reset time from the rejected event, not the text', async () => {
@@ -209,7 +209,7 @@ describe('diagnoseFailure', () => {
         result: "You've hit your session limit · resets 9am (Europe/Berlin)",
       }),
     ]);
-    const failure = diagnoseFailure(summary, 1, Date.UTC(2026, 6, 4, 12), claude.classifyFailure);
+    const failure = diagnoseFailure(summary, 1, Date.UTC(2026, 6, 4, 12), claude);
     expect(failure).toMatchObject({
       kind: 'usage_limit',
       message: "You've hit your session limit · resets 9am (Europe/Berlin)",
@@ -223,17 +223,12 @@ describe('diagnoseFailure', () => {
       assistant({ type: 'text', text: 'The docs mention the usage limit.' }),
       result({ is_error: true, result: 'Error: tests failed' }),
     ]);
-    expect(diagnoseFailure(summary, 1, Date.now(), claude.classifyFailure)).toEqual({
+    expect(diagnoseFailure(summary, 1, Date.now(), claude)).toEqual({
       kind: 'error',
       lines: ['Error: tests failed'],
     });
     expect(
-      diagnoseFailure(
-        { ...summary, result: { ...summary.result!, isError: false } },
-        0,
-        Date.now(),
-        claude.classifyFailure,
-      ),
+      diagnoseFailure({ ...summary, result: { ...summary.result!, isError: false } }, 0, Date.now(), claude),
     ).toBeUndefined();
   });
 
@@ -244,7 +239,7 @@ describe('diagnoseFailure', () => {
     output.stdout.end();
     output.stderr.end();
     await Promise.all([finished(output.stdout), finished(output.stderr)]);
-    expect(diagnoseFailure(output.summary(), 1, Date.now(), claude.classifyFailure)).toMatchObject({ kind: 'auth' });
+    expect(diagnoseFailure(output.summary(), 1, Date.now(), claude)).toMatchObject({ kind: 'auth' });
   });
 });
 
@@ -295,7 +290,7 @@ describe.each(AGENT_KINDS)('the %s stream, read through its own reader', (kind) 
     expect(verbose.screen).toContain('· a.future.event (a line ralph does not know)');
     expect(verbose.screen).toContain('· 2 lines ralph does not know, not read (they are in the .jsonl log)');
     expect(verbose.summary.invalidLines).toBe(0);
-    expect(diagnoseFailure(verbose.summary, 0, Date.now(), dialect.classifyFailure)).toBeUndefined();
+    expect(diagnoseFailure(verbose.summary, 0, Date.now(), dialect)).toBeUndefined();
   });
 
   it('fails an iteration whose stream has no JSON at all, quoting its first bytes, whatever the exit', async () => {
@@ -303,7 +298,7 @@ describe.each(AGENT_KINDS)('the %s stream, read through its own reader', (kind) 
     const { summary } = await feed([text], { reader: dialect.reader() });
     expect(summary.notJson).toBe(text.slice(0, 120));
     for (const exit of [0, 1]) {
-      const failure = diagnoseFailure(summary, exit, Date.now(), dialect.classifyFailure);
+      const failure = diagnoseFailure(summary, exit, Date.now(), dialect);
       expect(failure?.kind).toBe('error');
       const [message = ''] = failure?.kind === 'error' ? failure.lines : [];
       expect(message).toContain(`it began ${JSON.stringify(neutralise(text.slice(0, 120)))} — `);
