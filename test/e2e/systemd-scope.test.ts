@@ -152,4 +152,79 @@ describe('ralph run in systemd scope mode', () => {
     },
     60_000,
   );
+
+  it.skipIf(skip !== undefined)(
+    `ends what the agent and a gate left, each from its own scope${skip ? ` — skipped: ${skip}` : ''}`,
+    async () => {
+      const repo = await userRepo();
+      const daemons = join(repo.root, '.git/daemons.pid');
+      const gate = [
+        'env -i setsid sleep 300 >/dev/null 2>&1 & echo $! > .git/gate.pid',
+        'while [ "$(cat /proc/$(cat .git/gate.pid)/comm 2>/dev/null)" != sleep ]; do :; done',
+        'grep ^0:: /proc/self/cgroup',
+      ].join('; ');
+      await writeFile(
+        join(repo.root, 'ralph/config.json'),
+        JSON.stringify({ gates: [{ name: 'tests', command: gate }] }),
+      );
+      await repo.steps([{ daemons, implement: true, completeWhenDone: true }]);
+      execFileSync('chown', ['-R', `${uid}:${gid}`, repo.root]);
+      const result = await runRalph(repo, ['run'], { wrapper: asUser(), env: { DBUS_SESSION_BUS_ADDRESS: undefined } });
+
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/warning: ended 2 processes that left the agent's group/);
+      const gateLog = repo.read('ralph/logs/gates-001-tests.log');
+      expect(gateLog).toMatch(/app\.slice\/ralph-[0-9a-f]+-[0-9a-f]+-gate-\S+\.scope/);
+      expect(gateLog).toMatch(/\[ralph\] ended 1 process that left the gate's group: \d+ sleep/);
+      expect(repo.lastRun()).toMatchObject({ containment: { mode: 'systemd scope' }, strayProcessesEnded: 3 });
+      const pids = [...repo.read('.git/daemons.pid').split('\n'), repo.read('.git/gate.pid')].filter((line) =>
+        line.trim(),
+      );
+      expect(pids).toHaveLength(3);
+      expect(pids.map(Number).filter(isAlive)).toEqual([]);
+    },
+    60_000,
+  );
+
+  it.skipIf(skip !== undefined)(
+    `the next run ends what a killed run left in its scopes${skip ? ` — skipped: ${skip}` : ''}`,
+    async () => {
+      const repo = await userRepo();
+      const agent = join(repo.root, 'crash-agent.sh');
+      const pidFile = join(repo.root, '.git/escape.pids');
+      await writeFile(
+        agent,
+        `#!/bin/sh\nenv -i setsid sleep 300 >/dev/null 2>&1 & echo $! > "${pidFile}"\nexec sleep 300\n`,
+        {
+          mode: 0o755,
+        },
+      );
+      chownSync(agent, uid, gid);
+      const args = ['run', '--allow-dirty', '--agent-bin', agent, '--output', 'text', '--max-iterations', '1'];
+      const env = { DBUS_SESSION_BUS_ADDRESS: undefined };
+      const first = await runRalph(repo, args, {
+        wrapper: asUser(),
+        env,
+        onStart: (child) => {
+          const poll = setInterval(() => {
+            if (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() && !child.killed) child.kill('SIGKILL');
+          }, 25);
+          child.once('exit', () => clearInterval(poll));
+        },
+      });
+      expect(first.code).toBe(null);
+      const daemon = Number(readFileSync(pidFile, 'utf8'));
+      expect(isAlive(daemon)).toBe(true);
+      const slice = join(delegated, 'app.slice');
+      expect(readdirSync(slice).filter((name) => name.startsWith('ralph-'))).toHaveLength(1);
+
+      await writeFile(agent, '#!/bin/sh\necho done\n', { mode: 0o755 });
+      const second = await runRalph(repo, args, { wrapper: asUser(), env });
+      expect(second.code).toBe(1);
+      expect(isAlive(daemon)).toBe(false);
+      expect(second.stdout).toMatch(/warning: .*ended \d+ process(es)? .*\d+ sleep/);
+      await waitFor(() => !readdirSync(slice).some((name) => name.startsWith('ralph-')), 5_000);
+    },
+    60_000,
+  );
 });
