@@ -227,4 +227,29 @@ describe('ralph run in systemd scope mode', () => {
     },
     60_000,
   );
+
+  it.skipIf(skip !== undefined)(
+    `ralph run in a delegated scope of its own gets the cgroup mode (docs/run.md)${skip ? ` — skipped: ${skip}` : ''}`,
+    async () => {
+      const repo = await userRepo();
+      const wrapper = [...asUser(), 'systemd-run', '--user', '--scope', '--quiet', '-p', 'Delegate=yes', '--'];
+      const env = { DBUS_SESSION_BUS_ADDRESS: undefined };
+      const dry = await runRalph(repo, ['run', '--dry-run'], { wrapper, env });
+      expect(dry.stdout).toMatch(
+        /ok +containment +cgroup: each agent and gate in a cgroup of its own under \S+\.scope/,
+      );
+
+      const pidFile = join(repo.root, '.git/daemon.pid');
+      const agent = join(repo.root, 'escape-agent.sh');
+      const script = `#!/bin/sh\nenv -i setsid sleep 300 >/dev/null 2>&1 & echo $! > "${pidFile}"\nsleep 0.2\necho escaped\n`;
+      await writeFile(agent, script, { mode: 0o755 });
+      chownSync(agent, uid, gid);
+      const args = ['run', '--allow-dirty', '--agent-bin', agent, '--output', 'text', '--max-iterations', '1'];
+      const result = await runRalph(repo, args, { wrapper, env });
+      expect(result.stdout).toContain('escaped');
+      expect(repo.lastRun()).toMatchObject({ containment: { mode: 'cgroup' }, strayProcessesEnded: 1 });
+      expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+    },
+    60_000,
+  );
 });
