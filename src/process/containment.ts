@@ -100,7 +100,11 @@ export class Containment {
    * A scope in a transient unit of the user's manager: its cgroup is where the manager will make it,
    * once systemd-run asks; until then (or if it never does) there is nothing in it to end.
    */
-  private markScope(value: string, scope: string, { manager, repo }: { manager: UserManager; repo: string }) {
+  private markScope(
+    value: string,
+    scope: string,
+    { manager, repo }: { manager: UserManager; repo: string },
+  ): RunMarker {
     const unit = scopeUnit(repo, this.runId, scope);
     return {
       value,
