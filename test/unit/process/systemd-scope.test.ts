@@ -1,16 +1,25 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { findUserManager, inScope, leftoverScopes, scopeUnit } from '../../../src/process/systemd-scope.js';
 
 const UNIFIED = '29 23 0:26 / /sys/fs/cgroup rw,nosuid shared:4 - cgroup2 cgroup2 rw,nsdelegate';
 const MANAGER = '/user.slice/user-1000.slice/user@1000.service';
 
+const made: string[] = [];
+afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
 /** A folder with a fake `systemd-run` whose body is `script` (its arguments in "$@"). */
 async function fakeSystemdRun(script: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ralph-systemd-run-'));
+  const dir = await tempDir('ralph-systemd-run-');
   await writeFile(join(dir, 'systemd-run'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
   return dir;
 }
@@ -82,7 +91,7 @@ describe('scope units', () => {
   });
 
   it("finds an earlier run's scopes of this repository only", async () => {
-    const sliceDir = await mkdtemp(join(tmpdir(), 'ralph-slice-'));
+    const sliceDir = await tempDir('ralph-slice-');
     const names = ['ralph-aaa-old-agent-1.scope', 'ralph-aaa-now-agent-2.scope', 'ralph-bbb-old-agent-1.scope'];
     for (const name of [...names, 'ralph-probe-123.scope', 'other.scope']) await mkdir(join(sliceDir, name));
     expect(leftoverScopes({ systemdRun: 'x', sliceDir }, 'aaa', 'now')).toEqual([
