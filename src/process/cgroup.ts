@@ -30,18 +30,31 @@ export function findOwnCgroup(
   mountinfo = readText('/proc/self/mountinfo'),
   membership = readText('/proc/self/cgroup'),
 ): CgroupHome {
+  const mount = findCgroupMount(mountinfo);
+  if ('why' in mount) return mount;
+  const own = /^0::(.*)$/m.exec(membership ?? '')?.[1];
+  if (own === undefined) return { why: 'ralph is in no cgroup v2 group (/proc/self/cgroup has no 0:: line)' };
+  return { dir: cgroupDir(mount, own) };
+}
+
+/** Where the cgroup2 hierarchy is mounted (`point`), and which of its groups is the mount's root. */
+export type CgroupMount = { root: string; point: string };
+
+export function findCgroupMount(mountinfo = readText('/proc/self/mountinfo')): CgroupMount | { why: string } {
   if (mountinfo === undefined) return { why: 'no /proc/self/mountinfo' };
   const mount = mountinfo
     .split('\n')
     .map((line) => line.split(' '))
     .find((fields) => fields[fields.indexOf('-') + 1] === 'cgroup2');
   if (!mount) return { why: 'no cgroup v2 hierarchy is mounted' };
-  const [root, point] = [unescapeMount(mount[3] ?? '/'), unescapeMount(mount[4] ?? '')];
-  const own = /^0::(.*)$/m.exec(membership ?? '')?.[1];
-  if (own === undefined) return { why: 'ralph is in no cgroup v2 group (/proc/self/cgroup has no 0:: line)' };
+  return { root: unescapeMount(mount[3] ?? '/'), point: unescapeMount(mount[4] ?? '') };
+}
+
+/** The directory of a cgroup named as /proc/PID/cgroup and systemd name it (`/user.slice/…`). */
+export function cgroupDir(mount: CgroupMount, name: string): string {
   // A mount of a subtree (a container's cgroup namespace) shows paths relative to its root.
-  const relative = root !== '/' && own.startsWith(root) ? own.slice(root.length) : own;
-  return { dir: join(point, relative).replace(/(.)\/$/, '$1') };
+  const relative = mount.root !== '/' && name.startsWith(mount.root) ? name.slice(mount.root.length) : name;
+  return join(mount.point, relative).replace(/(.)\/$/, '$1');
 }
 
 /** A short, stable name for a repository: its cgroups say whose they are. */
@@ -111,7 +124,7 @@ function pidsIn(path: string): number[] {
   return [...own, ...childDirs(path).flatMap((child) => pidsIn(join(path, child)))];
 }
 
-function childDirs(path: string): string[] {
+export function childDirs(path: string): string[] {
   try {
     return readdirSync(path, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())

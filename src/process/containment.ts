@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import {
   createRunCgroup,
   createScopeCgroup,
@@ -13,9 +14,10 @@ import {
 } from './cgroup.js';
 import { endMarked, killMarkedNow, MARKER_VARIABLE, type MarkedProcess } from './marked-processes.js';
 import { bootTicksNow, hasProc } from './proc.js';
+import { findUserManager, inScope, leftoverScopes, scopeUnit, type UserManager } from './systemd-scope.js';
 
 /** How a run keeps its processes: the promise "every process it started is ended" holds this far. */
-export type ContainmentMode = 'cgroup' | 'marker' | 'process group only';
+export type ContainmentMode = 'cgroup' | 'systemd scope' | 'marker' | 'process group only';
 
 /** The mode in effect and why: printed at the start, by `--dry-run`, and kept in last-run.json. */
 export interface ContainmentChoice {
@@ -38,10 +40,11 @@ export interface RunMarker {
 }
 
 /**
- * Keeps a run's processes inside the run. With a cgroup (Linux, cgroup v2, writable): every scope's
- * processes are members of its cgroup, found by reading cgroup.procs, whatever they do to their
- * environment. Otherwise every process ralph starts carries a marker in its environment, inherited
- * through `setsid`, double forks and `daemon()`, and found in /proc once the scope's group is gone.
+ * Keeps a run's processes inside the run. With a cgroup (Linux, cgroup v2, writable by ralph, or
+ * made for it by the user's systemd manager as a transient scope): every scope's processes are
+ * members of its cgroup, found by reading cgroup.procs, whatever they do to their environment.
+ * Otherwise every process ralph starts carries a marker in its environment, inherited through
+ * `setsid`, double forks and `daemon()`, and found in /proc once the scope's group is gone.
  * Without /proc (macOS) only the process group is ended.
  */
 export class Containment {
@@ -49,6 +52,7 @@ export class Containment {
   ended = 0;
   choice: ContainmentChoice;
   private runCgroup: string | undefined;
+  private scopes: { manager: UserManager; repo: string } | undefined;
   private readonly live = new Set<RunMarker>();
 
   constructor(readonly runId: string = newRunId()) {
@@ -63,18 +67,24 @@ export class Containment {
    */
   async open(identity: string, env: NodeJS.ProcessEnv = process.env): Promise<MarkedProcess[]> {
     if (this.choice.mode === 'process group only') return [];
-    const { choice, path, home, repo } = chooseMode(identity, this.runId, env);
+    const { choice, path, home, repo, manager } = chooseMode(identity, this.runId, env);
     this.choice = choice;
     this.runCgroup = path;
-    if (!path) return [];
+    this.scopes = manager ? { manager, repo } : undefined;
+    const leftovers = path
+      ? leftoverRunCgroups(home, repo, this.runId)
+      : manager
+        ? leftoverScopes(manager, repo, this.runId)
+        : [];
     const ended: MarkedProcess[] = [];
-    for (const leftover of leftoverRunCgroups(home, repo, this.runId)) ended.push(...(await emptyCgroup(leftover)));
+    for (const leftover of leftovers) ended.push(...(await emptyCgroup(leftover)));
     return ended;
   }
 
   /** A fresh marker (and, with a cgroup, a fresh cgroup) for one scope of this run. */
   mark(scope: string): RunMarker {
     const value = `${this.runId}:${scope}`;
+    if (this.scopes) return this.markScope(value, scope, this.scopes);
     const cgroup = this.runCgroup ? createScopeCgroup(this.runCgroup, scope) : undefined;
     const sinceTicks = cgroup ? undefined : bootTicksNow();
     return {
@@ -83,6 +93,24 @@ export class Containment {
       wrap: (file, args) => (cgroup ? inCgroup(cgroup, file, args) : { file, args: [...args] }),
       ...(cgroup ? { cgroup } : {}),
       ...(sinceTicks === undefined ? {} : { sinceTicks }),
+    };
+  }
+
+  /**
+   * A scope in a transient unit of the user's manager: its cgroup is where the manager will make it,
+   * once systemd-run asks; until then (or if it never does) there is nothing in it to end.
+   */
+  private markScope(
+    value: string,
+    scope: string,
+    { manager, repo }: { manager: UserManager; repo: string },
+  ): RunMarker {
+    const unit = scopeUnit(repo, this.runId, scope);
+    return {
+      value,
+      env: (base: NodeJS.ProcessEnv) => ({ ...base, [MARKER_VARIABLE]: value }),
+      wrap: (file: string, args: readonly string[]) => inScope(manager, unit, file, args),
+      cgroup: join(manager.sliceDir, unit),
     };
   }
 
@@ -125,7 +153,10 @@ function since(marker: RunMarker): { sinceTicks?: number } {
   return marker.sinceTicks === undefined ? {} : { sinceTicks: marker.sinceTicks };
 }
 
-/** The mode a run gets: a cgroup where one can be made, the marker otherwise (or when asked for). */
+/**
+ * The mode a run gets: a cgroup where one can be made, else a transient scope per agent or gate
+ * where the user's systemd manager gives one, else the marker (or the marker when asked for).
+ */
 function chooseMode(identity: string, runId: string, env: NodeJS.ProcessEnv) {
   const home = findOwnCgroup();
   const repo = repoHash(identity);
@@ -134,7 +165,13 @@ function chooseMode(identity: string, runId: string, env: NodeJS.ProcessEnv) {
   }
   const made = createRunCgroup(home, runCgroupName(repo, runId));
   if ('why' in made) {
-    return { choice: { mode: 'marker' as const, reason: `${made.why}; the environment marker is used` }, home, repo };
+    const manager = findUserManager(env);
+    if (!('why' in manager)) {
+      const reason = `${made.why}; each agent and gate in a transient scope of the systemd user manager under ${manager.sliceDir}`;
+      return { choice: { mode: 'systemd scope' as const, reason }, home, repo, manager };
+    }
+    const why = manager.quiet ? made.why : `${made.why}; ${manager.why}`;
+    return { choice: { mode: 'marker' as const, reason: `${why}; the environment marker is used` }, home, repo };
   }
   return {
     choice: {

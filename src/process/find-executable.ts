@@ -13,7 +13,8 @@ export function findExecutable(
   return Promise.resolve(lookUp(name, cwd, pathVariable));
 }
 
-function lookUp(name: string, cwd: string, pathVariable: string): string | undefined {
+/** The same lookup, synchronous: for choices made before anything runs. */
+export function lookUp(name: string, cwd: string, pathVariable: string): string | undefined {
   const candidates = name.includes('/')
     ? [resolve(cwd, name)]
     : pathVariable
