@@ -1,7 +1,7 @@
 import { neutralise } from '../ui/neutralise.js';
 import { BoundedLines } from './bounded-lines.js';
 
-/** A line of a loop's output longer than this is forwarded in pieces: memory stays bounded. */
+/** A line of a loop's output longer than this is cut there, marked `…`: memory stays bounded. */
 export const MAX_LINE_BYTES = 16 * 1024;
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../src/ui/display-width.js';
 import { LiveBoard } from '../../../src/parallel/live-board.js';
 import { applyMessage, loopLine, newView } from '../../../src/parallel/loop-view.js';
-import { prefixedLines } from '../../../src/parallel/prefixed-lines.js';
+import { MAX_LINE_BYTES, prefixedLines } from '../../../src/parallel/prefixed-lines.js';
 
 describe('prefixedLines', () => {
   it("puts the list's name before each whole line, one write per line, however the chunks fall", () => {
@@ -12,6 +12,14 @@ describe('prefixedLines', () => {
     lines.push('lement\n✓ commit abc\n');
     lines.end();
     expect(writes).toEqual(['api │ Iteration 1 · implement\n', 'api │ ✓ commit abc\n']);
+  });
+
+  it('cuts a line over the bound, marks it, and drops its tail rather than forward it as a line', () => {
+    const writes: string[] = [];
+    const lines = prefixedLines('api │ ', (text) => writes.push(text));
+    lines.push(`${'a'.repeat(MAX_LINE_BYTES)}::error::tail\nnext\n`);
+    lines.end();
+    expect(writes).toEqual([`api │ ${'a'.repeat(MAX_LINE_BYTES)} …\n`, 'api │ next\n']);
   });
 
   it('keeps every forwarded line off column 0 and its controls shown, not obeyed', () => {
