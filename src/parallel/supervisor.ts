@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { MergeCheck } from '../git/merge-check.js';
 import type { TaskList } from '../lists/task-lists.js';
 import type { LoopMessage, SupervisorMessage } from './channel-messages.js';
@@ -6,7 +7,6 @@ import { applyMessage, newView, type LoopView } from './loop-view.js';
 import { MergeWatch, type MatrixCell } from './merge-watch.js';
 import { exitCodeFor, type InterruptSignal } from '../loop/termination.js';
 import { mostUrgent } from './most-urgent.js';
-import type { BoundedLines } from './bounded-lines.js';
 import { schedule, type ListOutcome, type LoopEnd } from './scheduler.js';
 
 /** Why the supervisor stopped a loop itself; its ending is then this, not the signal it got. */
@@ -35,7 +35,7 @@ export interface SupervisorPorts {
   /** A loop's own record (its worktree's last-run.json) once it ended, if it wrote one this run. */
   readRecord(list: TaskList, startedAt: number): Promise<{ reason: string; record: unknown } | undefined>;
   /** Where a loop's output goes, a line at a time. */
-  output(list: TaskList, stream: 'stdout' | 'stderr'): BoundedLines;
+  output(list: TaskList, stream: 'stdout' | 'stderr'): Writable;
   /** The loops' lines changed (a message, an ending, a conflict). */
   changed(views: readonly LoopView[]): void;
   /** A line of the supervisor's own, about one loop. */
