@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { makeRepo, type Repo } from './e2e.js';
 
 /**
@@ -28,7 +28,10 @@ export async function repoWithLists(
         ...extra[name],
       }),
     );
-  for (const [path, text] of Object.entries(files)) await repo.write(path, text);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(repo.root, path)), { recursive: true });
+    await repo.write(path, text);
+  }
   await repo.write('.gitignore', 'ralph/worktrees/\nralph/logs/\n');
   repo.git('add', '-A');
   repo.git('commit', '-q', '-m', 'task lists');
