@@ -87,25 +87,37 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
     showSummary(screen, result);
     await writeParallelRecord(root, paths.logs, { startedAt, endedAt: Date.now(), jobs }, result);
     if (!options.integrate) return result.exitCode;
-    screen.line('');
-    if (stop.signal.aborted) {
-      screen.line('ralph integrate: not started, the run was interrupted');
-      return result.exitCode;
-    }
-    const integration = await integrateLists(root, {
-      env,
-      signal: stop.signal,
-      onLine: (line) => screen.line(line),
-    }).catch((error: unknown) => {
-      // Ctrl-C ended a git command of its set-up (the branch, the worktree): nothing was merged.
-      if (!(error instanceof GitStopped && error.why === 'interrupt')) throw error;
-      screen.line('ralph integrate: interrupted');
-      return { exitCode: exitCodeFor({ reason: 'interrupted', signal: interrupts.first() ?? 'SIGINT' }) };
-    });
-    return mostUrgent([result.exitCode, integration.exitCode]);
+    return mostUrgent([result.exitCode, await integrateAfter(root, env, screen, stop.signal, interrupts.first)]);
   } finally {
     interrupts.release();
     await screen.close();
+  }
+}
+
+/**
+ * `--integrate`, once the loops ended: its exit code. A Ctrl-C before it keeps it from starting;
+ * one during it ends its gates and git at once.
+ */
+async function integrateAfter(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  screen: SupervisorScreen,
+  signal: AbortSignal,
+  interruptedBy: () => InterruptSignal | undefined,
+): Promise<number> {
+  screen.line('');
+  const interrupted = () => exitCodeFor({ reason: 'interrupted', signal: interruptedBy() ?? 'SIGINT' });
+  if (signal.aborted) {
+    screen.line('ralph integrate: not started, the run was interrupted');
+    return interrupted();
+  }
+  try {
+    return (await integrateLists(root, { env, signal, onLine: (line) => screen.line(line) })).exitCode;
+  } catch (error) {
+    // Ctrl-C ended a git command of its set-up (the branch, the worktree): nothing was merged.
+    if (!(error instanceof GitStopped && error.why === 'interrupt')) throw error;
+    screen.line('ralph integrate: interrupted');
+    return interrupted();
   }
 }
 
@@ -168,7 +180,7 @@ function passInterrupts(
   supervisor: Supervisor,
   screen: SupervisorScreen,
   stop: AbortController,
-): { release(): void; first(): InterruptSignal | undefined } {
+): { release: () => void; first: () => InterruptSignal | undefined } {
   const signals: InterruptSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const got: InterruptSignal[] = [];
   const handle = (signal: InterruptSignal) => {
