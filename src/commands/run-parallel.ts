@@ -4,9 +4,11 @@ import { ralphPaths } from '../files/paths.js';
 import { currentBranch } from '../git/branch.js';
 import { checkMerge } from '../git/merge-check.js';
 import { findRepoRoot } from '../git/repository.js';
+import { GitStopped } from '../git/safe-git.js';
 import { baseFor } from '../integrate/base-for.js';
 import { integrateLists } from '../integrate/integrate-lists.js';
 import { findTaskLists, LISTS_DIR, worktreeDir, type TaskList } from '../lists/task-lists.js';
+import { exitCodeFor, type InterruptSignal } from '../loop/termination.js';
 import { mostUrgent } from '../parallel/most-urgent.js';
 import { readLoopRecord, writeParallelRecord } from '../parallel/parallel-record.js';
 import { liveScreen, prefixedScreen, type SupervisorScreen } from '../parallel/supervisor-screen.js';
@@ -50,6 +52,8 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       ? await liveScreen(stdout, root, paths.logs, names, new Date(startedAt).toISOString().replace(/[:.]/g, '-'))
       : prefixedScreen(stdout, names, github);
   const branch = (await currentBranch(root)) ?? 'HEAD';
+  // Ctrl-C ends the supervisor's own work too: the gates and git of a dependent list's base, and --integrate.
+  const stop = new AbortController();
   const supervisor = new Supervisor(
     {
       lists,
@@ -66,7 +70,8 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
         env: loopEnvironment(env, github),
       }),
       // The work of every list it depends on, merged and gated as `ralph integrate` does.
-      baseFor: (list) => baseFor(root, list, lists, { env, onLine: (line) => screen.say(list.name, line) }),
+      baseFor: (list) =>
+        baseFor(root, list, lists, { env, signal: stop.signal, onLine: (line) => screen.say(list.name, line) }),
       checkMerge: (ours, theirs) => checkMerge(root, ours, theirs),
       readRecord: (list, since) =>
         readLoopRecord(join(worktreeDir(root, list.branch), 'ralph/logs/last-run.json'), since),
@@ -76,18 +81,43 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       now: Date.now,
     },
   );
-  const stopListening = passInterrupts(supervisor, screen);
+  const interrupts = passInterrupts(supervisor, screen, stop);
   try {
     const result = await supervisor.run();
     showSummary(screen, result);
     await writeParallelRecord(root, paths.logs, { startedAt, endedAt: Date.now(), jobs }, result);
     if (!options.integrate) return result.exitCode;
-    screen.line('');
-    const integration = await integrateLists(root, { env, onLine: (line) => screen.line(line) });
-    return mostUrgent([result.exitCode, integration.exitCode]);
+    return mostUrgent([result.exitCode, await integrateAfter(root, env, screen, stop.signal, interrupts.first)]);
   } finally {
-    stopListening();
+    interrupts.release();
     await screen.close();
+  }
+}
+
+/**
+ * `--integrate`, once the loops ended: its exit code. A Ctrl-C before it keeps it from starting;
+ * one during it ends its gates and git at once.
+ */
+async function integrateAfter(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  screen: SupervisorScreen,
+  signal: AbortSignal,
+  interruptedBy: () => InterruptSignal | undefined,
+): Promise<number> {
+  screen.line('');
+  const interrupted = () => exitCodeFor({ reason: 'interrupted', signal: interruptedBy() ?? 'SIGINT' });
+  if (signal.aborted) {
+    screen.line('ralph integrate: not started, the run was interrupted');
+    return interrupted();
+  }
+  try {
+    return (await integrateLists(root, { env, signal, onLine: (line) => screen.line(line) })).exitCode;
+  } catch (error) {
+    // Ctrl-C ended a git command of its set-up (the branch, the worktree): nothing was merged.
+    if (!(error instanceof GitStopped && error.why === 'interrupt')) throw error;
+    screen.line('ralph integrate: interrupted');
+    return interrupted();
   }
 }
 
@@ -142,22 +172,33 @@ function loopEnvironment(env: NodeJS.ProcessEnv, github: boolean): NodeJS.Proces
   return { ...rest, CI: 'true' };
 }
 
-/** The first Ctrl-C (or SIGTERM, SIGHUP) is passed on to every loop; a second one too: their agents die at once. */
-function passInterrupts(supervisor: Supervisor, screen: SupervisorScreen): () => void {
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  let count = 0;
-  const handle = (signal: NodeJS.Signals) => {
-    count++;
+/**
+ * The first Ctrl-C (or SIGTERM, SIGHUP) is passed on to every loop and aborts `stop`, which ends the
+ * gates and git the supervisor runs itself; a second one is passed on too: the agents die at once.
+ */
+function passInterrupts(
+  supervisor: Supervisor,
+  screen: SupervisorScreen,
+  stop: AbortController,
+): { release: () => void; first: () => InterruptSignal | undefined } {
+  const signals: InterruptSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const got: InterruptSignal[] = [];
+  const handle = (signal: InterruptSignal) => {
+    got.push(signal);
     screen.line(
-      count === 1
+      got.length === 1
         ? `${signal}: stopping every loop (again to kill their agents at once)…`
         : `${signal}: killing the agents now`,
     );
     supervisor.interrupt(signal);
+    stop.abort();
   };
   for (const signal of signals) process.on(signal, handle);
-  return () => {
-    for (const signal of signals) process.off(signal, handle);
+  return {
+    release: () => {
+      for (const signal of signals) process.off(signal, handle);
+    },
+    first: () => got[0],
   };
 }
 

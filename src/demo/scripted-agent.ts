@@ -92,9 +92,7 @@ function loadStep(argv: string[], prompt: string): Step {
   if (!script) return DEMO_STEP;
   const steps = JSON.parse(readFileSync(script, 'utf8')) as Step[];
   const counter = `${script}.calls`;
-  const call = existsSync(counter) ? Number(readFileSync(counter, 'utf8')) + 1 : 1;
-  writeFileSync(counter, String(call));
-  const record = {
+  const record = (call: number) => ({
     call,
     argv,
     prompt,
@@ -102,8 +100,19 @@ function loadStep(argv: string[], prompt: string): Step {
     // What ralph must clear from an agent's environment, each by its name in lower case: null when cleared.
     ...Object.fromEntries(SESSION_VARIABLES.map((name) => [name.toLowerCase(), process.env[name] ?? null])),
     marker: process.env.RALPH_RUN_MARKER ?? null,
-  };
-  writeFileSync(`${script}.call-${call}.json`, JSON.stringify(record, null, 2));
+  });
+  // Loops of a parallel run call at once: each call claims its number by creating its record
+  // (O_EXCL), so two never get the same step.
+  let call = existsSync(counter) ? Number(readFileSync(counter, 'utf8')) + 1 : 1;
+  for (; ; call++) {
+    try {
+      writeFileSync(`${script}.call-${call}.json`, JSON.stringify(record(call), null, 2), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  if (!existsSync(counter) || Number(readFileSync(counter, 'utf8')) < call) writeFileSync(counter, String(call));
   return steps[Math.min(call, steps.length) - 1] ?? {};
 }
 

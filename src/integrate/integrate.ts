@@ -12,7 +12,7 @@ import {
 import { openIntegrationWorktree, resetWorktree } from '../git/integration-worktree.js';
 import { commitOf, LOOP_RECORD_FILES, mergedTree } from '../git/merge-check.js';
 import { withPathsFrom } from '../git/tree-edit.js';
-import { runGit } from '../git/safe-git.js';
+import { GitStopped, runGit } from '../git/safe-git.js';
 import { branchProgress } from './branch-task-list.js';
 import { integrationOrder, type ListRef } from './integration-order.js';
 
@@ -83,7 +83,12 @@ export async function integrate(options: IntegrateOptions): Promise<Integration>
   for (const list of integrationOrder(options.lists)) {
     const outcome: ListOutcome = signal?.aborted
       ? { list: list.name, branch: list.branch, state: 'interrupted' }
-      : await integrateOne(list, { ...options, head, step: ++step, leftOut });
+      : await integrateOne(list, { ...options, head, step: ++step, leftOut }).catch((error: unknown) => {
+          // The interrupt ended one of its git commands: this list was not tried to the end.
+          if (error instanceof GitStopped && error.why === 'interrupt')
+            return { list: list.name, branch: list.branch, state: 'interrupted' } as const;
+          throw error;
+        });
     if (outcome.state === 'merged') head = outcome.commit;
     if (!IN.has(outcome.state)) leftOut.add(list.name);
     outcomes.push(outcome);

@@ -1,6 +1,6 @@
-import { rename } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
-import { RalphError } from '../errors.js';
+import { lstat, realpath, rename } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { isErrno, RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { createUniqueDir } from '../files/archive-name.js';
 import { pathExists } from '../files/missing-file.js';
@@ -98,12 +98,13 @@ async function removable(
 
 async function remove(root: string, entry: WorktreeEntry, dir: string, why: string): Promise<PruneVerdict> {
   const logs = ralphPaths(entry.path).logs;
+  const foreign = await foreignLogs(entry.path);
+  if (foreign) return { dir, action: 'kept', why: `${foreign}: its logs are not moved, nor is it removed` };
   let kept: string | undefined;
   if (await pathExists(logs)) {
     const parent = join(ralphPaths(root).logs, 'worktrees');
     await ownFolder(root, parent);
     kept = await createUniqueDir(parent, entry.path.split(sep).pop() ?? 'worktree');
-    // rename moves a link as the link: nothing outside the worktree is touched.
     await rename(logs, kept);
   }
   const removed = await removeWorktree(root, entry.path);
@@ -120,4 +121,27 @@ function isUnderWorktrees(root: string, path: string): boolean {
 
 function shown(root: string, path: string): string {
   return relative(root, path).split(sep).join('/');
+}
+
+/**
+ * Why the worktree's `ralph/` or `ralph/logs/` is no folder of its own, if it is not: the agent can
+ * make either a link to a folder outside the repository, and moving "its logs" would then move that
+ * folder (or a link to it) into the main checkout. Each must be missing or a real folder inside the
+ * worktree.
+ */
+async function foreignLogs(worktree: string): Promise<string | undefined> {
+  const real = await realpath(worktree);
+  for (const part of ['ralph', 'ralph/logs']) {
+    const path = join(worktree, part);
+    const stats = await lstat(path).catch((error: unknown) => {
+      if (isErrno(error, 'ENOENT')) return undefined;
+      throw error;
+    });
+    if (stats === undefined) return undefined;
+    if (stats.isSymbolicLink()) return `its ${part} is a symbolic link`;
+    if (!stats.isDirectory()) return `its ${part} is not a folder`;
+    const inside = relative(real, await realpath(path));
+    if (inside.startsWith('..') || isAbsolute(inside)) return `its ${part} lies outside it`;
+  }
+  return undefined;
 }

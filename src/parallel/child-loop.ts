@@ -1,5 +1,6 @@
 import { constants } from 'node:os';
-import type { Duplex, Readable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { execa, type ResultPromise } from 'execa';
 import { BoundedLines } from './bounded-lines.js';
 import {
@@ -36,7 +37,7 @@ export interface ChildLoop {
  */
 export function startLoop(
   loop: LoopCommand,
-  output: (stream: 'stdout' | 'stderr') => BoundedLines,
+  output: (stream: 'stdout' | 'stderr') => Writable,
   heard: (message: LoopMessage) => void,
 ): ChildLoop {
   const child = execa(loop.command, loop.args, {
@@ -75,16 +76,14 @@ export function startLoop(
   };
 }
 
-/** Resolves once the stream ended, every line handed on. */
-function forward(stream: Readable | null, lines: BoundedLines): Promise<void> {
-  if (!stream) return Promise.resolve();
-  stream.on('data', (chunk: Buffer) => lines.push(chunk));
-  return new Promise((resolve) => {
-    stream.on('close', () => {
-      lines.end();
-      resolve();
-    });
-  });
+/**
+ * Resolves once the stream ended and every line of it was handed on; the sink's backpressure
+ * reaches the loop (its pipe fills) rather than the supervisor's memory.
+ */
+async function forward(stream: Readable | null, sink: Writable): Promise<void> {
+  if (!stream) return;
+  // A stream cut off (the loop killed mid-line) loses that line's end, never the run.
+  await pipeline(stream, sink).catch(() => undefined);
 }
 
 function sendSignal(

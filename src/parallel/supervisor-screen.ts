@@ -1,16 +1,18 @@
-import type { FileHandle } from 'node:fs/promises';
+import type { WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { createOwnFile } from '../files/own-file.js';
 import { stopToken } from '../ui/runner-fence.js';
 import { neutralise } from '../ui/neutralise.js';
-import type { BoundedLines } from './bounded-lines.js';
 import { LiveBoard, nameWidth } from './live-board.js';
 import { loopLine, type LoopView } from './loop-view.js';
 import { prefixedLines } from './prefixed-lines.js';
 
 /** Where the supervisor shows the loops: their output, its own lines, the loops' live lines. */
 export interface SupervisorScreen {
-  output(list: string, stream: 'stdout' | 'stderr'): BoundedLines;
+  /** Where one of a loop's streams goes: finished once every line of it was handed on. */
+  output(list: string, stream: 'stdout' | 'stderr'): Writable;
   changed(views: readonly LoopView[]): void;
   say(list: string, text: string): void;
   /** A line of the supervisor's own, about the run as a whole (the summary). */
@@ -33,7 +35,7 @@ export function prefixedScreen(
   const token = github ? stopToken() : undefined;
   if (token) out.write(`::stop-commands::${token}\n`);
   return {
-    output: (list) => prefixedLines(prefix(list), (text) => out.write(text)),
+    output: (list) => prefixedLines(prefix(list), out),
     changed: () => undefined,
     say: (list, text) => out.write(`${prefix(list)}${shown(text)}\n`),
     line: (text) => out.write(`${shown(text)}\n`),
@@ -58,21 +60,26 @@ export async function liveScreen(
 ): Promise<SupervisorScreen> {
   const board = new LiveBoard(out, () => out.columns);
   const width = nameWidth(names);
-  const files = new Map<string, FileHandle>();
-  for (const name of names)
-    files.set(name, await createOwnFile(root, join(logsDir, 'parallel', `${stamp}-${name}.log`)));
-  const streams = new Map([...files].map(([name, handle]) => [name, handle.createWriteStream()]));
+  const logs = new Map<string, WriteStream>();
+  for (const name of names) {
+    const path = join(logsDir, 'parallel', `${stamp}-${name}.log`);
+    const log = (await createOwnFile(root, path)).createWriteStream();
+    // A full disk costs that loop's log, said once, never the run: the loop goes on unheld.
+    log.once('error', (error) => board.print(shown(`${name.padEnd(width)}  its log ${path} failed: ${error.message}`)));
+    logs.set(name, log);
+  }
   const onResize = () => board.resized();
   out.on('resize', onResize);
   return {
-    output: (list) => prefixedLines('', (text) => streams.get(list)?.write(text)),
+    output: (list) => prefixedLines('', logs.get(list)!),
     changed: (views) => board.show(views.map((view) => loopLine(view, width))),
     say: (list, text) => board.print(`${list.padEnd(width)}  ${shown(text)}`),
     line: (text) => board.print(shown(text)),
     async close() {
       out.off('resize', onResize);
       board.close();
-      await Promise.all([...streams.values()].map((stream) => new Promise((resolve) => stream.end(resolve))));
+      // Every line handed to a log is on disk before the run ends (or its failure was said).
+      await Promise.all([...logs.values()].map((log) => (log.end(), finished(log).catch(() => undefined))));
     },
   };
 }

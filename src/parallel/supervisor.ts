@@ -1,11 +1,12 @@
+import type { Writable } from 'node:stream';
 import type { MergeCheck } from '../git/merge-check.js';
 import type { TaskList } from '../lists/task-lists.js';
 import type { LoopMessage, SupervisorMessage } from './channel-messages.js';
 import { startLoop, type ChildLoop, type LoopCommand } from './child-loop.js';
 import { applyMessage, newView, type LoopView } from './loop-view.js';
 import { MergeWatch, type MatrixCell } from './merge-watch.js';
+import { exitCodeFor, type InterruptSignal } from '../loop/termination.js';
 import { mostUrgent } from './most-urgent.js';
-import type { BoundedLines } from './bounded-lines.js';
 import { schedule, type ListOutcome, type LoopEnd } from './scheduler.js';
 
 /** Why the supervisor stopped a loop itself; its ending is then this, not the signal it got. */
@@ -34,7 +35,7 @@ export interface SupervisorPorts {
   /** A loop's own record (its worktree's last-run.json) once it ended, if it wrote one this run. */
   readRecord(list: TaskList, startedAt: number): Promise<{ reason: string; record: unknown } | undefined>;
   /** Where a loop's output goes, a line at a time. */
-  output(list: TaskList, stream: 'stdout' | 'stderr'): BoundedLines;
+  output(list: TaskList, stream: 'stdout' | 'stderr'): Writable;
   /** The loops' lines changed (a message, an ending, a conflict). */
   changed(views: readonly LoopView[]): void;
   /** A line of the supervisor's own, about one loop. */
@@ -72,6 +73,7 @@ export class Supervisor {
   private skippedMergeCheck: string | undefined;
   private hold: SupervisorMessage | undefined;
   private stopping: string | undefined;
+  private interruptedBy: InterruptSignal | undefined;
   private pendingChecks: Promise<unknown>[] = [];
 
   constructor(
@@ -93,8 +95,9 @@ export class Supervisor {
   }
 
   /** Ctrl-C (or SIGTERM, SIGHUP): passed on to every loop, which ends its own agent; no new loop starts. */
-  interrupt(signal: NodeJS.Signals): void {
+  interrupt(signal: InterruptSignal): void {
     this.stopping ??= `the run was interrupted (${signal})`;
+    this.interruptedBy ??= signal;
     for (const loop of this.live.values()) loop.signal(signal);
   }
 
@@ -105,12 +108,16 @@ export class Supervisor {
     try {
       from = list.dependsOn.length > 0 ? await this.ports.baseFor(list) : undefined;
     } catch (error) {
-      // No base holding its dependencies' work: the list must not start from one without it.
-      const reason = `no base with the work it depends on: ${(error as Error).message.split('\n')[0]}`;
-      Object.assign(view, { state: 'ended', ending: 'set-up' });
-      this.ports.say(list.name, reason);
+      // Ctrl-C ended the gates or git of its base: the list was interrupted, not set up wrong.
+      const signal = this.interruptedBy;
+      const end: LoopEnd = signal
+        ? { exitCode: exitCodeFor({ reason: 'interrupted', signal }), reason: 'interrupted' }
+        : // No base holding its dependencies' work: the list must not start from one without it.
+          { exitCode: 64, reason: `no base with the work it depends on: ${(error as Error).message.split('\n')[0]}` };
+      Object.assign(view, { state: 'ended', ending: signal ? end.reason : 'set-up' });
+      this.ports.say(list.name, signal ? 'interrupted while its base was made' : end.reason);
       this.show();
-      return { exitCode: 64, reason };
+      return end;
     }
     view.state = 'running';
     this.started.add(list.name);

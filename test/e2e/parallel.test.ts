@@ -1,45 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive, makeRepo, runRalph, waitFor, type Repo } from '../helpers/e2e.js';
-
-/** A repository with these task lists under ralph/lists/, each of `stories` open stories, committed. */
-async function repoWithLists(names: string[], stories = 1, extra: Record<string, object> = {}): Promise<Repo> {
-  const repo = await makeRepo({ stories: [{ id: 'MAIN-1' }] });
-  await mkdir(join(repo.root, 'ralph/lists'));
-  for (const name of names)
-    await repo.write(
-      `ralph/lists/${name}.json`,
-      JSON.stringify({
-        project: name,
-        stories: Array.from({ length: stories }, (_, index) => ({
-          id: `${name.toUpperCase()}-${index + 1}`,
-          title: `Story ${index + 1} of ${name}`,
-          priority: index + 1,
-          passes: false,
-        })),
-        ...extra[name],
-      }),
-    );
-  await repo.write('.gitignore', 'ralph/worktrees/\nralph/logs/\n');
-  repo.git('add', '-A');
-  repo.git('commit', '-q', '-m', 'task lists');
-  return repo;
-}
+import { parallelRecord, repoWithLists } from '../helpers/parallel-repo.js';
 
 /** The main checkout as git sees it: HEAD, the status, and every tracked file's content. */
 function snapshot(repo: Repo): string {
   return [repo.git('rev-parse', 'HEAD'), repo.git('status', '--porcelain'), repo.git('ls-files', '-s')].join('\n');
 }
-
-const parallelRecord = (repo: Repo) =>
-  JSON.parse(repo.read('ralph/logs/parallel-last-run.json')) as {
-    exitCode: number;
-    loops: { list: string; outcome: { state: string; reason?: string; exitCode?: number }; stoppedBy?: string }[];
-    matrix: { ours: string; theirs: string; check: { state: string; files?: string[] } }[];
-  };
 
 describe('ralph run --parallel', () => {
   it('runs three lists at once, each in its worktree, leaving the main checkout as it was', async () => {

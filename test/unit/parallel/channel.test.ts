@@ -25,17 +25,36 @@ describe('BoundedLines', () => {
     ]);
   });
 
-  it('never holds more than its bound: a longer line goes on in pieces marked cut', () => {
+  it('never holds more than its bound: of a longer line its start goes on marked cut, the rest is dropped', () => {
     expect(split(4, 'abcdefghij\nk\n')).toEqual([
       ['abcd', true],
-      ['efgh', true],
-      ['ij', false],
       ['k', false],
     ]);
   });
 
+  it('never passes the tail of a cut line on as a line, however the chunks fall', () => {
+    // The tail is a valid message on its own: it must not be read as one.
+    const tail = '{"t":"hold"}';
+    expect(split(8, 'x'.repeat(6), `yyy${tail}`, '\nnext', '\n')).toEqual([
+      ['xxxxxxyy', true],
+      ['next', false],
+    ]);
+    expect(split(8, `${'z'.repeat(9)}${tail}`)).toEqual([['zzzzzzzz', true]]);
+    expect(split(8, 'z'.repeat(9), tail, '\n', 'after')).toEqual([
+      ['zzzzzzzz', true],
+      ['after', false],
+    ]);
+  });
+
+  it('a line of exactly the bound is whole, not cut', () => {
+    expect(split(4, 'abcd\nef\n')).toEqual([
+      ['abcd', false],
+      ['ef', false],
+    ]);
+  });
+
   it('never splits a character, even one split across chunks', () => {
-    const euro = Buffer.from('€€\n');
+    const euro = Buffer.from('€€\n€\n');
     const lines = split(4, euro.subarray(0, 2), euro.subarray(2));
     expect(lines).toEqual([
       ['€', true],
