@@ -46,4 +46,12 @@ describe('start-up', () => {
       [...modules].filter((module) => module.startsWith('gates/run-') || module === 'ui/github-actions.ts'),
     ).toEqual([]);
   });
+
+  it('a run starts its first agent without the report, d3 or csv-stringify: they load at their first use', () => {
+    const { packages, modules } = staticImports(join(SRC, 'commands/run.ts'));
+    expect(['d3-scale', 'd3-shape', 'csv-stringify'].filter((name) => packages.has(name))).toEqual([]);
+    expect([...modules].filter((module) => module.startsWith('report/') || module === 'commands/report.ts')).toEqual(
+      [],
+    );
+  });
 });
