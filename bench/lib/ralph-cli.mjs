@@ -10,6 +10,7 @@ import { PACKAGE_ROOT, RALPH_BIN } from './workspace.mjs';
  * @property {string[]} textArgs    `ralph run` arguments for plain-text agent output
  * @property {string[] | undefined} streamJsonArgs  arguments for stream-json output; undefined when this build has none
  * @property {boolean} hasStatus
+ * @property {string[]} resumeArgs  lifts the limit on runs in a row that complete no story (the bench's never do)
  */
 
 /** Reads the build's help texts; throws a one-line message when there is no build. @returns {RalphCapabilities} */
@@ -26,5 +27,6 @@ export function detectRalph() {
     // stream-json is the default once --output exists; name it when the help lists it.
     streamJsonArgs: hasOutput ? (runHelp.includes('stream-json') ? ['--output', 'stream-json'] : []) : undefined,
     hasStatus: /^\s+status\b/m.test(help('--help')),
+    resumeArgs: /--max-resumes\b/.test(runHelp) ? ['--max-resumes', '1000000'] : [],
   };
 }

@@ -1,5 +1,8 @@
-// Scenario 5: how long ralph takes to start — `ralph --version` (commander and nothing else)
-// and `ralph status` — next to the floor that Node itself sets (`node -e 0`).
+// Scenario 5: how long ralph takes to start — `ralph --version` (commander and nothing else),
+// `ralph status`, and a run's time to its first agent — next to the floor that Node itself sets
+// (`node -e 0`).
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { measure } from '../lib/measure.mjs';
 import { inFreshRepo, runLoop } from '../lib/loops.mjs';
 import { NOT_AVAILABLE, orReason } from '../lib/rows.mjs';
@@ -20,14 +23,31 @@ export async function startup(ctx) {
     const options = { cwd: dir, env, scratch: ctx.ws.scratch };
     const time = async (/** @type {string[]} */ args, okCodes = [0]) =>
       (await measure(process.execPath, args, { ...options, okCodes })).wallMs;
-    /** @type {{ node: number[], version: number[], status: number[] }} */
-    const runs = { node: [], version: [], status: [] };
+    /** @type {{ node: number[], version: number[], status: number[], firstSpawn: number[] }} */
+    const runs = { node: [], version: [], status: [], firstSpawn: [] };
+    const stamps = join(ctx.ws.scratch, 'first-spawn-stamps');
+    // From the exec of `ralph run` to the agent's first line (its own start stamp): the options,
+    // the configuration, the start checks, the lock, then the spawn. The run itself is not timed.
+    const firstSpawn = async () => {
+      rmSync(stamps, { force: true });
+      const startedAt = performance.timeOrigin + performance.now();
+      await runLoop(ctx, 'ralph', {
+        dir,
+        env: { ...env, BENCH_STAMPS: stamps },
+        iterations: 1,
+        ralphArgs: [...ctx.caps.textArgs, ...ctx.caps.resumeArgs],
+      });
+      const first = /^s (\d+\.\d+)$/m.exec(readFileSync(stamps, 'utf8'));
+      if (!first) throw new Error('the agent of the first-spawn run left no start stamp');
+      return Number(first[1]) * 1000 - startedAt;
+    };
     await time([RALPH_BIN, '--version']);
     for (let i = 0; i < samples; i++) {
       runs.node.push(await time(['-e', '0']));
       runs.version.push(await time([RALPH_BIN, '--version']));
       // status reports the loop's state through its exit code too; any documented code will do.
       if (ctx.caps.hasStatus) runs.status.push(await time([RALPH_BIN, 'status'], [0, 1, 2, 3, 4]));
+      runs.firstSpawn.push(await firstSpawn());
     }
     const version = summarize(runs.version);
     const node = summarize(runs.node);
@@ -51,6 +71,15 @@ export async function startup(ctx) {
           peer: 'node -e 0',
           peerValue: ctx.caps.hasStatus ? orReason(node, NOT_AVAILABLE) : noStatus,
           ratio: ctx.caps.hasStatus ? orReason(summarize(pairRatios(runs.status, runs.node)), NOT_AVAILABLE) : noStatus,
+          digits: 1,
+        },
+        {
+          scenario,
+          metric: '`ralph run`: exec to the first agent line (ms)',
+          ralph: orReason(summarize(runs.firstSpawn), NOT_AVAILABLE),
+          peer: 'node -e 0',
+          peerValue: orReason(node, NOT_AVAILABLE),
+          ratio: orReason(summarize(pairRatios(runs.firstSpawn, runs.node)), NOT_AVAILABLE),
           digits: 1,
         },
       ],

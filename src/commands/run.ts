@@ -6,9 +6,7 @@ import { pathExists } from '../files/missing-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { chooseTaskList, type ChosenList } from '../lists/chosen-list.js';
-import { prepareListWorktree } from '../lists/list-worktree.js';
 import { failed, type Check } from '../run-lifecycle/check.js';
-import { dryRun } from '../run-lifecycle/dry-run.js';
 import { finishRun } from '../run-lifecycle/finish-run.js';
 import { closeRun, openRun } from '../run-lifecycle/open-run.js';
 import { checkStart, checkStartTree, planStart } from '../run-lifecycle/prepare-run.js';
@@ -97,6 +95,7 @@ async function runInWorktree(options: RunCommandOptions): Promise<number> {
   const root = await findRepoRoot(options.cwd);
   const env = options.env ?? process.env;
   const chosen = await chooseTaskList(root, options.cwd, options.flags.tasks as string | undefined, env);
+  const { prepareListWorktree } = await import('../lists/list-worktree.js');
   const { dir, said } = await prepareListWorktree(root, chosen, options.from, options.dryRun === true);
   const stdout = options.stdout ?? process.stdout;
   for (const line of said) stdout.write(`${line}\n`);
@@ -104,7 +103,10 @@ async function runInWorktree(options: RunCommandOptions): Promise<number> {
   return await runCommand({ ...options, worktree: false, cwd: dir, flags, worktreeOf: { root, list: chosen } });
 }
 
-/** `--dry-run`: the start checks and the settings, shown; nothing is locked, written or spawned. */
+/**
+ * `--dry-run`: the start checks and the settings, shown; nothing is locked, written or spawned. Its
+ * printer (and `--worktree`'s set-up) are loaded only when asked for: a run starts its agent sooner.
+ */
 async function dryRunCommand(start: StartInput, terminal: Terminal): Promise<number> {
   try {
     const plan = await planStart(start);
@@ -116,6 +118,7 @@ async function dryRunCommand(start: StartInput, terminal: Terminal): Promise<num
         throw error;
       },
     );
+    const { dryRun } = await import('../run-lifecycle/dry-run.js');
     return await dryRun(plan.resolved, plan.checks, terminal.out, [tree]);
   } finally {
     await terminal.out.close();

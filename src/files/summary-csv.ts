@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify/sync';
+import type { stringify as Stringify } from 'csv-stringify/sync';
 import type { IterationRow } from '../loop/port-data.js';
 import { appendOwnFile, openOwnFileForReading } from './own-file.js';
 
@@ -46,9 +46,18 @@ export async function appendSummaryRow(root: string, path: string, row: Iteratio
   ];
   // A file an older ralph began keeps its columns: its rows stay as wide as its header.
   const width = await headerWidth(path);
+  const stringify = await csvStringify();
   await appendOwnFile(root, path, (empty) =>
     stringify(empty ? [[...SUMMARY_COLUMNS], values] : [values.slice(0, width)]),
   );
+}
+
+let stringifyLoaded: Promise<typeof Stringify> | undefined;
+
+/** csv-stringify, loaded when the first row is written: the run's start does not wait for it. */
+function csvStringify(): Promise<typeof Stringify> {
+  stringifyLoaded ??= import('csv-stringify/sync').then((module) => module.stringify);
+  return stringifyLoaded;
 }
 
 /** How many columns the file's header has (all of them for a new file): the header is its first line. */

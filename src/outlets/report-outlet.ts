@@ -1,10 +1,11 @@
-import { writeReport } from '../commands/report.js';
 import type { Outlet } from './outlet.js';
 
 /** `ralph run --report`: ralph/logs/report.html rewritten at every ending, from the files the run just wrote. */
 export const reportOutlet: Outlet = {
   name: 'report (ralph/logs/report.html)',
   async deliver({ paths }) {
+    // The report's renderers and d3 are loaded only at an ending, never before the first agent starts.
+    const { writeReport } = await import('../commands/report.js');
     await writeReport(paths, {});
   },
 };

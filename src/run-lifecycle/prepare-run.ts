@@ -86,8 +86,16 @@ export async function checkStart(
     const parsed = parseTasks((await readOwnFile(options.paths.tasks)) ?? '');
     onPlan(plan, parsed.ok ? parsed.tasks : undefined);
   }
-  const ready = await preflight(plan.checks);
-  await checkStartTree(plan, options.paths, options.signal);
+  // The work tree check only reads: its git processes run while the agent answers --version (and
+  // its API is probed), not after. Its refusal still comes after the others', in the order above,
+  // and only once its git has exited.
+  const tree = checkStartTree(plan, options.paths, options.signal).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  const ready = await preflight(plan.checks).finally(() => tree);
+  const refused = await tree;
+  if (refused) throw refused.error;
   return { ...plan, ready };
 }
 

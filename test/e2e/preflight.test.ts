@@ -50,6 +50,21 @@ describe('the preflight of the real client', () => {
     expect(repo.lastRun()).toMatchObject({ reason: 'setup', exitCode: 64, stories: { complete: 0, total: 2 } });
   });
 
+  it('a run refuses in the documented order: the login before the dirty work tree checked beside it', async () => {
+    const repo = await makeRepo();
+    await repo.write('README.md', 'edited\n');
+    const noLogin = { ...REAL_CLIENT, ...NO_LOGIN, HOME: home, CLAUDE_CONFIG_DIR: undefined };
+    const first = await runRalph(repo, ['run'], { env: noLogin });
+    expect(first.code).toBe(64);
+    expect(first.stderr).toContain('ralph: Claude Code is not logged in');
+    expect(first.stderr).not.toContain('uncommitted');
+    // Logged in and reachable, the work tree's refusal is the one left: its git ran all the same.
+    const second = await runRalph(repo, ['run'], { env: reachable() });
+    expect(second.code).toBe(64);
+    expect(second.stderr).toContain('ralph: the work tree has uncommitted changes outside ralph/: README.md');
+    expect(repo.calls()).toBe(0);
+  });
+
   it('a dry run with no network (a name that does not resolve) exits 64 with the network hint, 0 calls', async () => {
     const repo = await makeRepo();
     const env = { ...reachable(), ANTHROPIC_BASE_URL: 'https://api.ralph-preflight.invalid' };

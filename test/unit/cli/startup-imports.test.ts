@@ -46,4 +46,11 @@ describe('start-up', () => {
       [...modules].filter((module) => module.startsWith('gates/run-') || module === 'ui/github-actions.ts'),
     ).toEqual([]);
   });
+
+  it('a run starts its first agent without the report, d3, csv-stringify, --dry-run or --worktree code', () => {
+    const { packages, modules } = staticImports(join(SRC, 'commands/run.ts'));
+    expect(['d3-scale', 'd3-shape', 'csv-stringify'].filter((name) => packages.has(name))).toEqual([]);
+    const later = ['commands/report.ts', 'run-lifecycle/dry-run.ts', 'lists/list-worktree.ts'];
+    expect([...modules].filter((module) => module.startsWith('report/') || later.includes(module))).toEqual([]);
+  });
 });
