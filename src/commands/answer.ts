@@ -8,10 +8,10 @@ import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { readOwnFile } from '../files/own-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
-import { taskListId, withListBranch } from '../files/run-state.js';
+import { storedTaskList, taskListId, withListBranch } from '../files/run-state.js';
 import { parseTasks } from '../files/tasks.js';
 import { findRepoRoot } from '../git/repository.js';
-import { chooseTaskList, TASKS_VARIABLE } from '../lists/chosen-list.js';
+import { chooseTaskList, TASKS_VARIABLE, type ChosenList } from '../lists/chosen-list.js';
 import { existingListWorktree } from '../lists/list-worktree.js';
 import { findTaskLists, worktreeDir } from '../lists/task-lists.js';
 import { neutralise } from '../ui/neutralise.js';
@@ -49,18 +49,11 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
   const stdout = options.stdout ?? process.stdout;
   const env = options.env ?? process.env;
   const root = await findRepoRoot(options.cwd);
-  const named = options.tasks ?? (env[TASKS_VARIABLE] || undefined);
-  if (named !== undefined) {
-    const dir = await existingListWorktree(root, await chooseTaskList(root, options.cwd, named, env));
-    // The loop lives in its worktree, where its list is ralph/tasks.json: answered as if typed there.
-    if (dir !== undefined) {
-      const { [TASKS_VARIABLE]: _named, ...rest } = env;
-      return answerCommand({ ...options, cwd: dir, tasks: undefined, env: rest });
-    }
-  }
-  const paths = ralphPaths(root);
-  const shown = (path: string) => shownPath(options.cwd, path);
+  // Read where the human is: a --file in a worktree would be the agent's to write.
   const answer = await readAnswerText(options, options.cwd);
+  const place = await loopPlace(root, options.cwd, options.tasks ?? (env[TASKS_VARIABLE] || undefined), env);
+  const paths = ralphPaths(place.root);
+  const shown = (path: string) => shownPath(options.cwd, path);
   // A run in progress is no loop waiting: its agent may be writing progress.txt this instant.
   const busy = await lockRefusal(paths.active);
   if (busy) throw busy;
@@ -69,24 +62,76 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
   const replay = options.replay ? await options.replay(paths.lastRun, shown(paths.lastRun)) : undefined;
   const { archive } = await recordAnswer(paths, waiting, answer, {
     at: options.now ?? Date.now(),
-    taskList: await taskListOf(
-      root,
-      (await chooseTaskList(root, options.cwd, stringOr(replay?.flags.tasks) ?? named, env)).file,
-    ),
+    taskList:
+      place.taskList ??
+      (await taskListOf(root, (await chooseTaskList(root, options.cwd, stringOr(replay?.flags.tasks), env)).file)),
   });
-  const said = confirmation(waiting, { shown, paths, archive, replay });
+  const said = confirmation(waiting, { shown, paths, archive, replay, place });
   // The question and the reason are an agent's words: on Actions the runner must not obey them.
   stdout.write(detectCi(env).github ? fencedFromRunner(said) : said);
   if (!replay) return 0;
   const { runCommand } = await import('./run.js');
   return runCommand({
-    cwd: options.cwd,
+    cwd: place.root,
     flags: replay.flags,
     noGates: replay.noGates,
     yes: replay.yes,
     runArgs: replay.args,
-    env,
+    env: place.env ?? env,
+    ...(place.worktreeOf ? { worktreeOf: place.worktreeOf } : {}),
   });
+}
+
+/** Where the loop that waits lives, as `ralph answer` finds it. */
+interface LoopPlace {
+  /** The top of the checkout it runs in: the repository's, or its list's worktree. */
+  root: string;
+  /** Its task list's identity, when the list was named (else the last run's flags choose it). */
+  taskList?: string;
+  /** A worktree loop's: the repository's top and its list, and the environment it goes on with. */
+  worktreeOf?: { root: string; list: ChosenList };
+  env?: NodeJS.ProcessEnv;
+  /** The commands that go on and that answer it, as the confirmation says them. */
+  goOn: string;
+  answer: string;
+}
+
+/**
+ * With a named list (--tasks, RALPH_TASKS): its worktree when it has one, where the list is that
+ * worktree's ralph/tasks.json; else the checkout, but only when the run waiting there is on that
+ * list — an answer meant for one loop must never land on another's question.
+ */
+async function loopPlace(
+  root: string,
+  cwd: string,
+  named: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<LoopPlace> {
+  const plain = { root, goOn: 'ralph run', answer: 'ralph answer' };
+  if (named === undefined) return plain;
+  const list = await chooseTaskList(root, cwd, named, env);
+  const dir = await existingListWorktree(root, list);
+  if (dir === undefined) {
+    const taskList = await taskListOf(root, list.file);
+    const waitingOn = await storedTaskList(ralphPaths(root).state);
+    if (waitingOn !== undefined && waitingOn !== taskList)
+      throw new RalphError(
+        'setup',
+        `--tasks ${named}: that list has no worktree, and the loop in this checkout works on another list (${neutralise(waitingOn)})`,
+        'name the list whose loop waits, or answer without --tasks',
+      );
+    const tasks = `--tasks ${shownPath(cwd, list.file)}`;
+    return { root, taskList, goOn: `ralph run ${tasks}`, answer: `ralph answer ${tasks}` };
+  }
+  const { [TASKS_VARIABLE]: _named, ...rest } = env;
+  return {
+    root: dir,
+    taskList: await taskListOf(dir, ralphPaths(dir).tasks),
+    worktreeOf: { root, list },
+    env: rest,
+    goOn: `ralph run --worktree --tasks ${shownPath(cwd, list.file)}`,
+    answer: `ralph answer --tasks ${shownPath(cwd, list.file)}`,
+  };
 }
 
 /**
@@ -127,12 +172,18 @@ function stringOr(value: unknown): string | undefined {
 /** What was answered, where it went, and what comes next. */
 function confirmation(
   waiting: Waiting,
-  context: { shown: (path: string) => string; paths: RalphPaths; archive: string; replay?: ReplayedRun },
+  context: {
+    shown: (path: string) => string;
+    paths: RalphPaths;
+    archive: string;
+    replay?: ReplayedRun;
+    place: Pick<LoopPlace, 'goOn' | 'answer'>;
+  },
 ): string {
-  const { shown, paths, archive, replay } = context;
+  const { shown, paths, archive, replay, place } = context;
   const next = replay
     ? `Going on: ralph run${replay.args.map((word) => ` ${neutralise(word)}`).join('')}`
-    : 'Next: `ralph run` (or `ralph answer --run` next time) goes on.';
+    : `Next: \`${place.goOn}\` (or \`${place.answer} --run\` next time) goes on.`;
   const lines =
     waiting.kind === 'decide'
       ? [

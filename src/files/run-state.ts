@@ -50,6 +50,12 @@ export async function readRunState(path: string, taskList: string): Promise<RunS
   return { ...fresh, ...state, reviewRejections: copyCounts(state.reviewRejections) };
 }
 
+/** The task list state.json is about (the last run's), or undefined when there is no state yet. */
+export async function storedTaskList(path: string): Promise<string | undefined> {
+  const { taskList } = await readStored(path);
+  return typeof taskList === 'string' ? taskList : undefined;
+}
+
 /** Writes state.json (`<root>/ralph/state.json`) atomically, never through a link. */
 export async function writeRunState(path: string, state: RunState): Promise<void> {
   await replaceOwnFile(dirname(dirname(path)), path, `${JSON.stringify(state, null, 2)}\n`);

@@ -251,3 +251,11 @@ export const INTEGRATE_JOBS = `  # Every loop's ending in one table, then the co
           body="The task lists of ralph's run \${GITHUB_SERVER_URL}/\${GITHUB_REPOSITORY}/actions/runs/\${GITHUB_RUN_ID}, merged and checked by the quality gates (its job summary names what was left out and why)."
           gh pr create --repo "$GITHUB_REPOSITORY" --head "$BRANCH" --base "$BASE" --title "ralph: $BRANCH" --body "$body"
 `;
+
+export const ANSWER_LIST_ENV = `          ANSWER: \${{ inputs.answer }}
+          ANSWER_LIST: \${{ inputs.answer-list }}
+`;
+
+export const EXACT_LIST_GUARD = `          [ "$ANSWER_LIST" = "$LIST" ] || exit 0
+          ralph answer -- "$ANSWER"
+`;

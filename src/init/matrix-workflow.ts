@@ -1,4 +1,12 @@
-import { INTEGRATE_JOBS, LISTS_JOB, MATRIX, MATRIX_HEADER, MAX_PARALLEL_INPUT } from './matrix-jobs.js';
+import {
+  ANSWER_LIST_ENV,
+  EXACT_LIST_GUARD,
+  INTEGRATE_JOBS,
+  LISTS_JOB,
+  MATRIX,
+  MATRIX_HEADER,
+  MAX_PARALLEL_INPUT,
+} from './matrix-jobs.js';
 
 /**
  * The matrix workflow (`ralph init --ci github --matrix`), made from the single-list workflow
@@ -49,6 +57,9 @@ const EDITS: readonly Edit[] = [
     by: "        if: inputs.answer != '' && inputs.answer-list == matrix.list\n",
     count: 1,
   },
+  // GitHub compares an if's strings ignoring case, and lists `api` and `API` may both exist.
+  { text: '          ANSWER: ${{ inputs.answer }}\n', by: ANSWER_LIST_ENV, count: 1 },
+  { text: '          ralph answer -- "$ANSWER"\n', by: EXACT_LIST_GUARD, count: 1 },
   // The single list's pull request gives way to the integration.
   { text: /\n {2}# Only with open-pr: the one job[\s\S]*$/, by: `\n${INTEGRATE_JOBS}`, count: 1 },
 ];

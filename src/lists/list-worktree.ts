@@ -78,10 +78,21 @@ export async function prepareListWorktree(
 /**
  * The folder of the list's worktree when there is one (proven this repository's, on the list's
  * branch, as a run reuses it), else undefined: where `ralph answer --tasks` finds a loop that waits.
+ * A list that is missing or unreadable is an error, never "no worktree": that would answer elsewhere.
  */
 export async function existingListWorktree(root: string, chosen: ChosenList): Promise<string | undefined> {
-  const branch = await listBranch(root, chosen).catch(() => undefined);
-  if (branch === undefined) return undefined;
+  if (!(await isPresent(chosen.file)))
+    throw new RalphError('setup', `${shown(root, chosen.file)} not found`, 'name the task list whose loop waits');
+  const parsed = parseTasks((await readOwnFile(chosen.file)) ?? '');
+  if (!parsed.ok)
+    throw new RalphError(
+      'setup',
+      `${shown(root, chosen.file)}: ${parsed.error}`,
+      'fix the task list, then answer again',
+    );
+  // Only a list that names its branch can have a worktree: without one, the loop is the checkout's.
+  if (chosen.name === undefined && !parsed.tasks.branchName?.trim()) return undefined;
+  const branch = await listBranch(root, chosen);
   const dir = worktreeDir(root, branch);
   if (!(await isPresent(dir))) return undefined;
   await proveOurs(root, dir, branch);

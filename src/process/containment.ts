@@ -37,6 +37,11 @@ export interface RunMarker {
   cgroup?: string;
   /** When the scope started, in clock ticks since boot: older processes are not the scope's. */
   sinceTicks?: number;
+  /**
+   * A systemd scope's: its members may leave it (`systemd-run --user`, or another of the user's
+   * scopes' cgroup.procs, are theirs to use), so those that kept the marker are swept too.
+   */
+  alsoMarked?: true;
 }
 
 /**
@@ -54,6 +59,7 @@ export class Containment {
   private runCgroup: string | undefined;
   private scopes: { manager: UserManager; repo: string } | undefined;
   private readonly live = new Set<RunMarker>();
+  private scopesMade = 0;
 
   constructor(readonly runId: string = newRunId()) {
     this.choice = hasProc()
@@ -105,12 +111,16 @@ export class Containment {
     scope: string,
     { manager, repo }: { manager: UserManager; repo: string },
   ): RunMarker {
-    const unit = scopeUnit(repo, this.runId, scope);
+    // Numbered: two scopes whose names clean up alike ("unit tests", "unit_tests") get units of their own.
+    this.scopesMade += 1;
+    const unit = scopeUnit(repo, this.runId, `${this.scopesMade}-${scope}`);
     return {
       value,
       env: (base: NodeJS.ProcessEnv) => ({ ...base, [MARKER_VARIABLE]: value }),
       wrap: (file: string, args: readonly string[]) => inScope(manager, unit, file, args),
       cgroup: join(manager.sliceDir, unit),
+      sinceTicks: bootTicksNow(),
+      alsoMarked: true,
     };
   }
 
@@ -122,6 +132,7 @@ export class Containment {
     const ended = marker.cgroup
       ? await emptyCgroup(marker.cgroup, options)
       : await endMarked({ exact: marker.value, ...since(marker) }, options);
+    if (marker.alsoMarked) ended.push(...(await endMarked({ exact: marker.value, ...since(marker) }, options)));
     this.ended += ended.length;
     return ended;
   }
@@ -144,7 +155,7 @@ export class Containment {
   private readonly killOnExit = () => {
     for (const marker of this.live) {
       if (marker.cgroup) killCgroupNow(marker.cgroup);
-      else killMarkedNow({ exact: marker.value });
+      if (!marker.cgroup || marker.alsoMarked) killMarkedNow({ exact: marker.value });
     }
   };
 }
@@ -187,11 +198,6 @@ function chooseMode(identity: string, runId: string, env: NodeJS.ProcessEnv) {
 /** A run id: random, so two runs (in two worktrees, or one after another) never share a marker. */
 function newRunId(): string {
   return randomBytes(6).toString('hex');
-}
-
-/** What matches every process of a run, whichever scope: for ending what a crashed run left. */
-export function runMatch(runId: string): { prefix: string } {
-  return { prefix: `${runId}:` };
 }
 
 /** The mode a run would get, without keeping anything: for `ralph run --dry-run`. */

@@ -119,3 +119,8 @@ export function describeEnded(ended: readonly MarkedProcess[], which: string): s
   const list = ended.map((process) => `${process.pid} ${process.comm}`).join(', ');
   return `ended ${ended.length} process${ended.length === 1 ? '' : 'es'} ${which}: ${list}`;
 }
+
+/** What matches every process of a run, whichever scope: for ending what a crashed run left. */
+export function runMatch(runId: string): { prefix: string } {
+  return { prefix: `${runId}:` };
+}

@@ -1,8 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { sep } from 'node:path';
 import { cgroupOfRun, emptyCgroup } from './cgroup.js';
-import { runMatch } from './containment.js';
-import { endMarked, MARKER_VARIABLE, type MarkedProcess } from './marked-processes.js';
+import { endMarked, MARKER_VARIABLE, runMatch, type MarkedProcess } from './marked-processes.js';
 import { groupMembers, isGroupAlive, terminateGroup } from './process-group.js';
 import { environHas, hasProc, processStartTime, readProcEnviron, readProcStat } from './proc.js';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { execaSync } from 'execa';
 import { cgroupDir, childDirs, findCgroupMount } from './cgroup.js';
 import { lookUp } from './find-executable.js';
@@ -33,8 +34,8 @@ export function findUserManager(
   env: NodeJS.ProcessEnv,
   mountinfo?: string,
 ): UserManager | { why: string; quiet?: true } {
-  const systemdRun = lookUp('systemd-run', process.cwd(), env.PATH ?? '');
-  if (!systemdRun) return { why: 'no systemd-run on PATH', quiet: true };
+  const systemdRun = systemsOwn('systemd-run', env.PATH ?? '');
+  if (!systemdRun) return { why: 'no systemd-run of the system on PATH', quiet: true };
   const mount = findCgroupMount(mountinfo);
   if ('why' in mount) return mount;
   const unit = `ralph-probe-${randomBytes(6).toString('hex')}.scope`;
@@ -53,6 +54,26 @@ export function findUserManager(
     return { why: `no systemd user manager gives ralph a scope${said ? ` (systemd-run: ${said})` : ''}` };
   }
   return { systemdRun, sliceDir: cgroupDir(mount, dirname(own)) };
+}
+
+/**
+ * The program on PATH only where the agent cannot have put it: absolute folders only, and a file
+ * that root owns and no one else may write, in a folder likewise. This mode is for users who are
+ * not root, and the agent runs as them: a systemd-run of theirs could wrap agents in no scope at all.
+ */
+export function systemsOwn(name: string, pathVariable: string): string | undefined {
+  const folders = pathVariable.split(delimiter).filter((folder) => isAbsolute(folder) && rootsAlone(folder));
+  const found = lookUp(name, '/', folders.join(delimiter));
+  return found !== undefined && rootsAlone(found) ? found : undefined;
+}
+
+function rootsAlone(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.uid === 0 && (stats.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The unit of one scope of a run: named for the repository, the run and the scope. */

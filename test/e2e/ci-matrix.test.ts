@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +116,26 @@ describe("the matrix workflow's answer input: for the one loop that waits", () =
       ['api', 'broken', 'ui'].filter((list) => answersOn(list, { answer: 'Polling.', 'answer-list': 'ui' })),
     ).toEqual(['ui']);
     expect(['api', 'broken', 'ui'].filter((list) => answersOn(list, { answer: '', 'answer-list': 'ui' }))).toEqual([]);
+    // GitHub's == ignores case; the step's own shell matches the list exactly (api and API may both exist).
+    const script = answerStep.run as string;
+    const stubs = mkdtempSync(join(tmpdir(), 'ralph-stubs-'));
+    const calls = join(stubs, 'calls');
+    for (const name of ['ralph', 'git']) {
+      writeFileSync(join(stubs, name), `#!/bin/sh\necho "${name} $*" >> ${calls}\n`);
+      chmodSync(join(stubs, name), 0o755);
+    }
+    const step = (list: string) => {
+      writeFileSync(calls, '');
+      const ran = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+        env: { PATH: `${stubs}:/usr/bin:/bin`, LIST: list, ANSWER_LIST: 'api', ANSWER: 'Polling.' },
+        encoding: 'utf8',
+      });
+      expect(ran.status).toBe(0);
+      return readFileSync(calls, 'utf8');
+    };
+    expect(answersOn('API', { answer: 'Polling.', 'answer-list': 'api' })).toBe(true);
+    expect(step('API')).toBe('');
+    expect(step('api')).toContain('ralph answer -- Polling.\n');
 
     const bare = mkdtempSync(join(tmpdir(), 'ralph-github-'));
     execFileSync('git', ['init', '-q', '--bare', bare]);

@@ -140,7 +140,7 @@ describe('ralph run in systemd scope mode', () => {
 
       expect(result.stdout).toContain('escaped');
       expect(result.stdout).toMatch(/^containment: systemd scope \(/m);
-      expect(result.stdout).toMatch(/^0::\/\S+\/app\.slice\/ralph-[0-9a-f]+-[0-9a-f]+-agent-1\.scope$/m);
+      expect(result.stdout).toMatch(/^0::\/\S+\/app\.slice\/ralph-[0-9a-f]+-[0-9a-f]+-\d+-agent-1\.scope$/m);
       expect(result.code).toBe(1);
       expect(repo.lastRun()).toMatchObject({ reason: 'max_iterations', containment: { mode: 'systemd scope' } });
       const [daemon] = readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
@@ -149,6 +149,34 @@ describe('ralph run in systemd scope mode', () => {
       // The manager collects the emptied scope: nothing of ralph's is left under the slice.
       const slice = join(delegated, 'app.slice');
       await waitFor(() => !readdirSync(slice).some((name) => name.startsWith('ralph-')), 5_000);
+    },
+    60_000,
+  );
+
+  it.skipIf(skip !== undefined)(
+    `ends a daemon the agent moved into a scope of its own with systemd-run, by its marker${skip ? ` — skipped: ${skip}` : ''}`,
+    async () => {
+      const repo = await userRepo();
+      const env = { DBUS_SESSION_BUS_ADDRESS: undefined };
+      const agent = join(repo.root, 'escape-agent.sh');
+      const pidFile = join(repo.root, 'escape.pids');
+      const script = [
+        '#!/bin/sh',
+        `P="${pidFile}"`,
+        'systemd-run --user --scope --quiet --collect --unit=escape-$$ -- setsid sleep 300 >/dev/null 2>&1 &',
+        'echo $! > "$P.tmp"; mv "$P.tmp" "$P"',
+        'while ! grep -q "escape-$$" /proc/$(cat "$P")/cgroup 2>/dev/null; do :; done',
+        'echo escaped',
+      ];
+      await writeFile(agent, `${script.join('\n')}\n`, { mode: 0o755 });
+      chownSync(agent, uid, gid);
+      const args = ['run', '--allow-dirty', '--agent-bin', agent, '--output', 'text', '--max-iterations', '1'];
+      const result = await runRalph(repo, args, { wrapper: asUser(), env });
+
+      expect(result.stdout).toContain('escaped');
+      const [daemon] = readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
+      expect(isAlive(daemon!)).toBe(false);
+      expect(result.stdout).toMatch(/warning: ended 1 process that left the agent's group: \d+ sleep/);
     },
     60_000,
   );
@@ -174,7 +202,7 @@ describe('ralph run in systemd scope mode', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/warning: ended 2 processes that left the agent's group/);
       const gateLog = repo.read('ralph/logs/gates-001-tests.log');
-      expect(gateLog).toMatch(/app\.slice\/ralph-[0-9a-f]+-[0-9a-f]+-gate-\S+\.scope/);
+      expect(gateLog).toMatch(/app\.slice\/ralph-[0-9a-f]+-[0-9a-f]+-\d+-gate-\S+\.scope/);
       expect(gateLog).toMatch(/\[ralph\] ended 1 process that left the gate's group: \d+ sleep/);
       expect(repo.lastRun()).toMatchObject({ containment: { mode: 'systemd scope' }, strayProcessesEnded: 3 });
       const pids = [...repo.read('.git/daemons.pid').split('\n'), repo.read('.git/gate.pid')].filter((line) =>

@@ -83,7 +83,8 @@ export function createStreamJsonOutput(
       flushRendered(() => callback());
     },
   });
-  const stderr = tee([neutralisedLog(log), terminal?.stderr], onError, (chunk) => reading.stderr(chunk));
+  const stderrLog = neutralisedLog(log);
+  const stderr = tee([stderrLog, terminal?.stderr], onError, (chunk) => reading.stderr(chunk), [stderrLog]);
   return { stdout, stderr, summary: () => reading.summary() };
 }
 

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { drained } from '../../ui/drained.js';
 
 /**
@@ -6,15 +7,23 @@ import { drained } from '../../ui/drained.js';
  * chunk at once unless a target is full — then only after that target drains. So a fast agent is
  * slowed to the speed of the log instead of piling output up in memory, without a round trip per
  * chunk. A target that fails is dropped (and reported through `onError`), never allowed to stall
- * the agent. Owners attach their own 'error' listeners.
+ * the agent. Owners attach their own 'error' listeners. The `owned` targets are the tee's own: ended
+ * with it, and waited for.
  */
 export function tee(
   targets: readonly (Writable | undefined)[],
   onError: (error: Error) => void,
   onChunk?: (chunk: Buffer) => void,
+  owned: readonly Writable[] = [],
 ): Writable {
   const live = new Set(targets.filter((target): target is Writable => target !== undefined));
   return new Writable({
+    // A target of its own (a transform on the way to a log) still holds what it took: it is ended
+    // with the tee, and the tee finishes only once that has gone beneath — before the log closes.
+    final(callback) {
+      for (const target of owned) if (!target.writableEnded) target.end();
+      void Promise.all(owned.map((target) => finished(target).catch(() => undefined))).then(() => callback());
+    },
     write(chunk: Buffer, _encoding, callback) {
       onChunk?.(chunk);
       const full: Promise<void>[] = [];

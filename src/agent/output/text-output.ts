@@ -13,11 +13,16 @@ export function createTextOutput({ log: rawLog, terminal, onError }: OutputTarge
   const stdoutTail = new TailLines(10);
   const stderrTail = new TailLines(20);
   return {
-    stdout: tee([log, terminal?.stdout], onError, (chunk) => {
-      scanner.push(chunk);
-      stdoutTail.push(chunk);
-    }),
-    stderr: tee([errorLog, terminal?.stderr], onError, (chunk) => stderrTail.push(chunk)),
+    stdout: tee(
+      [log, terminal?.stdout],
+      onError,
+      (chunk) => {
+        scanner.push(chunk);
+        stdoutTail.push(chunk);
+      },
+      [log],
+    ),
+    stderr: tee([errorLog, terminal?.stderr], onError, (chunk) => stderrTail.push(chunk), [errorLog]),
     summary: () => ({
       signals: scanner.signals(),
       expectsResult: false,

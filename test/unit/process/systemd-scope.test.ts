@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findUserManager, inScope, leftoverScopes, scopeUnit } from '../../../src/process/systemd-scope.js';
+import { findUserManager, inScope, leftoverScopes, scopeUnit, systemsOwn } from '../../../src/process/systemd-scope.js';
 
 const UNIFIED = '29 23 0:26 / /sys/fs/cgroup rw,nosuid shared:4 - cgroup2 cgroup2 rw,nsdelegate';
 const MANAGER = '/user.slice/user-1000.slice/user@1000.service';
@@ -39,7 +39,25 @@ describe('findUserManager', () => {
   });
 
   it('says nothing more than "no systemd-run" where there is none', () => {
-    expect(findUserManager({ PATH: '/nonexistent' }, UNIFIED)).toEqual({ why: 'no systemd-run on PATH', quiet: true });
+    expect(findUserManager({ PATH: '/nonexistent' }, UNIFIED)).toEqual({
+      why: 'no systemd-run of the system on PATH',
+      quiet: true,
+    });
+  });
+
+  it("takes only a systemd-run the agent cannot have put there: root's, in a folder only root writes", async () => {
+    const dir = await fakeSystemdRun('exit 0');
+    expect(systemsOwn('systemd-run', dir)).toBe(join(dir, 'systemd-run'));
+    // A relative PATH entry (node_modules/.bin, .) names a folder in the repository.
+    expect(systemsOwn('systemd-run', relative(process.cwd(), dir))).toBeUndefined();
+    await chmod(dir, 0o777);
+    expect(systemsOwn('systemd-run', dir)).toBeUndefined();
+    await chmod(dir, 0o755);
+    await chown(join(dir, 'systemd-run'), 1000, 1000);
+    expect(systemsOwn('systemd-run', dir)).toBeUndefined();
+    await chown(join(dir, 'systemd-run'), 0, 0);
+    await chmod(join(dir, 'systemd-run'), 0o775);
+    expect(systemsOwn('systemd-run', dir)).toBeUndefined();
   });
 
   it("names systemd-run's own first line when the manager refuses or is absent", async () => {
