@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { neutralisedLog } from '../../../../src/agent/output/neutralised-log.js';
 import { tee } from '../../../../src/agent/output/tee.js';
 
-/** A log that takes each write a few milliseconds later, as a file under load does, and refuses writes after its end. */
+/** A log that takes each write a few milliseconds later, as a busy disk does; it refuses writes after its end. */
 function slowLog() {
   const written: string[] = [];
   const log = new Writable({
