@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { ralphPaths } from '../files/paths.js';
 import { currentBranch } from '../git/branch.js';
-import { checkMerge } from '../git/merge-check.js';
+import { commitsOf, mergedCommits } from '../git/merge-check.js';
+import { findGitDirs } from '../git/head-file.js';
+import { reachesThroughLooseCommits } from '../git/loose-commits.js';
 import { findRepoRoot } from '../git/repository.js';
 import { baseFor } from '../integrate/base-for.js';
 import { integrateLists } from '../integrate/integrate-lists.js';
@@ -50,6 +52,7 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       ? await liveScreen(stdout, root, paths.logs, names, new Date(startedAt).toISOString().replace(/[:.]/g, '-'))
       : prefixedScreen(stdout, names, github);
   const branch = (await currentBranch(root)) ?? 'HEAD';
+  let gitDirs: Awaited<ReturnType<typeof findGitDirs>>;
   const supervisor = new Supervisor(
     {
       lists,
@@ -67,7 +70,17 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       }),
       // The work of every list it depends on, merged and gated as `ralph integrate` does.
       baseFor: (list) => baseFor(root, list, lists, { env, onLine: (line) => screen.say(list.name, line) }),
-      checkMerge: (ours, theirs) => checkMerge(root, ours, theirs),
+      merge: {
+        check: async (ours, theirs) => {
+          const merged = await mergedCommits(root, ours, theirs);
+          return merged.state === 'clean' ? { state: 'clean' } : merged;
+        },
+        resolve: (branches) => commitsOf(root, branches, {}),
+        reaches: async (ancestor, descendant) => {
+          const dirs = (gitDirs ??= await findGitDirs(root));
+          return dirs && reachesThroughLooseCommits(dirs, ancestor, descendant);
+        },
+      },
       readRecord: (list, since) =>
         readLoopRecord(join(worktreeDir(root, list.branch), 'ralph/logs/last-run.json'), since),
       output: (list) => screen.output(list.name, 'stdout'),
