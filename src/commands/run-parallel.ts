@@ -2,13 +2,11 @@ import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { ralphPaths } from '../files/paths.js';
 import { currentBranch } from '../git/branch.js';
-import { commitsOf, mergedCommits } from '../git/merge-check.js';
-import { findGitDirs } from '../git/head-file.js';
-import { reachesThroughLooseCommits } from '../git/loose-commits.js';
 import { findRepoRoot } from '../git/repository.js';
 import { baseFor } from '../integrate/base-for.js';
 import { integrateLists } from '../integrate/integrate-lists.js';
 import { findTaskLists, LISTS_DIR, worktreeDir, type TaskList } from '../lists/task-lists.js';
+import { gitMergePorts } from '../parallel/merge-ports.js';
 import { mostUrgent } from '../parallel/most-urgent.js';
 import { readLoopRecord, writeParallelRecord } from '../parallel/parallel-record.js';
 import { liveScreen, prefixedScreen, type SupervisorScreen } from '../parallel/supervisor-screen.js';
@@ -52,7 +50,6 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       ? await liveScreen(stdout, root, paths.logs, names, new Date(startedAt).toISOString().replace(/[:.]/g, '-'))
       : prefixedScreen(stdout, names, github);
   const branch = (await currentBranch(root)) ?? 'HEAD';
-  let gitDirs: Awaited<ReturnType<typeof findGitDirs>>;
   const supervisor = new Supervisor(
     {
       lists,
@@ -70,17 +67,7 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       }),
       // The work of every list it depends on, merged and gated as `ralph integrate` does.
       baseFor: (list) => baseFor(root, list, lists, { env, onLine: (line) => screen.say(list.name, line) }),
-      merge: {
-        check: async (ours, theirs) => {
-          const merged = await mergedCommits(root, ours, theirs);
-          return merged.state === 'clean' ? { state: 'clean' } : merged;
-        },
-        resolve: (branches) => commitsOf(root, branches, {}),
-        reaches: async (ancestor, descendant) => {
-          const dirs = (gitDirs ??= await findGitDirs(root));
-          return dirs && reachesThroughLooseCommits(dirs, ancestor, descendant);
-        },
-      },
+      merge: gitMergePorts(root),
       readRecord: (list, since) =>
         readLoopRecord(join(worktreeDir(root, list.branch), 'ralph/logs/last-run.json'), since),
       output: (list) => screen.output(list.name, 'stdout'),
