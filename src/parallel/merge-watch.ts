@@ -145,7 +145,8 @@ export class MergeWatch {
         this.pauses.delete(resume);
         resolve();
       };
-      const timer = setTimeout(resume, waitMs);
+      // Never what keeps the supervisor alive: the loops do, and hurry() ends the pause once they ended.
+      const timer = setTimeout(resume, waitMs).unref();
       this.pauses.add(resume);
     });
   }
