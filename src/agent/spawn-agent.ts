@@ -1,5 +1,4 @@
 import type { Writable } from 'node:stream';
-import type { ResultPromise } from 'execa';
 import type { AgentRunner } from '../loop/ports.js';
 import type { AgentRequest, AgentRun, RepetitionReport } from '../loop/port-data.js';
 import type { InterruptSignal } from '../loop/termination.js';
@@ -14,7 +13,7 @@ import { createTextOutput } from './output/text-output.js';
 import { describeEnded } from '../process/marked-processes.js';
 import { signalGroup, terminateGroup } from '../process/process-group.js';
 import { RepetitionDetector } from './repetition.js';
-import { startAgent, type AgentSpawnOptions } from './start-agent.js';
+import { startAgent, type AgentChild } from './start-agent.js';
 import { drainOutput } from './drain-output.js';
 import { retryOnlyLimit, StallWatch } from './stall-watch.js';
 import { Stopper } from './stopper.js';
@@ -92,7 +91,7 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   const started = await startAgent(options.command(prompt), marker.env(options.env), options.cwd, marker.wrap);
   if ('cause' in started) return notStarted(started.cause, output, logs);
   const { child } = started;
-  const group = (pgid = child.pid!);
+  const group = (pgid = child.pid);
   const contained = options.containment.started(marker);
   const { exited, unwatch } = watchAgent(child, output, stopper, deadline, options);
   await options.onGroup?.(group);
@@ -133,25 +132,24 @@ function outputTargets(options: SpawnAgentOptions, logs: IterationLogs): OutputT
  * own exit. `exited` resolves with its exit code; `unwatch` undoes the rest.
  */
 function watchAgent(
-  child: ResultPromise<AgentSpawnOptions>,
+  child: AgentChild,
   output: AgentOutput,
   stopper: Stopper,
   deadline: number | undefined,
   options: SpawnAgentOptions,
 ) {
   const { interrupts } = options;
-  const group = child.pid!;
+  const group = child.pid;
   // Whatever way ralph itself ends (an uncaught error, process.exit), the agent's group goes with it.
   const killOnExit = () => signalGroup(group, 'SIGKILL');
   process.once('exit', killOnExit);
   child.stdout.pipe(output.stdout);
   child.stderr.pipe(output.stderr);
-  // The exit event, not the execa promise: a grandchild holding the pipes open must not keep us waiting.
+  // The exit event, not the pipes' end: a grandchild holding the pipes open must not keep us waiting.
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => resolve(code));
     child.once('error', () => resolve(127));
   });
-  void child.catch(() => undefined);
   const clearTimers = startTimers(options, stopper, deadline, [child.stdout, child.stderr]);
   const onInterrupt = () => stopper.stop({ cause: 'interrupt', signal: interrupts.received() ?? 'SIGINT' });
   interrupts.graceful.addEventListener('abort', onInterrupt, { once: true });

@@ -1,25 +1,22 @@
-import { execa, type ResultPromise } from 'execa';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import type { AgentCommand } from './agent-command.js';
 import { findExecutable } from '../process/find-executable.js';
 import { describeSpawnError, findNulByte } from './spawn-failure.js';
 
-/** How each agent is spawned (the prompt on stdin, or no stdin at all). */
-export type AgentSpawnOptions = {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  extendEnv: false;
-  detached: true;
-  cleanup: false;
-  buffer: false;
-  reject: false;
-} & ({ stdin: 'ignore' } | { input: string });
+/** A started agent: its process group's leader, with its output as two pipes. */
+export type AgentChild = ChildProcess & { pid: number; stdout: Readable; stderr: Readable };
 
 /** A started agent, or the one line that says why it could not be started. */
-export type StartedAgent = { child: ResultPromise<AgentSpawnOptions> } | { cause: string };
+export type StartedAgent = { child: AgentChild } | { cause: string };
 
 /**
  * Starts the agent in its own process group, or says in one line why it could not be started:
  * a NUL byte, E2BIG, ENOENT, EACCES. Such a spawn has no pid and will never emit `exit`.
+ *
+ * Node's own spawn, not execa: this runs once an iteration, and execa's promise, stream and
+ * option machinery (none of it used here: no buffering, no rejection) cost about as much CPU as
+ * the fork itself.
  */
 export async function startAgent(
   command: AgentCommand,
@@ -29,27 +26,32 @@ export async function startAgent(
 ): Promise<StartedAgent> {
   const nul = findNulByte(command, env);
   if (nul !== undefined) return { cause: `the agent could not be started: ${nul}` };
-  const spawnOptions: AgentSpawnOptions = {
-    cwd,
-    env,
-    extendEnv: false,
-    // Its own process group, so one signal reaches the agent and everything it started.
-    detached: true,
-    cleanup: false,
-    ...(command.input === undefined ? { stdin: 'ignore' as const } : { input: command.input }),
-    buffer: false,
-    reject: false,
-  };
-  let child: ResultPromise<AgentSpawnOptions>;
+  let child: ChildProcess;
   try {
     const { file, args } = await wrapped(command, env, cwd, wrap);
-    child = execa(file, args, spawnOptions);
+    child = spawn(file, args, {
+      cwd,
+      // Exactly this environment: nothing of ralph's own is added.
+      env,
+      // Its own process group, so one signal reaches the agent and everything it started.
+      detached: true,
+      // The prompt on stdin, or no stdin at all.
+      stdio: [command.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
   } catch (error) {
     return { cause: describeSpawnError(error, command, env) };
   }
-  if (child.pid !== undefined) return { child };
-  const result = await child;
-  return { cause: describeSpawnError(result.cause ?? result, command, env) };
+  if (child.pid === undefined) {
+    // The kernel refused it (ENOENT, EACCES, E2BIG): node says so on the next tick.
+    const error = await new Promise<unknown>((resolve) => child.once('error', resolve));
+    return { cause: describeSpawnError(error, command, env) };
+  }
+  if (command.input !== undefined && child.stdin) {
+    // An agent that exits without reading its prompt closes the pipe: no error of ralph's.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(command.input);
+  }
+  return { child: child as AgentChild };
 }
 
 /**

@@ -2,13 +2,13 @@ import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { ralphPaths } from '../files/paths.js';
 import { currentBranch } from '../git/branch.js';
-import { checkMerge } from '../git/merge-check.js';
 import { findRepoRoot } from '../git/repository.js';
 import { GitStopped } from '../git/safe-git.js';
 import { baseFor } from '../integrate/base-for.js';
 import { integrateLists } from '../integrate/integrate-lists.js';
 import { findTaskLists, LISTS_DIR, worktreeDir, type TaskList } from '../lists/task-lists.js';
 import { exitCodeFor, type InterruptSignal } from '../loop/termination.js';
+import { gitMergePorts } from '../parallel/merge-ports.js';
 import { mostUrgent } from '../parallel/most-urgent.js';
 import { readLoopRecord, writeParallelRecord } from '../parallel/parallel-record.js';
 import { liveScreen, prefixedScreen, type SupervisorScreen } from '../parallel/supervisor-screen.js';
@@ -72,7 +72,7 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       // The work of every list it depends on, merged and gated as `ralph integrate` does.
       baseFor: (list) =>
         baseFor(root, list, lists, { env, signal: stop.signal, onLine: (line) => screen.say(list.name, line) }),
-      checkMerge: (ours, theirs) => checkMerge(root, ours, theirs),
+      merge: gitMergePorts(root),
       readRecord: (list, since) =>
         readLoopRecord(join(worktreeDir(root, list.branch), 'ralph/logs/last-run.json'), since),
       output: (list) => screen.output(list.name, 'stdout'),

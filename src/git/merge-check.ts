@@ -47,8 +47,28 @@ export async function mergedTree(
 ): Promise<MergedTree> {
   const options: GitOptions = signal ? { signal } : {};
   const [oursCommit, theirsCommit] = [await commitOf(root, ours, options), await commitOf(root, theirs, options)];
-  if (oursCommit === undefined) return { state: 'skipped', why: `${ours} is no commit` };
-  if (theirsCommit === undefined) return { state: 'skipped', why: `${theirs} is no commit` };
+  return mergedCommits(root, { name: ours, commit: oursCommit }, { name: theirs, commit: theirsCommit }, options);
+}
+
+/** A branch (or any name) and the commit it pointed to when resolved; undefined when it named none. */
+export interface Resolved {
+  name: string;
+  commit: string | undefined;
+}
+
+/**
+ * mergedTree of two names already resolved (the supervisor resolves every branch of a round of
+ * checks with one git process, commitsOf): the names only word the reasons.
+ */
+export async function mergedCommits(
+  root: string,
+  ours: Resolved,
+  theirs: Resolved,
+  options: GitOptions = {},
+): Promise<MergedTree> {
+  const [oursCommit, theirsCommit] = [ours.commit, theirs.commit];
+  if (oursCommit === undefined) return { state: 'skipped', why: `${ours.name} is no commit` };
+  if (theirsCommit === undefined) return { state: 'skipped', why: `${theirs.name} is no commit` };
   const args = ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', oursCommit, theirsCommit];
   const result = await ask(root, args, { ...options, mergeDrivers: true });
   // 0: merges cleanly; 1: conflicts, listed after the tree; 129: this git does not know the option.
@@ -60,7 +80,7 @@ export async function mergedTree(
   }
   if (result.exitCode === 129) return { state: 'skipped', why: await olderGit(root, options) };
   if (/unrelated histories/.test(result.stderr))
-    return { state: 'skipped', why: `${ours} and ${theirs} share no history` };
+    return { state: 'skipped', why: `${ours.name} and ${theirs.name} share no history` };
   throw gitFailure(result, args);
 }
 
@@ -75,6 +95,33 @@ export async function commitOf(root: string, ref: string, options: GitOptions): 
   // --end-of-options: a branch the agent named `--output=…` stays a name.
   const result = await ask(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], options);
   return result.exitCode === 0 ? result.stdout.trim() : undefined;
+}
+
+/**
+ * The commits several names point to, asked of one `git cat-file --batch-check` (names read from
+ * its input, so a name like `--output=…` stays a name): the same resolution as commitOf, one
+ * process for all. A name that points to no commit maps to undefined.
+ */
+export async function commitsOf(
+  root: string,
+  refs: readonly string[],
+  options: GitOptions,
+): Promise<Map<string, string | undefined>> {
+  const names = [...new Set(refs)];
+  const resolved = new Map<string, string | undefined>(names.map((name) => [name, undefined]));
+  // A name holding a line break would read as two: no ref name can, so it names no commit.
+  const asked = names.filter((name) => !/[\n\r]/.test(name));
+  if (asked.length === 0) return resolved;
+  const args = ['cat-file', '--batch-check=%(objectname) %(objecttype)'];
+  const result = await ask(root, args, { ...options, input: asked.map((name) => `${name}^{commit}\n`).join('') });
+  if (result.exitCode !== 0) throw gitFailure(result, args);
+  // One answer line per name, in order: `<hash> commit`, or `<name> missing` / `ambiguous`.
+  const lines = result.stdout.split('\n');
+  asked.forEach((name, index) => {
+    const [hash, type] = (lines[index] ?? '').split(' ');
+    if (type === 'commit' && hash && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(hash)) resolved.set(name, hash);
+  });
+  return resolved;
 }
 
 /** Why a git that refused `--write-tree` cannot check, naming its version. */

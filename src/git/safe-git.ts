@@ -31,6 +31,8 @@ export interface GitOptions {
   filters?: boolean;
   /** Also replace the merge drivers the configuration names (commands that merge file content). */
   mergeDrivers?: boolean;
+  /** What git reads on its standard input (`cat-file --batch-check`); nothing when absent. */
+  input?: string;
   /** Variables of ralph's own for this command (GIT_INDEX_FILE for a scratch index). */
   env?: Readonly<Record<string, string>>;
 }
@@ -54,7 +56,7 @@ export async function runGit(root: string, args: readonly string[], options: Git
   const child = execa('git', args, {
     cwd: root,
     reject: false,
-    stdin: 'ignore',
+    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
     detached: true,
     extendEnv: false,
     env: { ...neutralGitEnv(process.env, extra), ...options.env },

@@ -24,28 +24,75 @@ export interface NewConflict {
   files: readonly string[];
 }
 
+/** A branch as resolved for one round of checks: its name, for the reasons, and its commit. */
+export interface ResolvedSide {
+  name: string;
+  commit: string | undefined;
+}
+
+/**
+ * What the watch asks of git. Without `resolve`, the branches' names go to `check` as they are
+ * (each check resolves them); with it, one call resolves every branch of a round.
+ */
+export interface MergePorts {
+  check(ours: ResolvedSide, theirs: ResolvedSide): Promise<MergeCheck>;
+  /** The commit of each branch named, undefined for a name that is no commit. */
+  resolve?(branches: readonly string[]): Promise<Map<string, string | undefined>>;
+  /** True when `ancestor` is an ancestor of `descendant` as files settle it without git; undefined otherwise. */
+  reaches?(ancestor: string, descendant: string): Promise<true | undefined>;
+}
+
+/**
+ * How much longer than the last round of checks took the watch waits before the next round: the
+ * checks take at most a third of the supervisor's time, however fast loops commit (a loop whose
+ * check waits has its next commits covered by it). An agent's iteration takes minutes; this only
+ * tells when loops commit many times a second.
+ */
+export const PACE = 2;
+
 /**
  * The merge check while the loops run: after a loop's iteration committed, its branch against the
  * base and against every other loop's branch. Checks run one at a time (each is a git process over
- * the whole tree); a new conflict is reported once, when it appears.
+ * the whole tree); a new conflict is reported once, when it appears. A loop's branch that still
+ * descends from the base's commit merges into it cleanly: that check needs no merge, only the
+ * commits since the last time it was known (their files, read as git wrote them).
  */
 export class MergeWatch {
   private readonly cells = new Map<string, MatrixCell>();
   private queue: Promise<unknown> = Promise.resolve();
   private skipped: string | undefined;
+  private readonly ports: MergePorts;
+  /** Per loop, a base commit and a commit of the loop's branch known to descend from it. */
+  private readonly descends = new Map<string, { base: string; tip: string }>();
+  /** When the last round ended and how long it took; the next waits PACE times that. */
+  private lastRound = { endedAt: 0, tookMs: 0 };
+  private hurrying = false;
+  private readonly pauses = new Set<() => void>();
 
   constructor(
     private readonly base: Side,
-    private readonly check: (ours: string, theirs: string) => Promise<MergeCheck>,
-  ) {}
+    ports: MergePorts | ((ours: string, theirs: string) => Promise<MergeCheck>),
+  ) {
+    this.ports =
+      typeof ports === 'function'
+        ? { check: (ours, theirs) => ports(ours.commit ?? ours.name, theirs.commit ?? theirs.name) }
+        : ports;
+  }
+
+  /** The loops ended: the checks still queued run at once, with no pause between them. */
+  hurry(): void {
+    this.hurrying = true;
+    for (const resume of this.pauses) resume();
+    this.pauses.clear();
+  }
 
   /**
    * A check with the loops' own bookkeeping left out: every loop's branch holds its own task list
    * as ralph/tasks.json and its own progress notes, so those two always differ between loops and
    * say nothing of whether their work merges (integration settles them).
    */
-  private async checkWork(ours: string, theirs: string): Promise<MergeCheck> {
-    const check = await this.check(ours, theirs);
+  private async checkWork(ours: ResolvedSide, theirs: ResolvedSide): Promise<MergeCheck> {
+    const check = await this.ports.check(ours, theirs);
     if (check.state !== 'conflicts') return check;
     const files = check.files.filter((file) => !LOOP_BOOKKEEPING.has(file));
     return files.length === 0 ? { state: 'clean' } : { state: 'conflicts', files };
@@ -59,10 +106,17 @@ export class MergeWatch {
     // A check of this loop still waiting its turn reads the branch when it runs: it covers this commit too.
     const waiting = this.waiting.get(loop.name);
     if (waiting) return waiting.then(() => ({ conflicts: [] }));
-    const run = this.queue.then(() => {
-      this.waiting.delete(loop.name);
-      return this.checkAll(loop, others);
-    });
+    const run = this.queue
+      .then(() => this.pause())
+      .then(async () => {
+        this.waiting.delete(loop.name);
+        const startedAt = Date.now();
+        try {
+          return await this.checkAll(loop, others);
+        } finally {
+          this.lastRound = { endedAt: Date.now(), tookMs: Date.now() - startedAt };
+        }
+      });
     this.waiting.set(loop.name, run);
     this.queue = run.catch(() => undefined);
     return run;
@@ -81,13 +135,40 @@ export class MergeWatch {
     );
   }
 
+  /** Waits PACE times as long as the last round took, counted from its end; not once hurried. */
+  private pause(): Promise<void> {
+    const waitMs = this.lastRound.endedAt + PACE * this.lastRound.tookMs - Date.now();
+    if (this.hurrying || waitMs <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const resume = () => {
+        clearTimeout(timer);
+        this.pauses.delete(resume);
+        resolve();
+      };
+      // Never what keeps the supervisor alive: the loops do, and hurry() ends the pause once they ended.
+      const timer = setTimeout(resume, waitMs).unref();
+      this.pauses.add(resume);
+    });
+  }
+
   private async checkAll(loop: Side, others: readonly Side[]): Promise<{ conflicts: NewConflict[]; skipped?: string }> {
     const conflicts: NewConflict[] = [];
     let skipped: string | undefined;
-    for (const other of [this.base, ...others.filter((side) => side.name !== loop.name)]) {
+    const sides = [this.base, ...others.filter((side) => side.name !== loop.name)];
+    const commits = await this.ports.resolve?.([loop, ...sides].map((side) => side.branch));
+    const resolved = (side: Side): ResolvedSide => ({
+      name: side.branch,
+      commit: commits ? commits.get(side.branch) : side.branch,
+    });
+    for (const other of sides) {
+      // Another loop that has no branch yet (it is setting up): its own first commit checks the pair.
+      if (commits && other !== this.base && commits.get(other.branch) === undefined) continue;
       // The base is always `ours`; between two loops, the first by name.
       const [ours, theirs] = other === this.base || compare(other.name, loop.name) < 0 ? [other, loop] : [loop, other];
-      const check = await this.checkWork(ours.branch, theirs.branch);
+      const check =
+        other === this.base && (await this.stillDescends(loop.name, resolved(ours), resolved(theirs)))
+          ? ({ state: 'clean' } as const)
+          : await this.checkWork(resolved(ours), resolved(theirs));
       const key = `${ours.name}\u0000${theirs.name}`;
       const before = this.cells.get(key)?.check;
       this.cells.set(key, { ours: ours.name, theirs: theirs.name, check });
@@ -96,6 +177,22 @@ export class MergeWatch {
       if (check.state === 'skipped' && this.skipped === undefined) skipped = this.skipped = check.why;
     }
     return skipped === undefined ? { conflicts } : { conflicts, skipped };
+  }
+  /**
+   * Whether the loop's branch still descends from the base's commit, as the commit files since the
+   * last time it was known settle it; merging it into the base is then a fast-forward, clean.
+   */
+  private async stillDescends(loop: string, base: ResolvedSide, tip: ResolvedSide): Promise<boolean> {
+    if (!this.ports.reaches || base.commit === undefined || tip.commit === undefined) return false;
+    const known = this.descends.get(loop);
+    // From the tip known last (the branch moved on a few commits), else from the base itself.
+    const starts = known?.base === base.commit ? [known.tip, base.commit] : [base.commit];
+    for (const from of starts) {
+      if (from !== tip.commit && (await this.ports.reaches(from, tip.commit)) !== true) continue;
+      this.descends.set(loop, { base: base.commit, tip: tip.commit });
+      return true;
+    }
+    return false;
   }
 }
 

@@ -1,10 +1,9 @@
 import type { Writable } from 'node:stream';
-import type { MergeCheck } from '../git/merge-check.js';
 import type { TaskList } from '../lists/task-lists.js';
 import type { LoopMessage, SupervisorMessage } from './channel-messages.js';
 import { startLoop, type ChildLoop, type LoopCommand } from './child-loop.js';
 import { applyMessage, newView, type LoopView } from './loop-view.js';
-import { MergeWatch, type MatrixCell } from './merge-watch.js';
+import { MergeWatch, type MatrixCell, type MergePorts } from './merge-watch.js';
 import { exitCodeFor, type InterruptSignal } from '../loop/termination.js';
 import { mostUrgent } from './most-urgent.js';
 import { schedule, type ListOutcome, type LoopEnd } from './scheduler.js';
@@ -31,7 +30,8 @@ export interface SupervisorPorts {
   loopCommand(list: TaskList, from: string | undefined): LoopCommand;
   /** Where a list with dependsOn starts: a branch holding their work. */
   baseFor(list: TaskList): Promise<string | undefined>;
-  checkMerge(ours: string, theirs: string): Promise<MergeCheck>;
+  /** The merge check's git: resolving the branches, merging two commits. */
+  merge: MergePorts;
   /** A loop's own record (its worktree's last-run.json) once it ended, if it wrote one this run. */
   readRecord(list: TaskList, startedAt: number): Promise<{ reason: string; record: unknown } | undefined>;
   /** Where a loop's output goes, a line at a time. */
@@ -81,7 +81,7 @@ export class Supervisor {
     private readonly ports: SupervisorPorts,
   ) {
     this.views = new Map(options.lists.map((list) => [list.name, newView(list.name)]));
-    this.watch = new MergeWatch(options.base, (ours, theirs) => ports.checkMerge(ours, theirs));
+    this.watch = new MergeWatch(options.base, ports.merge);
   }
 
   async run(): Promise<ParallelResult> {
@@ -90,6 +90,8 @@ export class Supervisor {
       run: (list) => this.runLoop(list),
       stopping: () => this.stopping,
     });
+    // Every loop ended: the checks of their last commits run now, without pacing.
+    this.watch.hurry();
     await Promise.all(this.pendingChecks);
     return this.result(outcomes);
   }

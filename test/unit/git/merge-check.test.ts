@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkMerge, conflictingFiles } from '../../../src/git/merge-check.js';
+import { checkMerge, commitOf, commitsOf, conflictingFiles } from '../../../src/git/merge-check.js';
 import { realRepository } from './real-repository.js';
 
 /** A repository on `main` with two files, and a way to commit a change to one on a branch. */
@@ -33,6 +33,26 @@ async function repository() {
 function snapshot(git: (...args: string[]) => string) {
   return [git('for-each-ref'), git('status', '--porcelain=v2', '--branch'), git('rev-parse', 'HEAD')].join('\n');
 }
+
+describe('commitsOf', () => {
+  it('resolves several names with one git, as commitOf does each, and no commit as undefined', async () => {
+    const { root, git, commit } = await repository();
+    await commit('left', { 'a.txt': 'changed\n' });
+    // A tag of a tree is no commit; a name like an option stays a name; a line break names nothing.
+    git('tag', 'a-tree', git('rev-parse', 'main^{tree}'));
+    const names = ['left', 'main', 'HEAD', 'left~1', 'gone', 'a-tree', '--output=/tmp/x', 'left\nmain'];
+    const resolved = await commitsOf(root, [...names, 'left'], {});
+    const one = await Promise.all(names.map((name) => commitOf(root, name, {})));
+    expect([...resolved.entries()]).toEqual(names.map((name, index) => [name, one[index]]));
+    expect(resolved.get('left')).toBe(git('rev-parse', 'left'));
+    expect(resolved.get('left~1')).toBe(git('rev-parse', 'main'));
+    expect(['gone', 'a-tree', '--output=/tmp/x'].map((name) => resolved.get(name))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+});
 
 describe('checkMerge', () => {
   it('says clean when the branches changed different files', async () => {

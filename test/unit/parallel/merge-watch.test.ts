@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MergeCheck } from '../../../src/git/merge-check.js';
-import { MergeWatch } from '../../../src/parallel/merge-watch.js';
+import { MergeWatch, PACE, type ResolvedSide } from '../../../src/parallel/merge-watch.js';
 
 const CLEAN: MergeCheck = { state: 'clean' };
 
@@ -68,5 +68,65 @@ describe('MergeWatch under many commits', () => {
     const again = watch.committed(side('b'), []);
     await Promise.all([first, second, again]);
     expect(fake.asked).toEqual(['main<-ralph/a', 'main<-ralph/b']);
+  });
+});
+
+describe('MergeWatch with resolved branches', () => {
+  /** Branches at fixed commits, a history of `descendant>ancestor` pairs, and what the watch asked. */
+  function world(commits: Record<string, string | undefined>, history: string[]) {
+    const asked: string[] = [];
+    const walked: string[] = [];
+    const ports = {
+      check: (ours: ResolvedSide, theirs: ResolvedSide) => {
+        asked.push(`${ours.commit}<-${theirs.commit}`);
+        return Promise.resolve(CLEAN);
+      },
+      resolve: (branches: readonly string[]) => Promise.resolve(new Map(branches.map((b) => [b, commits[b]]))),
+      reaches: (ancestor: string, descendant: string) => {
+        walked.push(`${ancestor}..${descendant}`);
+        return Promise.resolve(history.includes(`${descendant}>${ancestor}`) ? (true as const) : undefined);
+      },
+    };
+    return { asked, walked, ports };
+  }
+
+  it('merges nothing for a branch that still descends from the base, walking on from the tip it knew', async () => {
+    const commits: Record<string, string | undefined> = { main: 'b0', 'ralph/a': 'a1' };
+    const { asked, walked, ports } = world(commits, ['a1>b0', 'a2>a1']);
+    const watch = new MergeWatch(base, ports);
+    await watch.committed(side('a'), []);
+    commits['ralph/a'] = 'a2';
+    await watch.committed(side('a'), []);
+    expect(asked).toEqual([]);
+    expect(walked).toEqual(['b0..a1', 'a1..a2']);
+    expect(watch.matrix()).toEqual([{ ours: 'main', theirs: 'a', check: CLEAN }]);
+    // The base moved: the branch no longer descends from it, so git merges the two.
+    commits.main = 'b1';
+    await watch.committed(side('a'), []);
+    expect(asked).toEqual(['b1<-a2']);
+  });
+
+  it('checks no pair with a loop that has no branch yet, and says nothing of it', async () => {
+    const { asked, ports } = world({ main: 'b0', 'ralph/a': 'a1', 'ralph/b': undefined }, []);
+    const watch = new MergeWatch(base, ports);
+    const result = await watch.committed(side('a'), [side('b')]);
+    expect(result).toEqual({ conflicts: [] });
+    expect(asked).toEqual(['b0<-a1']);
+  });
+
+  it('waits between rounds as long as PACE times the last took, unless hurried', async () => {
+    let delayMs = 100;
+    const watch = new MergeWatch(base, {
+      check: () => new Promise((resolve) => setTimeout(() => resolve(CLEAN), delayMs)),
+    });
+    await watch.committed(side('a'), []);
+    delayMs = 0;
+    let done = false;
+    const next = watch.committed(side('a'), []).then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(done).toBe(false);
+    watch.hurry();
+    await next;
+    expect(PACE).toBeGreaterThan(0);
   });
 });
