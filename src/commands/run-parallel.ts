@@ -54,6 +54,7 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
   const branch = (await currentBranch(root)) ?? 'HEAD';
   // Ctrl-C ends the supervisor's own work too: the gates and git of a dependent list's base, and --integrate.
   const stop = new AbortController();
+  const force = new AbortController();
   const supervisor = new Supervisor(
     {
       lists,
@@ -71,7 +72,12 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       }),
       // The work of every list it depends on, merged and gated as `ralph integrate` does.
       baseFor: (list) =>
-        baseFor(root, list, lists, { env, signal: stop.signal, onLine: (line) => screen.say(list.name, line) }),
+        baseFor(root, list, lists, {
+          env,
+          signal: stop.signal,
+          force: force.signal,
+          onLine: (line) => screen.say(list.name, line),
+        }),
       merge: gitMergePorts(root),
       readRecord: (list, since) =>
         readLoopRecord(join(worktreeDir(root, list.branch), 'ralph/logs/last-run.json'), since),
@@ -81,13 +87,16 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       now: Date.now,
     },
   );
-  const interrupts = passInterrupts(supervisor, screen, stop);
+  const interrupts = passInterrupts(supervisor, screen, { stop, force });
   try {
     const result = await supervisor.run();
     showSummary(screen, result);
     await writeParallelRecord(root, paths.logs, { startedAt, endedAt: Date.now(), jobs }, result);
     if (!options.integrate) return result.exitCode;
-    return mostUrgent([result.exitCode, await integrateAfter(root, env, screen, stop.signal, interrupts.first)]);
+    return mostUrgent([
+      result.exitCode,
+      await integrateAfter(root, env, screen, { signal: stop.signal, force: force.signal }, interrupts.first),
+    ]);
   } finally {
     interrupts.release();
     await screen.close();
@@ -102,7 +111,7 @@ async function integrateAfter(
   root: string,
   env: NodeJS.ProcessEnv,
   screen: SupervisorScreen,
-  signal: AbortSignal,
+  { signal, force }: { signal: AbortSignal; force: AbortSignal },
   interruptedBy: () => InterruptSignal | undefined,
 ): Promise<number> {
   screen.line('');
@@ -112,7 +121,7 @@ async function integrateAfter(
     return interrupted();
   }
   try {
-    return (await integrateLists(root, { env, signal, onLine: (line) => screen.line(line) })).exitCode;
+    return (await integrateLists(root, { env, signal, force, onLine: (line) => screen.line(line) })).exitCode;
   } catch (error) {
     // Ctrl-C ended a git command of its set-up (the branch, the worktree): nothing was merged.
     if (!(error instanceof GitStopped && error.why === 'interrupt')) throw error;
@@ -174,12 +183,13 @@ function loopEnvironment(env: NodeJS.ProcessEnv, github: boolean): NodeJS.Proces
 
 /**
  * The first Ctrl-C (or SIGTERM, SIGHUP) is passed on to every loop and aborts `stop`, which ends the
- * gates and git the supervisor runs itself; a second one is passed on too: the agents die at once.
+ * gates and git the supervisor runs itself; a second one is passed on too, and aborts `force`: the
+ * agents and the supervisor's own gates die at once.
  */
 function passInterrupts(
   supervisor: Supervisor,
   screen: SupervisorScreen,
-  stop: AbortController,
+  { stop, force }: { stop: AbortController; force: AbortController },
 ): { release: () => void; first: () => InterruptSignal | undefined } {
   const signals: InterruptSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const got: InterruptSignal[] = [];
@@ -191,6 +201,7 @@ function passInterrupts(
         : `${signal}: killing the agents now`,
     );
     supervisor.interrupt(signal);
+    if (got.length > 1) force.abort();
     stop.abort();
   };
   for (const signal of signals) process.on(signal, handle);

@@ -1,14 +1,20 @@
 import { createHash } from 'node:crypto';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
-import { readOwnBytes } from '../files/own-file.js';
 import type { GitDirs } from './head-file.js';
 
 const inflateAsync = promisify(inflate);
 
 /** How many commits the walk reads before it leaves the question to git. */
 const MAX_COMMITS = 16;
+
+/**
+ * Far above any commit object, compressed or not: a bigger file (a zlib bomb, a planted link to a
+ * huge file) is left to git, never read into memory.
+ */
+const MAX_OBJECT_BYTES = 1 << 20;
 
 /**
  * Whether `ancestor` is reachable from `descendant` through commits the agent just made, read from
@@ -21,12 +27,15 @@ export async function reachesThroughLooseCommits(
   ancestor: string,
   descendant: string,
 ): Promise<true | undefined> {
+  // Grafts and a shallow history give git other parents than the files hold: git answers then.
+  if (['info/grafts', 'shallow'].some((name) => existsSync(join(dirs.commonDir, name)))) return undefined;
   const queue = [descendant];
   for (let read = 0; read < MAX_COMMITS && queue.length > 0; read++) {
     const parents = await looseCommitParents(dirs, queue.shift() as string);
     if (parents === undefined) return undefined;
     if (parents.includes(ancestor)) return true;
-    queue.push(...parents);
+    for (const parent of parents) queue.push(parent);
+    if (queue.length > MAX_COMMITS) return undefined;
   }
   return undefined;
 }
@@ -38,10 +47,9 @@ export async function reachesThroughLooseCommits(
 export async function looseCommitParents(dirs: GitDirs, hash: string): Promise<string[] | undefined> {
   if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(hash)) return undefined;
   const file = join(dirs.commonDir, 'objects', hash.slice(0, 2), hash.slice(2));
-  // Never a FIFO in the object's place: a read that would block is no answer.
-  const compressed = await readOwnBytes(file).catch(() => undefined);
+  const compressed = readLooseObject(file);
   if (compressed === undefined) return undefined;
-  const object = await inflateAsync(compressed).catch(() => undefined);
+  const object = await inflateAsync(compressed, { maxOutputLength: MAX_OBJECT_BYTES }).catch(() => undefined);
   if (object === undefined) return undefined;
   const algorithm = hash.length === 40 ? 'sha1' : 'sha256';
   if (createHash(algorithm).update(object).digest('hex') !== hash) return undefined;
@@ -57,4 +65,25 @@ export async function looseCommitParents(dirs: GitDirs, hash: string): Promise<s
     .split('\n')
     .filter((line) => line.startsWith('parent '))
     .map((line) => line.slice('parent '.length));
+}
+
+/**
+ * The object file's bytes when it is a regular file of a commit's size: never through a link, never
+ * a FIFO (a read that would block is no answer), never more than MAX_OBJECT_BYTES.
+ */
+function readLooseObject(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFile() && stats.size <= MAX_OBJECT_BYTES ? readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -67,7 +67,13 @@ export function neutralMergeDriver(name: string): ConfigEntry[] {
  * password, and no optional lock (a `git status` does not write the index the agent's git uses).
  */
 export function neutralGitEnv(base: NodeJS.ProcessEnv, extra: readonly ConfigEntry[] = []): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+  // Replace refs are the agent's to write: ralph's git sees the commits as they are, not as replaced.
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_NO_REPLACE_OBJECTS: '1',
+  };
   const given = Number(base.GIT_CONFIG_COUNT ?? 0);
   let count = Number.isInteger(given) && given >= 0 && given < 10_000 ? given : 0;
   for (const [key, value] of [...NEUTRAL_CONFIG, ...extra]) {

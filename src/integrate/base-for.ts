@@ -13,6 +13,8 @@ import { isIn, outcomeLine } from './integration-report.js';
 export interface BaseOptions {
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Interrupted again: the running gate's process group is killed without the grace period. */
+  force?: AbortSignal;
   /** Each merge's outcome line, for the supervisor's output. */
   onLine?: (line: string) => void;
 }
@@ -52,6 +54,7 @@ export async function baseFor(
     gates: gateSpecs(await loadConfig(ralphPaths(root).config, 'ralph/config.json')),
     env: options.env,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.force ? { force: options.force } : {}),
     onOutcome: (outcome) => options.onLine?.(neutralise(`${list.name} base: ${outcomeLine(outcome, root)}`)),
   });
   const missing = integration.lists.find((outcome) => !isIn(outcome));

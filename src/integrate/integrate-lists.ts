@@ -20,6 +20,8 @@ export interface IntegrateListsOptions {
   into?: string;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Interrupted again: the running gate's process group is killed without the grace period. */
+  force?: AbortSignal;
   /** Each line of the outcome as it is known, the agent's words in it neutralised. */
   onLine?: (line: string) => void;
   now?: Date;
@@ -62,6 +64,7 @@ export async function integrateLists(root: string, options: IntegrateListsOption
     gates,
     env: options.env,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.force ? { force: options.force } : {}),
     onGates: (list) => say(`  ▸ ${list.name}: gates on the merge of ${list.branch}`),
     onOutcome: (outcome) => say(`  ${outcomeLine(outcome, root)}`),
   });

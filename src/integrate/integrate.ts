@@ -57,6 +57,8 @@ export interface IntegrateOptions {
   gates: readonly GateSpec[];
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Interrupted again: the running gate's process group is killed without the grace period. */
+  force?: AbortSignal;
   /** Called as each list's outcome is known. */
   onOutcome?: (outcome: ListOutcome) => void;
   /** Called as a list's merge is checked by the gates. */
@@ -173,6 +175,7 @@ async function integrateOne(list: ListRef, step: Step): Promise<ListOutcome> {
     env: step.env,
     request: `the merge of ${list.branch} into ${step.into}`,
     ...(signal ? { signal } : {}),
+    ...(step.force ? { force: step.force } : {}),
   });
   if (report.passed) return { ...named, state: 'merged', commit };
   // Put back to before this merge; the merge commit stays reachable from no branch, the list's branch untouched.

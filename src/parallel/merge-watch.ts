@@ -165,10 +165,7 @@ export class MergeWatch {
       if (commits && other !== this.base && commits.get(other.branch) === undefined) continue;
       // The base is always `ours`; between two loops, the first by name.
       const [ours, theirs] = other === this.base || compare(other.name, loop.name) < 0 ? [other, loop] : [loop, other];
-      const check =
-        other === this.base && (await this.stillDescends(loop.name, resolved(ours), resolved(theirs)))
-          ? ({ state: 'clean' } as const)
-          : await this.checkWork(resolved(ours), resolved(theirs));
+      const check = await this.checkPair(other === this.base, loop.name, resolved(ours), resolved(theirs));
       const key = `${ours.name}\u0000${theirs.name}`;
       const before = this.cells.get(key)?.check;
       this.cells.set(key, { ours: ours.name, theirs: theirs.name, check });
@@ -178,6 +175,25 @@ export class MergeWatch {
     }
     return skipped === undefined ? { conflicts } : { conflicts, skipped };
   }
+  /**
+   * One pair: clean when the loop's branch still descends from the base, else what merging says. A
+   * pair git cannot check (a branch the agent broke) is that pair's skip, never the whole round's.
+   */
+  private async checkPair(
+    withBase: boolean,
+    loop: string,
+    ours: ResolvedSide,
+    theirs: ResolvedSide,
+  ): Promise<MergeCheck> {
+    try {
+      if (withBase && (await this.stillDescends(loop, ours, theirs))) return { state: 'clean' };
+      return await this.checkWork(ours, theirs);
+    } catch (error) {
+      const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      return { state: 'skipped', why: `${ours.name} and ${theirs.name} could not be checked: ${why}` };
+    }
+  }
+
   /**
    * Whether the loop's branch still descends from the base's commit, as the commit files since the
    * last time it was known settle it; merging it into the base is then a fast-forward, clean.

@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { looseCommitParents, reachesThroughLooseCommits } from '../../../src/git/loose-commits.js';
@@ -70,5 +70,31 @@ describe('reading commits from their loose object files', () => {
     const second = commit('two');
     expect(second).toHaveLength(64);
     expect(await looseCommitParents(dirs, second)).toEqual([first]);
+  });
+
+  it('reads no planted giant: a zlib bomb, a link to a huge file, an object over 1 MiB', async () => {
+    const { commit, dirs } = await repository();
+    const base = commit('base');
+    const objectPath = (hash: string) => join(dirs.commonDir, 'objects', hash.slice(0, 2), hash.slice(2));
+    // A commit whose parent's object file is a bomb: 1 GiB of zeros, deflated to about 1 MiB.
+    const bombed = 'cd'.padEnd(40, '1');
+    await mkdir(dirname(objectPath(bombed)), { recursive: true });
+    await writeFile(objectPath(bombed), deflateSync(Buffer.alloc(64 * 1024 * 1024)));
+    const before = process.memoryUsage().rss;
+    expect(await looseCommitParents(dirs, bombed)).toBeUndefined();
+    expect(process.memoryUsage().rss - before).toBeLessThan(32 * 1024 * 1024);
+    // A link in an object's place, to a file far bigger than any commit.
+    const big = join(dirs.commonDir, 'big');
+    await writeFile(big, Buffer.alloc(2 * 1024 * 1024));
+    const linked = 'ef'.padEnd(40, '2');
+    await mkdir(dirname(objectPath(linked)), { recursive: true });
+    await symlink(big, objectPath(linked));
+    expect(await looseCommitParents(dirs, linked)).toBeUndefined();
+    // Grafts give git other parents than the files hold: the files settle nothing then.
+    const head = commit('head');
+    expect(await reachesThroughLooseCommits(dirs, base, head)).toBe(true);
+    await mkdir(join(dirs.commonDir, 'info'), { recursive: true });
+    await writeFile(join(dirs.commonDir, 'info/grafts'), `${head}\n`);
+    expect(await reachesThroughLooseCommits(dirs, base, head)).toBeUndefined();
   });
 });
