@@ -56,6 +56,7 @@ export async function baseFor(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.force ? { force: options.force } : {}),
     onOutcome: (outcome) => options.onLine?.(neutralise(`${list.name} base: ${outcomeLine(outcome, root)}`)),
+    onWarning: (line) => options.onLine?.(neutralise(`${list.name} base: ${line}`)),
   });
   const missing = integration.lists.find((outcome) => !isIn(outcome));
   if (missing)

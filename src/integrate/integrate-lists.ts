@@ -66,6 +66,7 @@ export async function integrateLists(root: string, options: IntegrateListsOption
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.force ? { force: options.force } : {}),
     onGates: (list) => say(`  ▸ ${list.name}: gates on the merge of ${list.branch}`),
+    onWarning: (line) => say(`    ${line}`),
     onOutcome: (outcome) => say(`  ${outcomeLine(outcome, root)}`),
   });
   const exitCode = integration.lists.some((outcome) => outcome.state === 'interrupted')

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { runGates } from '../gates/run-gates.js';
+import { Containment } from '../process/containment.js';
 import type { GateOutcome, GateSpec } from '../gates/types.js';
 import { currentBranch } from '../git/branch.js';
 import {
@@ -63,6 +64,8 @@ export interface IntegrateOptions {
   onOutcome?: (outcome: ListOutcome) => void;
   /** Called as a list's merge is checked by the gates. */
   onGates?: (list: ListRef) => void;
+  /** A warning line: processes a gate left behind, which were ended. */
+  onWarning?: (line: string) => void;
 }
 
 /** States in which a list's work is on the integration branch. */
@@ -77,15 +80,32 @@ const IN = new Set<ListOutcome['state']>(['merged', 'already_in']);
  */
 export async function integrate(options: IntegrateOptions): Promise<Integration> {
   const { root, into, worktree, signal } = options;
-  let head = await prepareBranch(options);
+  const head = await prepareBranch(options);
   await openIntegrationWorktree(root, worktree, into, signal);
+  // The gates' processes are kept as a run's are: each gate in its own cgroup (or marked), and what
+  // leaves its group ended. Its own identity, the worktree's: a loop's cgroups are never touched.
+  const containment = new Containment();
+  await containment.open(worktree, options.env);
+  try {
+    return await integrateAll(options, { head, containment });
+  } finally {
+    await containment.close();
+  }
+}
+
+async function integrateAll(
+  options: IntegrateOptions,
+  start: { head: string; containment: Containment },
+): Promise<Integration> {
+  const { into, worktree, signal, containment } = { ...options, ...start };
+  let { head } = start;
   const outcomes: ListOutcome[] = [];
   const leftOut = new Set<string>();
   let step = 0;
   for (const list of integrationOrder(options.lists)) {
     const outcome: ListOutcome = signal?.aborted
       ? { list: list.name, branch: list.branch, state: 'interrupted' }
-      : await integrateOne(list, { ...options, head, step: ++step, leftOut }).catch((error: unknown) => {
+      : await integrateOne(list, { ...options, head, step: ++step, leftOut, containment }).catch((error: unknown) => {
           // The interrupt ended one of its git commands: this list was not tried to the end.
           if (error instanceof GitStopped && error.why === 'interrupt')
             return { list: list.name, branch: list.branch, state: 'interrupted' } as const;
@@ -139,6 +159,7 @@ async function prepareBranch(options: IntegrateOptions): Promise<string> {
 
 interface Step extends IntegrateOptions {
   head: string;
+  containment: Containment;
   step: number;
   leftOut: ReadonlySet<string>;
 }
@@ -176,6 +197,7 @@ async function integrateOne(list: ListRef, step: Step): Promise<ListOutcome> {
     request: `the merge of ${list.branch} into ${step.into}`,
     ...(signal ? { signal } : {}),
     ...(step.force ? { force: step.force } : {}),
+    containment: { run: step.containment, warn: (message) => step.onWarning?.(`warning: ${message}`) },
   });
   if (report.passed) return { ...named, state: 'merged', commit };
   // Put back to before this merge; the merge commit stays reachable from no branch, the list's branch untouched.

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { isAlive, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
 
 const GATE = {
   name: 'tests',
@@ -106,6 +106,23 @@ describe('ralph integrate', () => {
     expect(current.code).toBe(64);
     expect(current.stderr).toContain('that is the branch checked out here');
     expect(repo.git('rev-parse', 'release')).toBe(repo.git('rev-parse', 'main'));
+  });
+
+  it("ends what a gate leaves behind, as a run's gates are: nothing runs after integrate", async () => {
+    const repo = await withLists({ api: [] });
+    const pidFile = join(repo.root, '.git/daemon.pid');
+    // The gate returns once its server runs on its own (as `npm run dev &` would).
+    const start = `env -i setsid sleep 300 >/dev/null 2>&1 & echo $! > ${pidFile}`;
+    const daemon = { name: 'server', command: `${start}; while [ "$(cat /proc/$!/comm)" != sleep ]; do :; done` };
+    await repo.write('ralph/config.json', JSON.stringify({ gates: [daemon] }));
+    repo.git('commit', '-qam', 'a gate that starts a server');
+    await loopResult(repo, 'api', { 'api.txt': 'api\n' });
+    const result = await runRalph(repo, ['integrate', '--into', 'ralph/integration/test']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const pid = Number(repo.read('.git/daemon.pid'));
+    expect(isAlive(pid)).toBe(false);
+    expect(result.stdout).toMatch(/warning: ended 1 process that left the gate's group: \d+ sleep/);
   });
 
   it('refuses (64) a repository with no task lists, saying how to add one', async () => {
