@@ -47,14 +47,11 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
   const paths = ralphPaths(root);
   const startedAt = Date.now();
   const names = lists.map((list) => list.name);
-  const screen =
-    stdout.isTTY === true && !ci
-      ? await liveScreen(stdout, root, paths.logs, names, new Date(startedAt).toISOString().replace(/[:.]/g, '-'))
-      : prefixedScreen(stdout, names, github);
+  const screen = await screenFor(stdout, { root, logs: paths.logs, names, startedAt, ci, github });
   const branch = (await currentBranch(root)) ?? 'HEAD';
   // Ctrl-C ends the supervisor's own work too: the gates and git of a dependent list's base, and --integrate.
-  const stop = new AbortController();
-  const force = new AbortController();
+  const halt = { stop: new AbortController(), force: new AbortController() };
+  const stopping = { signal: halt.stop.signal, force: halt.force.signal };
   const supervisor = new Supervisor(
     {
       lists,
@@ -72,12 +69,7 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       }),
       // The work of every list it depends on, merged and gated as `ralph integrate` does.
       baseFor: (list) =>
-        baseFor(root, list, lists, {
-          env,
-          signal: stop.signal,
-          force: force.signal,
-          onLine: (line) => screen.say(list.name, line),
-        }),
+        baseFor(root, list, lists, { env, ...stopping, onLine: (line) => screen.say(list.name, line) }),
       merge: gitMergePorts(root),
       readRecord: (list, since) =>
         readLoopRecord(join(worktreeDir(root, list.branch), 'ralph/logs/last-run.json'), since),
@@ -87,20 +79,27 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       now: Date.now,
     },
   );
-  const interrupts = passInterrupts(supervisor, screen, { stop, force });
+  const interrupts = passInterrupts(supervisor, screen, halt);
   try {
     const result = await supervisor.run();
     showSummary(screen, result);
     await writeParallelRecord(root, paths.logs, { startedAt, endedAt: Date.now(), jobs }, result);
     if (!options.integrate) return result.exitCode;
-    return mostUrgent([
-      result.exitCode,
-      await integrateAfter(root, env, screen, { signal: stop.signal, force: force.signal }, interrupts.first),
-    ]);
+    return mostUrgent([result.exitCode, await integrateAfter(root, env, screen, stopping, interrupts.first)]);
   } finally {
     interrupts.release();
     await screen.close();
   }
+}
+
+/** Live lines on a terminal; elsewhere (CI, a pipe) lines prefixed with their list. */
+async function screenFor(
+  stdout: NonNullable<ParallelCommandOptions['stdout']>,
+  at: { root: string; logs: string; names: string[]; startedAt: number; ci: boolean; github: boolean },
+): Promise<SupervisorScreen> {
+  if (stdout.isTTY !== true || at.ci) return prefixedScreen(stdout, at.names, at.github);
+  const stamp = new Date(at.startedAt).toISOString().replace(/[:.]/g, '-');
+  return liveScreen(stdout, at.root, at.logs, at.names, stamp);
 }
 
 /**
