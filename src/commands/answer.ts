@@ -51,7 +51,7 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
   const root = await findRepoRoot(options.cwd);
   // Read where the human is: a --file in a worktree would be the agent's to write.
   const answer = await readAnswerText(options, options.cwd);
-  const place = await loopPlace(root, options.cwd, options.tasks ?? (env[TASKS_VARIABLE] || undefined), env);
+  const place = await waitingPlace(root, options.cwd, options.tasks ?? (env[TASKS_VARIABLE] || undefined), env);
   const paths = ralphPaths(place.root);
   const shown = (path: string) => shownPath(options.cwd, path);
   // A run in progress is no loop waiting: its agent may be writing progress.txt this instant.
@@ -83,7 +83,7 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
 }
 
 /** Where the loop that waits lives, as `ralph answer` finds it. */
-interface LoopPlace {
+interface WaitingPlace {
   /** The top of the checkout it runs in: the repository's, or its list's worktree. */
   root: string;
   /** Its task list's identity, when the list was named (else the last run's flags choose it). */
@@ -101,12 +101,12 @@ interface LoopPlace {
  * worktree's ralph/tasks.json; else the checkout, but only when the run waiting there is on that
  * list — an answer meant for one loop must never land on another's question.
  */
-async function loopPlace(
+async function waitingPlace(
   root: string,
   cwd: string,
   named: string | undefined,
   env: NodeJS.ProcessEnv,
-): Promise<LoopPlace> {
+): Promise<WaitingPlace> {
   const plain = { root, goOn: 'ralph run', answer: 'ralph answer' };
   if (named === undefined) return plain;
   const list = await chooseTaskList(root, cwd, named, env);
@@ -177,7 +177,7 @@ function confirmation(
     paths: RalphPaths;
     archive: string;
     replay?: ReplayedRun;
-    place: Pick<LoopPlace, 'goOn' | 'answer'>;
+    place: Pick<WaitingPlace, 'goOn' | 'answer'>;
   },
 ): string {
   const { shown, paths, archive, replay, place } = context;
