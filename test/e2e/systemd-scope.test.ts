@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCgroup, findCgroupMount } from '../../src/process/cgroup.js';
 import { cgroupHome, cgroupWritable } from '../helpers/cgroup.js';
-import { isAlive, makeRepo, runRalph, waitFor } from '../helpers/e2e.js';
+import { isAlive, makeRepo, runRalph, waitFor, type Repo } from '../helpers/e2e.js';
 
 /**
  * The `systemd scope` mode against a real systemd user manager. No desktop here, so the test makes
@@ -113,6 +113,21 @@ describe('ralph run in systemd scope mode', () => {
     return repo;
   };
 
+  /** One iteration, as the user, of an agent that runs `escape` (its daemon's pid into "$P"), then says so. */
+  const runEscapingAgent = async (repo: Repo, escape: string[]) => {
+    const agent = join(repo.root, 'escape-agent.sh');
+    const pidFile = join(repo.root, 'escape.pids');
+    await writeFile(agent, `${['#!/bin/sh', `P="${pidFile}"`, ...escape, 'echo escaped'].join('\n')}\n`, {
+      mode: 0o755,
+    });
+    chownSync(agent, uid, gid);
+    const args = ['run', '--allow-dirty', '--agent-bin', agent, '--output', 'text', '--max-iterations', '1'];
+    const result = await runRalph(repo, args, { wrapper: asUser(), env: { DBUS_SESSION_BUS_ADDRESS: undefined } });
+    expect(result.stdout).toContain('escaped');
+    const [daemon] = readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
+    return { result, daemon: daemon! };
+  };
+
   it.skipIf(skip !== undefined)(
     `puts the agent in a transient scope and ends an env -i setsid daemon it left${skip ? ` — skipped: ${skip}` : ''}`,
     async () => {
@@ -123,28 +138,16 @@ describe('ralph run in systemd scope mode', () => {
         /ok +containment +systemd scope: cannot create a cgroup under \S+\/session: EACCES; each agent and gate in a transient scope/,
       );
 
-      const agent = join(repo.root, 'escape-agent.sh');
-      const pidFile = join(repo.root, 'escape.pids');
-      const script = [
-        '#!/bin/sh',
-        `P="${pidFile}"`,
+      const { result, daemon } = await runEscapingAgent(repo, [
         'grep ^0:: /proc/self/cgroup',
         'env -i setsid sleep 300 >/dev/null 2>&1 & echo $! > "$P.tmp"; mv "$P.tmp" "$P"',
         'while [ "$(cat /proc/$(cat "$P")/comm 2>/dev/null)" != sleep ]; do :; done',
-        'echo escaped',
-      ];
-      await writeFile(agent, `${script.join('\n')}\n`, { mode: 0o755 });
-      chownSync(agent, uid, gid);
-      const args = ['run', '--allow-dirty', '--agent-bin', agent, '--output', 'text', '--max-iterations', '1'];
-      const result = await runRalph(repo, args, { wrapper: asUser(), env });
-
-      expect(result.stdout).toContain('escaped');
+      ]);
       expect(result.stdout).toMatch(/^containment: systemd scope \(/m);
       expect(result.stdout).toMatch(/^0::\/\S+\/app\.slice\/ralph-[0-9a-f]+-[0-9a-f]+-\d+-agent-1\.scope$/m);
       expect(result.code).toBe(1);
       expect(repo.lastRun()).toMatchObject({ reason: 'max_iterations', containment: { mode: 'systemd scope' } });
-      const [daemon] = readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
-      expect(isAlive(daemon!)).toBe(false);
+      expect(isAlive(daemon)).toBe(false);
       expect(result.stdout).toMatch(/warning: ended 1 process that left the agent's group: \d+ sleep/);
       // The manager collects the emptied scope: nothing of ralph's is left under the slice.
       const slice = join(delegated, 'app.slice');
@@ -157,25 +160,12 @@ describe('ralph run in systemd scope mode', () => {
     `ends a daemon the agent moved into a scope of its own with systemd-run, by its marker${skip ? ` — skipped: ${skip}` : ''}`,
     async () => {
       const repo = await userRepo();
-      const env = { DBUS_SESSION_BUS_ADDRESS: undefined };
-      const agent = join(repo.root, 'escape-agent.sh');
-      const pidFile = join(repo.root, 'escape.pids');
-      const script = [
-        '#!/bin/sh',
-        `P="${pidFile}"`,
+      const { result, daemon } = await runEscapingAgent(repo, [
         'systemd-run --user --scope --quiet --collect --unit=escape-$$ -- setsid sleep 300 >/dev/null 2>&1 &',
         'echo $! > "$P.tmp"; mv "$P.tmp" "$P"',
         'while ! grep -q "escape-$$" /proc/$(cat "$P")/cgroup 2>/dev/null; do :; done',
-        'echo escaped',
-      ];
-      await writeFile(agent, `${script.join('\n')}\n`, { mode: 0o755 });
-      chownSync(agent, uid, gid);
-      const args = ['run', '--allow-dirty', '--agent-bin', agent, '--output', 'text', '--max-iterations', '1'];
-      const result = await runRalph(repo, args, { wrapper: asUser(), env });
-
-      expect(result.stdout).toContain('escaped');
-      const [daemon] = readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
-      expect(isAlive(daemon!)).toBe(false);
+      ]);
+      expect(isAlive(daemon)).toBe(false);
       expect(result.stdout).toMatch(/warning: ended 1 process that left the agent's group: \d+ sleep/);
     },
     60_000,
