@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
+import { requireNamedList } from '../lists/chosen-list.js';
 import { findRepoRoot } from '../git/repository.js';
 import { RalphError } from '../errors.js';
 import { readReportInputs } from '../report/read-inputs.js';
@@ -67,6 +68,7 @@ export async function reportCommand(options: ReportOptions): Promise<number> {
   const paths = ralphPaths(root);
   const out = options.out === undefined ? undefined : resolve(options.cwd, options.out);
   const tasks = options.tasks === undefined ? undefined : resolve(options.cwd, options.tasks);
+  if (tasks !== undefined) requireNamedList(root, options.cwd, tasks);
   const written = await writeReport(paths, { out, tasks, format, now: options.now });
   (options.stdout ?? process.stdout).write(`ralph: report written to ${written}\n`);
   if (options.open) await openWithPlatform(written, options.env ?? process.env, options.stdout ?? process.stdout);

@@ -1,6 +1,6 @@
 import { ralphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
-import { chooseTaskList } from '../lists/chosen-list.js';
+import { chooseTaskList, requireNamedList } from '../lists/chosen-list.js';
 import { readStatus } from '../status/read-status.js';
 import { statusReviewPolicy } from '../status/status-policy.js';
 import { renderStatus } from '../status/render-status.js';
@@ -25,7 +25,9 @@ export async function statusCommand(options: StatusOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const root = await findRepoRoot(options.cwd);
   const env = options.env ?? process.env;
-  const paths = ralphPaths(root, (await chooseTaskList(root, options.cwd, options.tasks, env)).file);
+  const { file } = await chooseTaskList(root, options.cwd, options.tasks, env);
+  requireNamedList(root, options.cwd, file);
+  const paths = ralphPaths(root, file);
   // With the review cycle on, a story is complete when it passes and is approved.
   const policy = await statusReviewPolicy(paths, env);
   const status = await readStatus(paths, { now: options.now ?? Date.now(), rows: options.rows ?? 10, policy });

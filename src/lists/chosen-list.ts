@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { RalphError } from '../errors.js';
 import { readOwnFile } from '../files/own-file.js';
@@ -58,4 +59,17 @@ function listName(root: string, file: string): { name?: string } {
 async function mayNameTasks(path: string): Promise<boolean> {
   const text = await readOwnFile(path).catch(() => undefined);
   return text !== undefined && (text.includes('tasks') || text.includes('\\'));
+}
+
+/**
+ * A list the user named (--tasks, RALPH_TASKS, the config) must be there: reading the default's
+ * absence ("run ralph init") into a mistyped name would send the user the wrong way.
+ */
+export function requireNamedList(root: string, cwd: string, file: string): void {
+  if (file === ralphPaths(root).tasks || existsSync(file)) return;
+  throw new RalphError(
+    'setup',
+    `${shownPath(cwd, file)} not found`,
+    'name an existing task list (`ralph lists` shows them)',
+  );
 }

@@ -37,7 +37,9 @@ export async function checkStopHook(
     return { name: 'stop hook', status: 'ok', detail: command };
   return warning(
     `"${command}" cannot start: no ralph on the agent's PATH, so every stop goes unchecked — ` +
-      `install ralph (npm install -g ${PACKAGE_NAME}) or register "${hook.npxCommand}" instead`,
+      // Not `npm install -g <name>`: until a release is on the registry, that name installs nothing (or another's).
+      `put ralph on it (\`npm link\` in ralph's folder, or \`npm install -g\` a release's .tgz: README, "ralph on your PATH"), ` +
+      `or, with ${PACKAGE_NAME} a dev dependency of the project, register "${hook.npxCommand}" instead`,
   );
 }
 

@@ -54,6 +54,17 @@ describe('--tasks: one of several task lists', () => {
     expect(archived.stdout).toContain('moved   ralph/lists/web.json (as tasks.json)');
   });
 
+  it('status and report refuse a named list that is not there (64), never reading it as no list at all', async () => {
+    const repo = await repoWithLists();
+    for (const command of [['status'], ['report']]) {
+      const result = await runRalph(repo, [...command, '--tasks', 'ralph/lists/nope.json']);
+      expect(result.code).toBe(64);
+      expect(result.stderr).toBe(
+        'ralph: ralph/lists/nope.json not found — name an existing task list (`ralph lists` shows them)\n',
+      );
+    }
+  });
+
   it('refuses a task list outside the repository with exit 64', async () => {
     const repo = await repoWithLists();
     const result = await runRalph(repo, ['run', '--tasks', '/etc/passwd']);

@@ -43,7 +43,7 @@ describe("checkStopHook: will Claude Code's Stop hook start?", () => {
     expect(await check(root, '/nowhere')).toEqual({
       name: 'stop hook',
       status: 'warning',
-      detail: `"ralph hook stop" cannot start: no ralph on the agent's PATH, so every stop goes unchecked — install ralph (npm install -g ralph-loop-cli) or register "${NPX_STOP_HOOK_COMMAND}" instead`,
+      detail: `"ralph hook stop" cannot start: no ralph on the agent's PATH, so every stop goes unchecked — put ralph on it (\`npm link\` in ralph's folder, or \`npm install -g\` a release's .tgz: README, "ralph on your PATH"), or, with ralph-loop-cli a dev dependency of the project, register "${NPX_STOP_HOOK_COMMAND}" instead`,
     });
   });
 
