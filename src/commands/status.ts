@@ -1,6 +1,6 @@
-import { ralphPaths } from '../files/paths.js';
+import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
-import { chooseTaskList, requireNamedList } from '../lists/chosen-list.js';
+import { chooseTaskList, requireNamedList, type ChosenList } from '../lists/chosen-list.js';
 import { readStatus } from '../status/read-status.js';
 import { statusReviewPolicy } from '../status/status-policy.js';
 import { renderStatus } from '../status/render-status.js';
@@ -25,14 +25,26 @@ export async function statusCommand(options: StatusOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const root = await findRepoRoot(options.cwd);
   const env = options.env ?? process.env;
-  const { file } = await chooseTaskList(root, options.cwd, options.tasks, env);
-  requireNamedList(root, options.cwd, file);
-  const paths = ralphPaths(root, file);
+  const chosen = await chooseTaskList(root, options.cwd, options.tasks, env);
+  requireNamedList(root, options.cwd, chosen.file);
+  const paths = (await listWorktreePaths(root, chosen)) ?? ralphPaths(root, chosen.file);
   // With the review cycle on, a story is complete when it passes and is approved.
   const policy = await statusReviewPolicy(paths, env);
   const status = await readStatus(paths, { now: options.now ?? Date.now(), rows: options.rows ?? 10, policy });
   stdout.write(options.json ? machineJson(status) : forTheLog(renderStatus(status), env));
   return 0;
+}
+
+/**
+ * A list under ralph/lists/ whose loop runs in its own worktree (`run --worktree`, `--parallel`) is
+ * shown from there, as `ralph lists` reads it: its task list, lock and logs are the worktree's.
+ * Loaded only then: the usual status reads no git and no schema.
+ */
+async function listWorktreePaths(root: string, chosen: ChosenList): Promise<RalphPaths | undefined> {
+  if (chosen.name === undefined) return undefined;
+  const { existingListWorktree } = await import('../lists/list-worktree.js');
+  const dir = await existingListWorktree(root, chosen);
+  return dir === undefined ? undefined : ralphPaths(dir);
 }
 
 /**

@@ -114,8 +114,14 @@ describe('run --worktree: a loop on its own worktree', () => {
       ['A-1', true],
       ['A-2', true],
     ]);
-    // The lock, logs and records are the worktree's own.
+    // The lock, logs and records are the worktree's own, and status of that list reads them there.
     expect(repo.exists(`${tree}/ralph/logs/last-run.json`)).toBe(true);
+    const status = await runRalph(repo, ['status', '--tasks', 'ralph/lists/api.json', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      root: join(repo.root, tree),
+      tasks: { complete: 2, total: 2 },
+      lastRun: { reason: 'complete' },
+    });
     expect(repo.exists(`${tree}/ralph/progress.txt`)).toBe(true);
     expect(repo.exists('ralph/logs')).toBe(false);
     expect(repo.git('-C', tree, 'status', '--porcelain')).toBe('');
