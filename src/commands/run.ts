@@ -63,8 +63,6 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   try {
     // Printed inside the try: the finally below must close the screen once it printed anything.
     if (run.lockWarning) terminal.out.line(pc.yellow(`warning: ${run.lockWarning}`));
-    const { mode, reason } = run.containment.choice;
-    terminal.out.line(pc.dim(`containment: ${mode} (${reason})`));
     const end = await runUnderLock(start, run);
     const { out, env, github } = terminal;
     return await finishRun(end, {

@@ -64,6 +64,9 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     run.agentVersion = agentVersion;
     terminal.out.line(`agent: ${agentVersion}`);
   }
+  // Once the start checks passed: a refused start is its one line, and this is the run's promise.
+  const { mode, reason } = run.containment.choice;
+  terminal.out.line(pc.dim(`containment: ${mode} (${reason})`));
   await setUpRun(paths);
   // Numbered under the lock: no other run can be writing logs now.
   run.firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv, (message) =>

@@ -49,6 +49,8 @@ describe('ralph run: configuration layers', () => {
     expect(result.code).toBe(64);
     expect(result.stderr).toContain(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    // Nothing else: the run's own lines (its containment) begin once the start checks pass.
+    expect(result.stdout).toBe('');
     expect(repo.calls()).toBe(0);
   });
 
