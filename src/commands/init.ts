@@ -12,6 +12,7 @@ import { promptLeansOnItsClient, RALPH_SH_PROMPTS } from '../agent/ralph-sh.js';
 import type { AgentDialect } from '../agent/dialect.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
+import { findTaskLists } from '../lists/task-lists.js';
 import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
 import { vendorRunningRalph } from '../init/vendor.js';
 import { updateInstallStep } from '../init/workflow-install.js';
@@ -89,6 +90,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
     alsoWritten: [...(ci.workflow ? [ci.workflow] : []), ...(vendored ? [vendored] : [])],
     loggedIn: await loggedIn(dialect, agentPath),
     ...(await stepsDone(root, agent.stopHook ? [agent.stopHook.path] : [])),
+    ...(ci.matrix && (await findTaskLists(root).catch(() => [])).length === 0 ? { listsMissing: true } : {}),
   };
   const notes = [
     ...importNotes(from, dialect),

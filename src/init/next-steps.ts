@@ -20,6 +20,8 @@ export interface Whereabouts {
   storiesWritten?: boolean;
   /** ralph's scaffold is committed: nothing of it is untracked. */
   committed?: boolean;
+  /** `--matrix` wrote a workflow of one job per ralph/lists/ file, and there is no such file yet. */
+  listsMissing?: boolean;
 }
 
 /**
@@ -46,6 +48,10 @@ export function nextSteps(where: Whereabouts): string[] {
           : [
               'Write the PRD in ralph/prd.md (it explains how), then your stories in ralph/tasks.json — and delete its "example": true line.',
             ]),
+    // The matrix workflow runs ralph/lists/, never ralph/tasks.json: with none, its run has nothing to do.
+    ...(where.listsMissing
+      ? ['Add your task lists as ralph/lists/<name>.json (one matrix job each; docs/parallel.md), and commit them.']
+      : []),
     ...(where.committed ? [] : [`Commit the scaffold: git add ${scaffold} && git commit -m "Set up ralph"`]),
     'Check, then run: ralph run --dry-run && ralph run --max-iterations 10 --max-stuck 3',
   ];

@@ -20,6 +20,8 @@ async function matrixProject() {
   const init = await runRalph(repo, ['init', '--ci', 'github', '--matrix']);
   expect(init.code).toBe(0);
   expect(init.stdout).toContain('.github/workflows/ralph-matrix.yml');
+  // No list yet: the workflow would have nothing to run, and the next steps say what to add.
+  expect(init.stdout).toContain('Add your task lists as ralph/lists/<name>.json (one matrix job each');
   mkdirSync(join(repo.root, 'ralph/lists'));
   for (const name of ['api', 'broken', 'ui'])
     await repo.write(
