@@ -1,5 +1,7 @@
 import { detectCi } from '../config/ci-environment.js';
 import { findRepoRoot } from '../git/repository.js';
+import { GitStopped } from '../git/safe-git.js';
+import { exitCodeFor, type InterruptSignal } from '../loop/termination.js';
 import { integrateLists } from '../integrate/integrate-lists.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 
@@ -18,21 +20,33 @@ export async function integrateCommand(options: IntegrateCommandOptions): Promis
   const root = await findRepoRoot(options.cwd);
   // Branch names, file names and a gate's output line are the agent's words: on Actions, fenced from the runner.
   const github = detectCi(env).github;
+  // The first Ctrl-C (SIGTERM, SIGHUP) ends the gates and git at once; a second kills a gate without its grace.
   const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const force = new AbortController();
+  const got: InterruptSignal[] = [];
+  const onSignal = (signal: InterruptSignal) => {
+    got.push(signal);
+    (got.length === 1 ? stop : force).abort();
+  };
+  for (const signal of SIGNALS) process.on(signal, onSignal);
   try {
     const run = await integrateLists(root, {
       ...(options.into === undefined ? {} : { into: options.into }),
       env,
       signal: stop.signal,
+      force: force.signal,
       onLine: (line) => stdout.write(github ? fencedFromRunner(line) : `${line}\n`),
     });
     if (run.recordError) stdout.write(`ralph: warning: ${run.recordError}\n`);
     return run.exitCode;
+  } catch (error) {
+    // Ctrl-C ended a git command of its set-up (the branch, the worktree): nothing was merged.
+    if (!(error instanceof GitStopped && error.why === 'interrupt')) throw error;
+    stdout.write('ralph integrate: interrupted\n');
+    return exitCodeFor({ reason: 'interrupted', signal: got[0] ?? 'SIGINT' });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const signal of SIGNALS) process.off(signal, onSignal);
   }
 }
+
+const SIGNALS: readonly InterruptSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

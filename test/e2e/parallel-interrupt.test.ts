@@ -69,4 +69,16 @@ describe('ralph run --parallel: Ctrl-C reaches the work of the supervisor itself
     expect(integration.exitCode).toBe(130);
     expect(integration.lists).toEqual([expect.objectContaining({ list: 'solo', state: 'interrupted' })]);
   }, 120_000);
+
+  it('ralph integrate on its own: Ctrl-C at a gate ends it 130, the gate gone', async () => {
+    const pidFile = join(await mkdtemp(join(tmpdir(), 'ralph-gate-')), 'gate.pid');
+    const repo = await repoWithLists(['solo'], 1, {}, { 'ralph/config.json': hangingGate(pidFile) });
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    expect((await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/solo.json'])).code).toBe(0);
+    const result = await interruptAtGate(repo, ['integrate'], pidFile);
+    expect(result.code, result.stdout + result.stderr).toBe(130);
+    expect(result.stderr).toBe('');
+    expect(result.afterInterruptMs).toBeLessThan(20_000);
+    await waitFor(() => !isAlive(result.gate));
+  }, 120_000);
 });
