@@ -1,4 +1,4 @@
-import type { MergeCheck } from '../git/merge-check.js';
+import type { MergeCheck, Resolved } from '../git/merge-check.js';
 
 /** Files each loop's branch holds its own of: ralph/lists/<name>.json as its task list, its progress notes. */
 export const LOOP_BOOKKEEPING: ReadonlySet<string> = new Set(['ralph/tasks.json', 'ralph/progress.txt']);
@@ -24,18 +24,12 @@ export interface NewConflict {
   files: readonly string[];
 }
 
-/** A branch as resolved for one round of checks: its name, for the reasons, and its commit. */
-export interface ResolvedSide {
-  name: string;
-  commit: string | undefined;
-}
-
 /**
  * What the watch asks of git. Without `resolve`, the branches' names go to `check` as they are
  * (each check resolves them); with it, one call resolves every branch of a round.
  */
 export interface MergePorts {
-  check(ours: ResolvedSide, theirs: ResolvedSide): Promise<MergeCheck>;
+  check(ours: Resolved, theirs: Resolved): Promise<MergeCheck>;
   /** The commit of each branch named, undefined for a name that is no commit. */
   resolve?(branches: readonly string[]): Promise<Map<string, string | undefined>>;
   /** True when `ancestor` is an ancestor of `descendant` as files settle it without git; undefined otherwise. */
@@ -91,7 +85,7 @@ export class MergeWatch {
    * as ralph/tasks.json and its own progress notes, so those two always differ between loops and
    * say nothing of whether their work merges (integration settles them).
    */
-  private async checkWork(ours: ResolvedSide, theirs: ResolvedSide): Promise<MergeCheck> {
+  private async checkWork(ours: Resolved, theirs: Resolved): Promise<MergeCheck> {
     const check = await this.ports.check(ours, theirs);
     if (check.state !== 'conflicts') return check;
     const files = check.files.filter((file) => !LOOP_BOOKKEEPING.has(file));
@@ -156,7 +150,7 @@ export class MergeWatch {
     let skipped: string | undefined;
     const sides = [this.base, ...others.filter((side) => side.name !== loop.name)];
     const commits = await this.ports.resolve?.([loop, ...sides].map((side) => side.branch));
-    const resolved = (side: Side): ResolvedSide => ({
+    const resolved = (side: Side): Resolved => ({
       name: side.branch,
       commit: commits ? commits.get(side.branch) : side.branch,
     });
@@ -175,16 +169,12 @@ export class MergeWatch {
     }
     return skipped === undefined ? { conflicts } : { conflicts, skipped };
   }
+
   /**
    * One pair: clean when the loop's branch still descends from the base, else what merging says. A
    * pair git cannot check (a branch the agent broke) is that pair's skip, never the whole round's.
    */
-  private async checkPair(
-    withBase: boolean,
-    loop: string,
-    ours: ResolvedSide,
-    theirs: ResolvedSide,
-  ): Promise<MergeCheck> {
+  private async checkPair(withBase: boolean, loop: string, ours: Resolved, theirs: Resolved): Promise<MergeCheck> {
     try {
       if (withBase && (await this.stillDescends(loop, ours, theirs))) return { state: 'clean' };
       return await this.checkWork(ours, theirs);
@@ -198,7 +188,7 @@ export class MergeWatch {
    * Whether the loop's branch still descends from the base's commit, as the commit files since the
    * last time it was known settle it; merging it into the base is then a fast-forward, clean.
    */
-  private async stillDescends(loop: string, base: ResolvedSide, tip: ResolvedSide): Promise<boolean> {
+  private async stillDescends(loop: string, base: Resolved, tip: Resolved): Promise<boolean> {
     if (!this.ports.reaches || base.commit === undefined || tip.commit === undefined) return false;
     const known = this.descends.get(loop);
     // From the tip known last (the branch moved on a few commits), else from the base itself.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoHash } from '../../src/process/cgroup.js';
 import { cgroupHome, cgroupWritable } from '../helpers/cgroup.js';
-import { isAlive, makeRepo, runRalph, waitFor, type Repo } from '../helpers/e2e.js';
+import { isAlive, killOnceWritten, makeRepo, type Repo, runRalph, waitFor } from '../helpers/e2e.js';
 
 /**
  * An agent that starts one escape — a process built to outlive the iteration — waits until it is
@@ -137,12 +137,7 @@ describe('ralph run: a crashed run in cgroup mode', () => {
     await writeFile(agent, script, { mode: 0o755 });
     const args = ['run', '--allow-dirty', '--agent-bin', agent, '--output', 'text', '--max-iterations', '1'];
     const first = await runRalph(repo, args, {
-      onStart: (child) => {
-        const poll = setInterval(() => {
-          if (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() && !child.killed) child.kill('SIGKILL');
-        }, 25);
-        child.once('exit', () => clearInterval(poll));
-      },
+      onStart: killOnceWritten(pidFile),
     });
     expect(first.code).toBe(null);
     const [daemon] = pidsIn(pidFile);

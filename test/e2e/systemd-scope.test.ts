@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCgroup, findCgroupMount } from '../../src/process/cgroup.js';
 import { cgroupHome, cgroupWritable } from '../helpers/cgroup.js';
-import { isAlive, makeRepo, runRalph, waitFor, type Repo } from '../helpers/e2e.js';
+import { isAlive, killOnceWritten, makeRepo, type Repo, runRalph, waitFor } from '../helpers/e2e.js';
 
 /**
  * The `systemd scope` mode against a real systemd user manager. No desktop here, so the test makes
@@ -223,12 +223,7 @@ describe('ralph run in systemd scope mode', () => {
       const first = await runRalph(repo, args, {
         wrapper: asUser(),
         env,
-        onStart: (child) => {
-          const poll = setInterval(() => {
-            if (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() && !child.killed) child.kill('SIGKILL');
-          }, 25);
-          child.once('exit', () => clearInterval(poll));
-        },
+        onStart: killOnceWritten(pidFile),
       });
       expect(first.code).toBe(null);
       const daemon = Number(readFileSync(pidFile, 'utf8'));

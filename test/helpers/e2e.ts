@@ -261,3 +261,13 @@ export async function holdRunLock(repo: { root: string }): Promise<KernelLock> {
   if (!lock) throw new Error(`the run lock of ${repo.root} is already held`);
   return lock;
 }
+
+/** An `onStart` for runRalph: SIGKILLs ralph once `pidFile` holds something (the agent's daemon is up). */
+export function killOnceWritten(pidFile: string): (child: ReturnType<typeof spawn>) => void {
+  return (child) => {
+    const poll = setInterval(() => {
+      if (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() && !child.killed) child.kill('SIGKILL');
+    }, 25);
+    child.once('exit', () => clearInterval(poll));
+  };
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MergeCheck } from '../../../src/git/merge-check.js';
-import { MergeWatch, PACE, type ResolvedSide } from '../../../src/parallel/merge-watch.js';
+import type { Resolved } from '../../../src/git/merge-check.js';
+import { MergeWatch, PACE } from '../../../src/parallel/merge-watch.js';
 
 const CLEAN: MergeCheck = { state: 'clean' };
 
@@ -77,7 +78,7 @@ describe('MergeWatch with resolved branches', () => {
     const asked: string[] = [];
     const walked: string[] = [];
     const ports = {
-      check: (ours: ResolvedSide, theirs: ResolvedSide) => {
+      check: (ours: Resolved, theirs: Resolved) => {
         asked.push(`${ours.commit}<-${theirs.commit}`);
         return Promise.resolve(CLEAN);
       },
