@@ -1,11 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCgroup, findCgroupMount } from '../../src/process/cgroup.js';
 import { cgroupHome, cgroupWritable } from '../helpers/cgroup.js';
-import { isAlive, killOnceWritten, makeRepo, type Repo, runRalph, waitFor } from '../helpers/e2e.js';
+import { isAlive, killOnceWritten, makeRepo, PACKAGE_ROOT, type Repo, runRalph, waitFor } from '../helpers/e2e.js';
 
 /**
  * The `systemd scope` mode against a real systemd user manager. No desktop here, so the test makes
@@ -46,8 +46,19 @@ describe('ralph run in systemd scope mode', () => {
   let runtimeDir = '';
   let manager: ChildProcess | undefined;
 
+  /** Folders above the built ralph the user could not pass (a clone under `mktemp -d`, 0700), and their modes. */
+  const opened: [string, number][] = [];
+
   beforeAll(async () => {
     if (skip) return;
+    // The user runs this checkout's ralph: every folder above it must let others pass, as /usr/lib does.
+    for (let dir = PACKAGE_ROOT; dir !== dirname(dir); dir = dirname(dir)) {
+      const { mode } = statSync(dir);
+      if ((mode & 0o001) === 0) {
+        opened.push([dir, mode & 0o7777]);
+        chmodSync(dir, (mode & 0o7777) | 0o001);
+      }
+    }
     try {
       execFileSync('id', ['-u', USER], { stdio: 'ignore' });
     } catch {
@@ -96,6 +107,7 @@ describe('ralph run in systemd scope mode', () => {
     if (delegated) await emptyCgroup(delegated, { graceMs: 0 });
     if (runtimeDir) rmSync(runtimeDir, { recursive: true, force: true });
     if (madeUser) execFileSync('userdel', ['-r', USER], { stdio: 'ignore' });
+    for (const [dir, mode] of opened.reverse()) chmodSync(dir, mode);
   }, 30_000);
 
   /** ralph as the user, from the session cgroup, with the user's runtime dir (no D-Bus session bus). */
