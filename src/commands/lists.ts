@@ -1,6 +1,8 @@
 import pc from 'picocolors';
 import { readReviewPolicy } from '../config/review-policy.js';
 import { detectCi } from '../config/ci-environment.js';
+import { RalphError } from '../errors.js';
+import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { ralphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { readListOverviews, type ListOverview } from '../lists/list-overview.js';
@@ -12,27 +14,41 @@ export interface ListsOptions {
   /** Print one JSON object instead of a table. */
   json?: boolean;
   stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
   env?: NodeJS.ProcessEnv;
 }
 
-/** `ralph lists`: every task list, its branch, its progress, its loop and its last ending. Reads only. */
+/**
+ * `ralph lists`: every task list, its branch, its progress, its loop and its last ending. Reads only.
+ * A list whose file is broken is shown as such among the others, its reason on stderr, and the exit
+ * is the set-up error's (64): `ralph run` would refuse it.
+ */
 export async function listsCommand(options: ListsOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
   const env = options.env ?? process.env;
   const root = await findRepoRoot(options.cwd);
   const policy = await readReviewPolicy(ralphPaths(root).config, 'ralph/config.json', env).catch(() => ({
     review: true,
   }));
   const lists = await readListOverviews(root, policy);
+  const github = detectCi(env).github;
+  const broken = lists.filter((list) => list.broken);
   if (options.json) {
     // Branch names and reasons may be an agent's words: no CI log reads a `##` command in them.
     stdout.write(`${JSON.stringify({ root, lists }, null, 2).replace(/##/g, '#\\u0023')}\n`);
-    return 0;
+  } else {
+    const text = renderLists(lists);
+    stdout.write(github ? fencedFromRunner(text) : text);
   }
-  const text = renderLists(lists);
-  stdout.write(detectCi(env).github ? fencedFromRunner(text) : text);
-  return 0;
+  if (broken.length === 0) return 0;
+  const reasons = neutralise(broken.map((list) => `ralph: ${list.problem}\n`).join(''), { color: false });
+  stderr.write(github ? fencedFromRunner(reasons.trimEnd()) : reasons);
+  return BROKEN_LIST_EXIT_CODE;
 }
+
+/** A broken list is a set-up error, as `ralph run` would report it. */
+const BROKEN_LIST_EXIT_CODE = exitCodeFor(endingOf(new RalphError('setup', 'a task list is broken')));
 
 /** The lists as a table for people; every control character an agent may have put in a name is shown, never sent. */
 export function renderLists(lists: readonly ListOverview[]): string {
@@ -41,8 +57,12 @@ export function renderLists(lists: readonly ListOverview[]): string {
   const header = ['LIST', 'BRANCH', 'STORIES', 'FROM', 'LOOP', 'LAST ENDING'];
   const rows = lists.map((list) => [
     list.name ?? list.file,
-    list.branch ?? '(current branch)',
-    list.stories ? `${list.stories.complete}/${list.stories.total}` : `? (${list.problem ?? 'unreadable'})`,
+    list.broken ? '?' : (list.branch ?? '(current branch)'),
+    list.broken
+      ? 'broken'
+      : list.stories
+        ? `${list.stories.complete}/${list.stories.total}`
+        : `? (${list.problem ?? 'unreadable'})`,
     list.storiesFrom,
     list.running ? `running (pid ${list.running.pid}, iteration ${list.running.iteration})` : '-',
     list.lastEnding ? `${list.lastEnding.reason} (exit ${list.lastEnding.exitCode})` : '-',

@@ -10,7 +10,8 @@ import { parseTasks } from '../files/tasks.js';
 import { currentBranch } from '../git/branch.js';
 import { branchExists, listWorktrees, showFile, type WorktreeEntry } from '../git/worktrees.js';
 import { notOurWorktree } from './list-worktree.js';
-import { findTaskLists, worktreeDir } from './task-lists.js';
+import { errorLine, RalphError } from '../errors.js';
+import { surveyTaskLists, worktreeDir, type BrokenList } from './task-lists.js';
 
 /** Where a list's progress was read from: its worktree, its branch's last commit, or the file itself. */
 export type ProgressSource = 'worktree' | 'branch' | 'file';
@@ -30,6 +31,11 @@ export interface ListOverview {
   stories: { complete: number; total: number } | null;
   storiesFrom: ProgressSource;
   problem: string | null;
+  /**
+   * The list's own file is no task list (bad name, unreadable, invalid): `problem` says why and the
+   * fix, and nothing else about it is known. A problem with the progress alone (a worktree's copy) is not this.
+   */
+  broken: boolean;
   /** The loop running on it now (its lock held), if any. */
   running: { pid: number; iteration: number } | null;
   /** How its last run ended, from that checkout's ralph/logs/last-run.json. */
@@ -43,24 +49,23 @@ export interface ListOverview {
  * checked out (ralph/tasks.json without a branchName: whenever no other list's branch is).
  */
 export async function readListOverviews(root: string, policy: ReviewPolicy): Promise<ListOverview[]> {
-  const [lists, worktrees, current] = await Promise.all([
-    findTaskLists(root),
+  const [{ lists, broken }, worktrees, current] = await Promise.all([
+    surveyTaskLists(root),
     listWorktrees(root),
     currentBranch(root),
   ]);
   const defaultFile = ralphPaths(root).tasks;
-  const defaultText = await readOwnFile(defaultFile);
-  const defaultBranch = defaultText === undefined ? undefined : branchOf(defaultText);
+  const defaultList = await readDefaultList(defaultFile);
   const entries = [
-    ...(defaultText === undefined
+    ...(defaultList === undefined || defaultList.error
       ? []
-      : [{ name: null, file: defaultFile, branch: defaultBranch ?? null, dependsOn: [] as readonly string[] }]),
+      : [{ name: null, file: defaultFile, branch: defaultList.branch, dependsOn: [] as readonly string[] }]),
     ...lists.map((list) => ({ ...list, branch: list.branch })),
   ];
   const listed = new Set(entries.map((entry) => entry.branch).filter((branch) => branch !== null));
   const mainHolds = (branch: string | null) => (branch === null ? !listed.has(current ?? '') : branch === current);
-  return Promise.all(
-    entries.map(async (entry) => {
+  const read = await Promise.all(
+    entries.map(async (entry): Promise<ListOverview> => {
       const tree = entry.branch === null ? undefined : await ownWorktree(root, entry.branch, worktrees);
       const checkout = tree ?? (mainHolds(entry.branch) ? root : undefined);
       const progress = await readProgress(root, entry.file, entry.branch, tree, checkout === root, policy);
@@ -71,11 +76,55 @@ export async function readListOverviews(root: string, policy: ReviewPolicy): Pro
         dependsOn: entry.dependsOn,
         worktree: tree ? shown(root, tree) : null,
         ...progress,
+        broken: false,
         running: checkout ? await runningLoop(checkout) : null,
         lastEnding: checkout ? await lastEnding(checkout) : null,
       };
     }),
   );
+  const brokenDefault = defaultList?.error ? [brokenOverview(root, null, defaultFile, defaultList.error)] : [];
+  const brokenNamed = broken.map((list: BrokenList) => brokenOverview(root, list.name, list.file, list.error));
+  // ralph/tasks.json first, then the named lists by name, the broken ones among them.
+  const named = [...read.filter((list) => list.name !== null), ...brokenNamed].sort((a, b) =>
+    a.name! < b.name! ? -1 : a.name! > b.name! ? 1 : 0,
+  );
+  return [...read.filter((list) => list.name === null), ...brokenDefault, ...named];
+}
+
+/** ralph/tasks.json's branch, or why it is no task list; undefined when there is none. */
+async function readDefaultList(
+  file: string,
+): Promise<{ branch: string | null; error?: undefined } | { branch?: undefined; error: RalphError } | undefined> {
+  let text: string | undefined;
+  try {
+    text = await readOwnFile(file);
+  } catch (error) {
+    if (error instanceof RalphError) return { error };
+    throw error;
+  }
+  if (text === undefined) return undefined;
+  const parsed = parseTasks(text);
+  if (!parsed.ok)
+    return { error: new RalphError('setup', `ralph/tasks.json: ${parsed.error}`, 'fix the task list, then run again') };
+  return { branch: parsed.tasks.branchName?.trim() || null };
+}
+
+/** A list known only by its file: no branch, no progress, no loop. */
+function brokenOverview(root: string, name: string | null, file: string, error: RalphError): ListOverview {
+  return {
+    name,
+    file: shown(root, file),
+    branch: null,
+    dependsOn: [],
+    worktree: null,
+    stories: null,
+    storiesFrom: 'file',
+    // The user's line without its `ralph: `: what is wrong and the fix.
+    problem: errorLine(error).replace(/^ralph: /, ''),
+    broken: true,
+    running: null,
+    lastEnding: null,
+  };
 }
 
 /** The list's worktree folder when it is provably this repository's worktree, on the list's branch. */
@@ -133,11 +182,6 @@ async function lastEnding(checkout: string): Promise<ListOverview['lastEnding']>
   if (typeof record.exitCode !== 'number') return null;
   const endedAt = typeof record.endedAt === 'string' ? record.endedAt : null;
   return { reason: record.reason, exitCode: record.exitCode, endedAt };
-}
-
-function branchOf(text: string): string | undefined {
-  const parsed = parseTasks(text);
-  return parsed.ok ? parsed.tasks.branchName?.trim() || undefined : undefined;
 }
 
 function shown(root: string, path: string): string {

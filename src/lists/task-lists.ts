@@ -31,23 +31,55 @@ export function isSafeListName(name: string): boolean {
   return SAFE_NAME.test(name) && !name.includes('..') && !name.endsWith('.');
 }
 
+/** A file under ralph/lists/ that is no list: a bad name, a file that cannot be read, or no task list in it. */
+export interface BrokenList {
+  /** The file stem. */
+  name: string;
+  /** Absolute path. */
+  file: string;
+  /** Why, naming the file, and the fix. */
+  error: RalphError;
+}
+
 /**
  * Every list under ralph/lists/, sorted by name. Bad names, two lists naming one branch (or one
  * worktree folder), an unknown dependsOn or a cycle -> a set-up error (exit 64) naming the files.
  * Files that do not end in `.json` are not lists (a README beside them is fine).
  */
 export async function findTaskLists(root: string): Promise<TaskList[]> {
+  const { lists, broken } = await surveyTaskLists(root);
+  if (broken[0]) throw broken[0].error;
+  return lists;
+}
+
+/**
+ * Every list under ralph/lists/, the broken ones apart: for `ralph lists`, where one broken file
+ * must not hide the others. Two lists on one branch, an unknown dependsOn or a cycle still throw
+ * (a dependsOn naming a broken list is no unknown one: that list's own error says what is wrong).
+ */
+export async function surveyTaskLists(root: string): Promise<{ lists: TaskList[]; broken: BrokenList[] }> {
   const dir = join(root, LISTS_DIR);
   const names = await readdir(dir).catch((error: unknown) => {
     if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
     throw ioError(error, dir, 'read');
   });
   const lists: TaskList[] = [];
-  for (const fileName of names.filter((name) => name.endsWith('.json'))) lists.push(await readList(dir, fileName));
+  const broken: BrokenList[] = [];
+  for (const fileName of names.filter((name) => name.endsWith('.json')).sort(compareNames)) {
+    try {
+      lists.push(await readList(dir, fileName));
+    } catch (error) {
+      if (!(error instanceof RalphError)) throw error;
+      broken.push({ name: fileName.slice(0, -'.json'.length), file: join(dir, fileName), error });
+    }
+  }
   lists.sort((a, b) => compareNames(a.name, b.name));
   checkBranches(lists);
-  checkDependencies(lists);
-  return lists;
+  checkDependencies(
+    lists,
+    broken.map((list) => list.name),
+  );
+  return { lists, broken };
 }
 
 /** ralph/worktrees/<branch-slug> under root. */
@@ -79,7 +111,11 @@ async function readList(dir: string, fileName: string): Promise<TaskList> {
       `${JSON.stringify(shown)}: "${name}" is not a safe list name`,
       'rename it to letters, digits, ".", "_" or "-" (starting with a letter or digit, at most 64)',
     );
-  const parsed = parseTasks((await readOwnFile(file)) ?? '');
+  const text = await readOwnFile(file);
+  // Listed a moment ago: a link whose target is gone, or a file removed since.
+  if (text === undefined)
+    throw new RalphError('setup', `${shown} cannot be read: nothing is there`, 'restore the file or remove the link');
+  const parsed = parseTasks(text);
   if (!parsed.ok) throw new RalphError('setup', `${shown}: ${parsed.error}`, 'fix the task list, then run again');
   const { branchName, dependsOn } = parsed.tasks;
   return { name, file, branch: branchName?.trim() || `ralph/${name}`, dependsOn: [...new Set(dependsOn ?? [])] };
@@ -111,11 +147,12 @@ function checkBranches(lists: readonly TaskList[]): void {
 }
 
 /** Every dependsOn names a list, and no list waits on itself through others. */
-function checkDependencies(lists: readonly TaskList[]): void {
+function checkDependencies(lists: readonly TaskList[], brokenNames: readonly string[] = []): void {
   const byName = new Map(lists.map((list) => [list.name, list]));
+  const broken = new Set(brokenNames);
   for (const list of lists)
     for (const other of list.dependsOn)
-      if (!byName.has(other))
+      if (!byName.has(other) && !broken.has(other))
         throw new RalphError(
           'setup',
           `${shownList(list)}: dependsOn names "${other}", which is no list under ${LISTS_DIR}/`,
@@ -136,7 +173,10 @@ function checkDependencies(lists: readonly TaskList[]): void {
         'remove one of those dependsOn entries',
       );
     }
-    for (const other of list.dependsOn) visit(byName.get(other)!, [...path, list.name]);
+    for (const other of list.dependsOn) {
+      const next = byName.get(other);
+      if (next) visit(next, [...path, list.name]);
+    }
     done.add(list.name);
   };
   for (const list of lists) visit(list, []);

@@ -354,6 +354,73 @@ describe('ralph lists', () => {
   });
 });
 
+describe('ralph lists with a broken list', () => {
+  it('shows every other list, the broken ones as broken with their reason on stderr, and exits 64', async () => {
+    const repo = await repoWithLists();
+    await addList(repo, 'docs', ['D-1'], { dependsOn: ['web'] });
+    await repo.write('ralph/lists/web.json', '{ "stories": [');
+    // A folder where a list should be: no file to read at all.
+    await mkdir(join(repo.root, 'ralph/lists/folder.json'));
+    await repo.write('ralph/lists/bad name.json', repo.read('ralph/lists/api.json'));
+
+    const table = await runRalph(repo, ['lists']);
+    expect(table.code).toBe(64);
+    expect(table.stdout).toMatch(/^ralph\/tasks\.json +\(current branch\) +0\/2 +file/m);
+    expect(table.stdout).toMatch(/^api +ralph\/api +0\/2 +file/m);
+    expect(table.stdout).toMatch(/^docs +ralph\/docs +0\/1 +file/m);
+    for (const name of ['web', 'folder', 'bad name'])
+      expect(table.stdout).toMatch(new RegExp(`^${name} +\\? +broken`, 'm'));
+    expect(table.stderr.split('\n')).toEqual([
+      'ralph: "ralph/lists/bad name.json": "bad name" is not a safe list name — rename it to letters, digits, ".", "_" or "-" (starting with a letter or digit, at most 64)',
+      'ralph: ralph/lists/folder.json is a folder, not a regular file — ralph reads only regular files; move it away',
+      expect.stringMatching(
+        /^ralph: ralph\/lists\/web\.json: not valid JSON \(.*\) — fix the task list, then run again$/,
+      ),
+      '',
+    ]);
+
+    const json = await runRalph(repo, ['lists', '--json']);
+    expect(json.code).toBe(64);
+    expect(json.stderr).toBe(table.stderr);
+    const lists = (
+      JSON.parse(json.stdout) as { lists: { name: string | null; broken: boolean; problem: string | null }[] }
+    ).lists;
+    expect(lists.map((list) => [list.name, list.broken])).toEqual([
+      [null, false],
+      ['api', false],
+      ['bad name', true],
+      ['docs', false],
+      ['folder', true],
+      ['web', true],
+    ]);
+    expect(lists[5]?.problem).toMatch(
+      /^ralph\/lists\/web\.json: not valid JSON .* — fix the task list, then run again$/,
+    );
+
+    // A broken ralph/tasks.json is one broken list too.
+    await rm(join(repo.root, 'ralph/lists'), { recursive: true });
+    await addList(repo, 'api', ['A-1']);
+    await repo.write('ralph/tasks.json', '[]');
+    const main = await runRalph(repo, ['lists']);
+    expect(main.code).toBe(64);
+    expect(main.stdout).toMatch(/^ralph\/tasks\.json +\? +broken/m);
+    expect(main.stdout).toMatch(/^api +ralph\/api +0\/1/m);
+    expect(main.stderr).toMatch(/^ralph: ralph\/tasks\.json: .* — fix the task list, then run again\n$/);
+  });
+
+  it('run --parallel still refuses to start with a broken list (64), and starts no agent', async () => {
+    const repo = await repoWithLists();
+    await repo.write('ralph/lists/web.json', '{ "stories": [');
+    const result = await runRalph(repo, ['run', '--parallel']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toMatch(
+      /^ralph: ralph\/lists\/web\.json: not valid JSON .* — fix the task list, then run again\n$/,
+    );
+    expect(repo.exists('ralph/worktrees')).toBe(false);
+    expect(repo.calls()).toBe(0);
+  });
+});
+
 describe('ralph worktrees prune', () => {
   it('removes merged and gone worktrees, keeps unmerged, dirty and live ones, and keeps every log', async () => {
     const repo = await repoWithLists();

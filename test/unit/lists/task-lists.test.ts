@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
 import { parseTasks } from '../../../src/files/tasks.js';
-import { branchSlug, findTaskLists, isSafeListName, worktreeDir } from '../../../src/lists/task-lists.js';
+import {
+  branchSlug,
+  findTaskLists,
+  isSafeListName,
+  surveyTaskLists,
+  worktreeDir,
+} from '../../../src/lists/task-lists.js';
 
 let root: string;
 beforeEach(async () => {
@@ -89,6 +95,32 @@ describe('findTaskLists', () => {
     await list('c.json', { dependsOn: ['a'] });
     await list('d.json', { dependsOn: ['b', 'c'] });
     expect((await findTaskLists(root)).map((found) => found.name)).toEqual(['a', 'b', 'c', 'd']);
+  });
+});
+
+describe('surveyTaskLists', () => {
+  it('keeps the broken lists apart, each with its error, and reads the others', async () => {
+    await list('api.json');
+    await list('web.json', { stories: [] });
+    await list('docs.json', { dependsOn: ['web'] });
+    await mkdir(join(root, 'ralph/lists/folder.json'));
+    const { lists, broken } = await surveyTaskLists(root);
+    expect(lists.map((found) => found.name)).toEqual(['api', 'docs']);
+    expect(broken.map((found) => [found.name, found.error.kind])).toEqual([
+      ['folder', 'io'],
+      ['web', 'setup'],
+    ]);
+    expect(broken[1]?.error.message).toMatch(/^ralph\/lists\/web\.json: /);
+    // The strict reading refuses the first broken one, not docs' dependsOn on it.
+    expect((await findTaskLists(root).catch((error: unknown) => error as RalphError)) as RalphError).toMatchObject({
+      message: expect.stringMatching(/lists\/folder\.json is a folder/) as unknown,
+    });
+  });
+
+  it('still refuses a dependsOn naming no file at all', async () => {
+    await list('a.json', { dependsOn: ['ghost'] });
+    await writeFile(join(root, 'ralph/lists/b.json'), '{');
+    await expect(surveyTaskLists(root)).rejects.toThrow('dependsOn names "ghost"');
   });
 });
 
