@@ -18,9 +18,11 @@ import { vendorRunningRalph } from '../init/vendor.js';
 import { updateInstallStep } from '../init/workflow-install.js';
 import { agentNotes, agentToSetUp, checkAgentKind, loggedIn, refusesRoot } from './init-agent.js';
 import { RalphError } from '../errors.js';
+import { neutralise } from '../ui/neutralise.js';
 import { pathExists } from '../files/missing-file.js';
 import { resetPaths } from '../init/reset-files.js';
 import { stepsDone } from '../init/steps-done.js';
+import { brokenConfigReason } from '../init/config-health.js';
 
 export interface InitOptions {
   cwd: string;
@@ -92,13 +94,24 @@ export async function initCommand(options: InitOptions): Promise<number> {
     ...(await stepsDone(root, agent.stopHook ? [agent.stopHook.path] : [])),
     ...(ci.matrix && (await findTaskLists(root).catch(() => [])).length === 0 ? { listsMissing: true } : {}),
   };
+  const brokenConfig = await brokenConfigReason(root);
   const notes = [
+    ...(brokenConfig === undefined ? [] : ['', ...brokenConfigNote(brokenConfig)]),
     ...importNotes(from, dialect),
     ...(options.ci && install === undefined ? ['', ...installNote()] : []),
     ...(named === undefined ? [] : await agentNotes(root, named, outcomes)),
   ];
   stdout.write(renderInit(root, outcomes, gates, where, notes));
   return 0;
+}
+
+/** A config init kept but `ralph run` refuses: said plainly, and init still exits 0 (it did its part). */
+function brokenConfigNote(reason: string): string[] {
+  return [
+    `${pc.yellow('warning:')} ralph/config.json is broken: ralph run refuses it until it is fixed. init never replaces it:`,
+    `  ${neutralise(reason, { color: false })}`,
+    '  (or start again from the template: ralph init --reset config.json keeps a backup of yours)',
+  ];
 }
 
 /** What `--from` imported, and how the old prompt differs from ralph's for the client ralph runs. */

@@ -444,6 +444,38 @@ describe('ralph init: the config file and its quality gates', () => {
   });
 });
 
+describe('ralph init: a broken ralph/config.json of the user', () => {
+  it.each([
+    ['invalid JSON', '{ "maxIterations": 4,\n', /^ {2}ralph\/config\.json is not valid JSON: .* — fix the file /m],
+    [
+      'a value the schema refuses',
+      '{ "maxIterations": "ten" }\n',
+      /^ {2}ralph\/config\.json: maxIterations: expected a whole number ≥ 1, got "ten" — see ralph\/config\.schema\.json/m,
+    ],
+    ['an unknown key', '{ "maxIteration": 4 }\n', /unknown key "maxIteration" \(did you mean "maxIterations"\?\)/],
+  ])('keeps one with %s, says it is broken with the reason and fix, and exits 0', async (_, text, reason) => {
+    const repo = await makeProject({ git: 'committed' });
+    await mkdir(join(repo.root, 'ralph'), { recursive: true });
+    await writeFile(join(repo.root, 'ralph/config.json'), text);
+    const result = await runRalph(repo, ['init']);
+    expect(result.code).toBe(0);
+    expect(repo.read('ralph/config.json')).toBe(text);
+    expect(result.stdout).toContain(
+      'warning: ralph/config.json is broken: ralph run refuses it until it is fixed. init never replaces it:\n',
+    );
+    expect(result.stdout).toMatch(reason);
+    expect(result.stdout).toContain('ralph init --reset config.json keeps a backup of yours');
+    // The other files are still written, and the loop does refuse the config, with the same reason.
+    expect(repo.exists('ralph/prompt.md')).toBe(true);
+    const run = await runRalph(repo, ['run', '--dry-run', '--yes']);
+    expect(run.code).toBe(64);
+    expect(run.stderr.replace(/^ralph: /, '  ')).toMatch(reason);
+    // A fixed config: init says nothing more about it.
+    await writeFile(join(repo.root, 'ralph/config.json'), '{ "maxIterations": 4 }\n');
+    expect((await runRalph(repo, ['init'])).stdout).not.toContain('broken');
+  });
+});
+
 describe('ralph init: the Claude Code Stop hook in .claude/settings.json', () => {
   const RALPH_ENTRY = { hooks: [{ type: 'command', command: 'ralph hook stop', timeout: 60 }] };
 
