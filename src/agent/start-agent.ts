@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { isErrno } from '../errors.js';
 import type { Readable } from 'node:stream';
 import type { AgentCommand } from './agent-command.js';
 import { findExecutable } from '../process/find-executable.js';
@@ -39,12 +41,12 @@ export async function startAgent(
       stdio: [command.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
   } catch (error) {
-    return { cause: describeSpawnError(error, command, env) };
+    return { cause: whyNotStarted(error, command, env, cwd) };
   }
   if (child.pid === undefined) {
     // The kernel refused it (ENOENT, EACCES, E2BIG): node says so on the next tick.
     const error = await new Promise<unknown>((resolve) => child.once('error', resolve));
-    return { cause: describeSpawnError(error, command, env) };
+    return { cause: whyNotStarted(error, command, env, cwd) };
   }
   if (command.input !== undefined && child.stdin) {
     // An agent that exits without reading its prompt closes the pipe: no error of ralph's.
@@ -52,6 +54,16 @@ export async function startAgent(
     child.stdin.end(command.input);
   }
   return { child: child as AgentChild };
+}
+
+/**
+ * The kernel's ENOENT names no path: a folder to start in that was deleted under the run (the
+ * checkout removed) reads as a missing agent unless it is looked for.
+ */
+function whyNotStarted(error: unknown, command: AgentCommand, env: NodeJS.ProcessEnv, cwd: string): string {
+  if (isErrno(error, 'ENOENT') && !existsSync(cwd))
+    return `the agent could not be started: its working directory ${cwd} no longer exists; restore the checkout, cd into it and run again`;
+  return describeSpawnError(error, command, env);
 }
 
 /**

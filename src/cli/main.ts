@@ -11,6 +11,7 @@ import { declareAnswer } from './answer-command.js';
 import { declareRun, declareRunOptions } from './run-command.js';
 import { declareLists, declareWorktrees } from './list-commands.js';
 import { detectCi } from '../config/ci-environment.js';
+import { currentDirectory, requireWorkingDirectory } from './working-directory.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */
 const USAGE_EXIT_CODE = exitCodeFor(endingOf(new RalphError('usage', 'bad command line')));
@@ -35,6 +36,10 @@ function buildProgram(setExitCode: (code: number) => void, argv: readonly string
   declareIntegrate(program, setExitCode);
   declareHook(program, setExitCode);
   declareHelp(program, run);
+  // Before any command's action; not help or --version, which need no folder, nor the Stop hook, which never fails.
+  program.hook('preAction', (_program, command) => {
+    if (command.name() !== 'help' && command.parent?.name() !== 'hook') requireWorkingDirectory();
+  });
   oneLineUsageErrors(program);
   return program;
 }
@@ -160,7 +165,13 @@ function declareHook(program: Command, setExitCode: SetExitCode): void {
     .action(async () => {
       const { hookStopCommand } = await import('../commands/hook-stop.js');
       setExitCode(
-        await hookStopCommand({ stdin: process.stdin, stdout: process.stdout, env: process.env, cwd: process.cwd() }),
+        // A hook never fails its client: in a deleted folder it goes by its input's cwd, or allows the stop.
+        await hookStopCommand({
+          stdin: process.stdin,
+          stdout: process.stdout,
+          env: process.env,
+          cwd: currentDirectory() ?? '/',
+        }),
       );
     });
 }
