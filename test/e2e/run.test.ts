@@ -5,7 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processStartTime } from '../../src/process/proc.js';
-import { FAKE_BIN_DIR, holdRunLock, isAlive, liveLock, makeRepo, runRalph, waitFor } from '../helpers/e2e.js';
+import {
+  FAKE_BIN_DIR,
+  holdRunLock,
+  isAlive,
+  liveLock,
+  makeRepo,
+  processesMarked,
+  runPrefix,
+  runRalph,
+  waitFor,
+} from '../helpers/e2e.js';
 
 /** The user's prompt, then the mode section ralph adds. */
 const PROMPT_WITH_MODE = expect.stringMatching(/^Implement the next story\.\n\n## This iteration: implement US-1\n/);
@@ -456,6 +466,51 @@ describe("ralph run: interrupts and the agent's processes", () => {
     // Without the second Ctrl-C the stubborn agent would get its whole 5 s grace before SIGKILL;
     // measured from that second signal, not from start-up, which a loaded machine stretches.
     expect(Date.now() - secondAt).toBeLessThan(5000);
+  });
+
+  it('a second Ctrl-C while the first is still ending forces the stop: exit 130, nothing of the run left', async () => {
+    const repo = await makeRepo();
+    const grandchildFile = join(repo.root, 'grandchild.pid');
+    const daemonsFile = join(repo.root, 'daemons.pid');
+    // An agent that ignores SIGTERM, with a grandchild in its group and two daemons outside it.
+    await repo.steps([
+      { ignoreSigterm: true, grandchild: grandchildFile, daemons: daemonsFile, say: 'stubborn\n', hang: true },
+    ]);
+    let agent = 0;
+    let agentAliveAtSecond = false;
+    let secondAt = 0;
+    const result = await runRalph(repo, ['run'], {
+      env: { RALPH_CONTAINMENT: 'marker' },
+      onStdout: (text, child) => {
+        if (agent !== 0 || !text.includes('stubborn')) return;
+        // The grandchild's parent is the agent itself.
+        const stat = readFileSync(`/proc/${readFileSync(grandchildFile, 'utf8').trim()}/stat`, 'utf8');
+        agent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        child.kill('SIGINT');
+        setTimeout(() => {
+          // The first Ctrl-C is still ending: the agent has shrugged off its SIGTERM.
+          agentAliveAtSecond = isAlive(agent);
+          secondAt = Date.now();
+          child.kill('SIGINT');
+        }, 500);
+      },
+    });
+    expect(agentAliveAtSecond).toBe(true);
+    expect(result.code).toBe(130);
+    expect(result.stdout).toContain('SIGINT: killing the agent now');
+    // Forced, not the 5 s grace: measured from the second signal.
+    expect(Date.now() - secondAt).toBeLessThan(4000);
+    // Gone by the time ralph exits: the agent, its grandchild, the daemons, anything with the run's marker.
+    expect(isAlive(agent)).toBe(false);
+    expect(isAlive(Number(readFileSync(grandchildFile, 'utf8')))).toBe(false);
+    const daemons = readFileSync(daemonsFile, 'utf8').split('\n').filter(Boolean).map(Number);
+    expect(daemons).toHaveLength(2);
+    expect(daemons.filter(isAlive)).toEqual([]);
+    expect(processesMarked(runPrefix(repo.call(1).marker))).toEqual([]);
+    expect(result.stdout).toMatch(/Exit: +INTERRUPTED/);
+    expect(repo.csvRows()).toHaveLength(2);
+    expect(repo.lastRun()).toMatchObject({ reason: 'interrupted', exitCode: 130 });
+    expect(repo.exists('ralph/.ralph-active')).toBe(false);
   });
 
   it.each(['status', 'branch', 'switch'])(
