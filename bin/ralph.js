@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+import { main } from '../dist/ralph.js';
 
 process.exitCode = await main(process.argv);
 // Piped output is written asynchronously on macOS, and process.exit drops what is still queued: exit

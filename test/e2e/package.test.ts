@@ -24,7 +24,14 @@ describe('the npm package', () => {
 
   it('ships the command, its build, its templates and its README, and no tests or sources', () => {
     expect(files).toEqual(
-      expect.arrayContaining(['bin/ralph.js', 'dist/cli/main.js', 'templates/prompt.md', 'README.md', 'CHANGELOG.md']),
+      expect.arrayContaining([
+        'bin/ralph.js',
+        'dist/ralph.js',
+        'dist/cli/main.js',
+        'templates/prompt.md',
+        'README.md',
+        'CHANGELOG.md',
+      ]),
     );
     expect(files.filter((path) => /^(test|src|bench)\//.test(path))).toEqual([]);
   });
