@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { runCaptured } from '../process/run-captured.js';
 
 /** How long `<agent> --version` may take: a client of 250 MB starts slowly from a cold disk cache. */
 const VERSION_TIMEOUT_MS = 30_000;
@@ -9,15 +9,8 @@ const VERSION_TIMEOUT_MS = 30_000;
  * when it fails, says nothing, or takes too long.
  */
 export async function readAgentVersion(path: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const result = await execa(path, ['--version'], {
-    env,
-    extendEnv: false,
-    stdin: 'ignore',
-    timeout: VERSION_TIMEOUT_MS,
-    maxBuffer: 64 * 1024,
-    reject: false,
-  }).catch(() => undefined);
-  if (result === undefined || result.exitCode !== 0 || typeof result.stdout !== 'string') return undefined;
+  const result = await runCaptured(path, ['--version'], { env, timeoutMs: VERSION_TIMEOUT_MS, maxBytes: 64 * 1024 });
+  if (result.exitCode !== 0 || result.stopped !== undefined) return undefined;
   const line = result.stdout
     .split('\n')
     .map((text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim())

@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { runCaptured } from '../process/run-captured.js';
 
 /**
  * How `ralph init` sets a client up: the steps it prints (install, log in) and the CI workflow that
@@ -31,13 +31,8 @@ export async function installedClientVersion(
   setup: Pick<ClientSetup, 'versionIn'>,
 ): Promise<string | undefined> {
   if (executable === undefined) return undefined;
-  const result = await execa(executable, ['--version'], {
-    reject: false,
-    timeout: VERSION_TIMEOUT_MS,
-    stdin: 'ignore',
-    maxBuffer: 4096,
-  });
-  return result.exitCode === 0 ? setup.versionIn(String(result.stdout).trim()) : undefined;
+  const result = await runCaptured(executable, ['--version'], { timeoutMs: VERSION_TIMEOUT_MS, maxBytes: 4096 });
+  return result.exitCode === 0 && result.stopped === undefined ? setup.versionIn(result.stdout.trim()) : undefined;
 }
 
 /** A version read by a pattern whose first group is the version. */

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { execa } from 'execa';
 import { RalphError } from '../errors.js';
 import type { AgentCommand } from './agent-command.js';
 import { findExecutable } from '../process/find-executable.js';
+import { runCaptured } from '../process/run-captured.js';
+
+/** What ralph keeps of docker's answers: a list of sandboxes, a line of error. */
+const DOCKER_MAX_OUTPUT_BYTES = 1024 * 1024;
+const DOCKER_TIMEOUT_MS = 30_000;
 
 /** `ralph-<dir>-<8 hex of the absolute path>`: the same repository always gets the same sandbox. */
 export function defaultSandboxName(root: string): string {
@@ -35,7 +39,11 @@ export async function checkSandbox(cwd: string): Promise<string> {
       'install Docker Desktop 4.50+ (docker sandbox), or run without --sandbox',
     );
   }
-  const probe = await execa(docker, ['sandbox', 'ls'], { cwd, reject: false, stdin: 'ignore', timeout: 30_000 });
+  const probe = await runCaptured(docker, ['sandbox', 'ls'], {
+    cwd,
+    timeoutMs: DOCKER_TIMEOUT_MS,
+    maxBytes: DOCKER_MAX_OUTPUT_BYTES,
+  });
   if (probe.exitCode !== 0) {
     const said =
       `${probe.stderr}\n${probe.stdout}`
@@ -53,5 +61,9 @@ export async function checkSandbox(cwd: string): Promise<string> {
 
 /** Stops the sandbox (without removing it) so an agent ralph stopped does not run on inside it. */
 export async function stopSandbox(docker: string, name: string, cwd: string): Promise<void> {
-  await execa(docker, ['sandbox', 'stop', name], { cwd, reject: false, stdin: 'ignore', timeout: 30_000 });
+  await runCaptured(docker, ['sandbox', 'stop', name], {
+    cwd,
+    timeoutMs: DOCKER_TIMEOUT_MS,
+    maxBytes: DOCKER_MAX_OUTPUT_BYTES,
+  });
 }

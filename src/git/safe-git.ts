@@ -1,9 +1,15 @@
 import { RalphError } from '../errors.js';
-import { signalGroup } from '../process/process-group.js';
+import { runCaptured } from '../process/run-captured.js';
 import { neutralFilter, neutralGitEnv, neutralMergeDriver, type ConfigEntry } from './neutral-config.js';
 
 /** How long one of ralph's git commands may take before it is ended (a stuck lock, a hanging mount). */
 export const GIT_TIMEOUT_MS = 60_000;
+/**
+ * How much of each of git's streams ralph keeps. Far above any answer it asks for (`git status`
+ * of a repository of a million files prints ~100 MB only with every path changed), and a git
+ * that prints more is stopped and fails rather than answering with part of its output.
+ */
+export const GIT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** What one git command answered: its exit code is an answer too (1: not an ancestor, no match). */
 export interface GitResult {
@@ -13,10 +19,10 @@ export interface GitResult {
   stderr: string;
 }
 
-/** A git command ralph ended itself: it took too long, or the run's interrupt came. */
+/** A git command ralph ended itself: it took too long, printed too much, or the run's interrupt came. */
 export class GitStopped extends Error {
   constructor(
-    readonly why: 'timeout' | 'interrupt',
+    readonly why: 'timeout' | 'interrupt' | 'output',
     command: string,
   ) {
     super(`${command}: ${why}`);
@@ -41,7 +47,8 @@ export interface GitOptions {
  * The one way ralph runs git: with the repository's executable configuration switched off
  * (neutral-config.ts), in a process group of its own that is ended as soon as git exits, when it
  * takes longer than the timeout, or when `signal` aborts — whatever git or a hook left in the group
- * is ended with it. Resolves with the exit code as an answer; throws GitStopped when ralph ended it.
+ * is ended with it. Resolves with the exit code as an answer; throws GitStopped when ralph ended it,
+ * for one of those or for printing more than GIT_MAX_OUTPUT_BYTES on a stream.
  */
 export async function runGit(root: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   const command = ['git', ...args].join(' ');
@@ -50,38 +57,29 @@ export async function runGit(root: string, args: readonly string[], options: Git
     ...(options.filters ? await filterDrivers(root, options) : []),
     ...(options.mergeDrivers ? await mergeDrivers(root, options) : []),
   ];
-  // Loaded on the first git command: `ralph status` and the usual iteration start none.
-  const { execa } = await import('execa');
-  if (options.signal?.aborted) throw new GitStopped('interrupt', command);
-  const child = execa('git', args, {
+  const result = await runCaptured('git', args, {
     cwd: root,
-    reject: false,
-    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
+    ...(options.input === undefined ? {} : { input: options.input }),
     detached: true,
-    extendEnv: false,
     env: { ...neutralGitEnv(process.env, extra), ...options.env },
+    maxBytes: GIT_MAX_OUTPUT_BYTES,
+    timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
-  const pid = child.pid;
-  let stopped: GitStopped['why'] | undefined;
-  const end = (why?: GitStopped['why']) => {
-    stopped ??= why;
-    if (pid !== undefined) signalGroup(pid, 'SIGKILL');
-    // A process that left the group may still hold git's pipes: stop waiting for them.
-    if (why) for (const stream of [child.stdout, child.stderr]) stream?.destroy();
+  if (result.stopped) throw new GitStopped(STOPPED_WHY[result.stopped], command);
+  // As execa gave them to the callers: `rev-parse HEAD` is the hash, without its newline.
+  return {
+    command,
+    exitCode: result.exitCode,
+    stdout: stripFinalNewline(result.stdout),
+    stderr: stripFinalNewline(result.stderr),
   };
-  const timer = setTimeout(() => end('timeout'), options.timeoutMs ?? GIT_TIMEOUT_MS);
-  const onAbort = () => end('interrupt');
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  // git is done: anything of its group still running (a hook's daemon holding the pipes) goes too.
-  child.once('exit', () => end());
-  try {
-    const result = await child;
-    if (stopped) throw new GitStopped(stopped, command);
-    return { command, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
-  }
+}
+
+const STOPPED_WHY = { timeout: 'timeout', abort: 'interrupt', overflow: 'output' } as const;
+
+function stripFinalNewline(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, text.endsWith('\r\n') ? -2 : -1) : text;
 }
 
 /** Runs git and returns what it printed; any failure, a timeout or an interrupt is a one-line set-up error. */
@@ -105,7 +103,9 @@ export function gitFailure(failure: unknown, args: readonly string[]): RalphErro
     failure instanceof GitStopped
       ? failure.why === 'timeout'
         ? `no answer within ${GIT_TIMEOUT_MS / 1000} s, so it was stopped`
-        : 'stopped by the interrupt'
+        : failure.why === 'output'
+          ? `it printed more than ${GIT_MAX_OUTPUT_BYTES / 1024 / 1024} MiB, so it was stopped`
+          : 'stopped by the interrupt'
       : isResult(failure)
         ? failure.stderr.split('\n')[0] || `exit ${failure.exitCode ?? 'unknown'}`
         : ((failure as Error).message.split('\n')[0] ?? 'git failed');

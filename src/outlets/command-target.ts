@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { realpath } from 'node:fs/promises';
 import { relative, isAbsolute } from 'node:path';
 import { findExecutable } from '../process/find-executable.js';
@@ -41,6 +40,9 @@ export async function runCommand(
   const root = await realpath(options.root);
   if (within(options.root, file) || within(root, await realpath(file)))
     throw new Error(`${name} is inside the repository, where the agent can rewrite it; use a command outside it`);
+  // Loaded when a notification goes to a command, not on the way to a run's first agent.
+  const { execa } = await import('execa');
+  if (options.signal.aborted) throw new Error('it did not finish in time and was ended');
   const child = execa(file, args, {
     cwd: options.root,
     env: { ...withoutEvents(options.env), ...eventEnvironment(notification) },

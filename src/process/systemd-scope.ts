@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+// eslint-disable-next-line no-restricted-imports -- chosen before a run's first agent, where loading execa costs ~100 ms
+import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
-import { execaSync } from 'execa';
 import { cgroupDir, childDirs, findCgroupMount } from './cgroup.js';
 import { lookUp } from './find-executable.js';
 
@@ -40,17 +41,18 @@ export function findUserManager(
   if ('why' in mount) return mount;
   const unit = `ralph-probe-${randomBytes(6).toString('hex')}.scope`;
   // Synchronous, as the rest of the choice: it runs once, before anything else of the run.
-  const probe = execaSync(systemdRun, [...scopeOptions(unit), '--', 'cat', '/proc/self/cgroup'], {
+  const probe = spawnSync(systemdRun, [...scopeOptions(unit), '--', 'cat', '/proc/self/cgroup'], {
     env,
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
     timeout: PROBE_TIMEOUT_MS,
     killSignal: 'SIGKILL',
+    maxBuffer: 1024 * 1024,
   });
-  const own = /^0::(.*)$/m.exec(probe.stdout)?.[1];
-  if (probe.exitCode !== 0 || own?.endsWith(`/${SLICE}/${unit}`) !== true) {
-    const said = probe.timedOut ? `no answer in ${PROBE_TIMEOUT_MS / 1000} s` : probe.stderr.trim().split('\n')[0];
+  const own = /^0::(.*)$/m.exec(probe.stdout ?? '')?.[1];
+  if (probe.status !== 0 || own?.endsWith(`/${SLICE}/${unit}`) !== true) {
+    const timedOut = probe.error !== undefined && 'code' in probe.error && probe.error.code === 'ETIMEDOUT';
+    const said = timedOut ? `no answer in ${PROBE_TIMEOUT_MS / 1000} s` : (probe.stderr ?? '').trim().split('\n')[0];
     return { why: `no systemd user manager gives ralph a scope${said ? ` (systemd-run: ${said})` : ''}` };
   }
   return { systemdRun, sliceDir: cgroupDir(mount, dirname(own)) };

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { execa } from 'execa';
+import { runCaptured } from '../../process/run-captured.js';
 import type { AgentPreflight, AgentSetting } from '../preflight-types.js';
 import { claudeEndpoint } from './endpoint.js';
 import { CLAUDE_LOGIN_FIX, claudeLoginState } from './login-state.js';
@@ -35,13 +35,11 @@ function hasAuthStatus(version: string): boolean {
 }
 
 async function authStatus({ path, env }: AgentSetting): Promise<string | undefined> {
-  const result = await execa(path, ['auth', 'status'], {
+  const result = await runCaptured(path, ['auth', 'status'], {
     env,
-    extendEnv: false,
-    stdin: 'ignore',
-    timeout: AUTH_STATUS_TIMEOUT_MS,
-    maxBuffer: 64 * 1024,
-    reject: false,
+    timeoutMs: AUTH_STATUS_TIMEOUT_MS,
+    maxBytes: 64 * 1024,
   });
-  return typeof result.stdout === 'string' ? result.stdout : undefined;
+  // What it printed, even cut short: only a whole JSON answer counts.
+  return result.error ? undefined : result.stdout;
 }

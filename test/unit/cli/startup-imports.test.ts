@@ -38,9 +38,13 @@ describe('start-up', () => {
     ]);
   });
 
-  it('a run loads the gate runner and luxon only when it needs them', () => {
+  it('a run loads the gate runner, execa and luxon only when it needs them', () => {
     const { packages, modules } = staticImports(join(SRC, 'commands/run.ts'));
-    expect(packages).toContain('execa');
+    // The scan sees a run's packages: its absence of execa below says something.
+    expect(packages).toContain('picocolors');
+    // execa is ~125 modules, ~100 ms: the git commands, --version and preflight queries before the
+    // first agent use node's own spawn (process/run-captured.ts); gates and cmd: targets load it.
+    expect(packages).not.toContain('execa');
     expect(packages).not.toContain('luxon');
     expect(
       [...modules].filter((module) => module.startsWith('gates/run-') || module === 'ui/github-actions.ts'),

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
 import { NEUTRAL_CONFIG, neutralGitEnv } from '../../../src/git/neutral-config.js';
-import { gitFailure, gitOutput, runGit, stoppedByInterrupt } from '../../../src/git/safe-git.js';
+import { GitStopped, gitFailure, gitOutput, runGit, stoppedByInterrupt } from '../../../src/git/safe-git.js';
 import { switchToBranch } from '../../../src/git/branch.js';
 import { uncommittedChanges } from '../../../src/git/work-tree.js';
 import { isAlive, waitFor } from '../../helpers/e2e.js';
@@ -111,5 +111,24 @@ describe("ralph's git with the repository's executable configuration", () => {
     await waitFor(() => existsSync(pidFile));
     const sleeper = Number(execFileSync('cat', [pidFile], { encoding: 'utf8' }));
     await waitFor(() => !isAlive(sleeper));
+  });
+
+  it('a git that prints without end is stopped at the cap and fails, never answering with part of it', async () => {
+    const repo = await realRepository('ralph-safe-git-');
+    repo.git('config', 'alias.flood', '!exec yes');
+    const failure = await runGit(repo.root, ['flood'], { timeoutMs: 30_000 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(GitStopped);
+    expect(gitFailure(failure, ['flood']).message).toBe(
+      'git flood failed: it printed more than 64 MiB, so it was stopped',
+    );
+  });
+
+  it('input reaches git, and its answer comes without the final newline', async () => {
+    const repo = await realRepository('ralph-safe-git-');
+    repo.git('commit', '-q', '--allow-empty', '-m', 'initial');
+    const head = repo.git('rev-parse', 'HEAD');
+    const size = repo.git('cat-file', '-s', head);
+    const result = await runGit(repo.root, ['cat-file', '--batch-check'], { input: `${head}\nno-such-object\n` });
+    expect(result).toMatchObject({ exitCode: 0, stdout: `${head} commit ${size}\nno-such-object missing` });
   });
 });

@@ -1,0 +1,125 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCaptured } from '../../../src/process/run-captured.js';
+import { isAlive, waitFor } from '../../helpers/e2e.js';
+
+const sh = (script: string, options: Partial<Parameters<typeof runCaptured>[2]> = {}) =>
+  runCaptured('/bin/sh', ['-c', script], { maxBytes: 1024 * 1024, ...options });
+
+async function scratch(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'ralph-run-captured-'));
+}
+
+/** The pid a script wrote to a file, once it is there. */
+async function pidIn(file: string): Promise<number> {
+  await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').trim() !== '');
+  return Number(readFileSync(file, 'utf8'));
+}
+
+describe('runCaptured', () => {
+  it('keeps both streams as printed, and a non-zero exit is an answer, not a failure', async () => {
+    const result = await sh('printf "out\\n"; printf "err" >&2; exit 3');
+    expect(result).toEqual({
+      exitCode: 3,
+      signal: undefined,
+      stdout: 'out\n',
+      stderr: 'err',
+      stopped: undefined,
+      error: undefined,
+    });
+  });
+
+  it('runs in the folder with exactly the environment given, nothing of its own', async () => {
+    const dir = await scratch();
+    const result = await sh('pwd; echo "${ONLY-}|${HOME-unset}"', { cwd: dir, env: { ONLY: 'this' } });
+    expect(result.stdout).toBe(`${dir}\nthis|unset\n`);
+  });
+
+  it('feeds the input on stdin, and stdin is closed when there is none', async () => {
+    const echoed = await runCaptured('cat', [], { maxBytes: 1024, input: 'a line\nand more' });
+    expect(echoed.stdout).toBe('a line\nand more');
+    // `cat` with no input must not wait for a terminal: it reads end-of-file at once.
+    const none = await runCaptured('cat', [], { maxBytes: 1024, timeoutMs: 5000 });
+    expect(none).toMatchObject({ exitCode: 0, stdout: '', stopped: undefined });
+  });
+
+  it('a program that reads none of its input still answers', async () => {
+    const result = await sh('exit 0', { input: 'x'.repeat(4 * 1024 * 1024) });
+    expect(result).toMatchObject({ exitCode: 0, stopped: undefined, error: undefined });
+  });
+
+  it('keeps at most maxBytes of each stream and stops a program that prints more', async () => {
+    const dir = await scratch();
+    const started = Date.now();
+    // `yes` would print for ever: only the cap ends it.
+    const result = await sh(`echo $$ > ${dir}/pid; exec yes`, { maxBytes: 64 * 1024 });
+    expect(result.stopped).toBe('overflow');
+    expect(result.stdout.length).toBe(64 * 1024);
+    expect(result.stdout.startsWith('y\ny\n')).toBe(true);
+    expect(result).toMatchObject({ exitCode: undefined, signal: 'SIGKILL' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(isAlive(await pidIn(join(dir, 'pid')))).toBe(false);
+  });
+
+  it('stderr is capped as stdout is', async () => {
+    const result = await sh('head -c 300000 /dev/zero | tr "\\0" e >&2; echo done', { maxBytes: 1000 });
+    expect(result).toMatchObject({ stopped: 'overflow', stderr: 'e'.repeat(1000) });
+  });
+
+  it('ends a program that ignores SIGTERM when the time is up', async () => {
+    const started = Date.now();
+    const result = await sh('trap "" TERM; echo started; sleep 30', { timeoutMs: 300 });
+    expect(result).toMatchObject({ stopped: 'timeout', signal: 'SIGKILL', exitCode: undefined, stdout: 'started\n' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('an abort ends it, and an abort before the start starts nothing', async () => {
+    const dir = await scratch();
+    const controller = new AbortController();
+    const running = sh(`echo $$ > ${dir}/pid; sleep 30`, { signal: controller.signal });
+    const pid = await pidIn(join(dir, 'pid'));
+    controller.abort();
+    expect(await running).toMatchObject({ stopped: 'abort', signal: 'SIGKILL' });
+    expect(isAlive(pid)).toBe(false);
+    const never = await sh(`touch ${dir}/ran`, { signal: controller.signal });
+    expect(never).toMatchObject({ stopped: 'abort', exitCode: undefined });
+    expect(existsSync(join(dir, 'ran'))).toBe(false);
+  });
+
+  it('detached: whatever the program left in its group is ended as soon as it exits', async () => {
+    const dir = await scratch();
+    // The grandchild keeps the pipes open: without the group kill this would wait 30 s.
+    const started = Date.now();
+    const result = await sh(`sleep 30 & echo $! > ${dir}/pid; echo parent done`, { detached: true, timeoutMs: 10_000 });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'parent done\n', stopped: undefined });
+    expect(Date.now() - started).toBeLessThan(5000);
+    await waitFor(() => !isAlive(Number(readFileSync(join(dir, 'pid'), 'utf8'))));
+  });
+
+  it('a grandchild that left the group and holds the pipe cannot hold it past the timeout', async () => {
+    const dir = await scratch();
+    const started = Date.now();
+    const result = await sh(`setsid sleep 30 & echo $! > ${dir}/pid; sleep 0.2; echo left`, {
+      detached: true,
+      timeoutMs: 800,
+    });
+    // The program answered, but its output never ended: the time limit is what settles it.
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'left\n', stopped: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    process.kill(await pidIn(join(dir, 'pid')), 'SIGKILL');
+  });
+
+  it('a program that cannot start is a value saying why, never a rejection', async () => {
+    const missing = await runCaptured('/nonexistent/ralph-no-such-program', [], { maxBytes: 1024 });
+    expect(missing).toMatchObject({ exitCode: undefined, signal: undefined, stdout: '', stopped: undefined });
+    expect(missing.error?.code).toBe('ENOENT');
+    const dir = await scratch();
+    const notExecutable = await runCaptured(dir, [], { maxBytes: 1024 });
+    expect(notExecutable.error?.code).toBe('EACCES');
+    const refused = await runCaptured('/bin/echo', ['a\0b'], { maxBytes: 1024 });
+    expect(refused.error).toBeInstanceOf(Error);
+  });
+});
