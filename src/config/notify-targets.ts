@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import { splitCommand } from './command-words.js';
 import { maskTarget } from './mask-secrets.js';
-import type { ValueKind } from './value-kinds.js';
+import { lazyKind, type ValueKind } from './value-kinds.js';
 
 /** Where a notification goes: the desktop, a webhook, or a command run without a shell. */
 export type NotifyTarget =
@@ -52,37 +51,53 @@ function shownInput(input: unknown): string {
  * targets are kept as written and shown masked.
  */
 export function notifyTargets(): ValueKind<string[]> {
-  return {
-    schema: z
-      .array(z.string({ error: (issue) => `expected a target as a string, got ${shownInput(issue.input)}` }), {
-        error: (issue) => `expected a list of targets (["desktop"]), got ${shownInput(issue.input)}`,
-      })
-      .superRefine((targets, context) => {
-        for (const target of targets) {
-          const parsed = parseTarget(target);
-          if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error, input: target });
-        }
-      }),
-    fromText: (text) =>
-      text
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== ''),
+  return lazyKind({
+    build: (zod) =>
+      zod
+        .array(zod.string({ error: (issue) => `expected a target as a string, got ${shownInput(issue.input)}` }), {
+          error: (issue) => `expected a list of targets (["desktop"]), got ${shownInput(issue.input)}`,
+        })
+        .superRefine((targets, context) => {
+          for (const target of targets) {
+            const parsed = parseTarget(target);
+            if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error, input: target });
+          }
+        }),
+    plain: (value) => (isList(value, (target) => parseTarget(target).ok) ? [...value] : undefined),
+    fromText: splitList,
     expected: EXPECTED_TARGET,
     format: (targets) => (targets.length === 0 ? 'none' : targets.map(maskTarget).join(', ')),
-  };
+  });
 }
 
 /** `--notify-on <events>`: a comma-separated list of event names. */
 export function notifyEvents(): ValueKind<NotifyEvent[]> {
   const expected = `a comma-separated list of ${NOTIFY_EVENTS.join(', ')}`;
-  return {
-    schema: z.array(z.enum(NOTIFY_EVENTS, { error: `expected ${expected}` })).min(1, { error: `expected ${expected}` }),
-    fromText: (text) =>
-      text
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== ''),
+  const events: readonly string[] = NOTIFY_EVENTS;
+  return lazyKind({
+    build: (zod) =>
+      zod.array(zod.enum(NOTIFY_EVENTS, { error: `expected ${expected}` })).min(1, { error: `expected ${expected}` }),
+    plain: (value) =>
+      isList(value, (event) => events.includes(event)) && value.length > 0 ? ([...value] as NotifyEvent[]) : undefined,
+    fromText: splitList,
     expected,
-  };
+  });
+}
+
+/** A list of strings each of which passes `check` (a hole is no string: not `every`, which skips it). */
+function isList(value: unknown, check: (item: string) => boolean): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
+    if (typeof item !== 'string' || !check(item)) return false;
+  }
+  return true;
+}
+
+/** `a, b,,c` → `["a", "b", "c"]`. */
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }

@@ -1,15 +1,17 @@
-import { z } from 'zod';
-import type { ValueKind } from './value-kinds.js';
+import { lazyKind, type ValueKind } from './value-kinds.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /** `--sandbox [name]`: off, on with the default name, or on with a given name. */
 export function sandboxName(): ValueKind<string | boolean> {
   const expected = 'true, false, or a sandbox name of letters, digits, ".", "_" and "-"';
-  return {
-    schema: z.union([z.boolean(), z.string().regex(NAME, { error: `expected ${expected}` })], {
-      error: `expected ${expected}`,
-    }),
+  return lazyKind<string | boolean>({
+    build: (zod) =>
+      zod.union([zod.boolean(), zod.string().regex(NAME, { error: `expected ${expected}` })], {
+        error: `expected ${expected}`,
+      }),
+    plain: (value) =>
+      typeof value === 'boolean' || (typeof value === 'string' && NAME.test(value)) ? value : undefined,
     fromText: (value) => {
       const word = value.trim().toLowerCase();
       if (['1', 'true', 'yes', 'on'].includes(word)) return true;
@@ -17,5 +19,5 @@ export function sandboxName(): ValueKind<string | boolean> {
       return value.trim();
     },
     expected,
-  };
+  });
 }

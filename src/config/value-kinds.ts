@@ -1,5 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { formatDurationSpec, parseDuration } from '../domain/duration.js';
+import { loadZod } from '../files/lazy-zod.js';
+
+type Zod = typeof z;
 
 /**
  * How one kind of option value is read: `schema` checks a JSON value (from config.json),
@@ -7,44 +10,71 @@ import { formatDurationSpec, parseDuration } from '../domain/duration.js';
  * `expected` names the accepted form in every error message.
  */
 export interface ValueKind<T> {
-  schema: z.ZodType<T, unknown>;
+  /** Built the first time it is read, so that loading the options loads no zod. */
+  readonly schema: z.ZodType<T, unknown>;
+  /**
+   * The value the schema gives for an input it surely accepts, checked without zod; undefined when
+   * unsure, and then the schema decides (and words the error). test/unit/config/plain-kinds.test.ts
+   * holds the two side by side.
+   */
+  plain: (value: unknown) => T | undefined;
   fromText: (text: string) => unknown;
   expected: string;
   /** How a resolved value reads back (durations as `1h30m`, not milliseconds). */
   format?(value: T): string;
 }
 
+/** A kind whose schema is built from zod when first read. */
+export function lazyKind<T>(
+  spec: Omit<ValueKind<T>, 'schema'> & { build: (zod: Zod) => z.ZodType<T, unknown> },
+): ValueKind<T> {
+  const { build, ...kind } = spec;
+  let schema: z.ZodType<T, unknown> | undefined;
+  return {
+    ...kind,
+    get schema() {
+      return (schema ??= build(loadZod().z));
+    },
+  };
+}
+
+const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
 /** A whole number at least `min`. */
 export function wholeNumber(min: number): ValueKind<number> {
   const expected = `a whole number ≥ ${min}`;
-  return {
-    schema: z.int({ error: `expected ${expected}` }).min(min, { error: `expected ${expected}` }),
+  return lazyKind({
+    build: (zod) => zod.int({ error: `expected ${expected}` }).min(min, { error: `expected ${expected}` }),
+    plain: (value) => (Number.isSafeInteger(value) && (value as number) >= min ? (value as number) : undefined),
     fromText: (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text),
     expected,
-  };
+  });
 }
 
 /** A number above zero (an amount of US dollars, say). */
 export function positiveNumber(): ValueKind<number> {
   const expected = 'a number above 0';
-  return {
-    schema: z.number({ error: `expected ${expected}` }).positive({ error: `expected ${expected}` }),
+  return lazyKind({
+    build: (zod) => zod.number({ error: `expected ${expected}` }).positive({ error: `expected ${expected}` }),
+    plain: (value) => (finite(value) && value > 0 ? value : undefined),
     fromText: (text) => (/^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text),
     expected,
-  };
+  });
 }
 
 /** A percentage from 1 to 100 (`90`, `92.5`): a share written as 0.9 is refused, not read as 0.9 %. */
 export function percent(): ValueKind<number> {
   const expected = 'a percentage from 1 to 100 (90, not 0.9)';
-  return {
-    schema: z
-      .number({ error: `expected ${expected}` })
-      .min(1, { error: `expected ${expected}` })
-      .max(100, { error: `expected ${expected}` }),
+  return lazyKind({
+    build: (zod) =>
+      zod
+        .number({ error: `expected ${expected}` })
+        .min(1, { error: `expected ${expected}` })
+        .max(100, { error: `expected ${expected}` }),
+    plain: (value) => (finite(value) && value >= 1 && value <= 100 ? value : undefined),
     fromText: (text) => (/^\s*\d+(\.\d+)?\s*%?\s*$/.test(text) ? Number(text.replace('%', '')) : text),
     expected,
-  };
+  });
 }
 
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
@@ -52,54 +82,61 @@ const FALSE_WORDS = new Set(['0', 'false', 'no', 'off', '']);
 
 /** true or false; in the environment also 1/0, yes/no, on/off. */
 export function boolean(): ValueKind<boolean> {
-  return {
-    schema: z.boolean({ error: 'expected true or false' }),
+  return lazyKind({
+    build: (zod) => zod.boolean({ error: 'expected true or false' }),
+    plain: (value) => (typeof value === 'boolean' ? value : undefined),
     fromText: (text) => {
       const word = text.trim().toLowerCase();
       return TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : text;
     },
     expected: 'true or false (1 or 0)',
-  };
+  });
 }
 
 /** One of a fixed set of words. */
 export function choice<const T extends readonly [string, ...string[]]>(values: T): ValueKind<T[number]> {
   const expected = `one of ${values.join(', ')}`;
-  return {
-    schema: z.enum(values, { error: `expected ${expected}` }),
+  return lazyKind<T[number]>({
+    build: (zod) => zod.enum(values, { error: `expected ${expected}` }),
+    plain: (value) => (typeof value === 'string' && values.includes(value) ? value : undefined),
     fromText: (text) => text.trim(),
     expected,
-  };
+  });
 }
 
 /** A non-empty string (a path, a name). */
 export function text(what = 'a non-empty string'): ValueKind<string> {
-  return {
-    schema: z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }),
+  return lazyKind({
+    build: (zod) => zod.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }),
+    plain: (value) => (typeof value === 'string' && value.length > 0 ? value : undefined),
     fromText: (value) => value,
     expected: what,
-  };
+  });
 }
 
-/** Checks a flag or environment string against a kind; the error names the expected form. */
-export function parseText<T>(kind: ValueKind<T>, raw: string): { ok: true; value: T } | { ok: false; error: string } {
-  const result = kind.schema.safeParse(kind.fromText(raw));
+type TextParse<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** The schema's verdict on a value the plain check was unsure of; the error names the expected form. */
+function bySchema<T>(kind: ValueKind<T>, input: unknown, raw: string): TextParse<T> {
+  const result = kind.schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   // A custom check (a duration) already says what it got, and how to fix it.
   const custom = result.error.issues.find((issue) => issue.code === 'custom');
   return { ok: false, error: custom?.message ?? `expected ${kind.expected}, got '${raw}'` };
 }
 
+/** Checks a flag or environment string against a kind; the error names the expected form. */
+export function parseText<T>(kind: ValueKind<T>, raw: string): TextParse<T> {
+  const input = kind.fromText(raw);
+  const plain = kind.plain(input);
+  return plain === undefined ? bySchema(kind, input, raw) : { ok: true, value: plain };
+}
+
 /** One more value of a repeatable flag (`--notify a --notify b`), taken whole: no comma splits it. */
-export function parseRepeated<T>(
-  kind: ValueKind<T>,
-  raw: string,
-  previous: unknown,
-): { ok: true; value: T } | { ok: false; error: string } {
-  const result = kind.schema.safeParse([raw]);
-  if (!result.success) {
-    const custom = result.error.issues.find((issue) => issue.code === 'custom');
-    return { ok: false, error: custom?.message ?? `expected ${kind.expected}, got '${raw}'` };
+export function parseRepeated<T>(kind: ValueKind<T>, raw: string, previous: unknown): TextParse<T> {
+  if (kind.plain([raw]) === undefined) {
+    const checked = bySchema(kind, [raw], raw);
+    if (!checked.ok) return checked;
   }
   const earlier = Array.isArray(previous) ? (previous as unknown[]) : [];
   return { ok: true, value: [...earlier, raw] as T };
@@ -108,15 +145,20 @@ export function parseRepeated<T>(
 /** A duration in the one grammar (`45s`, `90m`, `2h`, `1h30m`), resolved to milliseconds. */
 export function duration(): ValueKind<number> {
   const expected = 'a duration like 45s, 90m, 2h or 1h30m';
-  return {
-    schema: z.string({ error: `expected ${expected}` }).transform((value, context) => {
-      const parsed = parseDuration(value);
-      if (parsed.ok) return parsed.ms;
-      context.issues.push({ code: 'custom', message: parsed.error, input: value });
-      return z.NEVER;
-    }),
+  return lazyKind({
+    build: (zod) =>
+      zod.string({ error: `expected ${expected}` }).transform((value, context) => {
+        const parsed = parseDuration(value);
+        if (parsed.ok) return parsed.ms;
+        context.issues.push({ code: 'custom', message: parsed.error, input: value });
+        return zod.NEVER;
+      }),
+    plain: (value) => {
+      const parsed = typeof value === 'string' ? parseDuration(value) : undefined;
+      return parsed?.ok ? parsed.ms : undefined;
+    },
     fromText: (value) => value,
     expected,
     format: formatDurationSpec,
-  };
+  });
 }
