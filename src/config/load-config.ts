@@ -4,6 +4,7 @@ import { readOwnFile } from '../files/own-file.js';
 import { formatPath } from '../files/schema-errors.js';
 import { configSchema, type ConfigFile } from './config-schema.js';
 import { parseJson } from '../files/json-text.js';
+import { plainConfig } from './plain-config.js';
 
 /** Reads and validates ralph/config.json; an absent file is an empty config. */
 export async function loadConfig(path: string, shownPath: string): Promise<ConfigFile> {
@@ -17,7 +18,10 @@ export async function loadConfig(path: string, shownPath: string): Promise<Confi
       'fix the file (keys are camelCase, durations are strings like "90m")',
     );
   const json = parsed.value;
-  const result = configSchema.safeParse(json);
+  // The usual file is read without zod; the schema decides (and words the error) on any doubt.
+  const plain = plainConfig(json);
+  if (plain !== undefined) return plain;
+  const result = configSchema().safeParse(json);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   throw new RalphError(
@@ -51,7 +55,7 @@ function describeConfigIssue(issue: z.core.$ZodIssue, json: unknown): string {
 }
 
 function knownKeys(path: readonly PropertyKey[]): string[] {
-  let schema: unknown = configSchema;
+  let schema: unknown = configSchema();
   for (const part of path) schema = (schema as { shape?: Record<string, unknown> }).shape?.[String(part)];
   const unwrapped = (schema as { unwrap?: () => unknown }).unwrap?.() ?? schema;
   return Object.keys((unwrapped as { shape?: Record<string, unknown> }).shape ?? {});
