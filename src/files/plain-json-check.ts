@@ -1,9 +1,9 @@
 /**
- * Hand-written checks for the JSON files `ralph status` reads (tasks.json, last-run.json), so that
- * the command starts without loading zod. Each accepts only what its zod schema accepts and builds
- * the same value, keys in the same order (the schema's keys first, then the others as they came);
- * anything it is unsure of is undefined, and the caller asks the schema, whose error message stays
- * the one the user sees. test/unit/files/plain-json-check.test.ts holds the two side by side.
+ * Hand-written checks for the JSON files `ralph status` and `ralph run` read (tasks.json,
+ * last-run.json), so that the commands start without loading zod. Each accepts only what its zod
+ * schema accepts and builds the same value, keys in the same order (the schema's keys first, then
+ * the others as they came); anything it is unsure of is undefined, and the caller asks the schema,
+ * whose error message stays the one the user sees. test/unit/files/plain-json-check.test.ts holds the two side by side.
  */
 import type { Story, TasksParse } from '../domain/tasks.js';
 
@@ -17,8 +17,13 @@ const isObject = (value: unknown): value is Plain =>
 const string: Field = (value) => (typeof value === 'string' ? value : INVALID);
 const number: Field = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : INVALID);
 const boolean: Field = (value) => (typeof value === 'boolean' ? value : INVALID);
-const strings: Field = (value) =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string') ? [...value] : INVALID;
+/** A list of strings (at least `min` long each); `every` would skip a hole, which the schema refuses. */
+const strings =
+  (min = 0): Field =>
+  (value) =>
+    Array.isArray(value) && Array.from(value).every((item) => typeof item === 'string' && item.length >= min)
+      ? [...(value as string[])]
+      : INVALID;
 const oneOf =
   (...allowed: string[]): Field =>
   (value) =>
@@ -67,7 +72,7 @@ const story = object(
     id: required(storyId),
     title: withDefault(string, ''),
     description: optional(string),
-    acceptanceCriteria: optional(strings),
+    acceptanceCriteria: optional(strings()),
     priority: optional(number),
     passes: withDefault(boolean, false),
     notes: optional(string),
@@ -84,21 +89,25 @@ const taskListHead = object(
     branchName: optional(string),
     description: optional(string),
     example: optional(boolean),
+    dependsOn: optional(strings(1)),
   },
   false,
 );
 
 /**
- * tasks.json as src/files/tasks.ts's parseTasks reads it, for the plain case: a `stories` list
- * (no `userStories`) of stories with unique ids. Undefined for anything else.
+ * tasks.json as src/files/tasks.ts's parseTasks reads it, for the plain case: a `stories` list, or
+ * a `userStories` one (not both), of stories with unique ids. Undefined for anything else.
  */
 export function plainTaskList(json: unknown): TasksParse | undefined {
-  if (!isObject(json) || Object.hasOwn(json, 'userStories') || !Array.isArray(json.stories)) return undefined;
+  if (!isObject(json)) return undefined;
+  const key = Object.hasOwn(json, 'stories') ? 'stories' : 'userStories';
+  const given = json[key];
+  if (Object.hasOwn(json, 'stories') === Object.hasOwn(json, 'userStories') || !Array.isArray(given)) return undefined;
   const head = taskListHead(json);
-  if (head === INVALID || json.stories.length === 0) return undefined;
+  if (head === INVALID || given.length === 0) return undefined;
   const stories: Story[] = [];
   const seen = new Set<string>();
-  for (const item of json.stories) {
+  for (const item of given) {
     const parsed = story(item);
     if (parsed === INVALID) return undefined;
     const { id } = parsed as Story;
@@ -106,7 +115,7 @@ export function plainTaskList(json: unknown): TasksParse | undefined {
     seen.add(id);
     stories.push(parsed as Story);
   }
-  const { project, branchName, description, example } = head as Plain;
+  const { project, branchName, description, example, dependsOn } = head as Plain;
   return {
     ok: true,
     tasks: {
@@ -114,6 +123,7 @@ export function plainTaskList(json: unknown): TasksParse | undefined {
       branchName: branchName as string | undefined,
       description: description as string | undefined,
       ...(example ? { example: true } : {}),
+      ...(dependsOn ? { dependsOn: dependsOn as string[] } : {}),
       stories,
     },
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { plainLastRun, plainTaskList } from '../../../src/files/plain-json-check.js';
-import { parseTasks } from '../../../src/files/tasks.js';
+import { parseBySchema, parseTasks } from '../../../src/files/tasks.js';
+import { seeded } from '../../helpers/seeded-random.js';
 import { lastRunSchema } from '../../../src/status/last-run-schema.js';
 
 const story = (extra: Record<string, unknown> = {}) => ({ id: 'US-1', title: 'One', passes: false, ...extra });
@@ -13,9 +14,13 @@ const TASK_LISTS: unknown[] = [
   { example: false, stories: [story({ reviewStatus: 'approved', reviewCount: 2, reviewFeedback: 'ok' })] },
   { stories: [story({ acceptanceCriteria: ['a', 'b'], description: 'x', zzz: null })], other: { a: 1 } },
   { stories: [story({ passes: true, title: undefined })] },
+  { userStories: [story()], dependsOn: ['api', 'db'] },
+  { dependsOn: [], stories: [story()] },
   // Each of these the schema refuses (or the plain check is unsure of).
   { stories: [] },
-  { userStories: [story()] },
+  { stories: [story()], userStories: [story()] },
+  { dependsOn: [''], stories: [story()] },
+  { dependsOn: 'api', stories: [story()] },
   { stories: [story(), story()] },
   { stories: [story({ id: '' })] },
   { stories: [story({ reviewStatus: 'done' })] },
@@ -34,11 +39,48 @@ const TASK_LISTS: unknown[] = [
 ];
 
 describe('plainTaskList', () => {
+  it('agrees with the schema on generated lists, valid and not', () => {
+    const random = seeded(26);
+    const values: unknown[] = ['', 'x', 0, 2, 1.5, true, false, null, [], ['a'], ['a', 1], 'pending', 'approved', {}];
+    const fitting: Record<string, unknown> = {
+      ...{ title: 't', description: 'd', acceptanceCriteria: ['a'], priority: 2, passes: true, notes: 'n' },
+      ...{ reviewStatus: 'approved', project: 'p', branchName: 'b', example: false, dependsOn: ['a'], zz: 1 },
+    };
+    const value = (key: string) => (random.chance(0.85) ? fitting[key] : random.pick(values));
+    const fields = ['id', 'title', 'description', 'acceptanceCriteria', 'priority', 'passes', 'notes', 'reviewStatus'];
+    const item = (index: number): unknown => {
+      if (random.chance(0.02)) return random.pick(values);
+      const made: Record<string, unknown> = { id: random.chance(0.9) ? `S-${index}` : random.pick(values) };
+      for (const field of random.some(fields.slice(1), 0.4)) made[field] = value(field);
+      if (random.chance(0.1)) made.extra = random.pick(values);
+      return made;
+    };
+    let read = 0;
+    for (let round = 0; round < 1500; round++) {
+      const list = Array.from({ length: Math.floor(random.next() * 4) }, (_, index) =>
+        item(random.chance(0.9) ? index : 0),
+      );
+      const json: Record<string, unknown> = { [random.chance(0.8) ? 'stories' : 'userStories']: list };
+      for (const key of random.some(['project', 'branchName', 'description', 'example', 'dependsOn', 'zz'], 0.2))
+        json[key] = value(key);
+      const plain = plainTaskList(json);
+      const schema = parseBySchema(json);
+      expect(parseTasks(JSON.stringify(json))).toEqual(schema);
+      if (plain === undefined) continue;
+      read++;
+      expect(JSON.stringify(plain), JSON.stringify(json)).toBe(JSON.stringify(schema));
+    }
+    expect(read).toBeGreaterThan(300);
+    expect(read).toBeLessThan(1400);
+  });
+
   it.each(TASK_LISTS.map((json) => [JSON.stringify(json), json]))(
     'reads %s as parseTasks does, or leaves it to parseTasks',
     (_, json) => {
       const plain = plainTaskList(json);
-      const schema = parseTasks(JSON.stringify(json));
+      const schema = parseBySchema(json);
+      // What the run reads: the plain value, or the schema's value or message.
+      expect(parseTasks(JSON.stringify(json))).toEqual(schema);
       if (plain === undefined) return;
       expect(schema.ok).toBe(true);
       // The same value, keys in the same order.
@@ -53,7 +95,7 @@ describe('plainTaskList', () => {
   });
 
   it('leaves every list the schema refuses to the schema, for its message', () => {
-    for (const json of TASK_LISTS.slice(6)) expect(plainTaskList(json)).toBeUndefined();
+    for (const json of TASK_LISTS.slice(8)) expect(plainTaskList(json)).toBeUndefined();
   });
 });
 
