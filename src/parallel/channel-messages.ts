@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { lineJson, MAX_MESSAGE_BYTES, messageLine } from './channel-lines.js';
+
+export { MAX_MESSAGE_BYTES, messageLine };
 
 /**
  * The supervisor and each loop talk over one socket per loop (the child's fd 3), one JSON object a
@@ -6,9 +9,6 @@ import { z } from 'zod';
  * loop can only ever speak for itself. Every line is checked here and bounded in size; one that
  * fails is dropped, never guessed at.
  */
-
-/** A line longer than this is no message: dropped whole. */
-export const MAX_MESSAGE_BYTES = 4096;
 
 const count = z.number().int().nonnegative().max(1e9);
 const stories = z.object({ complete: count, total: count }).strict();
@@ -53,19 +53,6 @@ export type SupervisorMessage = z.infer<typeof SupervisorMessage>;
 
 /** One line as a message of the schema, or undefined when it is not one. */
 export function parseMessage<T>(schema: z.ZodType<T>, line: string): T | undefined {
-  if (Buffer.byteLength(line) > MAX_MESSAGE_BYTES) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(lineJson(line));
   return parsed.success ? parsed.data : undefined;
-}
-
-/** One message as its line, cut to the bound by shortening its words (never a line past it). */
-export function messageLine(message: LoopMessage | SupervisorMessage): string | undefined {
-  const line = JSON.stringify(message);
-  return Buffer.byteLength(line) <= MAX_MESSAGE_BYTES - 1 ? `${line}\n` : undefined;
 }
