@@ -9,8 +9,8 @@
 //
 // The chunks sit in dist/ itself, one folder below the package root like every module of ralph's
 // that finds package.json or templates/ from its own URL (src/package-info.ts, src/templates.ts).
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The folder to bundle, in place: the package's dist/ unless one is named (the tests' copy).
@@ -30,6 +30,26 @@ try {
   unbundledEntry(`rolldown cannot be loaded here: ${String(error?.message ?? error).split('\n')[0]}`);
   process.exit(0);
 }
+/** The modules a module loads before it runs: its static imports, followed. */
+function staticClosure(entry, into = new Set()) {
+  if (into.has(entry)) return into;
+  into.add(entry);
+  const text = readFileSync(entry, 'utf8');
+  for (const [, specifier] of text.matchAll(/^\s*(?:import|export)\s(?:[^;]*?\sfrom\s*)?['"](\.[^'"]+)['"]/gm))
+    staticClosure(resolve(dirname(entry), specifier), into);
+  return into;
+}
+
+// Each group is one chunk: a file per module group, not per module set that happens to share
+// code, so a command loads a few files instead of dozens. What every command's start and
+// `ralph status` need comes first; then the rest of what a run loads before its first agent.
+const start = staticClosure(join(dist, 'cli/main.js'), staticClosure(join(dist, 'commands/status.js')));
+const run = [...staticClosure(join(dist, 'commands/run.js'))].filter((id) => !start.has(id));
+const groups = [
+  { name: 'ralph-start', test: (id) => start.has(id), priority: 2 },
+  { name: 'ralph-run', test: (id) => run.includes(id), priority: 1 },
+];
+
 await rolldown.build({
   input: { ralph: join(dist, 'cli/main.js') },
   platform: 'node',
@@ -41,6 +61,7 @@ await rolldown.build({
     format: 'esm',
     entryFileNames: '[name].js',
     chunkFileNames: 'ralph-[hash].js',
+    codeSplitting: { groups },
     sourcemap: false,
   },
 });

@@ -14,16 +14,21 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A dist/ of two modules, the second loaded on demand, like a command of ralph's. */
+/** A dist/ shaped like ralph's: a CLI entry that loads its commands on demand, and code they share. */
 function tinyDist(): string {
   const dist = mkdtempSync(join(tmpdir(), 'ralph-bundle-'));
   made.push(dist);
-  mkdirSync(join(dist, 'cli'));
-  writeFileSync(
-    join(dist, 'cli/main.js'),
-    "import { sep } from 'node:path';\nexport async function main() { return (await import('./later.js')).answer + (sep ? 0 : 1); }\n",
-  );
-  writeFileSync(join(dist, 'cli/later.js'), 'export const answer = 42;\n');
+  const files: Record<string, string> = {
+    'cli/main.js':
+      "import { sep } from 'node:path';\nexport async function main() { return (await import('../commands/run.js')).answer + (sep ? 0 : 1); }\n",
+    'commands/run.js': "import { base } from '../shared.js';\nexport const answer = base + 2;\n",
+    'commands/status.js': "import { base } from '../shared.js';\nexport const shown = base;\n",
+    'shared.js': 'export const base = 40;\n',
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dist, path, '..'), { recursive: true });
+    writeFileSync(join(dist, path), text);
+  }
   return dist;
 }
 
@@ -60,7 +65,7 @@ describe('the bundle (scripts/bundle.mjs)', () => {
     const dist = tinyDist();
     const built = spawnSync(process.execPath, [BUNDLE_SCRIPT, dist], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
     expect(built.status).toBe(0);
-    expect(readdirSync(dist).filter((name) => name.startsWith('ralph-'))).toHaveLength(1);
+    expect(readdirSync(dist).filter((name) => name.startsWith('ralph-')).length).toBeGreaterThan(0);
     const { main } = (await import(join(dist, 'ralph.js'))) as { main: () => Promise<number> };
     expect(await main()).toBe(42);
   });
