@@ -50,18 +50,23 @@ const groups = [
   { name: 'ralph-run', test: (id) => run.includes(id), priority: 1 },
 ];
 
-await rolldown.build({
-  input: { ralph: join(dist, 'cli/main.js') },
-  platform: 'node',
-  // Anything not a relative path is a package or a Node built-in: left to Node to load.
-  external: [/^[^./]/],
-  logLevel: 'warn',
-  output: {
-    dir: dist,
-    format: 'esm',
-    entryFileNames: '[name].js',
-    chunkFileNames: 'ralph-[hash].js',
-    codeSplitting: { groups },
-    sourcemap: false,
-  },
-});
+try {
+  await rolldown.build({
+    input: { ralph: join(dist, 'cli/main.js') },
+    platform: 'node',
+    // Anything not a relative path is a package or a Node built-in: left to Node to load.
+    external: [/^[^./]/],
+    logLevel: 'warn',
+    output: {
+      dir: dist,
+      format: 'esm',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'ralph-[hash].js',
+      codeSplitting: { groups },
+      sourcemap: false,
+    },
+  });
+} catch (error) {
+  // rolldown needs Node 20.19 or later, where ralph needs only 20: an older one builds unbundled.
+  unbundledEntry(`rolldown could not bundle here: ${String(error?.message ?? error).split('\n')[0]}`);
+}

@@ -49,7 +49,10 @@ export async function checkSandbox(cwd: string): Promise<string> {
       `${probe.stderr}\n${probe.stdout}`
         .split('\n')
         .map((line) => line.trim())
-        .find(Boolean) ?? `exit ${probe.exitCode}`;
+        .find(Boolean) ??
+      (probe.stopped
+        ? `no answer within ${DOCKER_TIMEOUT_MS / 1000} s`
+        : (probe.error?.message ?? `exit ${probe.exitCode ?? probe.signal}`));
     throw new RalphError(
       'setup',
       `--sandbox: \`docker sandbox ls\` failed: ${said}`,

@@ -60,6 +60,9 @@ const taskListSchema = lazySchema((zod) =>
     }),
 );
 
+/** Larger than any task list: one the agent blew up on its branch is not read into memory from git. */
+export const MAX_BRANCH_TASKS_BYTES = 4 * 1024 * 1024;
+
 /**
  * Parses the text of tasks.json without throwing. The usual list is checked by hand; anything else
  * goes to the schema, for its verdict and its message.

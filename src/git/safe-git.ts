@@ -60,7 +60,8 @@ export async function runGit(root: string, args: readonly string[], options: Git
   const result = await runCaptured('git', args, {
     cwd: root,
     ...(options.input === undefined ? {} : { input: options.input }),
-    detached: true,
+    // git is let finish when ralph exits: ended, it would leave its index.lock behind.
+    finishOnExit: true,
     env: { ...neutralGitEnv(process.env, extra), ...options.env },
     maxBytes: GIT_MAX_OUTPUT_BYTES,
     timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,
@@ -109,12 +110,11 @@ export function gitFailure(failure: unknown, args: readonly string[]): RalphErro
       : isResult(failure)
         ? failure.stderr.split('\n')[0] || `exit ${failure.exitCode ?? 'unknown'}`
         : ((failure as Error).message.split('\n')[0] ?? 'git failed');
-  return new RalphError(
-    'setup',
-    `git ${args[0] ?? ''} failed: ${why}`,
-    'check the repository with `git status` (a stale .git/index.lock, a hanging hook)',
-    { cause: failure },
-  );
+  const fix =
+    failure instanceof GitStopped && failure.why === 'output'
+      ? 'look for what made it so large (`git status` listing a flood of untracked files, a huge file)'
+      : 'check the repository with `git status` (a stale .git/index.lock, a hanging hook)';
+  return new RalphError('setup', `git ${args[0] ?? ''} failed: ${why}`, fix, { cause: failure });
 }
 
 /** Whether a failure is a git command the run's interrupt stopped (and so no refusal of its own). */

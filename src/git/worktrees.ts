@@ -120,10 +120,21 @@ export async function hasUncommittedWork(dir: string): Promise<boolean> {
   return status !== '';
 }
 
-/** A file's text as `revision` holds it (its final newline dropped, as git's output is read); undefined when none. */
-export async function showFile(root: string, revision: string, path: string): Promise<string | undefined> {
-  const result = await answer(root, ['show', `${revision}:${path}`]);
-  return result.exitCode === 0 ? result.stdout : undefined;
+/** A file of a revision: its text (the final newline dropped, as git's output is read), none, or too large to read. */
+export type ShownFile = { text: string } | { missing: true } | { tooLarge: number };
+
+/**
+ * A file of `revision`, read only up to `maxBytes`: the agent commits what it likes on its branch,
+ * and a file past the limit is a finding about that file, not a failure of the command reading it.
+ * The blob is named by its id once looked up, so a branch moved in between cannot swap in another.
+ */
+export async function showFile(root: string, revision: string, path: string, maxBytes: number): Promise<ShownFile> {
+  const found = await answer(root, ['cat-file', '--batch-check'], { input: `${revision}:${path}\n` });
+  const [id, type, size] = found.exitCode === 0 ? found.stdout.trim().split(' ') : [];
+  if (id === undefined || type !== 'blob' || size === undefined) return { missing: true };
+  if (!(Number(size) <= maxBytes)) return { tooLarge: Number(size) };
+  const result = await answer(root, ['cat-file', 'blob', id]);
+  return result.exitCode === 0 ? { text: result.stdout } : { missing: true };
 }
 
 /** Commits one file of a work tree, with the hooks off and no signing program started. */
@@ -139,7 +150,7 @@ export async function commonGitDir(root: string): Promise<string> {
   return (await gitOutput(root, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
 }
 
-function answer(root: string, args: string[], options: { filters?: boolean } = {}): Promise<GitResult> {
+function answer(root: string, args: string[], options: { filters?: boolean; input?: string } = {}): Promise<GitResult> {
   return runGit(root, args, options).catch((error: unknown) => {
     throw gitFailure(error, args);
   });

@@ -1,12 +1,9 @@
-import { parseTasks } from '../files/tasks.js';
+import { MAX_BRANCH_TASKS_BYTES as MAX_TASKS_BYTES, parseTasks } from '../files/tasks.js';
 import { runGit, type GitOptions } from '../git/safe-git.js';
 import { LISTS_DIR } from '../lists/task-lists.js';
 
 /** A list run in its worktree is that worktree's ralph/tasks.json, committed on its branch. */
 export const BRANCH_TASKS_PATH = 'ralph/tasks.json';
-
-/** Larger than any task list: a file the agent blew up is not read into memory. */
-const MAX_TASKS_BYTES = 4 * 1024 * 1024;
 
 /** Whether a loop's branch holds finished work, and if not, why not. */
 export type BranchProgress = { complete: true; file: string } | { complete: false; why: string };

@@ -6,7 +6,7 @@ import { readLiveActive } from '../files/active-lock.js';
 import { parseJson } from '../files/json-text.js';
 import { readOwnFile } from '../files/own-file.js';
 import { ralphPaths } from '../files/paths.js';
-import { parseTasks } from '../files/tasks.js';
+import { MAX_BRANCH_TASKS_BYTES, parseTasks } from '../files/tasks.js';
 import { currentBranch } from '../git/branch.js';
 import { branchExists, listWorktrees, showFile, type WorktreeEntry } from '../git/worktrees.js';
 import { notOurWorktree } from './list-worktree.js';
@@ -155,9 +155,16 @@ async function readProgress(
     else if (stats) problem = "the worktree's ralph/tasks.json is not a regular file";
   } else if (branch !== null && !checkedOut && (await branchExists(root, branch))) {
     from = 'branch';
-    text = await showFile(root, `refs/heads/${branch}`, 'ralph/tasks.json');
+    const shown = await showFile(root, `refs/heads/${branch}`, 'ralph/tasks.json', MAX_BRANCH_TASKS_BYTES);
+    if ('text' in shown) text = shown.text;
+    else if ('tooLarge' in shown)
+      return {
+        stories: null,
+        storiesFrom: from,
+        problem: `its ralph/tasks.json is ${shown.tooLarge} bytes, over the ${MAX_BRANCH_TASKS_BYTES} read from a branch`,
+      };
     // A branch made before the list was committed on it: the file is all there is.
-    if (text === undefined) from = 'file';
+    else from = 'file';
   }
   if (from === 'file') text = await readOwnFile(file).catch(() => undefined);
   const parsed = text === undefined ? undefined : parseTasks(text);

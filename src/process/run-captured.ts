@@ -9,13 +9,14 @@ export interface CaptureOptions {
   /** What the program reads on its standard input; stdin is closed ('ignore') when absent. */
   input?: string;
   /**
-   * In a process group of its own, and that group is owned here: killed as soon as the program
-   * exits, is stopped, or overflows — whatever it left in the group (a hook's daemon) goes too.
+   * Left to finish when ralph itself exits (git, which would otherwise leave its index.lock); a
+   * query is ended with ralph.
    */
-  detached?: boolean;
+  finishOnExit?: boolean;
   /** How many bytes of stdout, and of stderr, are kept; more stops the program ('overflow'). */
   maxBytes: number;
-  timeoutMs?: number;
+  /** Required: a program whose grandchild holds its pipes would otherwise be waited for forever. */
+  timeoutMs: number;
   signal?: AbortSignal;
 }
 
@@ -41,11 +42,13 @@ export interface Captured {
  * a program to stream. Node's own spawn rather than execa: this sits on the path from `ralph run`
  * to its first agent, where execa's ~125 modules cost ~100 ms of start-up.
  *
- * Output beyond `maxBytes` stops the program rather than being dropped while it runs on: a caller
- * learns it from `stopped`, and nothing keeps a program running whose output nobody reads. When
- * stopped (timeout, abort, overflow) it gets SIGKILL — these are queries, with nothing to save —
- * and its pipes are closed, so a process that left its group and holds them cannot hold this up.
- * Never rejects.
+ * The program runs in a process group of its own, owned here: the group is killed as soon as the
+ * program exits, is stopped, or overflows, so whatever it started in the group (a launcher's real
+ * binary, a hook's daemon) goes with it. Output beyond `maxBytes` stops the program rather than
+ * being dropped while it runs on: a caller learns it from `stopped`, and nothing keeps a program
+ * running whose output nobody reads. When stopped (timeout, abort, overflow) the group gets
+ * SIGKILL — these are queries, with nothing to save — and the pipes are closed, so a process that
+ * left the group and holds them cannot hold this up. Never rejects.
  */
 export function runCaptured(file: string, args: readonly string[], options: CaptureOptions): Promise<Captured> {
   const none = { exitCode: undefined, signal: undefined, stdout: '', stderr: '', stopped: undefined, error: undefined };
@@ -55,7 +58,7 @@ export function runCaptured(file: string, args: readonly string[], options: Capt
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       env: options.env ?? process.env,
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      detached: options.detached ?? false,
+      detached: true,
     });
     return capture(child, options);
   } catch (error) {
@@ -65,26 +68,25 @@ export function runCaptured(file: string, args: readonly string[], options: Capt
 }
 
 function capture(child: ChildProcess, options: CaptureOptions): Promise<Captured> {
-  const group = options.detached === true;
   const [stdout, stderr] = [new Bounded(options.maxBytes), new Bounded(options.maxBytes)];
   let stopped: StopReason | undefined;
   let error: NodeJS.ErrnoException | undefined;
   const end = (why?: StopReason) => {
     stopped ??= why;
-    kill(child, group);
+    kill(child);
     if (why) for (const stream of [child.stdout, child.stderr]) stream?.destroy();
   };
-  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => end('timeout'), options.timeoutMs);
+  const timer = setTimeout(() => end('timeout'), options.timeoutMs);
   const onAbort = () => end('abort');
   options.signal?.addEventListener('abort', onAbort, { once: true });
   child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk, () => end('overflow')));
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk, () => end('overflow')));
   feed(child, options.input);
-  if (group) child.once('exit', () => end());
-  else watchParentExit(child);
+  child.once('exit', () => end());
+  if (!options.finishOnExit) watchParentExit(child);
   return new Promise((resolve) => {
     const settle = (exitCode: number | undefined, signal: NodeJS.Signals | undefined) => {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       forget(child);
       resolve({ exitCode, signal, stdout: stdout.text(), stderr: stderr.text(), stopped, error });
@@ -126,16 +128,11 @@ function feed(child: ChildProcess, input: string | undefined): void {
   child.stdin.end(input);
 }
 
-function kill(child: ChildProcess, group: boolean): void {
-  if (child.pid === undefined) return;
-  if (group) signalGroup(child.pid, 'SIGKILL');
-  else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+function kill(child: ChildProcess): void {
+  if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
 }
 
-/**
- * Programs in ralph's own process group, killed when ralph exits (as execa's `cleanup` did): a
- * detached group is its owner's to end (runGit lets git finish rather than leave its index.lock).
- */
+/** The queries' groups, killed when ralph exits (as execa's `cleanup` did). */
 const live = new Set<ChildProcess>();
 
 function watchParentExit(child: ChildProcess): void {
@@ -148,5 +145,5 @@ function forget(child: ChildProcess): void {
 }
 
 function killLive(): void {
-  for (const child of live) kill(child, false);
+  for (const child of live) kill(child);
 }

@@ -70,19 +70,36 @@ describe('the bundle (scripts/bundle.mjs)', () => {
     expect(await main()).toBe(42);
   });
 
-  it('falls back to the unbundled entry, saying so, where rolldown cannot be loaded', async () => {
-    const dist = tinyDist();
-    // A resolve hook that refuses rolldown, as on a platform with no build of its native part.
+  /** Runs the bundle script with rolldown's resolution replaced by a hook's. */
+  function bundleWithHook(dist: string, resolveRolldown: string) {
     const hook = `data:text/javascript,${encodeURIComponent(
-      "export async function resolve(s, c, n) { if (s === 'rolldown') throw new Error('no rolldown here'); return n(s, c); }",
+      `export async function resolve(s, c, n) { if (s === 'rolldown') { ${resolveRolldown} } return n(s, c); }`,
     )}`;
     const register = `data:text/javascript,${encodeURIComponent(
       `import { register } from 'node:module'; register(${JSON.stringify(hook)});`,
     )}`;
-    const built = spawnSync(process.execPath, ['--import', register, BUNDLE_SCRIPT, dist], {
+    return spawnSync(process.execPath, ['--import', register, BUNDLE_SCRIPT, dist], {
       cwd: PACKAGE_ROOT,
       encoding: 'utf8',
     });
+  }
+
+  it('falls back to the unbundled entry where rolldown loads but cannot bundle (a Node it does not support)', async () => {
+    const dist = tinyDist();
+    const failing = `data:text/javascript,${encodeURIComponent("export async function build() { throw new Error('needs a newer Node'); }")}`;
+    const built = bundleWithHook(dist, `return { url: ${JSON.stringify(failing)}, shortCircuit: true };`);
+    expect(built.status).toBe(0);
+    expect(built.stderr).toMatch(
+      /^ralph: dist\/ralph\.js is not bundled \(rolldown could not bundle here: needs a newer Node\)/,
+    );
+    const { main } = (await import(join(dist, 'ralph.js'))) as { main: () => Promise<number> };
+    expect(await main()).toBe(42);
+  });
+
+  it('falls back to the unbundled entry, saying so, where rolldown cannot be loaded', async () => {
+    const dist = tinyDist();
+    // As on a platform with no build of rolldown's native part.
+    const built = bundleWithHook(dist, "throw new Error('no rolldown here');");
     expect(built.status).toBe(0);
     expect(built.stderr).toMatch(
       /^ralph: dist\/ralph\.js is not bundled \(rolldown cannot be loaded here: .*no rolldown here/,

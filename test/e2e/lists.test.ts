@@ -354,6 +354,25 @@ describe('ralph lists', () => {
   });
 });
 
+describe('ralph lists and a task list the agent blew up on its branch', () => {
+  it('names the file too large to read on that list alone, reads no more of it, and shows the others', async () => {
+    const repo = await repoWithLists();
+    repo.git('checkout', '-q', '-b', 'ralph/api');
+    const stories = Array.from({ length: 40_000 }, (_, n) => ({ id: `A-${n}`, title: 'x'.repeat(100), passes: false }));
+    await repo.write('ralph/tasks.json', JSON.stringify({ project: 'big', stories }));
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'the agent wrote 6 MB of stories');
+    repo.git('checkout', '-q', '-');
+    const result = await runRalph(repo, ['lists', '--json']);
+    expect(result.code).toBe(0);
+    const [, api, web] = (JSON.parse(result.stdout) as { lists: (ListsJson['lists'][number] & { problem: string })[] })
+      .lists;
+    expect(api).toMatchObject({ name: 'api', stories: null, storiesFrom: 'branch' });
+    expect(api?.problem).toMatch(/^its ralph\/tasks\.json is \d+ bytes, over the 4194304 read from a branch$/);
+    expect(web).toMatchObject({ name: 'web', stories: { complete: 0, total: 1 } });
+  });
+});
+
 describe('ralph lists with a broken list', () => {
   it('shows every other list, the broken ones as broken with their reason on stderr, and exits 64', async () => {
     const repo = await repoWithLists();

@@ -118,9 +118,9 @@ describe("ralph's git with the repository's executable configuration", () => {
     repo.git('config', 'alias.flood', '!exec yes');
     const failure = await runGit(repo.root, ['flood'], { timeoutMs: 30_000 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(GitStopped);
-    expect(gitFailure(failure, ['flood']).message).toBe(
-      'git flood failed: it printed more than 64 MiB, so it was stopped',
-    );
+    const refusal = gitFailure(failure, ['flood']);
+    expect(refusal.message).toBe('git flood failed: it printed more than 64 MiB, so it was stopped');
+    expect(refusal.hint).toMatch(/^look for what made it so large/);
   });
 
   it('input reaches git, and its answer comes without the final newline', async () => {

@@ -56,8 +56,10 @@ describe('the worktree operations', () => {
     expect(await hasUncommittedWork(dir)).toBe(false);
     expect(await isMergedInto(root, 'feature/x', 'main')).toBe(false);
     expect(await onSomeBranch(root, git('rev-parse', 'feature/x'))).toBe(true);
-    expect(await showFile(root, 'feature/x', 'wip.txt')).toBe('wip');
-    expect(await showFile(root, 'main', 'wip.txt')).toBeUndefined();
+    expect(await showFile(root, 'feature/x', 'wip.txt', 1024)).toEqual({ text: 'wip' });
+    expect(await showFile(root, 'feature/x', 'wip.txt', 3)).toEqual({ tooLarge: 4 });
+    expect(await showFile(root, 'feature/x', 'ralph', 1024)).toEqual({ missing: true });
+    expect(await showFile(root, 'main', 'wip.txt', 1024)).toEqual({ missing: true });
     expect(await removeWorktree(root, dir)).toEqual({ ok: true });
     expect((await listWorktrees(root)).length).toBe(1);
   });

@@ -7,7 +7,7 @@ import { runCaptured } from '../../../src/process/run-captured.js';
 import { isAlive, waitFor } from '../../helpers/e2e.js';
 
 const sh = (script: string, options: Partial<Parameters<typeof runCaptured>[2]> = {}) =>
-  runCaptured('/bin/sh', ['-c', script], { maxBytes: 1024 * 1024, ...options });
+  runCaptured('/bin/sh', ['-c', script], { maxBytes: 1024 * 1024, timeoutMs: 20_000, ...options });
 
 async function scratch(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'ralph-run-captured-'));
@@ -39,7 +39,7 @@ describe('runCaptured', () => {
   });
 
   it('feeds the input on stdin, and stdin is closed when there is none', async () => {
-    const echoed = await runCaptured('cat', [], { maxBytes: 1024, input: 'a line\nand more' });
+    const echoed = await runCaptured('cat', [], { maxBytes: 1024, timeoutMs: 5000, input: 'a line\nand more' });
     expect(echoed.stdout).toBe('a line\nand more');
     // `cat` with no input must not wait for a terminal: it reads end-of-file at once.
     const none = await runCaptured('cat', [], { maxBytes: 1024, timeoutMs: 5000 });
@@ -89,13 +89,21 @@ describe('runCaptured', () => {
     expect(existsSync(join(dir, 'ran'))).toBe(false);
   });
 
-  it('detached: whatever the program left in its group is ended as soon as it exits', async () => {
+  it('whatever the program left in its group is ended as soon as it exits', async () => {
     const dir = await scratch();
     // The grandchild keeps the pipes open: without the group kill this would wait 30 s.
     const started = Date.now();
-    const result = await sh(`sleep 30 & echo $! > ${dir}/pid; echo parent done`, { detached: true, timeoutMs: 10_000 });
+    const result = await sh(`sleep 30 & echo $! > ${dir}/pid; echo parent done`, { timeoutMs: 10_000 });
     expect(result).toMatchObject({ exitCode: 0, stdout: 'parent done\n', stopped: undefined });
     expect(Date.now() - started).toBeLessThan(5000);
+    await waitFor(() => !isAlive(Number(readFileSync(join(dir, 'pid'), 'utf8'))));
+  });
+
+  it('a stopped launcher takes what it started with it (the group, not the child alone)', async () => {
+    const dir = await scratch();
+    // Like the npm launcher of a client that starts its real binary and waits for it.
+    const result = await sh(`sleep 77 & echo $! > ${dir}/pid; wait`, { timeoutMs: 500 });
+    expect(result).toMatchObject({ stopped: 'timeout', signal: 'SIGKILL' });
     await waitFor(() => !isAlive(Number(readFileSync(join(dir, 'pid'), 'utf8'))));
   });
 
@@ -103,7 +111,6 @@ describe('runCaptured', () => {
     const dir = await scratch();
     const started = Date.now();
     const result = await sh(`setsid sleep 30 & echo $! > ${dir}/pid; sleep 0.2; echo left`, {
-      detached: true,
       timeoutMs: 800,
     });
     // The program answered, but its output never ended: the time limit is what settles it.
@@ -113,13 +120,13 @@ describe('runCaptured', () => {
   });
 
   it('a program that cannot start is a value saying why, never a rejection', async () => {
-    const missing = await runCaptured('/nonexistent/ralph-no-such-program', [], { maxBytes: 1024 });
+    const missing = await runCaptured('/nonexistent/ralph-no-such-program', [], { maxBytes: 1024, timeoutMs: 5000 });
     expect(missing).toMatchObject({ exitCode: undefined, signal: undefined, stdout: '', stopped: undefined });
     expect(missing.error?.code).toBe('ENOENT');
     const dir = await scratch();
-    const notExecutable = await runCaptured(dir, [], { maxBytes: 1024 });
+    const notExecutable = await runCaptured(dir, [], { maxBytes: 1024, timeoutMs: 5000 });
     expect(notExecutable.error?.code).toBe('EACCES');
-    const refused = await runCaptured('/bin/echo', ['a\0b'], { maxBytes: 1024 });
+    const refused = await runCaptured('/bin/echo', ['a\0b'], { maxBytes: 1024, timeoutMs: 5000 });
     expect(refused.error).toBeInstanceOf(Error);
   });
 });
