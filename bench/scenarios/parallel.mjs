@@ -3,6 +3,8 @@
 // instant agent: on two cores, the four should take at most 1.5 × the one (the agent does almost
 // nothing, so this is ralph's own work, the merge check after every commit included). The peak
 // memory is the whole process tree's: the supervisor, four loops and their agents and gits.
+// Beside them, the same agent with no loop runner at all: four bash loops of it against one, the
+// floor that any runner's ratio sits on when the agent itself keeps a core busy.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,6 +38,27 @@ function addLists(/** @type {string} */ dir) {
     execFileSync('git', args, { cwd: dir, env: { ...process.env, ...identity }, stdio: 'ignore' });
 }
 
+/** Four repositories of their own beside `dir`, each with a commit, for the agent-alone loops. */
+function agentRepos(/** @type {string} */ dir, /** @type {NodeJS.ProcessEnv} */ env) {
+  return LISTS.map((name) => {
+    const repo = join(dir, `agent-alone-${name}`);
+    mkdirSync(repo);
+    for (const args of [
+      ['init', '-q'],
+      ['config', 'gc.auto', '0'],
+      ['commit', '-q', '--allow-empty', '-m', 'initial'],
+    ])
+      execFileSync('git', args, { cwd: repo, env, stdio: 'ignore' });
+    return repo;
+  });
+}
+
+/** A bash loop calling the agent `iterations` times in each repository, all at once. */
+function agentAlone(/** @type {string[]} */ repos, /** @type {number} */ iterations) {
+  const loop = `for i in $(seq ${iterations}); do claude -p x >/dev/null; done`;
+  return ['-c', `${repos.map((repo) => `(cd '${repo}' && ${loop}) &`).join(' ')} wait`];
+}
+
 /** @param {import('../lib/loops.mjs').Context} ctx */
 export async function parallelLoops(ctx) {
   const iterations = ctx.quick ? 10 : 100;
@@ -52,6 +75,8 @@ export async function parallelLoops(ctx) {
   /** @type {number[]} */ const four = [];
   /** @type {number[]} */ const memory = [];
   /** @type {number[]} */ const memoryOne = [];
+  /** @type {number[]} */ const aloneOne = [];
+  /** @type {number[]} */ const aloneFour = [];
   for (let round = 0; round < ctx.bigRuns; round++) {
     ctx.progress(`parallel: round ${round + 1}/${ctx.bigRuns} (4 × ${iterations} iterations)`);
     await inFreshRepo(ctx, async (dir) => {
@@ -65,10 +90,15 @@ export async function parallelLoops(ctx) {
         (args === single ? one : four).push(result.wallMs);
         if (result.treeRssMb !== undefined) (args === single ? memoryOne : memory).push(result.treeRssMb);
       }
+      const repos = agentRepos(dir, env);
+      const alone = { cwd: dir, env, scratch: ctx.ws.scratch };
+      aloneOne.push((await measure('bash', agentAlone(repos.slice(0, 1), iterations), alone)).wallMs);
+      aloneFour.push((await measure('bash', agentAlone(repos, iterations), alone)).wallMs);
     });
   }
   const ratio = summarize(pairRatios(four, one));
   const peak = summarize(memory);
+  const floor = summarize(pairRatios(aloneFour, aloneOne));
   return {
     rows: [
       {
@@ -78,6 +108,15 @@ export async function parallelLoops(ctx) {
         peer: '1 loop',
         peerValue: orReason(summarize(one), NOT_AVAILABLE),
         ratio: orReason(ratio, NOT_AVAILABLE),
+        digits: 0,
+      },
+      {
+        scenario: '8 parallel loops',
+        metric: `the agent alone, no ralph: 4 bash loops × ${iterations} calls vs 1, wall (ms)`,
+        ralph: orReason(summarize(aloneFour), NOT_AVAILABLE),
+        peer: '1 bash loop',
+        peerValue: orReason(summarize(aloneOne), NOT_AVAILABLE),
+        ratio: orReason(floor, NOT_AVAILABLE),
         digits: 0,
       },
       {
@@ -96,7 +135,9 @@ export async function parallelLoops(ctx) {
     targets: [
       {
         goal: `Four parallel loops ≤ ${TARGET} × the time of one (median ratio, 2 cores)`,
-        measured: ratio ? `${ratio.median.toFixed(2)} ×` : NOT_AVAILABLE,
+        measured: ratio
+          ? `${ratio.median.toFixed(2)} × (the agent alone, with no loop runner: ${floor ? `${floor.median.toFixed(2)} ×` : NOT_AVAILABLE})`
+          : NOT_AVAILABLE,
         pass: ratio ? ratio.median <= TARGET : undefined,
       },
     ],
