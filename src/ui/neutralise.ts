@@ -19,6 +19,8 @@ const ESC = 0x1b;
 /** A sequence still open after this many characters is not colour: shown, not held further. */
 const MAX_HELD = 64;
 const SGR = /^\u001b\[[0-9;:]*m$/;
+/** Every character `push` does not copy as it is: the C0 controls but LF and TAB, DEL, the C1 controls. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** The state across chunks: a sequence (or a CR) split between two chunks is judged whole. */
 export class Neutraliser {
@@ -32,6 +34,12 @@ export class Neutraliser {
     let out = '';
     let i = 0;
     while (i < input.length) {
+      // Text between controls is copied a run at a time: an agent prints megabytes of plain text.
+      CONTROL.lastIndex = i;
+      const next = CONTROL.exec(input)?.index ?? input.length;
+      if (next > i) out += i === 0 && next === input.length ? input : input.slice(i, next);
+      i = next;
+      if (i === input.length) break;
       const code = input.charCodeAt(i);
       if (code === ESC) {
         const length = csiLength(input, i);
