@@ -11,8 +11,17 @@ export function parseJson(text: string): JsonParse {
   try {
     return { ok: true, value: JSON.parse(json) };
   } catch (error) {
-    return { ok: false, error: withLineAndColumn((error as Error).message, json) };
+    return { ok: false, error: withLineAndColumn(unquoted((error as Error).message), json) };
   }
+}
+
+/**
+ * V8 quotes the text itself in some of its messages (`Unexpected token 'r', "root:*:2020"... is not
+ * valid JSON`): a file the agent replaced with a link to a secret would be quoted into ralph's
+ * error, on the terminal and in CI logs. The quote goes; the unexpected character stays.
+ */
+function unquoted(message: string): string {
+  return message.replace(/^(Unexpected token '[\s\S]*?'), "[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '$1');
 }
 
 /**

@@ -25,6 +25,11 @@ describe('parseJson', () => {
     expect(parsed).toEqual({ ok: false, error: expect.stringMatching(/\(line 2 column 3\)$/) });
   });
 
+  it('never quotes the text itself: a file linked to a secret is not copied into the error', () => {
+    for (const secret of ['root:*:20200:0:99999:7:::', `sk-${'a1'.repeat(30)}`, 'ab', 'x\ny'])
+      expect(parseJson(secret)).toEqual({ ok: false, error: `Unexpected token '${secret[0]}'` });
+  });
+
   it('adds nothing to a message without a position', () => {
     expect(parseJson('{ "a": ')).toEqual({ ok: false, error: expect.not.stringMatching(/\(line/) });
   });
