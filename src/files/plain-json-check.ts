@@ -6,61 +6,22 @@
  * whose error message stays the one the user sees. test/unit/files/plain-json-check.test.ts holds the two side by side.
  */
 import type { Story, TasksParse } from '../domain/tasks.js';
-
-type Plain = Record<string, unknown>;
-/** A field check: the value it keeps, or `invalid`. */
-type Field = (value: unknown) => unknown;
-
-const INVALID = Symbol('invalid');
-const isObject = (value: unknown): value is Plain =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const string: Field = (value) => (typeof value === 'string' ? value : INVALID);
-const number: Field = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : INVALID);
-const boolean: Field = (value) => (typeof value === 'boolean' ? value : INVALID);
-/** A list of strings (at least `min` long each); `every` would skip a hole, which the schema refuses. */
-const strings =
-  (min = 0): Field =>
-  (value) =>
-    Array.isArray(value) && Array.from(value).every((item) => typeof item === 'string' && item.length >= min)
-      ? [...(value as string[])]
-      : INVALID;
-const oneOf =
-  (...allowed: string[]): Field =>
-  (value) =>
-    typeof value === 'string' && allowed.includes(value) ? value : INVALID;
-
-/** A field of an object schema: required, optional, or with a default when absent. */
-interface Key {
-  check: Field;
-  absent: 'required' | 'optional' | { default: unknown };
-}
-const required = (check: Field): Key => ({ check, absent: 'required' });
-const optional = (check: Field): Key => ({ check, absent: 'optional' });
-const withDefault = (check: Field, value: unknown): Key => ({ check, absent: { default: value } });
-
-/**
- * An object checked against `shape`: its keys in the shape's order, then (loose) the keys the shape
- * does not name as they came, or (strict: zod's plain object) only the shape's keys.
- */
-function object(shape: Record<string, Key>, loose: boolean): Field {
-  return (value) => {
-    if (!isObject(value) || Object.hasOwn(value, '__proto__')) return INVALID;
-    const out: Plain = {};
-    for (const [name, key] of Object.entries(shape)) {
-      const given = Object.hasOwn(value, name) ? value[name] : undefined;
-      if (given === undefined) {
-        if (key.absent === 'required') return INVALID;
-        if (key.absent !== 'optional') out[name] = key.absent.default;
-        continue;
-      }
-      const kept = key.check(given);
-      if (kept === INVALID) return INVALID;
-      out[name] = kept;
-    }
-    if (loose) for (const name of Object.keys(value)) if (!Object.hasOwn(shape, name)) out[name] = value[name];
-    return out;
-  };
-}
+import { isObject } from './json-text.js';
+import {
+  boolean,
+  INVALID,
+  number,
+  object,
+  oneOf,
+  optional,
+  recordOf,
+  required,
+  string,
+  strings,
+  withDefault,
+  type Field,
+  type Plain,
+} from './plain-checks.js';
 
 const storyId: Field = (value) =>
   (typeof value === 'string' && value.length > 0) || (typeof value === 'number' && Number.isFinite(value))
@@ -80,7 +41,7 @@ const story = object(
     reviewCount: optional(number),
     reviewFeedback: optional(string),
   },
-  true,
+  'loose',
 );
 
 const taskListHead = object(
@@ -91,7 +52,7 @@ const taskListHead = object(
     example: optional(boolean),
     dependsOn: optional(strings(1)),
   },
-  false,
+  'strip',
 );
 
 /**
@@ -138,24 +99,12 @@ const lastRun = object(
     maxIterations: optional(number),
     endedAt: optional(string),
     durationSeconds: optional(number),
-    stories: optional(object({ complete: required(number), total: required(number) }, false)),
-    agents: optional(agentShares),
+    stories: optional(object({ complete: required(number), total: required(number) }, 'strip')),
+    // Each agent kind's iterations and cost.
+    agents: optional(recordOf(object({ iterations: required(number), costUsd: optional(number) }, 'strip'))),
   },
-  true,
+  'loose',
 );
-
-/** `agents` of last-run.json: each agent kind's iterations and cost. */
-function agentShares(value: unknown): unknown {
-  if (!isObject(value) || Object.hasOwn(value, '__proto__')) return INVALID;
-  const share = object({ iterations: required(number), costUsd: optional(number) }, false);
-  const out: Plain = {};
-  for (const [name, given] of Object.entries(value)) {
-    const kept = share(given);
-    if (kept === INVALID) return INVALID;
-    out[name] = kept;
-  }
-  return out;
-}
 
 /** last-run.json as `ralph status` reads it, when it is well formed; undefined otherwise. */
 export function plainLastRun(json: unknown): Plain | undefined {

@@ -5,6 +5,9 @@
  * holds the hold's check and its schema side by side.
  */
 
+import { MAX_EPOCH_MS } from '../domain/numbers.js';
+import { isObject } from '../files/json-text.js';
+
 /** A line longer than this is no message: dropped whole. */
 export const MAX_MESSAGE_BYTES = 4096;
 
@@ -15,9 +18,8 @@ export interface Hold {
   message: string;
 }
 
-/** The bounds of channel-messages.ts's `epochMs` and `words`. */
-const MAX_EPOCH_MS = 8.64e15;
-const MAX_WORDS = 500;
+/** The longest text a message carries (a title, a reason): channel-messages.ts's `words` too. */
+export const MAX_WORDS = 500;
 
 /** One message as its line, cut to the bound by shortening its words (never a line past it). */
 export function messageLine(message: object): string | undefined {
@@ -38,8 +40,8 @@ export function lineJson(line: string): unknown {
 /** A supervisor's line as the schema `SupervisorMessage` reads it, or undefined when it is not one. */
 export function parseHold(line: string): Hold | undefined {
   const json = lineJson(line);
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
-  const { t, until, message } = json as Record<string, unknown>;
+  if (!isObject(json)) return undefined;
+  const { t, until, message } = json;
   if (Object.keys(json).some((key) => key !== 't' && key !== 'until' && key !== 'message')) return undefined;
   if (t !== 'hold' || !Number.isSafeInteger(until) || (until as number) < 0 || (until as number) > MAX_EPOCH_MS)
     return undefined;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { lineJson, MAX_MESSAGE_BYTES, messageLine } from './channel-lines.js';
+import { MAX_EPOCH_MS } from '../domain/numbers.js';
+import { lineJson, MAX_MESSAGE_BYTES, MAX_WORDS, messageLine } from './channel-lines.js';
 
 export { MAX_MESSAGE_BYTES, messageLine };
 
@@ -13,8 +14,8 @@ export { MAX_MESSAGE_BYTES, messageLine };
 const count = z.number().int().nonnegative().max(1e9);
 const stories = z.object({ complete: count, total: count }).strict();
 /** Words a person reads (a story title, a usage-limit message): bounded; escaped where shown. */
-const words = z.string().max(500);
-const epochMs = z.number().int().nonnegative().max(8.64e15);
+const words = z.string().max(MAX_WORDS);
+const epochMs = z.number().int().nonnegative().max(MAX_EPOCH_MS);
 
 /** What a loop tells the supervisor, as its reporter sees it. */
 export const LoopMessage = z.discriminatedUnion('t', [
