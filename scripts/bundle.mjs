@@ -64,6 +64,8 @@ try {
       chunkFileNames: 'ralph-[hash].js',
       codeSplitting: { groups },
       sourcemap: false,
+      // Comments are for the sources; parsing them again at every start is not.
+      comments: false,
     },
   });
 } catch (error) {

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { inflate } from 'node:zlib';
 import type { GitDirs } from './head-file.js';
 
-const inflateAsync = promisify(inflate);
+// zlib is loaded at the first commit read, not at start: most commands never read one.
+let inflater: Promise<(data: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>> | undefined;
+const inflateAsync = async (data: Buffer, options: { maxOutputLength: number }) =>
+  (await (inflater ??= import('node:zlib').then(({ inflate }) => promisify(inflate))))(data, options);
 
 /** How many commits the walk reads before it leaves the question to git. */
 const MAX_COMMITS = 16;

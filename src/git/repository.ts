@@ -100,6 +100,13 @@ async function readHead(run: (args: string[]) => Promise<GitResult>): Promise<st
  * to `.git/info/exclude`, a local file, so the run never edits a tracked one. Returns what it added.
  */
 export async function ensureIgnored(root: string, wanted: readonly string[]): Promise<string[]> {
+  const missing = await notYetIgnored(root, wanted);
+  await addToExclude(root, missing);
+  return missing;
+}
+
+/** The paths, as git sees them, that nothing ignores yet: a question to git that writes nothing. */
+export async function notYetIgnored(root: string, wanted: readonly string[]): Promise<string[]> {
   const paths = [...new Set(await Promise.all(wanted.map((path) => asGitSeesIt(root, path))))];
   // --non-matching prints a line for every path, matched or not; exit 1 says none is ignored.
   const args = ['check-ignore', '--no-index', '--verbose', '--non-matching', ...paths];
@@ -108,8 +115,12 @@ export async function ensureIgnored(root: string, wanted: readonly string[]): Pr
   });
   if (report.exitCode !== 0 && report.exitCode !== 1) throw gitFailure(report, args);
   const ignored = new Set(report.stdout.split('\n').flatMap(ignoredPath));
-  const missing = paths.filter((path) => !ignored.has(path));
-  if (missing.length === 0) return [];
+  return paths.filter((path) => !ignored.has(path));
+}
+
+/** Adds the paths to `.git/info/exclude`, a local file: git ignores them from now on. */
+export async function addToExclude(root: string, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
   const gitPath = (await gitOutput(root, ['rev-parse', '--git-path', 'info/exclude'])).trim();
   const exclude = isAbsolute(gitPath) ? gitPath : join(root, gitPath);
   // Never through a link or into a FIFO the agent put at .git/info/exclude: inside the git dir only.
@@ -118,9 +129,8 @@ export async function ensureIgnored(root: string, wanted: readonly string[]): Pr
   await appendOwnFile(
     dirname(dirname(exclude)),
     exclude,
-    `${separator}# ralph: the loop's own files\n${missing.map((path) => `/${path}`).join('\n')}\n`,
+    `${separator}# ralph: the loop's own files\n${paths.map((path) => `/${path}`).join('\n')}\n`,
   );
-  return missing;
 }
 
 /**

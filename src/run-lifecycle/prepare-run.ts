@@ -9,7 +9,7 @@ import { readRunState } from '../files/run-state.js';
 import { parseTasks } from '../files/tasks.js';
 import type { TaskList } from '../domain/tasks.js';
 import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
-import { ensureIgnored } from '../git/repository.js';
+import { addToExclude, notYetIgnored } from '../git/repository.js';
 import { readTemplate } from '../templates.js';
 import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
 import { checkWorkTree } from './work-tree-guard.js';
@@ -101,22 +101,28 @@ export async function checkStart(
 
 /**
  * What a real run (not a dry run) sets up before its first iteration: git ignores ralph's files,
- * progress.txt exists.
+ * progress.txt exists. git is asked which files it does not ignore yet at once, beside the start
+ * checks (it only reads); what it answers is written by the function returned, once they passed.
  */
-export async function setUpRun(paths: RalphPaths): Promise<void> {
-  try {
-    await ensureIgnored(paths.root, LOOP_OWNED_PATHS);
-  } catch (error) {
-    if (error instanceof RalphError) throw error;
-    const said = (error as Error).message.split('\n')[0];
-    throw new RalphError(
-      'setup',
-      `cannot make git ignore ralph's own files: ${said}`,
-      'check the repository with `git status`',
-    );
-  }
-  if ((await readOwnFile(paths.progress)) === undefined) {
-    const template = await readTemplate('progress.txt');
-    await replaceOwnFile(paths.root, paths.progress, template);
-  }
+export function setUpRun(paths: RalphPaths): () => Promise<void> {
+  const missing = notYetIgnored(paths.root, LOOP_OWNED_PATHS);
+  // Awaited by the function below; a start refused before that must not leave it unhandled.
+  missing.catch(() => undefined);
+  return async () => {
+    try {
+      await addToExclude(paths.root, await missing);
+    } catch (error) {
+      if (error instanceof RalphError) throw error;
+      const said = (error as Error).message.split('\n')[0];
+      throw new RalphError(
+        'setup',
+        `cannot make git ignore ralph's own files: ${said}`,
+        'check the repository with `git status`',
+      );
+    }
+    if ((await readOwnFile(paths.progress)) === undefined) {
+      const template = await readTemplate('progress.txt');
+      await replaceOwnFile(paths.root, paths.progress, template);
+    }
+  };
 }

@@ -40,6 +40,7 @@ export async function runUnderLock(start: StartInput, run: LoopRun): Promise<Run
 /** Checks the start, sets up ralph's files, numbers the iterations, enters the task branch, and counts the resume. */
 async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyRun> {
   const { paths, terminal } = run;
+  const setUp = setUpRun(paths);
   const prepared = await checkStart({ ...start, signal: run.interrupts.graceful }, (plan, tasks) => {
     // Known before any check can refuse the start: its record then says the real limits and stories.
     run.maxIterations = plan.resolved.settings.maxIterations;
@@ -67,7 +68,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   // Once the start checks passed: a refused start is its one line, and this is the run's promise.
   const { mode, reason } = run.containment.choice;
   terminal.out.line(pc.dim(`containment: ${mode} (${reason})`));
-  await setUpRun(paths);
+  await setUp();
   // Numbered under the lock: no other run can be writing logs now.
   run.firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv, (message) =>
     terminal.out.line(pc.yellow(`warning: ${message}`)),

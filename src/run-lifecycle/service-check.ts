@@ -1,7 +1,6 @@
 import { answersVersion, preflightFor, type AgentPreflight } from '../agent/agent-preflight.js';
 import { readAgentVersion } from '../agent/agent-version.js';
 import type { AgentDialect } from '../agent/dialect.js';
-import { probeEndpoint } from '../agent/reachability.js';
 import { RalphError } from '../errors.js';
 import { failed, type Check } from './check.js';
 
@@ -71,6 +70,8 @@ async function checkNetwork(preflight: AgentPreflight, options: ServiceCheckOpti
       new RalphError('setup', endpoint.invalid, 'set it to the URL of your API gateway, or unset it'),
     );
   const { url } = endpoint;
+  // Loaded here, not at the top: TLS costs a run's start some 6 ms, and most runs never probe.
+  const { probeEndpoint } = await import('../agent/reachability.js');
   const reach = await probeEndpoint(url, { env: options.agentEnv, timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS });
   if (reach.ok) return { name: 'network', status: 'ok', detail: `${url.origin} answers (HTTP ${reach.status})` };
   return failed(

@@ -1,4 +1,8 @@
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made on first use: building a Segmenter loads ICU's break rules, some 14 ms of a run's start,
+// and most text is printable ASCII, a column a character, which never needs one.
+let segmenter: Intl.Segmenter | undefined;
+const graphemes = (text: string) => (segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(text);
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 // Two columns: emoji presentation, and the East Asian Wide and Fullwidth blocks (Hangul, CJK, kana, fullwidth forms).
 const WIDE =
@@ -14,8 +18,9 @@ function graphemeWidth(grapheme: string): number {
 
 /** The columns a string (no escape sequences) takes in a terminal: graphemes, not UTF-16 units. */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
-  for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment);
+  for (const { segment } of graphemes(text)) width += graphemeWidth(segment);
   return width;
 }
 
@@ -23,9 +28,10 @@ export function displayWidth(text: string): number {
 export function fitToWidth(text: string, columns: number): string {
   if (columns <= 0) return '';
   if (displayWidth(text) <= columns) return text;
+  if (PRINTABLE_ASCII.test(text)) return `${text.slice(0, columns - 1)}…`;
   let kept = '';
   let width = 0;
-  for (const { segment } of segmenter.segment(text)) {
+  for (const { segment } of graphemes(text)) {
     const next = graphemeWidth(segment);
     // One column stays free for the ellipsis.
     if (width + next > columns - 1) break;

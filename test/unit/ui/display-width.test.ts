@@ -12,6 +12,9 @@ describe('displayWidth', () => {
     // A family emoji is one grapheme of several code points (and more UTF-16 units): two columns.
     ['👨‍👩‍👧', 2],
     ['', 0],
+    // ASCII is a column a character only where it prints: a control character takes none.
+    ['a\tb', 2],
+    ['del\x7f', 3],
   ])('%j is %i columns', (text, width) => {
     expect(displayWidth(text)).toBe(width);
   });
@@ -25,6 +28,8 @@ describe('fitToWidth', () => {
   it('cuts with an ellipsis inside the width', () => {
     expect(fitToWidth('abcdef', 4)).toBe('abc…');
     expect(displayWidth(fitToWidth('abcdef', 4))).toBe(4);
+    expect(fitToWidth('abcdef', 1)).toBe('…');
+    expect(fitToWidth('ab\tcdef', 4)).toBe('ab\tc…');
   });
 
   it('never splits a wide character or a grapheme, and never exceeds the width', () => {
