@@ -28,14 +28,15 @@ export async function readCsvEnds(path: string, count: number, maxBytes = 64 * 1
     const start = Math.max(0, size - maxBytes);
     const tail = (await readRange(handle, start, size - start)).split('\n');
     // The first line of the tail is the header (whole file read) or a partial record: drop it.
-    const records = tail
-      .slice(1)
-      .filter((line) => line.trim() !== '')
-      .map(splitCsvLine);
+    const lines = tail.slice(1).filter((line) => line.trim() !== '');
+    // Only the first field of each is read to judge it; only the rows returned are split whole.
+    const firsts = lines.map((line) => splitCsvLine(line, 1)[0] ?? '');
     // A row the agent appended with iteration `1e20` must not number (1e20 + 1 = 1e20) every later run.
-    const sane = records.filter((fields) => parseIterationNumber(fields[0] ?? '') !== undefined);
-    const ignored = records.filter((fields) => !sane.includes(fields)).map((fields) => (fields[0] ?? '').slice(0, 40));
-    return { header: splitCsvLine(headerLine), rows: sane.slice(-count), ignored };
+    const sane = lines.filter((_, index) => parseIterationNumber(firsts[index]!) !== undefined);
+    const ignored = firsts
+      .filter((first) => parseIterationNumber(first) === undefined)
+      .map((first) => first.slice(0, 40));
+    return { header: splitCsvLine(headerLine), rows: sane.slice(-count).map((line) => splitCsvLine(line)), ignored };
   } finally {
     await handle.close();
   }
@@ -47,8 +48,11 @@ async function readRange(handle: FileHandle, position: number, length: number): 
   return buffer.subarray(0, bytesRead).toString('utf8');
 }
 
-/** `a,"b ""c""",d` → `['a', 'b "c"', 'd']`: one CSV record's fields (RFC 4180 quoting). */
-export function splitCsvLine(line: string): string[] {
+/**
+ * `a,"b ""c""",d` → `['a', 'b "c"', 'd']`: one CSV record's fields (RFC 4180 quoting); with a
+ * `limit`, only its first `limit` fields.
+ */
+export function splitCsvLine(line: string, limit = Infinity): string[] {
   const fields: string[] = [];
   let field = '';
   let quoted = false;
@@ -64,6 +68,7 @@ export function splitCsvLine(line: string): string[] {
     } else if (char === '"') quoted = true;
     else if (char === ',') {
       fields.push(field);
+      if (fields.length === limit) return fields;
       field = '';
     } else field += char;
   }

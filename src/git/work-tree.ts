@@ -101,8 +101,8 @@ export async function pendingOperation(root: string, signal?: AbortSignal): Prom
   const overridden = process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined;
   const found = overridden ? undefined : await findGitDirs(root).catch(() => undefined);
   const gitDir = found?.gitDir ?? (await gitOutput(root, ['rev-parse', '--absolute-git-dir'], signal)).trim();
-  for (const { marker, what, howToEnd } of OPERATIONS) {
-    if (await pathExists(join(gitDir, marker))) return { what, howToEnd };
-  }
-  return undefined;
+  // Looked for all at once; the first of the list found is the one named.
+  const present = await Promise.all(OPERATIONS.map(({ marker }) => pathExists(join(gitDir, marker))));
+  const operation = OPERATIONS.find((_, index) => present[index]);
+  return operation ? { what: operation.what, howToEnd: operation.howToEnd } : undefined;
 }

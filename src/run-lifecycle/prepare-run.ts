@@ -82,10 +82,6 @@ export async function checkStart(
   onPlan?: (plan: StartPlan, tasks: TaskList | undefined) => void,
 ): Promise<PreparedRun> {
   const plan = await planStart(options);
-  if (onPlan) {
-    const parsed = parseTasks((await readOwnFile(options.paths.tasks)) ?? '');
-    onPlan(plan, parsed.ok ? parsed.tasks : undefined);
-  }
   // The work tree check only reads: its git processes run while the agent answers --version (and
   // its API is probed), not after. Its refusal still comes after the others', in the order above,
   // and only once its git has exited.
@@ -93,6 +89,10 @@ export async function checkStart(
     () => undefined,
     (error: unknown) => ({ error }),
   );
+  if (onPlan) {
+    const parsed = parseTasks((await readOwnFile(options.paths.tasks)) ?? '');
+    onPlan(plan, parsed.ok ? parsed.tasks : undefined);
+  }
   const ready = await preflight(plan.checks).finally(() => tree);
   const refused = await tree;
   if (refused) throw refused.error;

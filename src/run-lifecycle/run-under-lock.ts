@@ -41,6 +41,10 @@ export async function runUnderLock(start: StartInput, run: LoopRun): Promise<Run
 async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyRun> {
   const { paths, terminal } = run;
   const setUp = setUpRun(paths);
+  // Read beside the start checks (it only reads, and the lock is held); its warnings keep their place.
+  const numberWarnings: string[] = [];
+  const numbering = nextIterationNumber(paths.logs, paths.summaryCsv, (message) => numberWarnings.push(message));
+  numbering.catch(() => undefined);
   const prepared = await checkStart({ ...start, signal: run.interrupts.graceful }, (plan, tasks) => {
     // Known before any check can refuse the start: its record then says the real limits and stories.
     run.maxIterations = plan.resolved.settings.maxIterations;
@@ -70,9 +74,8 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   terminal.out.line(pc.dim(`containment: ${mode} (${reason})`));
   await setUp();
   // Numbered under the lock: no other run can be writing logs now.
-  run.firstIteration = await nextIterationNumber(paths.logs, paths.summaryCsv, (message) =>
-    terminal.out.line(pc.yellow(`warning: ${message}`)),
-  );
+  run.firstIteration = await numbering;
+  for (const message of numberWarnings) terminal.out.line(pc.yellow(`warning: ${message}`));
   // Under the lock: two runs never switch branches under each other.
   const { tasks, branch } = await enterTaskBranch({
     root: paths.root,

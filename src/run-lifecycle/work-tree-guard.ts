@@ -14,10 +14,13 @@ export async function checkWorkTree(
   root: string,
   options: { allowDirty: boolean; leftBehind: WorkTreeChanges; signal?: AbortSignal },
 ): Promise<void> {
+  // Both only read (git status takes no lock: neutral-config.ts): git answers while the files are looked at.
+  const changes = options.allowDirty ? undefined : uncommittedChanges(root, options.signal);
+  changes?.catch(() => undefined);
   const pending = await pendingOperation(root, options.signal);
   if (pending) throw new RalphError('setup', `${pending.what} in ${root}`, `${pending.howToEnd}, then run again`);
-  if (options.allowDirty) return;
-  const foreign = foreignChanges(await uncommittedChanges(root, options.signal), options.leftBehind);
+  if (changes === undefined) return;
+  const foreign = foreignChanges(await changes, options.leftBehind);
   if (foreign.length === 0) return;
   const listed = foreign.slice(0, LISTED_PATHS).join(', ');
   const more = foreign.length > LISTED_PATHS ? ` and ${foreign.length - LISTED_PATHS} more` : '';

@@ -19,6 +19,9 @@ describe('splitCsvLine', () => {
     ['', ['']],
   ])('%j', (line, fields) => {
     expect(splitCsvLine(line)).toEqual(fields);
+    // The first field alone is the same first field, however the rest is quoted.
+    expect(splitCsvLine(line, 1)).toEqual(fields.slice(0, 1));
+    expect(splitCsvLine(line, 2)).toEqual(fields.slice(0, 2));
   });
 });
 
