@@ -147,7 +147,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs', 'bench/**'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs', 'bench/**'],
     extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    // CommonJS on purpose (bin/ralph.cjs: a start without the ES module loader).
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Before/after for a change to ralph: two builds, run alternately on the same machine with the
 // instant-commit agent, compared by per-iteration loop overhead (the gap between agent calls).
-// usage: node bench/ab.mjs BEFORE/bin/ralph.js AFTER/bin/ralph.js [--iterations N] [--rounds N]
+// usage: node bench/ab.mjs BEFORE/bin/ralph.cjs AFTER/bin/ralph.cjs [--iterations N] [--rounds N]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +21,7 @@ const { values, positionals } = parseArgs({
 });
 if (positionals.length !== 2) {
   console.error(
-    'usage: node bench/ab.mjs BEFORE/bin/ralph.js AFTER/bin/ralph.js [--iterations N] [--rounds N] [--args "--output text"]',
+    'usage: node bench/ab.mjs BEFORE/bin/ralph.cjs AFTER/bin/ralph.cjs [--iterations N] [--rounds N] [--args "--output text"]',
   );
   process.exit(64);
 }

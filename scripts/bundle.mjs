@@ -9,20 +9,30 @@
 //
 // The chunks sit in dist/ itself, one folder below the package root like every module of ralph's
 // that finds package.json or templates/ from its own URL (src/package-info.ts, src/templates.ts).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The folder to bundle, in place: the package's dist/ unless one is named (the tests' copy).
 const dist = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const ENTRY = 'ralph.js';
+const ENTRY = 'ralph.cjs';
+const CACHE_ENTRY = 'compile-cache.cjs';
 
-/** The same exports from dist/cli/main.js, unbundled: for a machine with no build of rolldown. */
+// An earlier build's chunks (their names change with their content) and the code cached for them.
+for (const name of readdirSync(dist))
+  if (/^ralph(?:-[\w-]+)?\.c?js$/.test(name) || name === CACHE_ENTRY || name === 'compile-cache')
+    rmSync(join(dist, name), { recursive: true, force: true });
+
+/** The ES modules of dist/ as tsc wrote them, behind the same entry: for where rolldown cannot bundle. */
 function unbundledEntry(why) {
-  writeFileSync(join(dist, ENTRY), "export * from './cli/main.js';\n");
+  writeFileSync(
+    join(dist, ENTRY),
+    "'use strict';\nexports.main = async (argv) => (await import('./cli/main.js')).main(argv);\n",
+  );
+  writeFileSync(join(dist, CACHE_ENTRY), "'use strict';\nexports.useCompileCache = () => undefined;\n");
   console.error(`ralph: dist/${ENTRY} is not bundled (${why}); ralph works the same, only starts slower`);
 }
-
 let rolldown;
 try {
   rolldown = await import('rolldown');
@@ -50,24 +60,66 @@ const groups = [
   { name: 'ralph-run', test: (id) => run.includes(id), priority: 1 },
 ];
 
+// The bundle is CommonJS: a start then does without the ES module loader, and its chunks can be
+// compiled through V8's code cache (src/cli/compile-cache.ts). So a package stays outside only
+// where every Node ralph supports can require() it; one that is an ES module alone (execa, d3) is
+// bundled in: require() of an ES module needs Node 20.19.
+const manifest = join(dist, '..', 'package.json');
+const dependencies = existsSync(manifest)
+  ? Object.keys(JSON.parse(readFileSync(manifest, 'utf8')).dependencies ?? {})
+  : [];
+const requireHere = createRequire(manifest);
+
+/** Whether require() finds CommonJS for the package: a .cjs file, or .js where "type" is not "module". */
+function commonJsEntry(specifier) {
+  let file;
+  try {
+    file = requireHere.resolve(specifier);
+  } catch {
+    return false;
+  }
+  if (/\.[cm]js$/.test(file)) return file.endsWith('.cjs');
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(join(dir, 'package.json')))
+      return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type !== 'module';
+  return true;
+}
+
+// What every command loads at its start is bundled in too: compiled through the cache with the rest,
+// instead of found, read and compiled file by file (commander is seven files).
+const AT_EVERY_START = ['commander', 'picocolors'];
+
+function external(id) {
+  if (id.startsWith('.') || id.startsWith('/')) return false;
+  if (id.startsWith('node:') || builtinModules.includes(id)) return true;
+  const name = id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0];
+  return dependencies.includes(name) && !AT_EVERY_START.includes(name) && commonJsEntry(id);
+}
+
+const cacheSource = join(dist, 'cli/compile-cache.js');
 try {
   await rolldown.build({
-    input: { ralph: join(dist, 'cli/main.js') },
+    input: { ralph: join(dist, 'cli/main.js'), ...(existsSync(cacheSource) ? { 'compile-cache': cacheSource } : {}) },
     platform: 'node',
-    // Anything not a relative path is a package or a Node built-in: left to Node to load.
-    external: [/^[^./]/],
+    external,
     logLevel: 'warn',
     output: {
       dir: dist,
-      format: 'esm',
-      entryFileNames: '[name].js',
-      chunkFileNames: 'ralph-[hash].js',
+      format: 'cjs',
+      strict: true,
+      // import() in a chunk becomes require(): the code cache compiles chunks with vm.Script, where
+      // Node 20 has no import() to give them.
+      dynamicImportInCjs: false,
+      entryFileNames: '[name].cjs',
+      chunkFileNames: 'ralph-[hash].cjs',
       codeSplitting: { groups },
       sourcemap: false,
       // Comments are for the sources; parsing them again at every start is not.
       comments: false,
     },
   });
+  if (!existsSync(cacheSource))
+    writeFileSync(join(dist, CACHE_ENTRY), "'use strict';\nexports.useCompileCache = () => undefined;\n");
 } catch (error) {
   // rolldown needs Node 20.19 or later, where ralph needs only 20: an older one builds unbundled.
   unbundledEntry(`rolldown could not bundle here: ${String(error?.message ?? error).split('\n')[0]}`);

@@ -7,7 +7,7 @@ import { delimiter, join, resolve } from 'node:path';
 
 export const BENCH_DIR = resolve(import.meta.dirname, '..');
 export const PACKAGE_ROOT = resolve(BENCH_DIR, '..');
-export const RALPH_BIN = join(PACKAGE_ROOT, 'bin/ralph.js');
+export const RALPH_BIN = join(PACKAGE_ROOT, 'bin/ralph.cjs');
 export const REFERENCE_SCRIPT = join(BENCH_DIR, 'reference-ralph.sh');
 
 /** The fake agents, by the job they do. */

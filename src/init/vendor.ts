@@ -18,7 +18,8 @@ export function vendoredTarball(): string {
 export async function vendorRunningRalph(root: string): Promise<{ path: string; existed: boolean }> {
   const packageRoot = packagePath('');
   const manifest = JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as { files?: string[] };
-  for (const entry of manifest.files ?? [])
+  // A "!" entry leaves something out (the compile cache): nothing that has to be there.
+  for (const entry of (manifest.files ?? []).filter((file) => !file.startsWith('!')))
     if (!(await present(join(packageRoot, entry))))
       throw new RalphError(
         'usage',

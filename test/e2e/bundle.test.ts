@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,33 +32,49 @@ function tinyDist(): string {
   return dist;
 }
 
-/** What every file of the bundle imports, by specifier. */
-function importsOf(dist: string): Set<string> {
+/** What every file of the bundle requires, by specifier. */
+function requiresOf(dist: string): Set<string> {
   const specifiers = new Set<string>();
-  for (const name of readdirSync(dist).filter((file) => /^ralph(-.*)?\.js$/.test(file)))
-    for (const [, specifier] of readFileSync(join(dist, name), 'utf8').matchAll(
-      /(?:^|[\s;])(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm,
-    ))
-      if (specifier !== undefined) specifiers.add(specifier);
+  for (const name of bundleFiles(dist))
+    for (const [, specifier] of readFileSync(join(dist, name), 'utf8').matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g))
+      specifiers.add(specifier!);
   return specifiers;
 }
 
+const bundleFiles = (dist: string) => readdirSync(dist).filter((file) => /^ralph(-.*)?\.cjs$/.test(file));
+
+/** Loads a bundle's entry as bin/ralph.cjs does: with require(). */
+const requireEntry = (dist: string) =>
+  createRequire(import.meta.url)(join(dist, 'ralph.cjs')) as { main: () => Promise<number> };
+
 describe('the bundle (scripts/bundle.mjs)', () => {
-  it('is what bin/ralph.js loads, and leaves every npm package and Node built-in to Node', () => {
-    expect(readFileSync(join(PACKAGE_ROOT, 'bin/ralph.js'), 'utf8')).toContain("from '../dist/ralph.js'");
-    const specifiers = importsOf(DIST);
+  it('is what bin/ralph.cjs loads, and leaves to Node only what every Node ralph supports can require()', () => {
+    expect(readFileSync(join(PACKAGE_ROOT, 'bin/ralph.cjs'), 'utf8')).toContain("require('../dist/ralph.cjs')");
+    const specifiers = requiresOf(DIST);
     const packages = Object.keys(
       (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { dependencies: object }).dependencies,
     );
-    // The packages the start of every command needs are imported by name, not copied in.
-    expect(specifiers).toContain('commander');
-    expect(specifiers).toContain('picocolors');
+    // Packages with a CommonJS entry are required by name; those that are ES modules alone are
+    // copied in (require() of one needs Node 20.19), and so is what every start loads.
+    expect(specifiers).toContain('zod');
+    expect(specifiers).toContain('csv-stringify/sync');
+    for (const bundled of ['execa', 'd3-scale', 'd3-shape', 'commander', 'picocolors'])
+      expect(
+        [...specifiers].filter((specifier) => specifier.split('/')[0] === bundled),
+        bundled,
+      ).toEqual([]);
     for (const specifier of specifiers) {
-      const local = /^\.\/ralph-[\w-]+\.js$/.test(specifier);
+      const local = /^\.\/ralph-[\w-]+\.cjs$/.test(specifier);
       const builtin = specifier.startsWith('node:') || builtinModules.includes(specifier);
       const dependency = packages.some((name) => specifier === name || specifier.startsWith(`${name}/`));
       expect({ specifier, known: local || builtin || dependency }).toEqual({ specifier, known: true });
     }
+    // The code cache compiles chunks with vm.Script, where Node 20 gives import() nothing to load with.
+    for (const name of bundleFiles(DIST))
+      expect({ name, imports: /\bimport\(/.test(readFileSync(join(DIST, name), 'utf8')) }).toEqual({
+        name,
+        imports: false,
+      });
   });
 
   it('bundles a dist/ in place, with a chunk for what is loaded on demand', async () => {
@@ -66,8 +82,7 @@ describe('the bundle (scripts/bundle.mjs)', () => {
     const built = spawnSync(process.execPath, [BUNDLE_SCRIPT, dist], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
     expect(built.status).toBe(0);
     expect(readdirSync(dist).filter((name) => name.startsWith('ralph-')).length).toBeGreaterThan(0);
-    const { main } = (await import(join(dist, 'ralph.js'))) as { main: () => Promise<number> };
-    expect(await main()).toBe(42);
+    expect(await requireEntry(dist).main()).toBe(42);
   });
 
   /** Runs the bundle script with rolldown's resolution replaced by a hook's. */
@@ -90,10 +105,9 @@ describe('the bundle (scripts/bundle.mjs)', () => {
     const built = bundleWithHook(dist, `return { url: ${JSON.stringify(failing)}, shortCircuit: true };`);
     expect(built.status).toBe(0);
     expect(built.stderr).toMatch(
-      /^ralph: dist\/ralph\.js is not bundled \(rolldown could not bundle here: needs a newer Node\)/,
+      /^ralph: dist\/ralph\.cjs is not bundled \(rolldown could not bundle here: needs a newer Node\)/,
     );
-    const { main } = (await import(join(dist, 'ralph.js'))) as { main: () => Promise<number> };
-    expect(await main()).toBe(42);
+    expect(await requireEntry(dist).main()).toBe(42);
   });
 
   it('falls back to the unbundled entry, saying so, where rolldown cannot be loaded', async () => {
@@ -102,10 +116,14 @@ describe('the bundle (scripts/bundle.mjs)', () => {
     const built = bundleWithHook(dist, "throw new Error('no rolldown here');");
     expect(built.status).toBe(0);
     expect(built.stderr).toMatch(
-      /^ralph: dist\/ralph\.js is not bundled \(rolldown cannot be loaded here: .*no rolldown here/,
+      /^ralph: dist\/ralph\.cjs is not bundled \(rolldown cannot be loaded here: .*no rolldown here/,
     );
-    expect(readFileSync(join(dist, 'ralph.js'), 'utf8')).toBe("export * from './cli/main.js';\n");
-    const { main } = (await import(join(dist, 'ralph.js'))) as { main: () => Promise<number> };
-    expect(await main()).toBe(42);
+    expect(readFileSync(join(dist, 'ralph.cjs'), 'utf8')).toContain("import('./cli/main.js')");
+    expect(await requireEntry(dist).main()).toBe(42);
+    // The executable loads the code cache's entry first: without a bundle it does nothing.
+    const { useCompileCache } = createRequire(import.meta.url)(join(dist, 'compile-cache.cjs')) as {
+      useCompileCache: () => void;
+    };
+    expect(useCompileCache()).toBeUndefined();
   });
 });

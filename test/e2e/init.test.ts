@@ -334,7 +334,7 @@ describe('ralph init --ci github', () => {
     expect(listed).toEqual(
       expect.arrayContaining([
         'package/package.json',
-        'package/bin/ralph.js',
+        'package/bin/ralph.cjs',
         'package/dist/cli/main.js',
         'package/templates/github-workflow.yml',
       ]),

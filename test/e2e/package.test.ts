@@ -25,8 +25,10 @@ describe('the npm package', () => {
   it('ships the command, its build, its templates and its README, and no tests or sources', () => {
     expect(files).toEqual(
       expect.arrayContaining([
+        'bin/ralph.cjs',
         'bin/ralph.js',
-        'dist/ralph.js',
+        'dist/ralph.cjs',
+        'dist/compile-cache.cjs',
         'dist/cli/main.js',
         'templates/prompt.md',
         'README.md',
@@ -34,5 +36,7 @@ describe('the npm package', () => {
       ]),
     );
     expect(files.filter((path) => /^(test|src|bench)\//.test(path))).toEqual([]);
+    // The code this machine's Node compiled stays here: another Node would reject it anyway.
+    expect(files.filter((path) => path.startsWith('dist/compile-cache/'))).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { processStartTime } from '../../src/process/proc.js';
 import { takeKernelLock, type KernelLock } from '../../src/files/kernel-lock.js';
 
 export const PACKAGE_ROOT = resolve(import.meta.dirname, '../..');
-export const RALPH_BIN = join(PACKAGE_ROOT, 'bin/ralph.js');
+export const RALPH_BIN = join(PACKAGE_ROOT, 'bin/ralph.cjs');
 export const FAKE_BIN_DIR = join(PACKAGE_ROOT, 'test/fixtures/bin');
 
 export type { Step };

@@ -21,7 +21,7 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * name (optionally @version). Another package's name is not ralph, even if it says `hook stop`.
  */
 const REGISTERED = new RegExp(
-  `(?:(?:^|[\\s/])ralph(?:\\.js)?|^npx\\s+(?:--yes\\s+|-y\\s+)?${escaped(PACKAGE_NAME)}(?:@\\S+)?)\\s+hook\\s+stop\\s*$`,
+  `(?:(?:^|[\\s/])ralph(?:\\.c?js)?|^npx\\s+(?:--yes\\s+|-y\\s+)?${escaped(PACKAGE_NAME)}(?:@\\S+)?)\\s+hook\\s+stop\\s*$`,
 );
 
 /**

@@ -53,6 +53,7 @@ describe('mergeClaudeSettings', () => {
     `npx ${PACKAGE_NAME}@0.1.0 hook stop`,
     '/usr/local/bin/ralph hook stop',
     'node bin/ralph.js hook stop',
+    'node bin/ralph.cjs hook stop',
   ])('changes nothing when an entry already runs %j', (command) => {
     const text = JSON.stringify({ hooks: { Stop: [{ matcher: '', hooks: [{ type: 'command', command }] }] } });
     expect(mergeClaudeSettings(text)).toEqual({ text, added: [] });
