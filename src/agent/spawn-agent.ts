@@ -66,6 +66,8 @@ export function createAgentRunner(options: SpawnAgentOptions): AgentRunner {
 }
 
 async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: SpawnAgentOptions): Promise<AgentRun> {
+  // First: the kernel gets ready to move the agent into its cgroup while the logs are opened.
+  const marker = options.containment.mark(`agent-${iteration}`);
   const paths = options.logPaths(iteration);
   const logs = await IterationLogs.open(
     { root: paths.root, log: paths.log, ...(options.output === 'stream-json' ? { jsonl: paths.jsonl } : {}) },
@@ -87,7 +89,6 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
     retryOnlyLimit(process.env),
   );
   const output = createOutput(options, outputTargets(options, logs), stopper, stall);
-  const marker = options.containment.mark(`agent-${iteration}`);
   const started = await startAgent(options.command(prompt), marker.env(options.env), options.cwd, marker.wrap);
   if ('cause' in started) return notStarted(started.cause, output, logs);
   const { child } = started;

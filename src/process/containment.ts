@@ -8,6 +8,7 @@ import {
   inCgroup,
   killCgroupNow,
   leftoverRunCgroups,
+  readyToMove,
   removeCgroup,
   repoHash,
   runCgroupName,
@@ -87,11 +88,15 @@ export class Containment {
     return ended;
   }
 
-  /** A fresh marker (and, with a cgroup, a fresh cgroup) for one scope of this run. */
+  /**
+   * A fresh marker (and, with a cgroup, a fresh cgroup) for one scope of this run; made a few
+   * milliseconds before the scope starts, the kernel is then ready to move its first process.
+   */
   mark(scope: string): RunMarker {
     const value = `${this.runId}:${scope}`;
     if (this.scopes) return this.markScope(value, scope, this.scopes);
     const cgroup = this.runCgroup ? createScopeCgroup(this.runCgroup, scope) : undefined;
+    if (cgroup) readyToMove();
     const sinceTicks = cgroup ? undefined : bootTicksNow();
     return {
       value,
