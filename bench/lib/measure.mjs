@@ -30,6 +30,8 @@ export function currentChild() {
  * @property {number[]} [okCodes]  exit codes that mean the command did what was asked (default [0])
  * @property {number} [timeoutMs]
  * @property {boolean} [treeRss]  sample the summed resident sets of the whole process tree
+ * @property {boolean} [keepStdout]  keep stdout in the scratch folder, its end shown on failure
+ *   (a command whose refusal is on stdout; never one printing gigabytes)
  */
 
 /**
@@ -46,6 +48,8 @@ export async function measure(file, args, options) {
   const useTime = options.rss === true && hasGnuTime();
   const [command, argv] = useTime ? [GNU_TIME, ['-v', '-o', timeReport, file, ...args]] : [file, args];
   const stderrFd = openSync(stderrPath, 'w');
+  const stdoutPath = join(options.scratch, `stdout-${id}.txt`);
+  const stdout = options.keepStdout ? openSync(stdoutPath, 'w') : 'ignore';
   const started = process.hrtime.bigint();
   /** @type {number | undefined} */
   let treeRssMb;
@@ -54,7 +58,7 @@ export async function measure(file, args, options) {
   let tree;
   try {
     code = await new Promise((resolve, reject) => {
-      const child = spawn(command, argv, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'ignore', stderrFd] });
+      const child = spawn(command, argv, { cwd: options.cwd, env: options.env, stdio: ['ignore', stdout, stderrFd] });
       current = child;
       if (options.treeRss && child.pid !== undefined) tree = watchTreeMemory(child.pid);
       const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15 * 60_000);
@@ -68,12 +72,16 @@ export async function measure(file, args, options) {
     treeRssMb = tree?.stop();
     current = undefined;
     closeSync(stderrFd);
+    if (typeof stdout === 'number') closeSync(stdout);
   }
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   const treeMemory = treeRssMb === undefined ? {} : { treeRssMb };
   if (!(options.okCodes ?? [0]).includes(code)) {
     const stderr = readFileSync(stderrPath, 'utf8').slice(-2000).trim();
-    throw new Error(`${[file, ...args].join(' ').slice(0, 200)} exited ${code}${stderr ? `:\n${stderr}` : ''}`);
+    const printed = options.keepStdout ? `\nits output ended:\n${readFileSync(stdoutPath, 'utf8').slice(-4000)}` : '';
+    throw new Error(
+      `${[file, ...args].join(' ').slice(0, 200)} exited ${code}${stderr ? `:\n${stderr}` : ''}${printed}`,
+    );
   }
   if (!useTime) return { wallMs, code, ...treeMemory };
   const report = readFileSync(timeReport, 'utf8');

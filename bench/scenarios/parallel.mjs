@@ -70,6 +70,8 @@ export async function parallelLoops(ctx) {
     scratch: ctx.ws.scratch,
     okCodes: [1],
     treeRss: true,
+    // A loop's refusal is on the supervisor's stdout: kept, so a failed round says why.
+    keepStdout: true,
   });
   /** @type {number[]} */ const one = [];
   /** @type {number[]} */ const four = [];
