@@ -55,25 +55,16 @@ export async function runChecks(
 
   // The task list first: a ralph.sh layout without ralph/ is told how to import it before anything else.
   const tasks = await readTaskList(paths, shown);
+  const nothingLeft = tasks.list !== undefined && openStories(tasks.list, { review: options.review }).length === 0;
+  // The agent is asked while the other files are read: its answer takes longest. The checks keep their order.
+  const asked = checkAgentService(options, nothingLeft);
+  asked.catch(() => undefined);
   add(tasks.check);
   add(await checkPrompt(options.promptPath, paths, shown));
   if (tasks.list) add(exampleCheck(tasks.list, shown(paths.tasks), options.yes));
   add(await checkPendingHuman(paths, shown));
-  const nothingLeft = tasks.list !== undefined && openStories(tasks.list, { review: options.review }).length === 0;
-  const agent = await checkAgent({ ...options, needed: !nothingLeft });
-  checks.push(...agent.checks);
-  // Before any paid call: the real client's login and its API (a run with nothing to do calls no agent).
-  const service =
-    agent.path && !nothingLeft
-      ? await checkService({
-          agentPath: agent.path,
-          dialect: dialectOf(options.agentKind),
-          agentEnv: options.agentEnv,
-          skip: options.skipPreflight,
-          ...(options.serviceTimeoutMs === undefined ? {} : { timeoutMs: options.serviceTimeoutMs }),
-        })
-      : undefined;
-  checks.push(...(service?.checks ?? []));
+  const { agent, service } = await asked;
+  checks.push(...agent.checks, ...(service?.checks ?? []));
   add(await checkLogDir(paths.root, paths.logs, shown(paths.logs)));
 
   const found = {
@@ -90,6 +81,22 @@ export async function runChecks(
     ...found,
   };
   return { checks, ready, ...found, tasks: tasks.list };
+}
+
+/** The agent, found; then — before any paid call — the real client's login and its API (a run with nothing to do calls no agent). */
+async function checkAgentService(options: PreflightOptions, nothingLeft: boolean) {
+  const agent = await checkAgent({ ...options, needed: !nothingLeft });
+  const service =
+    agent.path && !nothingLeft
+      ? await checkService({
+          agentPath: agent.path,
+          dialect: dialectOf(options.agentKind),
+          agentEnv: options.agentEnv,
+          skip: options.skipPreflight,
+          ...(options.serviceTimeoutMs === undefined ? {} : { timeoutMs: options.serviceTimeoutMs }),
+        })
+      : undefined;
+  return { agent, service };
 }
 
 /** The checks of a real run: the first failure is thrown as it is. */
