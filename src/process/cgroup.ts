@@ -198,6 +198,21 @@ export async function removeCgroup(path: string): Promise<void> {
   for (let attempt = 0; attempt < 40 && existsSync(path) && !removeDir(path); attempt++) await sleep(POLL_MS);
 }
 
+/**
+ * Removes a cgroup and its children from ralph's exit handler, where nothing can be awaited: the
+ * members just killed take a moment to go, so it waits for them, a few milliseconds at a time, up
+ * to `waitMs`. What is still busy then stays for the next run of the repository to empty.
+ */
+export function removeCgroupNow(path: string, waitMs = 500): void {
+  const remove = (dir: string): boolean => {
+    for (const child of childDirs(dir)) remove(join(dir, child));
+    return removeDir(dir);
+  };
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + waitMs;
+  while (!remove(path) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 10);
+}
+
 /** The cgroups of other runs of this repository under `home`: what a crashed run left. */
 export function leftoverRunCgroups(home: CgroupHome, repo: string, exceptRunId: string): string[] {
   if ('why' in home) return [];

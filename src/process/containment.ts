@@ -10,6 +10,7 @@ import {
   leftoverRunCgroups,
   readyToMove,
   removeCgroup,
+  removeCgroupNow,
   repoHash,
   runCgroupName,
 } from './cgroup.js';
@@ -61,6 +62,7 @@ export class Containment {
   private scopes: { manager: UserManager; repo: string } | undefined;
   private readonly live = new Set<RunMarker>();
   private scopesMade = 0;
+  private exitHooked = false;
 
   constructor(readonly runId: string = newRunId()) {
     this.choice = hasProc()
@@ -78,6 +80,7 @@ export class Containment {
     this.choice = choice;
     this.runCgroup = path;
     this.scopes = manager ? { manager, repo } : undefined;
+    this.hookExit();
     const leftovers = path
       ? leftoverRunCgroups(home, repo, this.runId)
       : manager
@@ -145,23 +148,39 @@ export class Containment {
   /** Registers a scope as running: if ralph exits before it ends, its processes are killed. */
   started(marker: RunMarker): () => void {
     this.live.add(marker);
-    if (this.live.size === 1) process.once('exit', this.killOnExit);
+    this.hookExit();
     return () => {
       this.live.delete(marker);
-      if (this.live.size === 0) process.off('exit', this.killOnExit);
+      this.hookExit();
     };
   }
 
   /** Removes the run's cgroup at the end of the run. */
   async close(): Promise<void> {
-    if (this.runCgroup) await removeCgroup(this.runCgroup);
+    const path = this.runCgroup;
+    this.runCgroup = undefined;
+    this.hookExit();
+    if (path) await removeCgroup(path);
   }
 
-  private readonly killOnExit = () => {
+  /**
+   * Listens for ralph's own exit while there is something to end or remove at it: a scope running,
+   * or the run's cgroup (an uncaught fault ends the run without close(), and a cgroup left behind
+   * outlives a repository deleted before its next run).
+   */
+  private hookExit(): void {
+    const wanted = this.live.size > 0 || this.runCgroup !== undefined;
+    if (wanted && !this.exitHooked) process.once('exit', this.atExit);
+    if (!wanted && this.exitHooked) process.off('exit', this.atExit);
+    this.exitHooked = wanted;
+  }
+
+  private readonly atExit = () => {
     for (const marker of this.live) {
       if (marker.cgroup) killCgroupNow(marker.cgroup);
       if (!marker.cgroup || marker.alsoMarked) killMarkedNow({ exact: marker.value });
     }
+    if (this.runCgroup) removeCgroupNow(this.runCgroup);
   };
 }
 

@@ -83,7 +83,10 @@ export async function runChecks(
   return { checks, ready, ...found, tasks: tasks.list };
 }
 
-/** The agent, found; then — before any paid call — the real client's login and its API (a run with nothing to do calls no agent). */
+/**
+ * The agent, found; then — before any paid call — the real client's login and its API (a run with
+ * nothing to do calls no agent).
+ */
 async function checkAgentService(options: PreflightOptions, nothingLeft: boolean) {
   const agent = await checkAgent({ ...options, needed: !nothingLeft });
   const service =
