@@ -12,11 +12,20 @@ const { main } = require('../dist/ralph.cjs');
 // it), or after 10 s of a reader that does not read.
 const written = (stream) => new Promise((resolve) => stream.write('', resolve));
 
-main(process.argv).then(async (code) => {
-  process.exitCode = code;
-  await Promise.race([
-    Promise.all([written(process.stdout), written(process.stderr)]),
-    new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
-  ]);
-  process.exit();
-});
+// As Node ends a top-level await that never settles: a run that stops without an ending is no success.
+process.exitCode = 13;
+main(process.argv).then(
+  async (code) => {
+    process.exitCode = code;
+    await Promise.race([
+      Promise.all([written(process.stdout), written(process.stderr)]),
+      new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+    ]);
+    process.exit();
+  },
+  (error) => {
+    // main() turns every failure into an ending; one that escapes it is a bug in ralph.
+    process.stderr.write(`ralph: internal error: ${error?.stack ?? error}\n`);
+    process.exit(70);
+  },
+);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The build's second step: ralph's own modules of dist/ (tsc's output) bundled into dist/ralph.js,
+// The build's second step: ralph's own modules of dist/ (tsc's output) bundled into dist/ralph.cjs,
 // with one chunk per dynamic import (a command, the report, the gates: loaded when used).
 //
 // Why: Node 20 loads an ES module graph a file at a time, and a run loaded some 200 of ralph's own

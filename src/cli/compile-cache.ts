@@ -9,6 +9,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import Module from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -39,12 +40,14 @@ type Wrapper = (
   filename: string,
   dirname: string,
 ) => unknown;
-type Compile = (this: Module, content: string, filename: string) => unknown;
+type Compile = (this: Module, content: string, filename: string, ...rest: unknown[]) => unknown;
 const modulePrototype = Module.prototype as unknown as { _compile: Compile };
 
 /**
  * Compiles the bundle in `dist` through the cache from now on. The cache of each file is kept per
  * command (`run`, `status`…): V8 keeps what a process compiled, and each command runs other code.
+ * Its name holds a hash of the file's text: V8 checks only the text's length, and a file changed
+ * in place (a patch, a copy over an install) must not run the code of the one before.
  */
 export function useCompileCache(dist: string, argv: readonly string[]): void {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
@@ -59,10 +62,11 @@ export function useCompileCache(dist: string, argv: readonly string[]): void {
   const place = join(folder, `${process.version}-${process.arch}`);
   const fresh: { script: Script; file: string }[] = [];
   const compile = modulePrototype._compile;
-  modulePrototype._compile = function (this: Module, content: string, filename: string) {
+  modulePrototype._compile = function (this: Module, content: string, filename: string, ...rest: unknown[]) {
     if (dirname(filename) !== dist || !BUNDLE_FILE.test(basename(filename)))
-      return compile.call(this, content, filename);
-    const file = join(place, `${basename(filename)}.${command}`);
+      return compile.call(this, content, filename, ...rest);
+    const text = createHash('sha1').update(content).digest('hex').slice(0, 12);
+    const file = join(place, `${basename(filename)}.${command}.${text}`);
     const cachedData = readCache(file);
     const script = new Script(Module.wrap(content), { filename, ...(cachedData ? { cachedData } : {}) });
     if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file });

@@ -115,8 +115,9 @@ export function inCgroup(path: string, file: string, args: readonly string[]): {
  * after a quiet while waits for an RCU grace period (cgroup_threadgroup_rwsem leaving its fast
  * mode): 5–15 ms on the way to every agent and gate. ralph's own pid written to the cgroup it is in
  * moves nothing, and takes that wait in libuv's pool while the scope's files are opened; the
- * wrapper's move a few milliseconds later finds the kernel ready. Its cgroup is read now, not at
- * the start: whoever moved ralph meanwhile is not undone.
+ * wrapper's move a few milliseconds later finds the kernel ready. Its cgroup is read at each call,
+ * not once at the start, so a move of ralph by someone else is undone at most for the moment
+ * between this read and the write.
  */
 export function readyToMove(): void {
   const home = findOwnCgroup();

@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import Module from 'node:module';
 import { join } from 'node:path';
@@ -55,8 +65,25 @@ function start(dist: string, command = 'run', env: NodeJS.ProcessEnv = {}) {
   return JSON.parse(result.stdout) as unknown[];
 }
 
+/** The cache files, without the hash of the text each stands for. */
 const cacheFiles = (dist: string) =>
-  existsSync(join(dist, 'compile-cache', FOLDER)) ? readdirSync(join(dist, 'compile-cache', FOLDER)).sort() : [];
+  existsSync(join(dist, 'compile-cache', FOLDER))
+    ? readdirSync(join(dist, 'compile-cache', FOLDER))
+        .map((name) => name.replace(/\.[0-9a-f]{12}$/, ''))
+        .sort()
+    : [];
+
+/** Where the cache of a file of the bundle goes, for a command. */
+const cacheFile = (dist: string, name: string, command = 'run') =>
+  join(
+    dist,
+    'compile-cache',
+    FOLDER,
+    `${name}.${command}.${createHash('sha1')
+      .update(readFileSync(join(dist, name), 'utf8'))
+      .digest('hex')
+      .slice(0, 12)}`,
+  );
 
 describe('the code cache (bin/ralph.cjs)', () => {
   it.runIf(BUILT_IN)("leaves the cache to Node's own, in the same folder", () => {
@@ -83,7 +110,7 @@ describe('the code cache (bin/ralph.cjs)', () => {
   it.skipIf(BUILT_IN)('takes what it kept: a start that finds its cache writes none', () => {
     const dist = tinyBundle();
     start(dist);
-    const file = join(dist, 'compile-cache', FOLDER, 'ralph.cjs.run');
+    const file = cacheFile(dist, 'ralph.cjs');
     const before = statSync(file);
     start(dist);
     const after = statSync(file);
@@ -93,7 +120,7 @@ describe('the code cache (bin/ralph.cjs)', () => {
   it.skipIf(BUILT_IN)('compiles anew, and keeps the new code, when V8 rejects what it finds', () => {
     const dist = tinyBundle();
     mkdirSync(join(dist, 'compile-cache', FOLDER), { recursive: true });
-    const file = join(dist, 'compile-cache', FOLDER, 'ralph.cjs.run');
+    const file = cacheFile(dist, 'ralph.cjs');
     writeFileSync(file, 'not code V8 wrote');
     expect(start(dist)[0]).toBe(42);
     expect(statSync(file).size).toBeGreaterThan('not code V8 wrote'.length);
@@ -102,7 +129,7 @@ describe('the code cache (bin/ralph.cjs)', () => {
   it.skipIf(BUILT_IN)('never waits on a FIFO in place of a cache file', () => {
     const dist = tinyBundle();
     mkdirSync(join(dist, 'compile-cache', FOLDER), { recursive: true });
-    const fifo = join(dist, 'compile-cache', FOLDER, 'ralph.cjs.run');
+    const fifo = cacheFile(dist, 'ralph.cjs');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     expect(start(dist)[0]).toBe(42);
   });
@@ -112,10 +139,18 @@ describe('the code cache (bin/ralph.cjs)', () => {
     // A file where the folder would go: no folder can be made, as in a read-only install.
     writeFileSync(join(unwritable, 'compile-cache'), '');
     expect(start(unwritable)[0]).toBe(42);
-    expect(readdirSync(unwritable).filter((name) => name.includes('.cjs.'))).toEqual([]);
+    expect(readdirSync(unwritable).sort()).toEqual(['compile-cache', 'helper.cjs', 'ralph-chunk.cjs', 'ralph.cjs']);
     const off = tinyBundle();
     expect(start(off, 'run', { NODE_DISABLE_COMPILE_CACHE: '1' })[0]).toBe(42);
     expect(existsSync(join(off, 'compile-cache'))).toBe(false);
+  });
+
+  it.skipIf(BUILT_IN)('never runs the code of a file changed in place, even to the same length', () => {
+    const dist = tinyBundle();
+    expect(start(dist)[0]).toBe(42);
+    // V8 checks a cache against the length of the text alone: 42 → 43 would pass that check.
+    writeFileSync(join(dist, 'ralph-chunk.cjs'), "'use strict';\nexports.answer = () => 43;\n");
+    expect(start(dist)[0]).toBe(43);
   });
 
   it.skipIf(BUILT_IN)('keeps a command name it does not know as "other": the argument names no file', () => {

@@ -364,7 +364,7 @@ describe('ralph init --ci github', () => {
       await cp(join(PACKAGE_ROOT, part), join(copy, part), { recursive: true });
     await symlink(join(PACKAGE_ROOT, 'node_modules'), join(copy, 'node_modules'));
     const repo = await makeProject({ git: 'committed' });
-    const result = spawnSync(process.execPath, [join(copy, 'bin/ralph.js'), 'init', '--ci', 'github', '--vendor'], {
+    const result = spawnSync(process.execPath, [join(copy, 'bin/ralph.cjs'), 'init', '--ci', 'github', '--vendor'], {
       cwd: repo.root,
       encoding: 'utf8',
     });

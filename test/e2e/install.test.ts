@@ -59,7 +59,7 @@ describe('installing ralph where the package is not on the registry', () => {
       execFileSync('git', ['init', '-q'], { cwd: repo });
       const init = spawnSync(
         process.execPath,
-        [join(PACKAGE_ROOT, 'bin/ralph.js'), 'init', '--ci', 'github', '--vendor'],
+        [join(PACKAGE_ROOT, 'bin/ralph.cjs'), 'init', '--ci', 'github', '--vendor'],
         {
           cwd: repo,
           encoding: 'utf8',
@@ -101,7 +101,7 @@ describe('installing ralph where the package is not on the registry', () => {
       const init = spawnSync(
         process.execPath,
         [
-          join(PACKAGE_ROOT, 'bin/ralph.js'),
+          join(PACKAGE_ROOT, 'bin/ralph.cjs'),
           'init',
           '--ci',
           'github',

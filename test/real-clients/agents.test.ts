@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentKind } from '../../src/agent/dialects.js';
 import { clientPrefix, installClient } from './install-client.js';
 
-const RALPH_BIN = resolve(import.meta.dirname, '../../bin/ralph.js');
+const RALPH_BIN = resolve(import.meta.dirname, '../../bin/ralph.cjs');
 /** What the issue asks of a logged-out client: ended within two minutes. */
 const TWO_MINUTES = 120_000;
 
