@@ -59,13 +59,15 @@ export async function runChecks(
   // The agent is asked while the other files are read: its answer takes longest. The checks keep their order.
   const asked = checkAgentService(options, nothingLeft);
   asked.catch(() => undefined);
+  const logDir = checkLogDir(paths.root, paths.logs, shown(paths.logs));
+  logDir.catch(() => undefined);
   add(tasks.check);
   add(await checkPrompt(options.promptPath, paths, shown));
   if (tasks.list) add(exampleCheck(tasks.list, shown(paths.tasks), options.yes));
   add(await checkPendingHuman(paths, shown));
   const { agent, service } = await asked;
   checks.push(...agent.checks, ...(service?.checks ?? []));
-  add(await checkLogDir(paths.root, paths.logs, shown(paths.logs)));
+  add(await logDir);
 
   const found = {
     ...(agent.path ? { agentPath: agent.path } : {}),
