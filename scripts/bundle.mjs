@@ -24,13 +24,18 @@ for (const name of readdirSync(dist))
   if (/^ralph(?:-[\w-]+)?\.c?js$/.test(name) || name === CACHE_ENTRY || name === 'compile-cache')
     rmSync(join(dist, name), { recursive: true, force: true });
 
+/** The code cache's entry where there is no bundle to cache (or no source for it): it does nothing. */
+function writeCacheStub() {
+  writeFileSync(join(dist, CACHE_ENTRY), "'use strict';\nexports.useCompileCache = () => undefined;\n");
+}
+
 /** The ES modules of dist/ as tsc wrote them, behind the same entry: for where rolldown cannot bundle. */
 function unbundledEntry(why) {
   writeFileSync(
     join(dist, ENTRY),
     "'use strict';\nexports.main = async (argv) => (await import('./cli/main.js')).main(argv);\n",
   );
-  writeFileSync(join(dist, CACHE_ENTRY), "'use strict';\nexports.useCompileCache = () => undefined;\n");
+  writeCacheStub();
   console.error(`ralph: dist/${ENTRY} is not bundled (${why}); ralph works the same, only starts slower`);
 }
 let rolldown;
@@ -118,8 +123,7 @@ try {
       comments: false,
     },
   });
-  if (!existsSync(cacheSource))
-    writeFileSync(join(dist, CACHE_ENTRY), "'use strict';\nexports.useCompileCache = () => undefined;\n");
+  if (!existsSync(cacheSource)) writeCacheStub();
 } catch (error) {
   // rolldown needs Node 20.19 or later, where ralph needs only 20: an older one builds unbundled.
   unbundledEntry(`rolldown could not bundle here: ${String(error?.message ?? error).split('\n')[0]}`);
