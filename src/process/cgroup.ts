@@ -9,7 +9,6 @@ import {
   rmdirSync,
   writeFileSync,
 } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MarkedProcess } from './marked-processes.js';
@@ -108,21 +107,6 @@ export function inCgroup(path: string, file: string, args: readonly string[]): {
     file: '/bin/sh',
     args: ['-c', 'echo $$ > "$0/cgroup.procs" || exit 126; exec "$@"', path, file, ...args],
   };
-}
-
-/**
- * Gets the kernel ready to move a process, ahead of the wrapper that moves one. The first move
- * after a quiet while waits for an RCU grace period (cgroup_threadgroup_rwsem leaving its fast
- * mode): 5–15 ms on the way to every agent and gate. ralph's own pid written to the cgroup it is in
- * moves nothing, and takes that wait in libuv's pool while the scope's files are opened; the
- * wrapper's move a few milliseconds later finds the kernel ready. Its cgroup is read at each call,
- * not once at the start, so a move of ralph by someone else is undone at most for the moment
- * between this read and the write.
- */
-export function readyToMove(): void {
-  const home = findOwnCgroup();
-  if ('why' in home) return;
-  writeFile(join(home.dir, 'cgroup.procs'), String(process.pid)).catch(() => undefined);
 }
 
 /** The live members of a cgroup and everything below it. */

@@ -8,12 +8,12 @@ import {
   inCgroup,
   killCgroupNow,
   leftoverRunCgroups,
-  readyToMove,
   removeCgroup,
   removeCgroupNow,
   repoHash,
   runCgroupName,
 } from './cgroup.js';
+import { moveReadiness } from './move-readiness.js';
 import { endMarked, killMarkedNow, MARKER_VARIABLE, type MarkedProcess } from './marked-processes.js';
 import { bootTicksNow, hasProc } from './proc.js';
 import { findUserManager, inScope, leftoverScopes, scopeUnit, type UserManager } from './systemd-scope.js';
@@ -45,6 +45,14 @@ export interface RunMarker {
    */
   alsoMarked?: true;
 }
+
+/**
+ * How long the kernel is kept ready to move processes (move-readiness.ts): from the choice of a
+ * cgroup to the first agent (the start checks: some 30 ms with a quick agent; a slower one pays
+ * the wait itself), and from a scope's mark to its wrapper's move (a few milliseconds).
+ */
+const UNTIL_FIRST_SCOPE_MS = 100;
+const UNTIL_MOVED_MS = 30;
 
 /**
  * Keeps a run's processes inside the run. With a cgroup (Linux, cgroup v2, writable by ralph, or
@@ -81,6 +89,8 @@ export class Containment {
     this.runCgroup = path;
     this.scopes = manager ? { manager, repo } : undefined;
     this.hookExit();
+    // The start checks run before the first scope: the kernel gets ready meanwhile.
+    if (path) moveReadiness.keep(UNTIL_FIRST_SCOPE_MS);
     const leftovers = path
       ? leftoverRunCgroups(home, repo, this.runId)
       : manager
@@ -92,14 +102,14 @@ export class Containment {
   }
 
   /**
-   * A fresh marker (and, with a cgroup, a fresh cgroup) for one scope of this run; made a few
-   * milliseconds before the scope starts, the kernel is then ready to move its first process.
+   * A fresh marker (and, with a cgroup, a fresh cgroup) for one scope of this run, made a few
+   * milliseconds before the scope starts: the kernel is made ready to move its first process.
    */
   mark(scope: string): RunMarker {
     const value = `${this.runId}:${scope}`;
     if (this.scopes) return this.markScope(value, scope, this.scopes);
     const cgroup = this.runCgroup ? createScopeCgroup(this.runCgroup, scope) : undefined;
-    if (cgroup) readyToMove();
+    if (cgroup) moveReadiness.keep(UNTIL_MOVED_MS);
     const sinceTicks = cgroup ? undefined : bootTicksNow();
     return {
       value,

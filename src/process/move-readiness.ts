@@ -1,0 +1,68 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { findOwnCgroup } from './cgroup.js';
+
+/**
+ * Moving a process into a cgroup takes the kernel's cgroup_threadgroup_rwsem for writing. The first
+ * move after a quiet while waits for an RCU grace period while the rwsem leaves its fast mode:
+ * 6–12 ms on these machines, paid by the wrapper that moves each agent and gate (cgroup.ts
+ * `inCgroup`) on the way to its first instruction. For about one grace period after a move, the
+ * next one is free. So while a scope is about to start, ralph moves itself every few milliseconds:
+ * its own pid written to the cgroup it is in moves nothing, the wait is taken in libuv's pool while
+ * the start checks or the iteration's set-up run, and the wrapper finds the kernel ready.
+ */
+export class MoveReadiness {
+  private readyUntil = 0;
+  private moving = false;
+  /** A move refused once (no write access to its own cgroup): it is never tried again. */
+  private refused = false;
+
+  constructor(
+    private readonly ports: {
+      /** Moves ralph into the cgroup it is in; rejects when the kernel refuses. */
+      moveSelf: () => Promise<void>;
+      now: () => number;
+      later: (step: () => void, ms: number) => void;
+    },
+  ) {}
+
+  /** Keeps the kernel ready for the next `forMs` milliseconds (or longer, if asked before). */
+  keep(forMs: number): void {
+    this.readyUntil = Math.max(this.readyUntil, this.ports.now() + forMs);
+    if (!this.moving && !this.refused) this.step();
+  }
+
+  private step(): void {
+    this.moving = true;
+    this.ports.moveSelf().then(
+      () => {
+        if (this.ports.now() >= this.readyUntil) this.moving = false;
+        else this.ports.later(() => this.step(), MOVE_INTERVAL_MS);
+      },
+      () => {
+        this.moving = false;
+        this.refused = true;
+      },
+    );
+  }
+}
+
+/**
+ * Well inside one grace period: the kernel's window stays open from one move to the next. A move
+ * that finds it open is a write of a few microseconds.
+ */
+const MOVE_INTERVAL_MS = 4;
+
+/**
+ * ralph's own. Its cgroup is read again at every move: one that someone else moved ralph to is
+ * where it stays (but for the moment between the read and the write).
+ */
+export const moveReadiness = new MoveReadiness({
+  moveSelf: async () => {
+    const home = findOwnCgroup();
+    if ('why' in home) throw new Error(home.why);
+    await writeFile(join(home.dir, 'cgroup.procs'), String(process.pid));
+  },
+  now: () => performance.now(),
+  later: (step, ms) => setTimeout(step, ms).unref(),
+});

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { MoveReadiness, moveReadiness } from '../../../src/process/move-readiness.js';
+import { cgroupWritable } from '../../helpers/cgroup.js';
+
+/** A readiness on a hand-driven clock: `settle` lets the pending move finish, `tick` runs the next step. */
+function drivenReadiness(answer: () => Promise<void> = () => Promise.resolve()) {
+  let now = 0;
+  let moves = 0;
+  let inFlight = 0;
+  let most = 0;
+  const pending: { step: () => void; at: number }[] = [];
+  const readiness = new MoveReadiness({
+    moveSelf: async () => {
+      moves += 1;
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        await answer();
+      } finally {
+        inFlight -= 1;
+      }
+    },
+    now: () => now,
+    later: (step, ms) => pending.push({ step, at: now + ms }),
+  });
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  /** Runs the next step when it is due: false when nothing is waiting. */
+  const tick = async () => {
+    await settle();
+    const next = pending.shift();
+    if (!next) return false;
+    now = Math.max(now, next.at);
+    next.step();
+    await settle();
+    return true;
+  };
+  return {
+    readiness,
+    tick,
+    settle,
+    advance: (ms: number) => (now += ms),
+    counts: () => ({ moves, most, waiting: pending.length }),
+  };
+}
+
+describe('MoveReadiness', () => {
+  it('moves at once, then every few milliseconds until the time asked for has passed', async () => {
+    const driven = drivenReadiness();
+    driven.readiness.keep(20);
+    while (await driven.tick());
+    // At 0, 4, 8, 12, 16 and 20 ms: the last one finds the time up.
+    expect(driven.counts()).toEqual({ moves: 6, most: 1, waiting: 0 });
+  });
+
+  it('a second ask while it moves lengthens the time, and never starts a second chain of moves', async () => {
+    const driven = drivenReadiness();
+    driven.readiness.keep(8);
+    await driven.tick();
+    driven.readiness.keep(20);
+    driven.readiness.keep(1);
+    while (await driven.tick());
+    // Asked at 4 ms for 20 more: moves at 0, 4, 8, … 24.
+    expect(driven.counts()).toEqual({ moves: 7, most: 1, waiting: 0 });
+  });
+
+  it('asked again after it stopped, it starts again', async () => {
+    const driven = drivenReadiness();
+    driven.readiness.keep(0);
+    while (await driven.tick());
+    expect(driven.counts().moves).toBe(1);
+    driven.advance(1000);
+    driven.readiness.keep(0);
+    await driven.settle();
+    expect(driven.counts().moves).toBe(2);
+  });
+
+  it('a move the kernel refuses is never tried again', async () => {
+    const driven = drivenReadiness(() => Promise.reject(new Error('EACCES')));
+    driven.readiness.keep(50);
+    while (await driven.tick());
+    driven.readiness.keep(50);
+    while (await driven.tick());
+    expect(driven.counts()).toEqual({ moves: 1, most: 1, waiting: 0 });
+  });
+});
+
+describe('moveReadiness', () => {
+  it.skipIf(!cgroupWritable)('moves nothing: ralph stays in the cgroup it is in', async () => {
+    const before = readFileSync('/proc/self/cgroup', 'utf8');
+    moveReadiness.keep(20);
+    // The writes are libuv's; a moment later they are done.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readFileSync('/proc/self/cgroup', 'utf8')).toBe(before);
+  });
+});
