@@ -1,7 +1,4 @@
-import { lstat } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
 import { RalphError } from '../errors.js';
-import { appendOwnFile, readOwnFile } from '../files/own-file.js';
 import type { Git } from '../loop/ports.js';
 import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
 import { reachesThroughLooseCommits } from './loose-commits.js';
@@ -93,69 +90,4 @@ async function readHead(run: (args: string[]) => Promise<GitResult>): Promise<st
   // Exit 1 and nothing printed: HEAD names no commit yet.
   if (result.exitCode === 1 && result.stdout.trim() === '') return null;
   return result.exitCode === 0 ? result.stdout.trim() : gitFailed(result);
-}
-
-/**
- * Makes sure git ignores each path: those that `.gitignore` does not already cover are added
- * to `.git/info/exclude`, a local file, so the run never edits a tracked one. Returns what it added.
- */
-export async function ensureIgnored(root: string, wanted: readonly string[]): Promise<string[]> {
-  const missing = await notYetIgnored(root, wanted);
-  await addToExclude(root, missing);
-  return missing;
-}
-
-/** The paths, as git sees them, that nothing ignores yet: a question to git that writes nothing. */
-export async function notYetIgnored(root: string, wanted: readonly string[]): Promise<string[]> {
-  const paths = [...new Set(await Promise.all(wanted.map((path) => asGitSeesIt(root, path))))];
-  // --non-matching prints a line for every path, matched or not; exit 1 says none is ignored.
-  const args = ['check-ignore', '--no-index', '--verbose', '--non-matching', ...paths];
-  const report = await runGit(root, args).catch((error: unknown) => {
-    throw gitFailure(error, args);
-  });
-  if (report.exitCode !== 0 && report.exitCode !== 1) throw gitFailure(report, args);
-  const ignored = new Set(report.stdout.split('\n').flatMap(ignoredPath));
-  return paths.filter((path) => !ignored.has(path));
-}
-
-/** Adds the paths to `.git/info/exclude`, a local file: git ignores them from now on. */
-export async function addToExclude(root: string, paths: readonly string[]): Promise<void> {
-  if (paths.length === 0) return;
-  const gitPath = (await gitOutput(root, ['rev-parse', '--git-path', 'info/exclude'])).trim();
-  const exclude = isAbsolute(gitPath) ? gitPath : join(root, gitPath);
-  // Never through a link or into a FIFO the agent put at .git/info/exclude: inside the git dir only.
-  const existing = (await readOwnFile(exclude)) ?? '';
-  const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
-  await appendOwnFile(
-    dirname(dirname(exclude)),
-    exclude,
-    `${separator}# ralph: the loop's own files\n${paths.map((path) => `/${path}`).join('\n')}\n`,
-  );
-}
-
-/**
- * The path as git sees it. git does not follow symbolic links: a symlinked `ralph/logs` (logs on a
- * bigger disk) is one file to git, `ralph/logs`, which a directory pattern (`ralph/logs/`) does
- * not ignore, and a path beyond it makes `git check-ignore` fail. So the link itself is the path.
- */
-async function asGitSeesIt(root: string, path: string): Promise<string> {
-  const parts = path.split('/').filter(Boolean);
-  for (let depth = 1; depth <= parts.length; depth++) {
-    const prefix = parts.slice(0, depth).join('/');
-    const isLink = await lstat(join(root, prefix)).then(
-      (stats) => stats.isSymbolicLink(),
-      () => false,
-    );
-    if (isLink) return prefix;
-  }
-  return path;
-}
-
-/**
- * The path of one `check-ignore --verbose` line ("source:line:pattern<TAB>path") when a pattern
- * ignores it: not for "::<TAB>path" (nothing matched) nor for a "!" pattern (it un-ignores).
- */
-function ignoredPath(line: string): string[] {
-  const match = /^.*?:\d+:(.*)\t(.*)$/.exec(line);
-  return match && !match[1]!.startsWith('!') ? [match[2]!] : [];
 }

@@ -2,7 +2,7 @@ import { loadConfig } from '../config/load-config.js';
 import { gateSpecs } from '../config/resolve-settings.js';
 import { RalphError } from '../errors.js';
 import { ralphPaths } from '../files/paths.js';
-import { ensureIgnored } from '../git/repository.js';
+import { ensureIgnored } from '../git/ignored-paths.js';
 import { commitOf } from '../git/merge-check.js';
 import { WORKTREES_DIR, worktreeDir } from '../lists/task-lists.js';
 import { neutralise } from '../ui/neutralise.js';

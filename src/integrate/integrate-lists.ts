@@ -5,7 +5,7 @@ import { RalphError } from '../errors.js';
 import { replaceOwnFile } from '../files/own-file.js';
 import { ralphPaths } from '../files/paths.js';
 import { branchCommit } from '../git/integration-branch.js';
-import { ensureIgnored } from '../git/repository.js';
+import { ensureIgnored } from '../git/ignored-paths.js';
 import { findTaskLists, LISTS_DIR, WORKTREES_DIR, worktreeDir } from '../lists/task-lists.js';
 import { exitCodeFor } from '../loop/termination.js';
 import { neutralise } from '../ui/neutralise.js';

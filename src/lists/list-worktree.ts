@@ -5,7 +5,7 @@ import { lockRefusal } from '../files/active-lock.js';
 import { ownFolder, readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { ralphPaths } from '../files/paths.js';
 import { parseTasks } from '../files/tasks.js';
-import { ensureIgnored } from '../git/repository.js';
+import { ensureIgnored } from '../git/ignored-paths.js';
 import {
   addWorktree,
   branchExists,

@@ -9,7 +9,7 @@ import { readRunState } from '../files/run-state.js';
 import { parseTasks } from '../files/tasks.js';
 import type { TaskList } from '../domain/tasks.js';
 import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
-import { addToExclude, notYetIgnored } from '../git/repository.js';
+import { addToExclude, notYetIgnored } from '../git/ignored-paths.js';
 import { readTemplate } from '../templates.js';
 import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
 import { checkWorkTree } from './work-tree-guard.js';

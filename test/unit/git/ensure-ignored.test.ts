@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ensureIgnored } from '../../../src/git/repository.js';
+import { ensureIgnored } from '../../../src/git/ignored-paths.js';
 import { mergeGitignore } from '../../../src/files/gitignore.js';
 import { LOOP_OWNED_PATHS } from '../../../src/files/paths.js';
 
@@ -16,6 +16,17 @@ async function repo(gitignore?: string) {
   execFileSync('git', ['init', '-q'], { cwd: root, env: process.env });
   if (gitignore !== undefined) await writeFile(join(root, '.gitignore'), gitignore);
   return root;
+}
+
+/** A `git` first on PATH that notes each subcommand it is given, then runs the real one: what was asked. */
+async function gitThatCounts(): Promise<() => Promise<string[]>> {
+  const bin = await mkdtemp(join(tmpdir(), 'ralph-ignore-bin-'));
+  cleanup.push(bin);
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const log = join(bin, 'asked');
+  await writeFile(join(bin, 'git'), `#!/bin/sh\necho "$1" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  vi.stubEnv('PATH', `${bin}:${process.env.PATH ?? ''}`);
+  return async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
 }
 
 const excluded = async (root: string) =>
@@ -42,6 +53,26 @@ describe('ensureIgnored', () => {
     expect(await ensureIgnored(root, PATHS)).toEqual(PATHS);
     expect(await ensureIgnored(root, PATHS)).toEqual([]);
     expect(await excluded(root)).toEqual(['/ralph/logs/', '/ralph/blocked.txt', '/ralph/state.json']);
+  });
+
+  it('asks git nothing once an earlier run listed every path in info/exclude', async () => {
+    const root = await repo();
+    await ensureIgnored(root, PATHS);
+    const asked = await gitThatCounts();
+    expect(await ensureIgnored(root, PATHS)).toEqual([]);
+    expect(await asked()).toEqual([]);
+    // One path more than were listed: git is asked again, and only that path added.
+    expect(await ensureIgnored(root, [...PATHS, 'ralph/decide.txt'])).toEqual(['ralph/decide.txt']);
+    expect(await asked()).toContain('check-ignore');
+  });
+
+  it('asks git when info/exclude un-ignores something, and goes by its answer', async () => {
+    const root = await repo();
+    await ensureIgnored(root, PATHS);
+    await writeFile(join(root, '.git/info/exclude'), '\n!/ralph/logs/\n', { flag: 'a' });
+    const asked = await gitThatCounts();
+    expect(await ensureIgnored(root, PATHS)).toEqual(['ralph/logs/']);
+    expect(await asked()).toContain('check-ignore');
   });
 
   it('leaves alone what .gitignore already covers', async () => {
