@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findOwnCgroup } from './cgroup.js';
 
@@ -53,13 +53,17 @@ export class MoveReadiness {
  */
 const MOVE_INTERVAL_MS = 4;
 
+let mountinfo: string | undefined;
+
 /**
  * ralph's own. Its cgroup is read again at every move: one that someone else moved ralph to is
  * where it stays (but for the moment between the read and the write).
  */
 export const moveReadiness = new MoveReadiness({
   moveSelf: async () => {
-    const home = findOwnCgroup();
+    // The mounts are read once: each move reads only where ralph is, off the main thread.
+    mountinfo ??= await readFile('/proc/self/mountinfo', 'utf8');
+    const home = findOwnCgroup(mountinfo, await readFile('/proc/self/cgroup', 'utf8'));
     if ('why' in home) throw new Error(home.why);
     await writeFile(join(home.dir, 'cgroup.procs'), String(process.pid));
   },

@@ -2,13 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  createRunCgroup,
-  findOwnCgroup,
-  inCgroup,
-  repoHash,
-  runCgroupName,
-} from '../../../src/process/cgroup.js';
+import { createRunCgroup, findOwnCgroup, inCgroup, repoHash, runCgroupName } from '../../../src/process/cgroup.js';
 
 const HYBRID = [
   '31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755',
