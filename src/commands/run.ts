@@ -5,6 +5,7 @@ import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
+import { prepareForScopes } from '../process/containment.js';
 import { askUncommittedChanges, type ChangesQuery } from '../git/work-tree.js';
 import { chooseTaskList, type ChosenList } from '../lists/chosen-list.js';
 import { failed, type Check } from '../run-lifecycle/check.js';
@@ -46,6 +47,7 @@ export interface RunCommandOptions {
  */
 export async function runCommand(options: RunCommandOptions): Promise<number> {
   if (options.worktree) return await runInWorktree(options);
+  if (!options.dryRun) prepareForScopes(options.env ?? process.env);
   const root = await findRepoRoot(options.cwd);
   // git status takes longest of the start checks, and only reads: it is asked now, beside the lock
   // and the configuration, and its answer is judged in its place among the checks. A start refused

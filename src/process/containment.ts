@@ -47,12 +47,23 @@ export interface RunMarker {
 }
 
 /**
- * How long the kernel is kept ready to move processes (move-readiness.ts): from the choice of a
- * cgroup to the first agent (the start checks: some 30 ms with a quick agent; a slower one pays
- * the wait itself), and from a scope's mark to its wrapper's move (a few milliseconds).
+ * How long the kernel is kept ready to move processes (move-readiness.ts): from the start of
+ * `ralph run` to its first agent (some 50 ms with a quick agent; a slower one pays the wait
+ * itself), and from a scope's mark to its wrapper's move (a few milliseconds).
  */
-const UNTIL_FIRST_SCOPE_MS = 100;
+const UNTIL_FIRST_SCOPE_MS = 150;
 const UNTIL_MOVED_MS = 30;
+
+/**
+ * A run is starting: the kernel gets ready to move its first scope into a cgroup. Its first move
+ * after a quiet while waits longest — 20–30 ms on a busy machine — so it is made at once, while
+ * ralph loads and checks the start, rather than on the way to the agent. Where ralph will not
+ * make cgroups, or may not move itself, nothing is done.
+ */
+export function prepareForScopes(env: NodeJS.ProcessEnv): void {
+  if (env.RALPH_CONTAINMENT === 'marker' || !hasProc()) return;
+  moveReadiness.keep(UNTIL_FIRST_SCOPE_MS);
+}
 
 /**
  * Keeps a run's processes inside the run. With a cgroup (Linux, cgroup v2, writable by ralph, or
@@ -89,8 +100,6 @@ export class Containment {
     this.runCgroup = path;
     this.scopes = manager ? { manager, repo } : undefined;
     this.hookExit();
-    // The start checks run before the first scope: the kernel gets ready meanwhile.
-    if (path) moveReadiness.keep(UNTIL_FIRST_SCOPE_MS);
     const leftovers = path
       ? leftoverRunCgroups(home, repo, this.runId)
       : manager

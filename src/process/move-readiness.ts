@@ -4,12 +4,13 @@ import { findOwnCgroup } from './cgroup.js';
 
 /**
  * Moving a process into a cgroup takes the kernel's cgroup_threadgroup_rwsem for writing. The first
- * move after a quiet while waits for an RCU grace period while the rwsem leaves its fast mode:
- * 6–12 ms on these machines, paid by the wrapper that moves each agent and gate (cgroup.ts
- * `inCgroup`) on the way to its first instruction. For about one grace period after a move, the
- * next one is free. So while a scope is about to start, ralph moves itself every few milliseconds:
- * its own pid written to the cgroup it is in moves nothing, the wait is taken in libuv's pool while
- * the start checks or the iteration's set-up run, and the wrapper finds the kernel ready.
+ * move after a quiet while waits for an RCU grace period while the rwsem leaves its fast mode
+ * (6–12 ms on a quiet machine here, 20–30 ms while ralph starts), and holds cgroup_mutex as it
+ * waits: the wrapper that moves each agent and gate (cgroup.ts `inCgroup`) paid it on the way to
+ * its first instruction. For a while after a move, the next one is free. So while a scope is about
+ * to start, ralph moves itself every few milliseconds: its own pid written to the cgroup it is in
+ * moves nothing, the wait is taken in libuv's pool while ralph loads and checks the start, and the
+ * wrapper finds the kernel ready.
  */
 export class MoveReadiness {
   private readyUntil = 0;

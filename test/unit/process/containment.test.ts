@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { Containment } from '../../../src/process/containment.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Containment, prepareForScopes } from '../../../src/process/containment.js';
+import { moveReadiness } from '../../../src/process/move-readiness.js';
+import { hasProc } from '../../../src/process/proc.js';
 import { cgroupHome, cgroupWritable } from '../../helpers/cgroup.js';
 
 // ralph's exit handler ends a scope still running and removes the run's cgroup when a fault ends
@@ -45,5 +47,22 @@ describe('Containment and ralph’s exit', () => {
     expect(exitListeners()).toBe(before);
     await containment.close();
     expect(exitListeners()).toBe(before);
+  });
+});
+
+describe('prepareForScopes', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it.skipIf(!hasProc())('gets the kernel ready for the start of a run, at once', () => {
+    const keep = vi.spyOn(moveReadiness, 'keep').mockImplementation(() => undefined);
+    prepareForScopes({});
+    expect(keep).toHaveBeenCalledTimes(1);
+    expect(keep.mock.calls[0]![0]).toBeGreaterThanOrEqual(100);
+  });
+
+  it('does nothing where the run will use the marker', () => {
+    const keep = vi.spyOn(moveReadiness, 'keep').mockImplementation(() => undefined);
+    prepareForScopes({ RALPH_CONTAINMENT: 'marker' });
+    expect(keep).not.toHaveBeenCalled();
   });
 });
