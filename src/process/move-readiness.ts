@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { close, constants, openSync, write } from 'node:fs';
 import { join } from 'node:path';
 import { findOwnCgroup } from './cgroup.js';
 
@@ -14,14 +14,15 @@ import { findOwnCgroup } from './cgroup.js';
  */
 export class MoveReadiness {
   private readyUntil = 0;
-  private moving = false;
+  /** The moves under way, from the first ask to the end of the time asked for. */
+  private mover: SelfMover | undefined;
   /** A move refused once (no write access to its own cgroup): it is never tried again. */
   private refused = false;
 
   constructor(
     private readonly ports: {
-      /** Moves ralph into the cgroup it is in; rejects when the kernel refuses. */
-      moveSelf: () => Promise<void>;
+      /** Gets ready to move ralph into the cgroup it is in; throws when it cannot be. */
+      startMoving: () => SelfMover;
       now: () => number;
       later: (step: () => void, ms: number) => void;
     },
@@ -30,22 +31,38 @@ export class MoveReadiness {
   /** Keeps the kernel ready for the next `forMs` milliseconds (or longer, if asked before). */
   keep(forMs: number): void {
     this.readyUntil = Math.max(this.readyUntil, this.ports.now() + forMs);
-    if (!this.moving && !this.refused) this.step();
+    if (this.mover || this.refused) return;
+    try {
+      this.mover = this.ports.startMoving();
+    } catch {
+      this.refused = true;
+      return;
+    }
+    this.step(this.mover);
   }
 
-  private step(): void {
-    this.moving = true;
-    this.ports.moveSelf().then(
+  private step(mover: SelfMover): void {
+    mover.move().then(
       () => {
-        if (this.ports.now() >= this.readyUntil) this.moving = false;
-        else this.ports.later(() => this.step(), MOVE_INTERVAL_MS);
+        if (this.ports.now() < this.readyUntil) return this.ports.later(() => this.step(mover), MOVE_INTERVAL_MS);
+        this.mover = undefined;
+        mover.stop();
       },
       () => {
-        this.moving = false;
+        this.mover = undefined;
         this.refused = true;
+        mover.stop();
       },
     );
   }
+}
+
+/** ralph's moves into its own cgroup, for as long as they are wanted. */
+export interface SelfMover {
+  /** One move; rejects when the kernel refuses it. */
+  move(): Promise<void>;
+  /** No more moves: what they held open is closed. */
+  stop(): void;
 }
 
 /**
@@ -54,19 +71,25 @@ export class MoveReadiness {
  */
 const MOVE_INTERVAL_MS = 4;
 
-let mountinfo: string | undefined;
-
 /**
- * ralph's own. Its cgroup is read again at every move: one that someone else moved ralph to is
- * where it stays (but for the moment between the read and the write).
+ * ralph's own. The first move must begin at once, while the main thread is busy with ralph's
+ * start: so cgroup.procs is opened here (close-on-exec: no child inherits it) and each move is one
+ * write in libuv's pool. Where ralph is, is read when the moves begin; they last at most a few
+ * hundred milliseconds.
  */
 export const moveReadiness = new MoveReadiness({
-  moveSelf: async () => {
-    // The mounts are read once: each move reads only where ralph is, off the main thread.
-    mountinfo ??= await readFile('/proc/self/mountinfo', 'utf8');
-    const home = findOwnCgroup(mountinfo, await readFile('/proc/self/cgroup', 'utf8'));
+  startMoving: () => {
+    const home = findOwnCgroup();
     if ('why' in home) throw new Error(home.why);
-    await writeFile(join(home.dir, 'cgroup.procs'), String(process.pid));
+    const fd = openSync(join(home.dir, 'cgroup.procs'), constants.O_WRONLY);
+    const pid = Buffer.from(String(process.pid));
+    return {
+      move: () =>
+        new Promise<void>((resolve, reject) =>
+          write(fd, pid, 0, pid.length, 0, (error) => (error ? reject(error) : resolve())),
+        ),
+      stop: () => close(fd, () => undefined),
+    };
   },
   now: () => performance.now(),
   later: (step, ms) => setTimeout(step, ms).unref(),

@@ -1,25 +1,34 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MoveReadiness, moveReadiness } from '../../../src/process/move-readiness.js';
 import { cgroupWritable } from '../../helpers/cgroup.js';
 
 /** A readiness on a hand-driven clock: `settle` lets the pending move finish, `tick` runs the next step. */
-function drivenReadiness(answer: () => Promise<void> = () => Promise.resolve()) {
+function drivenReadiness(answer: () => Promise<void> = () => Promise.resolve(), opens: () => void = () => undefined) {
   let now = 0;
   let moves = 0;
   let inFlight = 0;
   let most = 0;
+  let open = 0;
   const pending: { step: () => void; at: number }[] = [];
   const readiness = new MoveReadiness({
-    moveSelf: async () => {
-      moves += 1;
-      inFlight += 1;
-      most = Math.max(most, inFlight);
-      try {
-        await answer();
-      } finally {
-        inFlight -= 1;
-      }
+    startMoving: () => {
+      opens();
+      open += 1;
+      return {
+        move: async () => {
+          moves += 1;
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          try {
+            await answer();
+          } finally {
+            inFlight -= 1;
+          }
+        },
+        stop: () => (open -= 1),
+      };
     },
     now: () => now,
     later: (step, ms) => pending.push({ step, at: now + ms }),
@@ -40,7 +49,7 @@ function drivenReadiness(answer: () => Promise<void> = () => Promise.resolve()) 
     tick,
     settle,
     advance: (ms: number) => (now += ms),
-    counts: () => ({ moves, most, waiting: pending.length }),
+    counts: () => ({ moves, most, waiting: pending.length, open }),
   };
 }
 
@@ -50,7 +59,7 @@ describe('MoveReadiness', () => {
     driven.readiness.keep(20);
     while (await driven.tick());
     // At 0, 4, 8, 12, 16 and 20 ms: the last one finds the time up.
-    expect(driven.counts()).toEqual({ moves: 6, most: 1, waiting: 0 });
+    expect(driven.counts()).toEqual({ moves: 6, most: 1, waiting: 0, open: 0 });
   });
 
   it('a second ask while it moves lengthens the time, and never starts a second chain of moves', async () => {
@@ -61,7 +70,7 @@ describe('MoveReadiness', () => {
     driven.readiness.keep(1);
     while (await driven.tick());
     // Asked at 4 ms for 20 more: moves at 0, 4, 8, … 24.
-    expect(driven.counts()).toEqual({ moves: 7, most: 1, waiting: 0 });
+    expect(driven.counts()).toEqual({ moves: 7, most: 1, waiting: 0, open: 0 });
   });
 
   it('asked again after it stopped, it starts again', async () => {
@@ -81,7 +90,20 @@ describe('MoveReadiness', () => {
     while (await driven.tick());
     driven.readiness.keep(50);
     while (await driven.tick());
-    expect(driven.counts()).toEqual({ moves: 1, most: 1, waiting: 0 });
+    expect(driven.counts()).toEqual({ moves: 1, most: 1, waiting: 0, open: 0 });
+  });
+
+  it('where cgroup.procs cannot be opened, nothing is moved, and it is not tried again', async () => {
+    let tries = 0;
+    const driven = drivenReadiness(undefined, () => {
+      tries += 1;
+      throw new Error('EACCES');
+    });
+    driven.readiness.keep(50);
+    driven.readiness.keep(50);
+    while (await driven.tick());
+    expect(tries).toBe(1);
+    expect(driven.counts()).toEqual({ moves: 0, most: 0, waiting: 0, open: 0 });
   });
 });
 
@@ -93,4 +115,22 @@ describe('moveReadiness', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(readFileSync('/proc/self/cgroup', 'utf8')).toBe(before);
   });
+
+  it.skipIf(!cgroupWritable)('a process started while it moves gets no handle on ralph’s cgroup.procs', () => {
+    moveReadiness.keep(200);
+    const open = execFileSync('sh', ['-c', 'ls -l /proc/$$/fd'], { encoding: 'utf8' });
+    expect(open).not.toContain('cgroup.procs');
+    // The handle is there to be inherited, or this test proves nothing.
+    expect(readdirSync('/proc/self/fd').map((fd) => readlinkOr(`/proc/self/fd/${fd}`))).toContainEqual(
+      expect.stringMatching(/cgroup\.procs$/),
+    );
+  });
 });
+
+function readlinkOr(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '';
+  }
+}
