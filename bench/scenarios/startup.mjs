@@ -51,6 +51,8 @@ export async function startup(ctx) {
     }
     const version = summarize(runs.version);
     const node = summarize(runs.node);
+    const statusRatio = ctx.caps.hasStatus ? summarize(pairRatios(runs.status, runs.node)) : undefined;
+    const firstSpawnRatio = summarize(pairRatios(runs.firstSpawn, runs.node));
     const noStatus = 'n/a (no `ralph status` in this build)';
     const scenario = '5 start-up';
     return {
@@ -70,7 +72,7 @@ export async function startup(ctx) {
           ralph: ctx.caps.hasStatus ? orReason(summarize(runs.status), NOT_AVAILABLE) : noStatus,
           peer: 'node -e 0',
           peerValue: ctx.caps.hasStatus ? orReason(node, NOT_AVAILABLE) : noStatus,
-          ratio: ctx.caps.hasStatus ? orReason(summarize(pairRatios(runs.status, runs.node)), NOT_AVAILABLE) : noStatus,
+          ratio: ctx.caps.hasStatus ? orReason(statusRatio, NOT_AVAILABLE) : noStatus,
           digits: 1,
         },
         {
@@ -79,7 +81,7 @@ export async function startup(ctx) {
           ralph: orReason(summarize(runs.firstSpawn), NOT_AVAILABLE),
           peer: 'node -e 0',
           peerValue: orReason(node, NOT_AVAILABLE),
-          ratio: orReason(summarize(pairRatios(runs.firstSpawn, runs.node)), NOT_AVAILABLE),
+          ratio: orReason(firstSpawnRatio, NOT_AVAILABLE),
           digits: 1,
         },
       ],
@@ -89,7 +91,21 @@ export async function startup(ctx) {
           measured: version ? `${version.median.toFixed(1)} ms` : NOT_AVAILABLE,
           pass: version ? version.median <= VERSION_TARGET_MS : undefined,
         },
+        ratioTarget('`ralph status` ≤ 2 × `node -e 0` (median ratio)', ctx.caps.hasStatus ? statusRatio : undefined),
+        ratioTarget('`ralph run` to its first agent ≤ 2 × `node -e 0` (median ratio)', firstSpawnRatio),
       ],
     };
   });
+}
+
+/** Issue 26: a command people run in `watch`, and a run's way to its first agent, at most twice Node's own start. */
+const START_RATIO_TARGET = 2;
+
+/** @param {string} goal @param {{ median: number } | undefined} ratio */
+function ratioTarget(goal, ratio) {
+  return {
+    goal,
+    measured: ratio ? `${ratio.median.toFixed(2)} ×` : NOT_AVAILABLE,
+    pass: ratio ? ratio.median <= START_RATIO_TARGET : undefined,
+  };
 }
