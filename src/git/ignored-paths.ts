@@ -17,7 +17,10 @@ export async function ensureIgnored(root: string, wanted: readonly string[]): Pr
   return missing;
 }
 
-/** The paths, as git sees them, that nothing ignores yet: a question to git that writes nothing. */
+/**
+ * The paths, as git sees them, that nothing ignores yet: a question to git that writes nothing,
+ * unless info/exclude already lists them all (adding them would change nothing).
+ */
 export async function notYetIgnored(root: string, wanted: readonly string[]): Promise<string[]> {
   const paths = [...new Set(await Promise.all(wanted.map((path) => asGitSeesIt(root, path))))];
   if (await listedInExclude(root, paths)) return [];

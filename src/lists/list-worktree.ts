@@ -14,7 +14,7 @@ import {
   hasCommit,
   isValidBranchName,
   listWorktrees,
-  pruneWorktreeRecords,
+  removeWorktree,
   resolveCommit,
   type WorktreeEntry,
 } from '../git/worktrees.js';
@@ -122,8 +122,11 @@ async function listBranch(root: string, chosen: ChosenList): Promise<string> {
 }
 
 async function addListWorktree(root: string, dir: string, branch: string, from: string | undefined): Promise<string> {
-  // A worktree whose folder was deleted by hand is still registered: git would refuse the path.
-  await pruneWorktreeRecords(root);
+  // A worktree whose folder was deleted by hand is still registered: git would refuse the path. That
+  // record alone goes, not every stale one (`git worktree prune`): the loops of `ralph run --parallel`
+  // add theirs at the same moment, and a worktree on a disk not mounted now is the user's. A locked
+  // one stays, and git's refusal to add says why.
+  if ((await listWorktrees(root)).some((entry) => entry.path === dir)) await removeWorktree(root, dir);
   const exists = await branchExists(root, branch);
   let start: string | undefined;
   if (!exists) {

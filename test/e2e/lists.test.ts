@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -132,6 +132,24 @@ describe('run --worktree: a loop on its own worktree', () => {
     expect(again.stdout).toContain('worktree ralph/worktrees/ralph-api (branch ralph/api) reused');
     expect(again.stdout).not.toContain('committed as ralph/tasks.json');
     expect(checkoutFingerprint(repo)).toBe(before);
+  });
+
+  it("adds the worktree again once its folder was deleted by hand, and keeps git's record of every other", async () => {
+    const repo = await repoWithLists();
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    const first = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(first.code).toBe(0);
+    // A worktree of the user's on a disk not mounted now: its record is theirs.
+    const away = await mkdtemp(join(tmpdir(), 'ralph-away-'));
+    repo.git('worktree', 'add', '-q', '-b', 'elsewhere', join(away, 'tree'));
+    rmSync(away, { recursive: true, force: true });
+    rmSync(join(repo.root, 'ralph/worktrees/ralph-api'), { recursive: true, force: true });
+    const again = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toContain('worktree ralph/worktrees/ralph-api added on branch ralph/api');
+    const listed = repo.git('worktree', 'list', '--porcelain');
+    expect(listed).toContain(`worktree ${join(repo.root, 'ralph/worktrees/ralph-api')}`);
+    expect(listed).toContain(`worktree ${join(away, 'tree')}`);
   });
 
   it('a DECIDE in the worktree: notified by its list, answered from the main checkout with --tasks', async () => {
