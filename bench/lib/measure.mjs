@@ -78,7 +78,7 @@ export async function measure(file, args, options) {
   const treeMemory = treeRssMb === undefined ? {} : { treeRssMb };
   if (!(options.okCodes ?? [0]).includes(code)) {
     const stderr = readFileSync(stderrPath, 'utf8').slice(-2000).trim();
-    const printed = options.keepStdout ? `\nits output ended:\n${readFileSync(stdoutPath, 'utf8').slice(-4000)}` : '';
+    const printed = options.keepStdout ? failureOutput(readFileSync(stdoutPath, 'utf8')) : '';
     throw new Error(
       `${[file, ...args].join(' ').slice(0, 200)} exited ${code}${stderr ? `:\n${stderr}` : ''}${printed}`,
     );
@@ -94,4 +94,14 @@ export function expectLogSize(/** @type {string} */ path, /** @type {number} */ 
   const size = existsSync(path) ? statSync(path).size : 0;
   if (size !== bytes)
     throw new Error(`${who} logged ${size} of the agent's ${bytes} bytes in ${path}: it did not read the whole output`);
+}
+
+/**
+ * A failed run's output: its refusals (`ralph: …`, a parallel loop's prefixed ones too), wherever
+ * they were printed (a loop that failed at its start said so long before the end), then its end.
+ */
+function failureOutput(/** @type {string} */ text) {
+  const refusals = text.split('\n').filter((line) => /(^|│ )ralph: /.test(line));
+  const said = refusals.length > 0 ? `\nits refusals:\n${refusals.slice(-20).join('\n')}` : '';
+  return `${said}\nits output ended:\n${text.slice(-4000)}`;
 }
