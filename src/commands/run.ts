@@ -6,7 +6,6 @@ import { pathExists } from '../files/missing-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { prepareForScopes } from '../process/containment.js';
-import { askUncommittedChanges, type ChangesQuery } from '../git/work-tree.js';
 import { chooseTaskList, type ChosenList } from '../lists/chosen-list.js';
 import { failed, type Check } from '../run-lifecycle/check.js';
 import { finishRun } from '../run-lifecycle/finish-run.js';
@@ -48,20 +47,8 @@ export interface RunCommandOptions {
 export async function runCommand(options: RunCommandOptions): Promise<number> {
   if (options.worktree) return await runInWorktree(options);
   if (!options.dryRun) prepareForScopes(options.env ?? process.env);
-  const root = await findRepoRoot(options.cwd);
-  // git status takes longest of the start checks, and only reads: it is asked now, beside the lock
-  // and the configuration, and its answer is judged in its place among the checks. A start refused
-  // before then ends it.
-  const changes = askUncommittedChanges(root);
-  try {
-    return await startRun(options, root, changes);
-  } finally {
-    changes.stop();
-  }
-}
-
-async function startRun(options: RunCommandOptions, root: string, changes: ChangesQuery): Promise<number> {
   const terminal = terminalFor(options);
+  const root = await findRepoRoot(options.cwd);
   const given = options.flags.tasks as string | undefined;
   const paths = ralphPaths(root, (await chooseTaskList(root, options.cwd, given, terminal.env)).file);
   const start: StartInput = {
@@ -71,7 +58,6 @@ async function startRun(options: RunCommandOptions, root: string, changes: Chang
     flags: options.flags,
     env: terminal.env,
     yes: options.yes === true,
-    changes,
   };
   if (options.dryRun) return await dryRunCommand(start, terminal);
   await requireRalphFolder(paths, options.cwd, () => checkStart(start));
@@ -125,7 +111,7 @@ async function dryRunCommand(start: StartInput, terminal: Terminal): Promise<num
   try {
     const plan = await planStart(start);
     // A failing work tree is one check among the others: the dry run still lists them all.
-    const tree = await checkStartTree(plan, start.paths, { asked: start.changes }).then(
+    const tree = await checkStartTree(plan, start.paths).then(
       (): Check => ({ name: 'work tree', status: 'ok', detail: workTreeOk(plan.resolved.settings.allowDirty) }),
       (error: unknown) => {
         if (error instanceof RalphError) return failed('work tree', error);

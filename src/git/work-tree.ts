@@ -33,21 +33,6 @@ export async function uncommittedChanges(root: string, signal?: AbortSignal): Pr
   return changes;
 }
 
-/** `uncommittedChanges`, asked ahead of the check that reads it, and stopped if it is not read after all. */
-export interface ChangesQuery {
-  answer: Promise<WorkTreeChanges>;
-  /** Ends git: its answer is not wanted (--allow-dirty, a refused start) or the run was interrupted. */
-  readonly stop: () => void;
-}
-
-export function askUncommittedChanges(root: string): ChangesQuery {
-  const controller = new AbortController();
-  const answer = uncommittedChanges(root, controller.signal);
-  // Read later, or never: a start refused before its check must not leave it unhandled.
-  answer.catch(() => undefined);
-  return { answer, stop: () => controller.abort() };
-}
-
 /** The paths changed now that were not left exactly so by the previous run. */
 export function foreignChanges(now: WorkTreeChanges, leftBehind: WorkTreeChanges): string[] {
   return Object.keys(now).filter((path) => leftBehind[path] !== now[path]);

@@ -10,7 +10,6 @@ import { parseTasks } from '../files/tasks.js';
 import type { TaskList } from '../domain/tasks.js';
 import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { addToExclude, notYetIgnored } from '../git/ignored-paths.js';
-import type { ChangesQuery } from '../git/work-tree.js';
 import { readTemplate } from '../templates.js';
 import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
 import { checkWorkTree } from './work-tree-guard.js';
@@ -65,25 +64,13 @@ export interface StartOptions {
   yes: boolean;
   /** Aborts the git commands of the checks (the run's Ctrl-C or SIGTERM). */
   signal?: AbortSignal;
-  /** The work tree's changes, asked for as soon as the repository was known: git takes longest of the checks. */
-  changes?: ChangesQuery;
 }
 
 /** The work tree check of a start: no git operation half done, no foreign uncommitted change unless allowed. */
-export async function checkStartTree(
-  plan: StartPlan,
-  paths: RalphPaths,
-  options: { signal?: AbortSignal | undefined; asked?: ChangesQuery | undefined } = {},
-): Promise<void> {
+export async function checkStartTree(plan: StartPlan, paths: RalphPaths, signal?: AbortSignal): Promise<void> {
   const { leftBehind } = await readRunState(paths.state, '');
   const { allowDirty } = plan.resolved.settings;
-  const { signal, asked } = options;
-  await checkWorkTree(paths.root, {
-    allowDirty,
-    leftBehind: leftBehind ?? {},
-    ...(signal ? { signal } : {}),
-    ...(asked ? { asked } : {}),
-  });
+  await checkWorkTree(paths.root, { allowDirty, leftBehind: leftBehind ?? {}, ...(signal ? { signal } : {}) });
 }
 
 /**
@@ -98,7 +85,7 @@ export async function checkStart(
   // The work tree check only reads: its git processes run while the agent answers --version (and
   // its API is probed), not after. Its refusal still comes after the others', in the order above,
   // and only once its git has exited.
-  const tree = checkStartTree(plan, options.paths, { signal: options.signal, asked: options.changes }).then(
+  const tree = checkStartTree(plan, options.paths, options.signal).then(
     () => undefined,
     (error: unknown) => ({ error }),
   );

@@ -1,11 +1,5 @@
 import { RalphError } from '../errors.js';
-import {
-  foreignChanges,
-  pendingOperation,
-  uncommittedChanges,
-  type ChangesQuery,
-  type WorkTreeChanges,
-} from '../git/work-tree.js';
+import { foreignChanges, pendingOperation, uncommittedChanges, type WorkTreeChanges } from '../git/work-tree.js';
 
 /** How many changed paths a refusal lists before it says how many more there are. */
 const LISTED_PATHS = 10;
@@ -18,19 +12,10 @@ const LISTED_PATHS = 10;
  */
 export async function checkWorkTree(
   root: string,
-  options: {
-    allowDirty: boolean;
-    leftBehind: WorkTreeChanges;
-    signal?: AbortSignal;
-    /** The changes, already asked for; asked here when absent. */
-    asked?: ChangesQuery;
-  },
+  options: { allowDirty: boolean; leftBehind: WorkTreeChanges; signal?: AbortSignal },
 ): Promise<void> {
-  const { asked, signal } = options;
-  if (asked && options.allowDirty) asked.stop();
-  if (asked && signal) stopOnAbort(asked, signal);
   // Both only read (git status takes no lock: neutral-config.ts): git answers while the files are looked at.
-  const changes = options.allowDirty ? undefined : (asked?.answer ?? uncommittedChanges(root, signal));
+  const changes = options.allowDirty ? undefined : uncommittedChanges(root, options.signal);
   changes?.catch(() => undefined);
   const pending = await pendingOperation(root, options.signal);
   if (pending) throw new RalphError('setup', `${pending.what} in ${root}`, `${pending.howToEnd}, then run again`);
@@ -44,12 +29,4 @@ export async function checkWorkTree(
     `the work tree has uncommitted changes outside ralph/: ${listed}${more}`,
     "commit or stash them (the agent's commits would take them in), or pass --allow-dirty",
   );
-}
-
-/** The run's interrupt ends git's answer too, as it ends a query asked here. */
-function stopOnAbort(asked: ChangesQuery, signal: AbortSignal): void {
-  if (signal.aborted) return asked.stop();
-  signal.addEventListener('abort', asked.stop, { once: true });
-  const forget = () => signal.removeEventListener('abort', asked.stop);
-  asked.answer.then(forget, forget);
 }

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
-import { askUncommittedChanges, uncommittedChanges, type ChangesQuery } from '../../../src/git/work-tree.js';
+import { uncommittedChanges } from '../../../src/git/work-tree.js';
 import { checkWorkTree } from '../../../src/run-lifecycle/work-tree-guard.js';
 import { tempRepo } from './git-repo.js';
 
@@ -72,54 +72,5 @@ describe('checkWorkTree', () => {
     const error = await refusal(checkWorkTree(root, { allowDirty: true, leftBehind: {} }));
     expect(error.kind).toBe('setup');
     expect(error.hint).toMatch(/then run again$/);
-  });
-
-  describe('with the changes asked ahead (ralph run asks as soon as it knows the repository)', () => {
-    /** A query whose answer is given, and which notes whether it was stopped. */
-    const given = (answer: Record<string, string> | 'never') => {
-      const query = {
-        answer: answer === 'never' ? new Promise<Record<string, string>>(() => undefined) : Promise.resolve(answer),
-        stopped: false,
-        stop: () => (query.stopped = true),
-      };
-      return query satisfies ChangesQuery;
-    };
-
-    it('judges the answer asked ahead, not one of its own', async () => {
-      const { root } = await repo();
-      const asked = given({ 'seen-before-the-lock.txt': 'a hash' });
-      const error = await refusal(checkWorkTree(root, { allowDirty: false, leftBehind: {}, asked }));
-      expect(error.message).toContain('seen-before-the-lock.txt');
-    });
-
-    it('--allow-dirty stops the git asked ahead: its answer is not wanted', async () => {
-      const { root } = await repo();
-      const asked = given({ 'README.md': 'a hash' });
-      await expect(checkWorkTree(root, { allowDirty: true, leftBehind: {}, asked })).resolves.toBeUndefined();
-      expect(asked.stopped).toBe(true);
-    });
-
-    it("the run's interrupt stops it, also when it came before the check", async () => {
-      const { root } = await repo();
-      const controller = new AbortController();
-      const asked = given('never');
-      const checking = checkWorkTree(root, { allowDirty: false, leftBehind: {}, asked, signal: controller.signal });
-      checking.catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(asked.stopped).toBe(false);
-      controller.abort();
-      expect(asked.stopped).toBe(true);
-      const late = given({});
-      await checkWorkTree(root, { allowDirty: false, leftBehind: {}, asked: late, signal: controller.signal });
-      expect(late.stopped).toBe(true);
-    });
-
-    it('a real query, stopped, ends its git and fails as an interrupt', async () => {
-      const { root, write } = await repo();
-      await write('README.md', 'dirty\n');
-      const asked = askUncommittedChanges(root);
-      asked.stop();
-      await expect(asked.answer).rejects.toThrow(/stopped by the interrupt/);
-    });
   });
 });
