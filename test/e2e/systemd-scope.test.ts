@@ -175,7 +175,10 @@ describe('ralph run in systemd scope mode', () => {
       const { result, daemon } = await runEscapingAgent(repo, [
         'systemd-run --user --scope --quiet --collect --unit=escape-$$ -- setsid sleep 300 >/dev/null 2>&1 &',
         'echo $! > "$P.tmp"; mv "$P.tmp" "$P"',
-        'while ! grep -q "escape-$$" /proc/$(cat "$P")/cgroup 2>/dev/null; do :; done',
+        // In its scope, and `sleep` already: systemd-run joins the scope before it execs setsid, and
+        // until setsid runs, the process is still in the agent's group, which ralph ends as such.
+        'D=/proc/$(cat "$P")',
+        'while ! { grep -q "escape-$$" $D/cgroup && [ "$(cat $D/comm)" = sleep ]; } 2>/dev/null; do :; done',
       ]);
       expect(isAlive(daemon)).toBe(false);
       expect(result.stdout).toMatch(/warning: ended 1 process that left the agent's group: \d+ sleep/);
