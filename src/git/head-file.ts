@@ -36,6 +36,16 @@ export async function findGitDirs(root: string): Promise<GitDirs | undefined> {
 }
 
 /**
+ * The git dirs from the files, where they settle them: undefined when GIT_DIR or GIT_COMMON_DIR
+ * move the repository away from root/.git (only git knows where then), or the files say nothing
+ * this reader knows. Ask git then.
+ */
+export async function gitDirsFromFiles(root: string): Promise<GitDirs | undefined> {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined) return undefined;
+  return await findGitDirs(root).catch(() => undefined);
+}
+
+/**
  * The commit HEAD points at, read from the files the way git's files backend does — HEAD,
  * the loose ref, then packed-refs — without starting a process. Undefined whenever the files
  * do not settle it (no commit yet, another ref backend, anything unexpected): ask git then.

@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { appendOwnFile, readOwnFile } from '../files/own-file.js';
 import { gitFailure, gitOutput, runGit } from './safe-git.js';
-import { findGitDirs } from './head-file.js';
+import { gitDirsFromFiles } from './head-file.js';
 
 /** The line ralph writes into `info/exclude` before the paths it adds. */
 const EXCLUDE_HEADING = "# ralph: the loop's own files";
@@ -56,9 +56,7 @@ export async function addToExclude(root: string, paths: readonly string[]): Prom
  * either way. Read from the files only where they settle where the file is.
  */
 async function listedInExclude(root: string, paths: readonly string[]): Promise<boolean> {
-  // GIT_DIR and GIT_COMMON_DIR move the repository away from root/.git: only git knows where.
-  if (process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined) return false;
-  const dirs = await findGitDirs(root).catch(() => undefined);
+  const dirs = await gitDirsFromFiles(root);
   if (!dirs) return false;
   const text = await readOwnFile(join(dirs.commonDir, 'info', 'exclude')).catch(() => undefined);
   if (text === undefined) return false;

@@ -2,7 +2,7 @@ import { RalphError } from '../errors.js';
 import type { Git } from '../loop/ports.js';
 import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
 import { reachesThroughLooseCommits } from './loose-commits.js';
-import { findGitDirs, readBranchFromFiles, readHeadFromFiles, type GitDirs } from './head-file.js';
+import { gitDirsFromFiles, readBranchFromFiles, readHeadFromFiles, type GitDirs } from './head-file.js';
 import { findRootFromFiles } from './find-root.js';
 
 /** How far back the reflog is searched for the commit to get back to. */
@@ -31,10 +31,8 @@ export async function findRepoRoot(cwd: string): Promise<string> {
  * from git.
  */
 export function createGit(root: string): Git {
-  // GIT_DIR and GIT_COMMON_DIR move the repository away from root/.git: only git knows where.
-  const overridden = process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined;
   let dirs: Promise<GitDirs | undefined> | undefined;
-  const gitDirs = () => (dirs ??= overridden ? Promise.resolve(undefined) : findGitDirs(root).catch(() => undefined));
+  const gitDirs = () => (dirs ??= gitDirsFromFiles(root));
   // Exit codes are answers here (1: not an ancestor, no commit yet): execa reports them as they are.
   const run = (args: string[]): Promise<GitResult> =>
     runGit(root, args).catch((error: unknown) => {

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { isErrno } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { gitOutput } from './safe-git.js';
-import { findGitDirs } from './head-file.js';
+import { gitDirsFromFiles } from './head-file.js';
 
 /** Uncommitted paths (relative to the root) and a hash of each one's content; `deleted` when it is gone. */
 export type WorkTreeChanges = Record<string, string>;
@@ -97,9 +97,8 @@ const OPERATIONS: readonly (PendingOperation & { marker: string })[] = [
 
 /** The merge, rebase, cherry-pick, revert or bisect this work tree is in the middle of, if any. */
 export async function pendingOperation(root: string, signal?: AbortSignal): Promise<PendingOperation | undefined> {
-  // From the files when they settle it (no process started); GIT_DIR moves the repository where only git knows.
-  const overridden = process.env.GIT_DIR !== undefined || process.env.GIT_COMMON_DIR !== undefined;
-  const found = overridden ? undefined : await findGitDirs(root).catch(() => undefined);
+  // From the files when they settle it: no process started.
+  const found = await gitDirsFromFiles(root);
   const gitDir = found?.gitDir ?? (await gitOutput(root, ['rev-parse', '--absolute-git-dir'], signal)).trim();
   // Looked for all at once; the first of the list found is the one named.
   const present = await Promise.all(OPERATIONS.map(({ marker }) => pathExists(join(gitDir, marker))));
