@@ -5,7 +5,6 @@ import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
-import { prepareForScopes } from '../process/containment.js';
 import { chooseTaskList, type ChosenList } from '../lists/chosen-list.js';
 import { failed, type Check } from '../run-lifecycle/check.js';
 import { finishRun } from '../run-lifecycle/finish-run.js';
@@ -46,7 +45,6 @@ export interface RunCommandOptions {
  */
 export async function runCommand(options: RunCommandOptions): Promise<number> {
   if (options.worktree) return await runInWorktree(options);
-  if (!options.dryRun) prepareForScopes(options.env ?? process.env);
   const terminal = terminalFor(options);
   const root = await findRepoRoot(options.cwd);
   const given = options.flags.tasks as string | undefined;

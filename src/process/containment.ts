@@ -47,23 +47,12 @@ export interface RunMarker {
 }
 
 /**
- * How long the kernel is kept ready to move processes (move-readiness.ts): from the start of
- * `ralph run` to its first agent (some 50 ms with a quick agent; a slower one pays the wait
- * itself), and from a scope's mark to its wrapper's move (a few milliseconds).
+ * How long the kernel is kept ready to move processes (move-readiness.ts): from the run's cgroup
+ * to its first agent (some 50 ms with a quick agent; a slower one pays the wait itself), and from
+ * a scope's mark to its wrapper's move (a few milliseconds).
  */
 const UNTIL_FIRST_SCOPE_MS = 150;
 const UNTIL_MOVED_MS = 30;
-
-/**
- * A run is starting: the kernel gets ready to move its first scope into a cgroup. Its first move
- * after a quiet while waits longest — 20–30 ms on a busy machine — so it is made at once, while
- * ralph loads and checks the start, rather than on the way to the agent. Where ralph will not
- * make cgroups, or may not move itself, nothing is done.
- */
-export function prepareForScopes(env: NodeJS.ProcessEnv): void {
-  if (env.RALPH_CONTAINMENT === 'marker' || !hasProc()) return;
-  moveReadiness.keep(UNTIL_FIRST_SCOPE_MS);
-}
 
 /**
  * Keeps a run's processes inside the run. With a cgroup (Linux, cgroup v2, writable by ralph, or
@@ -107,6 +96,9 @@ export class Containment {
         : [];
     const ended: MarkedProcess[] = [];
     for (const leftover of leftovers) ended.push(...(await emptyCgroup(leftover)));
+    // Not before: the first move holds cgroup_mutex through its long wait, and the mkdir of the
+    // run's cgroup (or the rmdir of a leftover) would wait with it, on ralph's main thread.
+    if (path) moveReadiness.keep(UNTIL_FIRST_SCOPE_MS);
     return ended;
   }
 

@@ -3,9 +3,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Containment, prepareForScopes } from '../../../src/process/containment.js';
+import { Containment } from '../../../src/process/containment.js';
 import { moveReadiness } from '../../../src/process/move-readiness.js';
-import { hasProc } from '../../../src/process/proc.js';
 import { cgroupHome, cgroupWritable } from '../../helpers/cgroup.js';
 
 // ralph's exit handler ends a scope still running and removes the run's cgroup when a fault ends
@@ -50,19 +49,27 @@ describe('Containment and ralph’s exit', () => {
   });
 });
 
-describe('prepareForScopes', () => {
+describe('the kernel made ready for the first scope', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it.skipIf(!hasProc())('gets the kernel ready for the start of a run, at once', () => {
-    const keep = vi.spyOn(moveReadiness, 'keep').mockImplementation(() => undefined);
-    prepareForScopes({});
-    expect(keep).toHaveBeenCalledTimes(1);
-    expect(keep.mock.calls[0]![0]).toBeGreaterThanOrEqual(100);
+  it.skipIf(!cgroupWritable)('once the run’s cgroup is made, never before it', async () => {
+    const made: boolean[] = [];
+    const containment = new Containment();
+    vi.spyOn(moveReadiness, 'keep').mockImplementation(() => {
+      // The mkdir of the run's cgroup would wait on the first move's grace period: it came first.
+      made.push(containment.choice.mode === 'cgroup');
+    });
+    await containment.open(await mkdtemp(join(tmpdir(), 'ralph-containment-')));
+    await containment.close();
+    expect(made).toEqual([true]);
   });
 
-  it('does nothing where the run will use the marker', () => {
+  it('not at all where the run uses the marker', async () => {
     const keep = vi.spyOn(moveReadiness, 'keep').mockImplementation(() => undefined);
-    prepareForScopes({ RALPH_CONTAINMENT: 'marker' });
+    const containment = new Containment();
+    await containment.open(await mkdtemp(join(tmpdir(), 'ralph-containment-')), { RALPH_CONTAINMENT: 'marker' });
+    containment.started(containment.mark('agent-1'))();
+    await containment.close();
     expect(keep).not.toHaveBeenCalled();
   });
 });
