@@ -72,7 +72,7 @@ export interface Git {
 export interface Clock {
   /** Milliseconds since the epoch, as the wall clock says now. */
   now(): number;
-  /** Milliseconds from an arbitrary origin, never going back and never stepping (performance.now). */
+  /** Milliseconds from an arbitrary origin, never going back and never stepping (process.hrtime). */
   monotonic(): number;
   /** Waits (a usage-limit wait); resolves early when the signal fires. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
