@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
 
 /**
@@ -21,7 +22,10 @@ export interface WorktreeEntry {
 
 /** Every worktree of the repository, the main one first. */
 export async function listWorktrees(root: string): Promise<WorktreeEntry[]> {
-  const text = await gitOutput(root, ['worktree', 'list', '--porcelain']);
+  const args = ['worktree', 'list', '--porcelain'];
+  const listed = await despiteHalfWrittenRecords(() => answer(root, args));
+  if (listed.exitCode !== 0) throw gitFailure(listed, args);
+  const text = listed.stdout;
   const entries: WorktreeEntry[] = [];
   for (const block of text.split(/\n\n+/)) {
     const lines = block.split('\n').filter(Boolean);
@@ -75,17 +79,20 @@ export async function addWorktree(
   branch: string,
   startPoint: string | undefined,
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const args =
-    startPoint === undefined
-      ? ['worktree', 'add', '--quiet', dir, branch]
-      : ['worktree', 'add', '--quiet', '-b', branch, dir, startPoint];
-  const result = await answer(root, args, { filters: true });
+  if (startPoint !== undefined) {
+    // Made first, not by `worktree add -b`: that makes the branch before it reads the other
+    // worktrees' records, and asked again after a half-written one, it would find the branch taken.
+    const made = await answer(root, ['branch', '--no-track', branch, startPoint]);
+    if (made.exitCode !== 0) return { ok: false, reason: gitReason(made) };
+  }
+  const args = ['worktree', 'add', '--quiet', dir, branch];
+  const result = await despiteHalfWrittenRecords(() => answer(root, args, { filters: true }));
   return result.exitCode === 0 ? { ok: true } : { ok: false, reason: gitReason(result) };
 }
 
 /** Removes a clean worktree (git refuses one with changes: no --force, ever). */
 export async function removeWorktree(root: string, dir: string): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const result = await answer(root, ['worktree', 'remove', dir]);
+  const result = await despiteHalfWrittenRecords(() => answer(root, ['worktree', 'remove', dir]));
   return result.exitCode === 0 ? { ok: true } : { ok: false, reason: gitReason(result) };
 }
 
@@ -149,6 +156,29 @@ export async function commitFile(dir: string, path: string, message: string): Pr
 export async function commonGitDir(root: string): Promise<string> {
   return (await gitOutput(root, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
 }
+
+/**
+ * git reads every worktree's record before it lists the worktrees, adds or removes one, and dies on
+ * a record another git is still writing: `failed to read .git/worktrees/<id>/commondir: Success`
+ * (git creates the file, then writes it). The loops of `ralph run --parallel` add their worktrees
+ * at the same moment, so such a command is asked again, a few times. git dies before it changes
+ * anything; a record that stays unreadable (a real fault, or one the agent left) fails as before.
+ */
+export async function despiteHalfWrittenRecords(
+  ask: () => Promise<GitResult>,
+  wait: (ms: number) => Promise<unknown> = sleep,
+): Promise<GitResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await ask();
+    if (result.exitCode === 0 || attempt === RECORD_ATTEMPTS || !HALF_WRITTEN_RECORD.test(result.stderr)) return result;
+    await wait(RECORD_RETRY_MS * attempt);
+  }
+}
+
+const HALF_WRITTEN_RECORD = /failed to read \S*worktrees\/[^/\s]+\/(?:commondir|gitdir)\b/;
+/** Some 300 ms in all: a record is written within microseconds, even on a loaded machine. */
+const RECORD_ATTEMPTS = 6;
+const RECORD_RETRY_MS = 20;
 
 function answer(root: string, args: string[], options: { filters?: boolean; input?: string } = {}): Promise<GitResult> {
   return runGit(root, args, options).catch((error: unknown) => {
