@@ -153,6 +153,10 @@ async function main() {
   try {
     for (const [index, scenario] of SCENARIOS.entries()) {
       if (!settings.only.includes(index + 1)) continue;
+      // Each scenario on a settled disk: the one before it deleted gigabytes (of output, of
+      // repositories), and on a file system that discards as it deletes (ext4 -o discard here) its
+      // journal then slows the next one's renames and creates: ralph's start, not Node's.
+      execFileSync('sync');
       const result = await scenario(ctx);
       rows.push(...result.rows);
       targets.push(...result.targets);
