@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Containment } from '../../../src/process/containment.js';
+import { Containment, probeContainment } from '../../../src/process/containment.js';
 import { moveReadiness } from '../../../src/process/move-readiness.js';
 import { cgroupHome, cgroupWritable } from '../../helpers/cgroup.js';
 
@@ -62,6 +62,13 @@ describe('the kernel made ready for the first scope', () => {
     await containment.open(await mkdtemp(join(tmpdir(), 'ralph-containment-')));
     await containment.close();
     expect(made).toEqual([true]);
+  });
+
+  it.skipIf(!cgroupWritable)('not for a dry run, which makes the run’s cgroup only to see that it can', async () => {
+    const keep = vi.spyOn(moveReadiness, 'keep').mockImplementation(() => undefined);
+    const choice = await probeContainment(await mkdtemp(join(tmpdir(), 'ralph-containment-')), {});
+    expect(choice.mode).toBe('cgroup');
+    expect(keep).not.toHaveBeenCalled();
   });
 
   it('not at all where the run uses the marker', async () => {
