@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { RalphError } from '../errors.js';
 import { ownFolder } from '../files/own-file.js';
 import { gitOutput } from './safe-git.js';
+import { worktreeOutput } from './worktree-command.js';
 
 /**
  * A worktree of `branch` at `dir`, made when missing, reset to the branch's commit when there: the
@@ -19,7 +20,7 @@ export async function openIntegrationWorktree(
   const present = await lstat(dir).catch(() => undefined);
   if (!present) {
     await ownFolder(root, dirname(dir));
-    await gitOutput(root, ['worktree', 'add', '--quiet', dir, branch], options);
+    await worktreeOutput(root, ['add', '--quiet', dir, branch], options);
     return;
   }
   const listed = present.isDirectory() ? await worktreeBranch(root, await realpath(dir), signal) : undefined;
@@ -45,7 +46,7 @@ export async function resetWorktree(dir: string, commit: string, signal?: AbortS
 
 /** The branch ref git lists for the worktree at `dir`; undefined when git lists no worktree there. */
 async function worktreeBranch(root: string, dir: string, signal?: AbortSignal): Promise<string | undefined> {
-  const listed = await gitOutput(root, ['worktree', 'list', '--porcelain', '-z'], signal ? { signal } : {});
+  const listed = await worktreeOutput(root, ['list', '--porcelain', '-z'], signal ? { signal } : {});
   // Records of NUL-ended lines (`worktree <path>`, `HEAD <hash>`, `branch <ref>`), each ended by an empty one.
   let path: string | undefined;
   for (const line of listed.split('\0')) {

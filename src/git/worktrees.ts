@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
+import { worktreeGit, worktreeOutput } from './worktree-command.js';
 
 /**
  * The git worktree operations ralph's task lists need, each one small and named for what it does,
@@ -22,10 +22,7 @@ export interface WorktreeEntry {
 
 /** Every worktree of the repository, the main one first. */
 export async function listWorktrees(root: string): Promise<WorktreeEntry[]> {
-  const args = ['worktree', 'list', '--porcelain'];
-  const listed = await despiteHalfWrittenRecords(() => answer(root, args));
-  if (listed.exitCode !== 0) throw gitFailure(listed, args);
-  const text = listed.stdout;
+  const text = await worktreeOutput(root, ['list', '--porcelain']);
   const entries: WorktreeEntry[] = [];
   for (const block of text.split(/\n\n+/)) {
     const lines = block.split('\n').filter(Boolean);
@@ -79,26 +76,38 @@ export async function addWorktree(
   branch: string,
   startPoint: string | undefined,
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
-  if (startPoint !== undefined) {
-    // Made first, not by `worktree add -b`: that makes the branch before it reads the other
-    // worktrees' records, and asked again after a half-written one, it would find the branch taken.
-    const made = await answer(root, ['branch', '--no-track', branch, startPoint]);
-    if (made.exitCode !== 0) return { ok: false, reason: gitReason(made) };
-  }
-  const args = ['worktree', 'add', '--quiet', dir, branch];
-  const result = await despiteHalfWrittenRecords(() => answer(root, args, { filters: true }));
-  return result.exitCode === 0 ? { ok: true } : { ok: false, reason: gitReason(result) };
+  // A new branch is made first, not by `worktree add -b`: that makes it before it reads the other
+  // worktrees' records, and asked again after a half-written one (worktree-command.ts), it would
+  // find the branch taken. A worktree that then cannot be added takes its new branch with it.
+  const made = startPoint === undefined ? undefined : await makeBranch(root, branch, startPoint);
+  if (made && 'reason' in made) return { ok: false, reason: made.reason };
+  const result = await worktreeGit(root, ['add', '--quiet', dir, branch], { filters: true });
+  if (result.exitCode === 0) return { ok: true };
+  if (made) await answer(root, ['update-ref', '-d', `refs/heads/${branch}`, made.commit]);
+  return { ok: false, reason: gitReason(result) };
+}
+
+/** A new branch at `startPoint`, with no upstream; the commit it was made at, or git's refusal. */
+async function makeBranch(
+  root: string,
+  branch: string,
+  startPoint: string,
+): Promise<{ commit: string } | { reason: string }> {
+  const commit = await resolveCommit(root, startPoint);
+  if (commit === undefined) return { reason: `${startPoint} names no commit` };
+  const made = await answer(root, ['branch', '--no-track', branch, commit]);
+  return made.exitCode === 0 ? { commit } : { reason: gitReason(made) };
 }
 
 /** Removes a clean worktree (git refuses one with changes: no --force, ever). */
 export async function removeWorktree(root: string, dir: string): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const result = await despiteHalfWrittenRecords(() => answer(root, ['worktree', 'remove', dir]));
+  const result = await worktreeGit(root, ['remove', dir]);
   return result.exitCode === 0 ? { ok: true } : { ok: false, reason: gitReason(result) };
 }
 
 /** Forgets the worktrees whose folder is gone (git's own bookkeeping under .git/worktrees/). */
 export async function pruneWorktreeRecords(root: string): Promise<void> {
-  await gitOutput(root, ['worktree', 'prune']);
+  await worktreeOutput(root, ['prune']);
 }
 
 /** Whether `ancestor` is contained in `descendant` (merged into it). */
@@ -156,29 +165,6 @@ export async function commitFile(dir: string, path: string, message: string): Pr
 export async function commonGitDir(root: string): Promise<string> {
   return (await gitOutput(root, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
 }
-
-/**
- * git reads every worktree's record before it lists the worktrees, adds or removes one, and dies on
- * a record another git is still writing: `failed to read .git/worktrees/<id>/commondir: Success`
- * (git creates the file, then writes it). The loops of `ralph run --parallel` add their worktrees
- * at the same moment, so such a command is asked again, a few times. git dies before it changes
- * anything; a record that stays unreadable (a real fault, or one the agent left) fails as before.
- */
-export async function despiteHalfWrittenRecords(
-  ask: () => Promise<GitResult>,
-  wait: (ms: number) => Promise<unknown> = sleep,
-): Promise<GitResult> {
-  for (let attempt = 1; ; attempt++) {
-    const result = await ask();
-    if (result.exitCode === 0 || attempt === RECORD_ATTEMPTS || !HALF_WRITTEN_RECORD.test(result.stderr)) return result;
-    await wait(RECORD_RETRY_MS * attempt);
-  }
-}
-
-const HALF_WRITTEN_RECORD = /failed to read \S*worktrees\/[^/\s]+\/(?:commondir|gitdir)\b/;
-/** Some 300 ms in all: a record is written within microseconds, even on a loaded machine. */
-const RECORD_ATTEMPTS = 6;
-const RECORD_RETRY_MS = 20;
 
 function answer(root: string, args: string[], options: { filters?: boolean; input?: string } = {}): Promise<GitResult> {
   return runGit(root, args, options).catch((error: unknown) => {

@@ -1,11 +1,10 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   addWorktree,
   branchExists,
-  despiteHalfWrittenRecords,
   hasCommit,
   hasUncommittedWork,
   isMergedInto,
@@ -15,7 +14,6 @@ import {
   resolveCommit,
   showFile,
 } from '../../../src/git/worktrees.js';
-import { runGit } from '../../../src/git/safe-git.js';
 import { realRepository } from './real-repository.js';
 
 async function committed() {
@@ -71,53 +69,5 @@ describe('the worktree operations', () => {
     expect(await resolveCommit(root, 'main')).toBe(git('rev-parse', 'HEAD'));
     expect(await resolveCommit(root, 'nope')).toBeUndefined();
     expect(await resolveCommit(root, '--output=/tmp/x')).toBeUndefined();
-  });
-});
-
-// git 2.39 dies listing the worktrees while another git is writing one's record (the loops of
-// `ralph run --parallel` add theirs at once; seen in bench scenario 8 as
-// `fatal: failed to read .git/worktrees/ralph-beta/commondir: Success`).
-describe('a worktree record another git is still writing', () => {
-  async function halfWritten() {
-    const repo = await committed();
-    const record = join(repo.root, '.git/worktrees/other');
-    mkdirSync(record, { recursive: true });
-    writeFileSync(join(record, 'gitdir'), `${join(repo.root, 'other/.git')}\n`);
-    writeFileSync(join(record, 'commondir'), '');
-    return { ...repo, commondir: join(record, 'commondir') };
-  }
-
-  it('is waited for: the command is asked again once the record is written', async () => {
-    const { root, commondir } = await halfWritten();
-    const waits: number[] = [];
-    const listed = await despiteHalfWrittenRecords(
-      () => runGit(root, ['worktree', 'list', '--porcelain']),
-      async (ms) => {
-        waits.push(ms);
-        writeFileSync(commondir, '../..\n');
-      },
-    );
-    expect(waits).toHaveLength(1);
-    expect(listed.exitCode).toBe(0);
-    expect(listed.stdout).toContain(join(root, 'other'));
-  });
-
-  it('fails as git does when the record stays unreadable', async () => {
-    const { root } = await halfWritten();
-    await expect(listWorktrees(root)).rejects.toThrow(/git worktree failed: .*failed to read .*other\/commondir/);
-    const added = await addWorktree(root, join(root, 'wt'), 'feature/y', 'HEAD');
-    expect(added.ok).toBe(false);
-    expect(!added.ok && added.reason).toMatch(/failed to read .*other\/commondir/);
-  });
-
-  it('does not ask again for any other failure', async () => {
-    const { root } = await committed();
-    let asked = 0;
-    const result = await despiteHalfWrittenRecords(
-      () => (asked++, runGit(root, ['worktree', 'remove', join(root, 'nowhere')])),
-      () => Promise.resolve(),
-    );
-    expect(result.exitCode).not.toBe(0);
-    expect(asked).toBe(1);
   });
 });
