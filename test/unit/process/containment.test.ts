@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Containment, probeContainment } from '../../../src/process/containment.js';
+import { repoHash, runCgroupName } from '../../../src/process/cgroup.js';
 import { moveReadiness } from '../../../src/process/move-readiness.js';
 import { cgroupHome, cgroupWritable } from '../../helpers/cgroup.js';
 
@@ -52,16 +53,19 @@ describe('Containment and ralph’s exit', () => {
 describe('the kernel made ready for the first scope', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it.skipIf(!cgroupWritable)('once the run’s cgroup is made, never before it', async () => {
-    const made: boolean[] = [];
+  it.skipIf(!cgroupWritable)('once the run’s cgroup is made and an earlier run’s emptied, never before', async () => {
+    const identity = await mkdtemp(join(tmpdir(), 'ralph-containment-'));
+    // An earlier run of the same repository left its cgroup: its rmdir would wait on the move too.
+    const leftover = join((cgroupHome as { dir: string }).dir, runCgroupName(repoHash(identity), 'deadbeef0000'));
+    mkdirSync(leftover);
+    const seen: { made: boolean; leftover: boolean }[] = [];
     const containment = new Containment();
     vi.spyOn(moveReadiness, 'keep').mockImplementation(() => {
-      // The mkdir of the run's cgroup would wait on the first move's grace period: it came first.
-      made.push(containment.choice.mode === 'cgroup');
+      seen.push({ made: containment.choice.mode === 'cgroup', leftover: existsSync(leftover) });
     });
-    await containment.open(await mkdtemp(join(tmpdir(), 'ralph-containment-')));
+    await containment.open(identity);
     await containment.close();
-    expect(made).toEqual([true]);
+    expect(seen).toEqual([{ made: true, leftover: false }]);
   });
 
   it.skipIf(!cgroupWritable)('not for a dry run, which makes the run’s cgroup only to see that it can', async () => {
