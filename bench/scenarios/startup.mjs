@@ -7,9 +7,10 @@ import { measure } from '../lib/measure.mjs';
 import { inFreshRepo, runLoop } from '../lib/loops.mjs';
 import { NOT_AVAILABLE, orReason } from '../lib/rows.mjs';
 import { pairRatios, summarize } from '../lib/stats.mjs';
-import { AGENTS, RALPH_BIN } from '../lib/workspace.mjs';
+import { AGENTS, BENCH_DIR, RALPH_BIN } from '../lib/workspace.mjs';
 
 const VERSION_TARGET_MS = 150;
+const FLOOR_SCRIPT = join(BENCH_DIR, 'lib/first-agent-floor.cjs');
 
 /**
  * Variables that make Node's own start do more, for `node -e 0` and ralph alike: with
@@ -32,8 +33,8 @@ export async function startup(ctx) {
   return inFreshRepo(ctx, async (dir) => {
     // A repository with a few iterations behind it, so `ralph status` has something to report.
     await runLoop(ctx, 'ralph', { dir, env: plainEnv, iterations: 3 });
-    const plain = starts(ctx, dir, plainEnv, { version: true });
-    const machine = setHere.length ? starts(ctx, dir, machineEnv, { version: false }) : undefined;
+    const plain = starts(ctx, dir, plainEnv, { version: true, floor: true });
+    const machine = setHere.length ? starts(ctx, dir, machineEnv, { version: false, floor: false }) : undefined;
     await plain.warmUp();
     for (let i = 0; i < samples; i++) {
       await plain.sample();
@@ -56,6 +57,14 @@ export async function startup(ctx) {
           digits: 1,
         },
         ...startRows(ctx, plain.runs, ''),
+        {
+          scenario,
+          metric: 'the floor: a script that only asks git twice and starts the agent, exec to its first line (ms)',
+          ralph: orReason(summarize(plain.runs.floor), NOT_AVAILABLE),
+          ...nodePeer,
+          ratio: orReason(summarize(pairRatios(plain.runs.floor, plain.runs.node)), NOT_AVAILABLE),
+          digits: 1,
+        },
         ...(machine ? startRows(ctx, machine.runs, `, with ${setHere.join(' and ')} as set here`) : []),
       ],
       targets: [
@@ -77,28 +86,34 @@ export async function startup(ctx) {
 }
 
 /** The three start-up series of one environment, sampled together so that drift hits them alike. */
-function starts(ctx, dir, env, { version }) {
-  /** @type {{ node: number[], version: number[], status: number[], firstSpawn: number[] }} */
-  const runs = { node: [], version: [], status: [], firstSpawn: [] };
+function starts(ctx, dir, env, { version, floor }) {
+  /** @type {{ node: number[], version: number[], status: number[], firstSpawn: number[], floor: number[] }} */
+  const runs = { node: [], version: [], status: [], firstSpawn: [], floor: [] };
   const options = { cwd: dir, env, scratch: ctx.ws.scratch };
   const time = async (/** @type {string[]} */ args, okCodes = [0]) =>
     (await measure(process.execPath, args, { ...options, okCodes })).wallMs;
   const stamps = join(ctx.ws.scratch, 'first-spawn-stamps');
   // From the exec of `ralph run` to the agent's first line (its own start stamp): the options,
   // the configuration, the start checks, the lock, then the spawn. The run itself is not timed.
-  const firstSpawn = async () => {
+  const toFirstLine = async (/** @type {() => Promise<unknown>} */ start) => {
     rmSync(stamps, { force: true });
     const startedAt = performance.timeOrigin + performance.now();
-    await runLoop(ctx, 'ralph', {
-      dir,
-      env: { ...env, BENCH_STAMPS: stamps },
-      iterations: 1,
-      ralphArgs: [...ctx.caps.textArgs, ...ctx.caps.resumeArgs],
-    });
+    await start();
     const first = /^s (\d+\.\d+)$/m.exec(readFileSync(stamps, 'utf8'));
     if (!first) throw new Error('the agent of the first-spawn run left no start stamp');
     return Number(first[1]) * 1000 - startedAt;
   };
+  const stamped = { ...env, BENCH_STAMPS: stamps };
+  const firstSpawn = () =>
+    toFirstLine(() =>
+      runLoop(ctx, 'ralph', {
+        dir,
+        env: stamped,
+        iterations: 1,
+        ralphArgs: [...ctx.caps.textArgs, ...ctx.caps.resumeArgs],
+      }),
+    );
+  const floorSpawn = () => toFirstLine(() => measure(process.execPath, [FLOOR_SCRIPT], { ...options, env: stamped }));
   return {
     runs,
     warmUp: () => time([RALPH_BIN, '--version']),
@@ -108,6 +123,7 @@ function starts(ctx, dir, env, { version }) {
       // status reports the loop's state through its exit code too; any documented code will do.
       if (ctx.caps.hasStatus) runs.status.push(await time([RALPH_BIN, 'status'], [0, 1, 2, 3, 4]));
       runs.firstSpawn.push(await firstSpawn());
+      if (floor) runs.floor.push(await floorSpawn());
     },
   };
 }

@@ -1,0 +1,25 @@
+'use strict';
+// The floor under `ralph run`'s way to its first agent (bench scenario 5): only what any run must
+// do before an agent may touch the work tree — ask git which filter drivers to switch off, then
+// what is uncommitted — and then start the agent as ralph does (`claude -p …`) and wait for it.
+// No lock, no checks, no logs, no containment: what ralph takes above this is its own work.
+const { spawn } = require('node:child_process');
+
+/** @param {string} file @param {string[]} args @returns {Promise<void>} */
+function run(file, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.resume();
+    child.once('error', reject);
+    child.once('close', () => resolve());
+  });
+}
+
+(async () => {
+  await run('git', ['config', '--null', '--name-only', '--get-regexp', '^filter\\.']);
+  await run('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+  await run('claude', ['-p', 'Implement the next story.', '--dangerously-skip-permissions']);
+})().catch((error) => {
+  console.error(`first-agent-floor: ${error.message}`);
+  process.exit(1);
+});
