@@ -46,8 +46,8 @@ export async function checkService(options: ServiceCheckOptions): Promise<{ chec
     checks.push({ name: 'network', status: 'ok', detail: 'not checked (--skip-preflight)' });
     return { checks, ...found };
   }
-  // Side by side: `claude auth status` and a round trip to the API each take a tenth of a second
-  // or more, and neither depends on the other. The checks keep their order.
+  // Side by side: a client's own login command and a round trip to its API each take a tenth of
+  // a second or more, and neither depends on the other. The checks keep their order.
   checks.push(...(await Promise.all([checkLogin(preflight), checkNetwork(preflight, options)])));
   return { checks, ...found };
 }

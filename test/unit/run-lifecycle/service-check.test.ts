@@ -1,15 +1,21 @@
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { dialectOf } from '../../../src/agent/dialects.js';
 import type { AgentDialect } from '../../../src/agent/dialect.js';
 import type { AgentPreflight, LoginReading } from '../../../src/agent/preflight-types.js';
 import { checkService } from '../../../src/run-lifecycle/service-check.js';
 
+const made: string[] = [];
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
 /** A real `claude` on disk that answers `--version` as the real client does, and nothing else. */
 async function claudeOnDisk(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ralph-service-check-'));
+  made.push(dir);
   const path = join(dir, 'claude');
   await writeFile(path, '#!/bin/sh\n[ "$1" = --version ] || exit 9\necho "2.1.197 (Claude Code)"\n');
   await chmod(path, 0o755);
@@ -35,12 +41,14 @@ describe('checkService', () => {
   it('asks the API while the login is still being read, and keeps the checks in their order', async () => {
     let answerLogin: (reading: LoginReading) => void = () => undefined;
     const login = new Promise<LoginReading>((resolve) => (answerLogin = resolve));
-    let endpointAsked = false;
-    const dialect = withPreflight(login, () => (endpointAsked = true));
+    let endpointAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (endpointAsked = resolve));
+    const dialect = withPreflight(login, () => endpointAsked());
 
     const checked = checkService({ agentPath: await claudeOnDisk(), dialect, agentEnv: {}, skip: false });
-    // `--version` answers first; then the network check begins without waiting for the login.
-    await expect.poll(() => endpointAsked).toBe(true);
+    // `--version` answers first; then the network check begins without waiting for the login
+    // (one after the other, this would wait for ever: the test's timeout says so).
+    await asked;
     answerLogin({ state: 'ok', detail: 'logged in' });
     const { checks, version } = await checked;
 
@@ -50,7 +58,7 @@ describe('checkService', () => {
       ['login', 'ok'],
       ['network', 'ok'],
     ]);
-  });
+  }, 10_000);
 
   it('still reports a missing login first when the network check has passed', async () => {
     const dialect = withPreflight(Promise.resolve({ state: 'missing', detail: 'no key' }), () => undefined);
