@@ -1,7 +1,7 @@
 // Scenario 5: how long ralph takes to start — `ralph --version` (commander and nothing else),
-// `ralph status`, and a run's time to its first agent — next to the floor that Node itself sets
-// (`node -e 0`).
-import { readFileSync, rmSync } from 'node:fs';
+// `ralph status`, and a run's time to its first agent — next to Node's own start (`node -e 0`),
+// and a run's next to the floor under it: a script that does only what a run must before its agent.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { measure } from '../lib/measure.mjs';
 import { inFreshRepo, runLoop } from '../lib/loops.mjs';
@@ -11,15 +11,18 @@ import { AGENTS, BENCH_DIR, RALPH_BIN } from '../lib/workspace.mjs';
 
 const VERSION_TARGET_MS = 150;
 const FLOOR_SCRIPT = join(BENCH_DIR, 'lib/first-agent-floor.cjs');
+const SCENARIO = '5 start-up';
 
 /**
  * Variables that make Node's own start do more, for `node -e 0` and ralph alike: with
- * NODE_EXTRA_CA_CERTS, Node reads and parses every certificate of the file before it runs a line
- * (some 40 ms on the machines of bench/RESULTS.md). A cost both pay flatters every ratio to Node's
- * start, so the targets are judged on a start without them; where the machine sets one, the rows
- * "with … as set here" show the ratios with it.
+ * NODE_EXTRA_CA_CERTS, Node 20 reads and parses every certificate of the file before it runs a
+ * line (some 40 ms on the machines of bench/RESULTS.md). A cost both pay flatters every ratio to
+ * Node's start, so the ratio targets are judged on a start without them; where the machine sets
+ * one, the rows "with … as set here" show the start with it.
  */
 const NODE_START_VARIABLES = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'];
+
+/** @typedef {{ node: number[], version: number[], status: number[], firstSpawn: number[], floor: number[] }} Series */
 
 /** @param {import('../lib/loops.mjs').Context} ctx */
 export async function startup(ctx) {
@@ -33,78 +36,71 @@ export async function startup(ctx) {
   return inFreshRepo(ctx, async (dir) => {
     // A repository with a few iterations behind it, so `ralph status` has something to report.
     await runLoop(ctx, 'ralph', { dir, env: plainEnv, iterations: 3 });
-    const plain = starts(ctx, dir, plainEnv, { version: true, floor: true });
-    const machine = setHere.length ? starts(ctx, dir, machineEnv, { version: false, floor: false }) : undefined;
-    await plain.warmUp();
-    for (let i = 0; i < samples; i++) {
-      await plain.sample();
-      await machine?.sample();
-    }
-    const node = summarize(plain.runs.node);
-    const version = summarize(plain.runs.version);
-    const statusRatio = ctx.caps.hasStatus ? summarize(pairRatios(plain.runs.status, plain.runs.node)) : undefined;
-    const firstSpawnRatio = summarize(pairRatios(plain.runs.firstSpawn, plain.runs.node));
-    const scenario = '5 start-up';
-    const nodePeer = { peer: 'node -e 0', peerValue: orReason(node, NOT_AVAILABLE) };
+    const plain = starts(ctx, dir, plainEnv, { floor: true });
+    const machine = setHere.length ? starts(ctx, dir, machineEnv, { floor: false }) : undefined;
+    const both = machine ? [plain, machine] : [plain];
+    for (const start of both) await start.warmUp();
+    // Each round in turns: with and without the variables, so that drift hits them alike.
+    for (let round = 0; round < samples; round++)
+      for (const start of round % 2 === 0 ? both : [...both].reverse()) await start.sample(round);
+    const named = setHere.join(' and ');
+    const versionTarget = summarize((machine ?? plain).runs.version);
     return {
       rows: [
-        {
-          scenario,
-          metric: '`ralph --version` wall time (ms)',
-          ralph: orReason(version, NOT_AVAILABLE),
-          ...nodePeer,
-          ratio: orReason(summarize(pairRatios(plain.runs.version, plain.runs.node)), NOT_AVAILABLE),
-          digits: 1,
-        },
         ...startRows(ctx, plain.runs, ''),
         {
-          scenario,
+          scenario: SCENARIO,
           metric: 'the floor: a script that only asks git twice and starts the agent, exec to its first line (ms)',
           ralph: orReason(summarize(plain.runs.floor), NOT_AVAILABLE),
-          ...nodePeer,
+          peer: 'node -e 0',
+          peerValue: orReason(summarize(plain.runs.node), NOT_AVAILABLE),
           ratio: orReason(summarize(pairRatios(plain.runs.floor, plain.runs.node)), NOT_AVAILABLE),
           digits: 1,
         },
-        ...(machine ? startRows(ctx, machine.runs, `, with ${setHere.join(' and ')} as set here`) : []),
+        ...(machine ? startRows(ctx, machine.runs, `, with ${named} as set here`) : []),
       ],
       targets: [
         {
-          goal: `\`ralph --version\` ≤ ${VERSION_TARGET_MS} ms (median)`,
-          measured: version ? `${version.median.toFixed(1)} ms` : NOT_AVAILABLE,
-          pass: version ? version.median <= VERSION_TARGET_MS : undefined,
+          goal: `\`ralph --version\` ≤ ${VERSION_TARGET_MS} ms (median${machine ? `, with ${named} as set here` : ''})`,
+          measured: versionTarget ? `${versionTarget.median.toFixed(1)} ms` : NOT_AVAILABLE,
+          pass: versionTarget ? versionTarget.median <= VERSION_TARGET_MS : undefined,
         },
-        ratioTarget('`ralph status` ≤ 2 × `node -e 0` (median ratio)', ctx.caps.hasStatus ? statusRatio : undefined),
-        ratioTarget('`ralph run` to its first agent ≤ 2 × `node -e 0` (median ratio)', firstSpawnRatio),
+        ratioTarget(
+          '`ralph status` ≤ 2 × `node -e 0` (median ratio)',
+          ctx.caps.hasStatus ? summarize(pairRatios(plain.runs.status, plain.runs.node)) : undefined,
+        ),
+        ratioTarget(
+          '`ralph run` to its first agent ≤ 2 × `node -e 0` (median ratio)',
+          summarize(pairRatios(plain.runs.firstSpawn, plain.runs.node)),
+        ),
       ],
-      notes: [
-        machine
-          ? `Scenario 5 starts Node without ${setHere.join(' and ')}, which this machine sets: with it, \`node -e 0\` takes ${median(machine.runs.node)} ms instead of ${median(plain.runs.node)} ms, and ralph pays the same, so a ratio to Node's start read with it would flatter ralph. The targets are judged without it; the rows "as set here" show both starts with it.`
-          : `Scenario 5 starts Node without ${NODE_START_VARIABLES.join(' or ')} (none is set here): they make Node's own start longer, for \`node -e 0\` and ralph alike.`,
-      ],
+      notes: [machine ? startNote(named, plain.runs, machine.runs) : plainNote()],
     };
   });
 }
 
-/** The three start-up series of one environment, sampled together so that drift hits them alike. */
-function starts(ctx, dir, env, { version, floor }) {
-  /** @type {{ node: number[], version: number[], status: number[], firstSpawn: number[], floor: number[] }} */
+/**
+ * The series of one environment: `node -e 0`, `ralph --version`, `ralph status`, a run's first
+ * agent and (with `floor`) the floor's, sampled together so that drift hits them alike.
+ */
+function starts(ctx, dir, env, { floor }) {
+  /** @type {Series} */
   const runs = { node: [], version: [], status: [], firstSpawn: [], floor: [] };
   const options = { cwd: dir, env, scratch: ctx.ws.scratch };
   const time = async (/** @type {string[]} */ args, okCodes = [0]) =>
     (await measure(process.execPath, args, { ...options, okCodes })).wallMs;
   const stamps = join(ctx.ws.scratch, 'first-spawn-stamps');
-  // From the exec of `ralph run` to the agent's first line (its own start stamp): the options,
-  // the configuration, the start checks, the lock, then the spawn. The run itself is not timed.
+  const stamped = { ...env, BENCH_STAMPS: stamps };
+  // From the exec to the agent's first line (its own start stamp). The run itself is not timed.
   const toFirstLine = async (/** @type {() => Promise<unknown>} */ start) => {
     rmSync(stamps, { force: true });
     const startedAt = performance.timeOrigin + performance.now();
     await start();
-    const first = /^s (\d+\.\d+)$/m.exec(readFileSync(stamps, 'utf8'));
+    const first = existsSync(stamps) ? /^s (\d+\.\d+)$/m.exec(readFileSync(stamps, 'utf8')) : null;
     if (!first) throw new Error('the agent of the first-spawn run left no start stamp');
     return Number(first[1]) * 1000 - startedAt;
   };
-  const stamped = { ...env, BENCH_STAMPS: stamps };
-  const firstSpawn = () =>
+  const run = () =>
     toFirstLine(() =>
       runLoop(ctx, 'ralph', {
         dir,
@@ -113,50 +109,74 @@ function starts(ctx, dir, env, { version, floor }) {
         ralphArgs: [...ctx.caps.textArgs, ...ctx.caps.resumeArgs],
       }),
     );
-  const floorSpawn = () => toFirstLine(() => measure(process.execPath, [FLOOR_SCRIPT], { ...options, env: stamped }));
+  const floorRun = () => toFirstLine(() => measure(process.execPath, [FLOOR_SCRIPT], { ...options, env: stamped }));
   return {
     runs,
-    warmUp: () => time([RALPH_BIN, '--version']),
-    async sample() {
+    warmUp: async () => {
+      await time([RALPH_BIN, '--version']);
+      await time(['-e', '0']);
+    },
+    async sample(/** @type {number} */ round) {
       runs.node.push(await time(['-e', '0']));
-      if (version) runs.version.push(await time([RALPH_BIN, '--version']));
+      runs.version.push(await time([RALPH_BIN, '--version']));
       // status reports the loop's state through its exit code too; any documented code will do.
       if (ctx.caps.hasStatus) runs.status.push(await time([RALPH_BIN, 'status'], [0, 1, 2, 3, 4]));
-      runs.firstSpawn.push(await firstSpawn());
-      if (floor) runs.floor.push(await floorSpawn());
+      if (!floor) return void runs.firstSpawn.push(await run());
+      // In turns: each comes second (after the other's commit) as often as first.
+      if (round % 2 === 0) {
+        runs.firstSpawn.push(await run());
+        runs.floor.push(await floorRun());
+      } else {
+        runs.floor.push(await floorRun());
+        runs.firstSpawn.push(await run());
+      }
     },
   };
 }
 
-/** The rows of `ralph status` and of a run's first agent against `node -e 0`, in one environment. */
-function startRows(ctx, runs, where) {
-  const scenario = '5 start-up';
+/** The rows of `ralph --version`, `ralph status` and a run's first agent against `node -e 0`, in one environment. */
+function startRows(ctx, /** @type {Series} */ runs, /** @type {string} */ where) {
   const node = orReason(summarize(runs.node), NOT_AVAILABLE);
   const noStatus = 'n/a (no `ralph status` in this build)';
+  const row = (/** @type {string} */ metric, /** @type {number[]} */ values) => ({
+    scenario: SCENARIO,
+    metric,
+    ralph: orReason(summarize(values), NOT_AVAILABLE),
+    peer: 'node -e 0',
+    peerValue: node,
+    ratio: orReason(summarize(pairRatios(values, runs.node)), NOT_AVAILABLE),
+    digits: 1,
+  });
   return [
-    {
-      scenario,
-      metric: `\`ralph status\` wall time${where} (ms)`,
-      ralph: ctx.caps.hasStatus ? orReason(summarize(runs.status), NOT_AVAILABLE) : noStatus,
-      peer: 'node -e 0',
-      peerValue: ctx.caps.hasStatus ? node : noStatus,
-      ratio: ctx.caps.hasStatus ? orReason(summarize(pairRatios(runs.status, runs.node)), NOT_AVAILABLE) : noStatus,
-      digits: 1,
-    },
-    {
-      scenario,
-      metric: `\`ralph run\`: exec to the first agent line${where} (ms)`,
-      ralph: orReason(summarize(runs.firstSpawn), NOT_AVAILABLE),
-      peer: 'node -e 0',
-      peerValue: node,
-      ratio: orReason(summarize(pairRatios(runs.firstSpawn, runs.node)), NOT_AVAILABLE),
-      digits: 1,
-    },
+    row(`\`ralph --version\` wall time${where} (ms)`, runs.version),
+    ctx.caps.hasStatus
+      ? row(`\`ralph status\` wall time${where} (ms)`, runs.status)
+      : {
+          ...row(`\`ralph status\` wall time${where} (ms)`, []),
+          ralph: noStatus,
+          peerValue: noStatus,
+          ratio: noStatus,
+        },
+    row(`\`ralph run\`: exec to the first agent line${where} (ms)`, runs.firstSpawn),
   ];
 }
 
-function median(/** @type {number[]} */ values) {
-  return summarize(values)?.median.toFixed(1) ?? NOT_AVAILABLE;
+/** What the variables cost each start, measured: a claim that both pay the same would be a guess. */
+function startNote(/** @type {string} */ named, /** @type {Series} */ plain, /** @type {Series} */ machine) {
+  const median = (/** @type {number[]} */ values) => summarize(values)?.median ?? NaN;
+  const more = (/** @type {keyof Series} */ key) => `+${(median(machine[key]) - median(plain[key])).toFixed(1)} ms`;
+  return (
+    `Scenario 5 judges its ratio targets on Node started without ${named}, which this machine sets: with ` +
+    `${named.includes(' and ') ? 'them' : 'it'}, \`node -e 0\` takes ${median(machine.node).toFixed(1)} ms instead of ` +
+    `${median(plain.node).toFixed(1)} ms (${more('node')}), \`ralph --version\` ${more('version')}, \`ralph status\` ` +
+    `${more('status')} and a run's first agent ${more('firstSpawn')}: a cost on both sides of a ratio flatters ralph. ` +
+    'The rows "as set here" show the starts with it; the 150 ms limit of `ralph --version` is judged on them, ' +
+    'the wait on this machine.'
+  );
+}
+
+function plainNote() {
+  return `Scenario 5 starts Node without ${NODE_START_VARIABLES.join(' or ')} (none is set here): they make Node's own start longer, for \`node -e 0\` and ralph alike.`;
 }
 
 /** Issue 26: a command people run in `watch`, and a run's way to its first agent, at most twice Node's own start. */
