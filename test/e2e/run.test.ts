@@ -337,6 +337,36 @@ describe('ralph run: help', () => {
   });
 });
 
+describe('ralph: the command line as a whole', () => {
+  it('a bare --help lists every command', async () => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['--help']);
+    expect(result.code).toBe(0);
+    const commands = [...result.stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map(([, name]) => name);
+    expect(commands).toEqual([
+      'run',
+      'init',
+      'archive',
+      'status',
+      'lists',
+      'worktrees',
+      'report',
+      'answer',
+      'demo',
+      'integrate',
+      'hook',
+      'help',
+    ]);
+  });
+
+  it('a mistyped command is refused with the one it was likely meant to be', async () => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['stauts']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toBe("ralph: unknown command 'stauts' (did you mean status?) — see `ralph --help`\n");
+  });
+});
+
 describe('ralph run: refused starts and bad input (exit 64, no agent call)', () => {
   it.each([
     [['--max-iterations', 'abc'], /--max-iterations.*expected a whole number ≥ 1, got 'abc'/],
