@@ -164,14 +164,18 @@ function startRows(ctx, /** @type {Series} */ runs, /** @type {string} */ where)
 /** What the variables cost each start, measured: a claim that both pay the same would be a guess. */
 function startNote(/** @type {string} */ named, /** @type {Series} */ plain, /** @type {Series} */ machine) {
   const median = (/** @type {number[]} */ values) => summarize(values)?.median ?? NaN;
-  const more = (/** @type {keyof Series} */ key) => `+${(median(machine[key]) - median(plain[key])).toFixed(1)} ms`;
+  const more = (/** @type {keyof Series} */ key) => {
+    const extra = median(machine[key]) - median(plain[key]);
+    return `${extra < 0 ? '−' : '+'}${Math.abs(extra).toFixed(1)} ms`;
+  };
+  const them = named.includes(' and ') ? 'them' : 'it';
   return (
     `Scenario 5 judges its ratio targets on Node started without ${named}, which this machine sets: with ` +
-    `${named.includes(' and ') ? 'them' : 'it'}, \`node -e 0\` takes ${median(machine.node).toFixed(1)} ms instead of ` +
+    `${them}, \`node -e 0\` takes ${median(machine.node).toFixed(1)} ms instead of ` +
     `${median(plain.node).toFixed(1)} ms (${more('node')}), \`ralph --version\` ${more('version')}, \`ralph status\` ` +
     `${more('status')} and a run's first agent ${more('firstSpawn')}: a cost on both sides of a ratio flatters ralph. ` +
-    'The rows "as set here" show the starts with it; the 150 ms limit of `ralph --version` is judged on them, ' +
-    'the wait on this machine.'
+    `The rows "as set here" show the starts with ${them}; the 150 ms limit of \`ralph --version\` is judged on ` +
+    'those, the wait on this machine.'
   );
 }
 
