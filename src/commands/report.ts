@@ -10,6 +10,8 @@ import { headlineOf } from '../report/headline.js';
 import { renderHtml, type ReportView } from '../report/render-html.js';
 import { renderMarkdown } from '../report/render-markdown.js';
 import { openWithPlatform } from '../report/open-report.js';
+import { statusReviewPolicy } from '../status/status-policy.js';
+import type { ReviewPolicy } from '../domain/tasks.js';
 
 export type ReportFormat = 'html' | 'md';
 
@@ -32,12 +34,14 @@ function formatOf(format: string | undefined): ReportFormat {
 /** Writes the report of the runs recorded under `paths` to `out`; resolves to the path written. */
 export async function writeReport(
   paths: RalphPaths,
-  options: { out?: string; tasks?: string; format?: ReportFormat; now?: number },
+  options: { out?: string; tasks?: string; format?: ReportFormat; now?: number; review?: ReviewPolicy },
 ): Promise<string> {
   const format = options.format ?? 'html';
   const out = options.out ?? join(paths.logs, format === 'md' ? 'report.md' : 'report.html');
   const inputs = await readReportInputs(paths, options.tasks);
-  const data = shapeReport(inputs.csv, inputs.stories);
+  // A run passes its own policy (--skip-review is a flag too); the command reads it as status does.
+  const review = options.review ?? (await statusReviewPolicy(paths, process.env));
+  const data = shapeReport(inputs.csv, inputs.stories, review);
   const fromOut = relative(dirname(out), paths.logs);
   const view: ReportView = {
     project: inputs.project,

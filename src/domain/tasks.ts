@@ -44,7 +44,7 @@ export function countStories(tasks: TaskList, policy: ReviewPolicy): { complete:
 }
 
 /** A story is complete when it passes — and, with the review cycle on, a review approved it. */
-function isStoryComplete(story: Story, { review, unconfirmed }: ReviewPolicy): boolean {
+export function isStoryComplete(story: Story, { review, unconfirmed }: ReviewPolicy): boolean {
   return story.passes && (!review || (story.reviewStatus === 'approved' && !unconfirmed?.has(story.id)));
 }
 

@@ -1,5 +1,5 @@
 import { splitCsvLine } from '../files/csv-tail.js';
-import type { Story } from '../domain/tasks.js';
+import { byPriority, isStoryComplete, type ReviewPolicy, type Story } from '../domain/tasks.js';
 
 /** One summary.csv row as the report reads it: a column the file lacks is null ("not recorded"). */
 export interface ReportIteration {
@@ -107,13 +107,15 @@ export function toIterations(rows: Record<string, string>[]): ReportIteration[] 
 /**
  * Charges each iteration to a story. summary.csv does not name the story an iteration worked on, so
  * the report charges the iterations up to a rise of stories_complete to the story that became
- * complete there, taken in the task list's priority order among the passing stories; iterations
+ * complete there, taken in the task list's priority order among the complete stories; iterations
  * after the last rise go to the first open story. An approximation, said so in the report.
  */
-export function chargeStories(iterations: ReportIteration[], stories: readonly Story[]): void {
-  const ordered = [...stories].sort((a, b) => (a.priority ?? Infinity) - (b.priority ?? Infinity));
-  const done = ordered.filter((story) => story.passes);
-  const open = ordered.filter((story) => !story.passes);
+export function chargeStories(iterations: ReportIteration[], stories: readonly Story[], policy: ReviewPolicy): void {
+  // Complete as the run counted it in stories_complete: with the review cycle on, a story that
+  // passes but waits for its review is still open, and its iterations are charged to it.
+  const ordered = byPriority(stories);
+  const done = ordered.filter((story) => isStoryComplete(story, policy));
+  const open = ordered.filter((story) => !isStoryComplete(story, policy));
   let pending: ReportIteration[] = [];
   let completed = 0;
   for (const iteration of iterations) {
@@ -178,11 +180,14 @@ function stuckStreaksOf(iterations: readonly ReportIteration[]): ReportData['stu
   return streaks;
 }
 
-/** Everything the report shows about the iterations, from summary.csv's text and the task list's stories. */
-export function shapeReport(csvText: string, stories: readonly Story[]): ReportData {
+/**
+ * Everything the report shows about the iterations, from summary.csv's text and the task list's
+ * stories, read under the review policy the runs counted stories_complete with.
+ */
+export function shapeReport(csvText: string, stories: readonly Story[], policy: ReviewPolicy): ReportData {
   const { header, rows } = parseSummaryCsv(csvText);
   const iterations = toIterations(rows);
-  chargeStories(iterations, stories);
+  chargeStories(iterations, stories, policy);
   const has = (column: string): boolean => header.includes(column);
   const last = iterations.at(-1);
   return {
