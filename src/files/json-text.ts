@@ -11,17 +11,49 @@ export function parseJson(text: string): JsonParse {
   try {
     return { ok: true, value: JSON.parse(json) };
   } catch (error) {
-    return { ok: false, error: withLineAndColumn(unquoted((error as Error).message), json) };
+    const message = unquoted((error as Error).message);
+    return {
+      ok: false,
+      error: message === (error as Error).message ? withLineAndColumn(message, json) : where(message, json),
+    };
   }
 }
 
 /**
  * V8 quotes the text itself in some of its messages (`Unexpected token 'r', "root:*:2020"... is not
- * valid JSON`): a file the agent replaced with a link to a secret would be quoted into ralph's
- * error, on the terminal and in CI logs. The quote goes; the unexpected character stays.
+ * valid JSON`, or `..."false},\n  ]\n}\n"` from further in): a file the agent replaced with a link
+ * to a secret would be quoted into ralph's error, on the terminal and in CI logs, over several
+ * lines. The quote goes; the unexpected character stays.
  */
 function unquoted(message: string): string {
-  return message.replace(/^(Unexpected token '[\s\S]*?'), "[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '$1');
+  return message.replace(/^(Unexpected token '[\s\S]*?'), (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '$1');
+}
+
+/**
+ * An unexpected token's line and column, which V8 does not give (a trailing comma, the most
+ * common slip in a file edited by hand). JSON is read left to right, so the shortest start of the
+ * text that already fails on a token ends with that token: found by halving, on failure only.
+ */
+function where(message: string, json: string): string {
+  if (!failsOnToken(json)) return message;
+  let [shortest, longest] = [1, json.length];
+  while (shortest < longest) {
+    const middle = Math.floor((shortest + longest) / 2);
+    if (failsOnToken(json.slice(0, middle))) longest = middle;
+    else shortest = middle + 1;
+  }
+  const before = json.slice(0, longest - 1).split('\n');
+  return `${message} (line ${before.length} column ${(before.at(-1)?.length ?? 0) + 1})`;
+}
+
+/** Whether the text fails on a token, rather than by ending too soon or not at all. */
+function failsOnToken(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return false;
+  } catch (error) {
+    return (error as Error).message.startsWith('Unexpected token');
+  }
 }
 
 /**

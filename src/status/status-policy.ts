@@ -6,7 +6,7 @@ import { readOwnFile } from '../files/own-file.js';
 const SKIP_REVIEW_VARIABLE = 'RALPH_SKIP_REVIEW';
 
 /**
- * Whether the review cycle is on, as `ralph status` reads it: from the environment and config.json,
+ * Whether the review cycle is on, as `ralph status` and `ralph report` read it: from the environment and config.json,
  * and on whenever they cannot be read. When neither names skipReview every reading gives "on" — a
  * valid file, an invalid one, a bad variable alike — so the configuration's schema (zod, every
  * agent kind's dialect) is loaded only when one of them does.

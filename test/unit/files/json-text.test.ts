@@ -27,7 +27,24 @@ describe('parseJson', () => {
 
   it('never quotes the text itself: a file linked to a secret is not copied into the error', () => {
     for (const secret of ['root:*:20200:0:99999:7:::', `sk-${'a1'.repeat(30)}`, 'ab', 'x\ny'])
-      expect(parseJson(secret)).toEqual({ ok: false, error: `Unexpected token '${secret[0]}'` });
+      expect(parseJson(secret)).toEqual({ ok: false, error: `Unexpected token '${secret[0]}' (line 1 column 1)` });
+  });
+
+  it('quotes nothing from further into the text either, where V8 starts its quote with "..."', () => {
+    const secret = `sk-${'a1'.repeat(30)}`;
+    const parsed = parseJson(`{\n  "key": "${secret}",\n  "stories": [\n    { "passes": false },\n  ]\n}\n`);
+    expect(parsed).toEqual({ ok: false, error: "Unexpected token ']' (line 5 column 3)" });
+  });
+
+  it('says where a trailing comma broke the text, in one line', () => {
+    const text = '{\n  "stories": [\n    { "id": "US-1", "passes": false },\n  ],\n  "project": "x"\n}\n';
+    expect(parseJson(text)).toEqual({ ok: false, error: "Unexpected token ']' (line 4 column 3)" });
+    expect(parseJson('{ "a": 1, }')).toEqual({
+      ok: false,
+      error: expect.stringMatching(
+        /^Expected double-quoted property name in JSON at position 10 \(line 1 column 11\)$/,
+      ),
+    });
   });
 
   it('adds nothing to a message without a position', () => {
