@@ -19,6 +19,25 @@ export async function switchToBranch(
   source: string,
   signal?: AbortSignal,
 ): Promise<BranchSwitch> {
+  const planned = await planBranchSwitch(root, branch, source, signal);
+  if (planned.kind === 'already') return planned;
+  const switchArgs = planned.kind === 'switched' ? ['switch', '--no-guess', branch] : ['switch', '--create', branch];
+  // Stopped by the run's interrupt or a timeout: not a refusal that stashing would mend.
+  const switched = await answer(root, switchArgs, signal, { filters: true });
+  if (switched.exitCode !== 0) throw switchRefused(branch, gitReason(switched.stderr));
+  return planned;
+}
+
+/**
+ * What `switchToBranch` would do, without doing it (the dry run): refused for a name git does not
+ * take as a branch; otherwise already there, a switch, or a new branch from HEAD.
+ */
+export async function planBranchSwitch(
+  root: string,
+  branch: string,
+  source: string,
+  signal?: AbortSignal,
+): Promise<BranchSwitch> {
   const current = await currentBranch(root);
   if (current === branch) return { kind: 'already', branch };
   // Stopped by the run's interrupt or a timeout: no verdict on the name.
@@ -30,16 +49,40 @@ export async function switchToBranch(
       'fix branchName, or run with --no-branch',
     );
   const exists = (await gitOutput(root, ['branch', '--list', branch], signal)).trim() !== '';
-  const switchArgs = exists ? ['switch', '--no-guess', branch] : ['switch', '--create', branch];
-  // Stopped by the run's interrupt or a timeout: not a refusal that stashing would mend.
-  const switched = await answer(root, switchArgs, signal, { filters: true });
-  if (switched.exitCode !== 0)
-    throw new RalphError(
-      'setup',
-      `cannot switch to branch ${branch}: ${gitReason(switched.stderr)}`,
-      'commit or stash your changes, then run again (or run with --no-branch)',
-    );
   return { kind: exists ? 'switched' : 'created', branch, from: current };
+}
+
+/**
+ * The uncommitted files a switch to the existing `branch` would refuse to carry: those whose
+ * committed content differs between HEAD and that branch (git's own rule for a checkout). ralph/
+ * counts too, where the start's work tree check does not look.
+ */
+export async function filesBlockingSwitch(root: string, branch: string): Promise<string[]> {
+  const [changed, differing] = await Promise.all([
+    gitOutput(root, ['diff', '--name-only', '-z', 'HEAD'], { filters: true }),
+    gitOutput(root, ['diff', '--name-only', '-z', 'HEAD', branch, '--']),
+  ]);
+  const between = new Set(differing.split('\0').filter(Boolean));
+  return changed.split('\0').filter((path) => between.has(path));
+}
+
+function switchRefused(branch: string, reason: string): RalphError {
+  return new RalphError(
+    'setup',
+    `cannot switch to branch ${branch}: ${reason}`,
+    'commit or stash your changes, then run again (or run with --no-branch)',
+  );
+}
+
+/** The refusal a switch to `branch` would meet for these local changes, as the run would say it. */
+export function blockedSwitch(branch: string, files: readonly string[]): RalphError {
+  return switchRefused(branch, `your local changes to ${listed(files)} would be overwritten by checkout`);
+}
+
+/** A few paths named, the rest counted: a line, not a listing. */
+function listed(files: readonly string[]): string {
+  const shown = files.slice(0, 5).join(', ');
+  return files.length > 5 ? `${shown} and ${files.length - 5} more` : shown;
 }
 
 /** The checked-out branch, as the loop's git port reads it; undefined on a detached HEAD or when git cannot tell. */
@@ -63,9 +106,17 @@ function answer(
   });
 }
 
-/** The sentence git gave for a refusal: its `error:` line, without the file list. */
+/**
+ * The sentence git gave for a refusal: its `error:` line, and the files it lists below it (the
+ * ones in the way), a few named on the same line.
+ */
 function gitReason(stderr: string): string {
-  const lines = stderr.split('\n').map((line) => line.trim());
-  const said = lines.find((line) => /^(error|fatal):/.test(line)) ?? lines[0] ?? 'git refused';
-  return said.replace(/^(error|fatal):\s*/, '').replace(/:$/, '');
+  const lines = stderr.split('\n');
+  const at = lines.findIndex((line) => /^(error|fatal):/.test(line.trim()));
+  const said = (lines[at] ?? lines[0] ?? '').trim().replace(/^(error|fatal):\s*/, '') || 'git refused';
+  const files = lines
+    .slice(at + 1)
+    .filter((line) => /^\t\S/.test(line))
+    .map((line) => line.trim());
+  return files.length === 0 ? said.replace(/:$/, '') : `${said.replace(/:$/, '')}: ${listed(files)}`;
 }

@@ -14,6 +14,7 @@ import { runChecks, type PreflightOptions } from './preflight.js';
 import { checkStopHook } from './hook-check.js';
 import { checkScaffold } from './scaffold-check.js';
 import { renderUnsupported } from './unsupported.js';
+import { startStateChecks } from './start-state-checks.js';
 import { dialectOf } from '../agent/dialects.js';
 
 /**
@@ -24,11 +25,15 @@ export async function dryRun(
   resolved: ResolvedSettings,
   options: PreflightOptions,
   out: Console,
-  later: readonly Check[] = [],
+  after: { tree?: Check; resetResumes?: boolean } = {},
 ): Promise<number> {
   const { checks, agentPath, tasks } = await runChecks(options);
-  // Checked after the agent's, as a real run does: the work tree.
-  checks.push(...later);
+  // Checked after the agent's, as a real run does: the work tree, then the branch and the resumes.
+  if (after.tree) checks.push(after.tree);
+  if (tasks) {
+    const paths = ralphPaths(options.root, options.tasksPath);
+    checks.push(...(await startStateChecks(paths, tasks, resolved.settings, after.resetResumes === true)));
+  }
   if (tasks) {
     const iterations = iterationsCheck(tasks, resolved.settings.maxIterations, options.review);
     if (iterations) checks.push(iterations);

@@ -176,6 +176,19 @@ describe("the task list's branch", () => {
     expect(repo.calls()).toBe(0);
   });
 
+  it('refuses a branchName git does not take, in the dry run as in the run, calling nothing', async () => {
+    const repo = await tasksWithBranch('my feature');
+    const dry = await runRalph(repo, ['run', '--dry-run']);
+    expect(dry.code).toBe(64);
+    expect(dry.stdout).toMatch(
+      /FAILED +branch +ralph\/tasks\.json: branchName "my feature" is not a valid git branch name/,
+    );
+    const result = await runRalph(repo, ['run']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('branchName "my feature" is not a valid git branch name — fix branchName');
+    expect(repo.calls()).toBe(0);
+  });
+
   it('is not switched to when git refuses (local changes it would overwrite): exit 64, nothing touched', async () => {
     const repo = await tasksWithBranch('ralph/feature');
     const start = repo.git('rev-parse', '--abbrev-ref', 'HEAD');
@@ -188,10 +201,16 @@ describe("the task list's branch", () => {
     repo.git('switch', '-q', start);
     await repo.write('notes.txt', 'my uncommitted edit\n');
     // Allowed dirty: the branch switch itself must refuse (without the flag, the work tree check refuses first).
+    // The dry run says so first, where it once said that everything checks out.
+    const dry = await runRalph(repo, ['run', '--allow-dirty', '--dry-run']);
+    expect(dry.code).toBe(64);
+    expect(dry.stdout).toMatch(
+      /FAILED +branch +cannot switch to branch ralph\/feature: your local changes to notes\.txt would be overwritten by checkout/,
+    );
     const result = await runRalph(repo, ['run', '--allow-dirty']);
     expect(result.code).toBe(64);
     expect(result.stderr).toMatch(
-      /^ralph: cannot switch to branch ralph\/feature: Your local changes to the following files would be overwritten by checkout — commit or stash your changes/,
+      /^ralph: cannot switch to branch ralph\/feature: Your local changes to the following files would be overwritten by checkout: notes\.txt — commit or stash your changes/,
     );
     expect(repo.git('rev-parse', '--abbrev-ref', 'HEAD')).toBe(start);
     expect(repo.read('notes.txt')).toBe('my uncommitted edit\n');

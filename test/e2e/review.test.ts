@@ -166,8 +166,16 @@ describe('ralph run: resume attempts', () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([{}]);
     expect((await runRalph(repo, ['run', '--max-stuck', '1', '--max-resumes', '0'])).code).toBe(4);
+    // The dry run refuses as the run will, and says what --reset-resumes would do.
+    const dry = await runRalph(repo, ['run', '--dry-run', '--max-resumes', '0']);
+    expect(dry.code).toBe(4);
+    expect(dry.stdout).toMatch(/FAILED +resumes +Maximum resume attempts exceeded \(1\/0\)/);
+    const reset = await runRalph(repo, ['run', '--dry-run', '--max-resumes', '0', '--reset-resumes']);
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toMatch(/ok +resumes +the count of unproductive resumes starts again \(--reset-resumes\)/);
     const refused = await runRalph(repo, ['run', '--max-stuck', '1', '--max-resumes', '0']);
     expect(refused.stderr).toContain('Maximum resume attempts exceeded (1/0)');
+    expect(repo.calls()).toBe(1);
   });
 
   it('lets only one of two simultaneous runs proceed', async () => {
