@@ -1,5 +1,6 @@
 import { errnoCode, RalphError } from '../errors.js';
-import { replaceOwnFile } from '../files/own-file.js';
+import { parseJson } from '../files/json-text.js';
+import { readOwnFileNoLink, replaceOwnFile } from '../files/own-file.js';
 import type { RunReport } from '../loop/run-report.js';
 
 /**
@@ -20,4 +21,15 @@ export async function writeLastRun(
     if (error instanceof RalphError) return `${error.message}${error.hint ? ` — ${error.hint}` : ''}`;
     return `${paths.lastRun} could not be written: ${(error as Error).message}`;
   }
+}
+
+/**
+ * The flags the last record holds for `ralph answer --run`, as they are (the replay checks them):
+ * undefined without a record, or one without them.
+ */
+export async function recordedRunArgs(path: string): Promise<string[] | undefined> {
+  const text = await readOwnFileNoLink(path).catch(() => undefined);
+  const parsed = text === undefined ? undefined : parseJson(text);
+  const args: unknown = parsed?.ok ? (parsed.value as { runArgs?: unknown } | null)?.runArgs : undefined;
+  return Array.isArray(args) && args.every((word) => typeof word === 'string') ? args : undefined;
 }

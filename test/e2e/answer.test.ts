@@ -76,6 +76,21 @@ describe('ralph answer under a DECIDE', () => {
     });
   });
 
+  it('--run goes on with the asking run’s flags, not those of a run refused while the question waited', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([ASK, { implement: true }]);
+    expect((await runRalph(repo, ['run', '--max-iterations', '4', '--max-stuck', '2'])).code).toBe(3);
+    // A look in the meantime: refused, since the question waits; its record keeps the asker's flags.
+    const look = await runRalph(repo, ['run']);
+    expect(look.code).toBe(3);
+    expect(repo.lastRun()).toMatchObject({ reason: 'decide', runArgs: ['--max-iterations', '4', '--max-stuck', '2'] });
+
+    const result = await runRalph(repo, ['answer', '--run', 'Polling.']);
+    expect(result.stdout).toContain('Going on: ralph run --max-iterations 4 --max-stuck 2');
+    expect(result.code).toBe(0);
+    expect(repo.lastRun()).toMatchObject({ reason: 'complete', maxIterations: 4 });
+  });
+
   it('an answered question is no unproductive resume: question after question, the loop still starts', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([ASK, ASK, ASK, FINISH]);
