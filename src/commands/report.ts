@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { ralphPaths, type RalphPaths } from '../files/paths.js';
+import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
+import { pathExists } from '../files/missing-file.js';
 import { requireNamedList } from '../lists/chosen-list.js';
 import { findRepoRoot } from '../git/repository.js';
 import { RalphError } from '../errors.js';
@@ -70,6 +71,13 @@ export async function reportCommand(options: ReportOptions): Promise<number> {
   const format = formatOf(options.format);
   const root = await findRepoRoot(options.cwd);
   const paths = ralphPaths(root);
+  // Nothing to report, and nothing of ralph's to write into.
+  if (!(await pathExists(paths.dir)))
+    throw new RalphError(
+      'setup',
+      `${shownPath(options.cwd, paths.dir)}/ not found: no run to report`,
+      'run `ralph init`, then `ralph run`',
+    );
   const out = options.out === undefined ? undefined : resolve(options.cwd, options.out);
   const tasks = options.tasks === undefined ? undefined : resolve(options.cwd, options.tasks);
   if (tasks !== undefined) requireNamedList(root, options.cwd, tasks);

@@ -1,5 +1,7 @@
 import { dialectOf } from '../agent/dialects.js';
 import { access, constants } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { pathExists } from '../files/missing-file.js';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { readPromptFile } from '../files/prompt-file.js';
@@ -135,9 +137,11 @@ async function readTaskList(
     // The ralph.sh layout keeps its task list in scripts/ralph/prd.json: the way in is an import.
     const legacy = await readOwnFile(`${paths.root}/scripts/ralph/prd.json`);
     const hint =
-      legacy === undefined
-        ? 'run `ralph init` to create it'
-        : 'import the ralph.sh files with `ralph init --from scripts/ralph`';
+      paths.tasks !== ralphPaths(paths.root).tasks
+        ? 'check the --tasks path (`ralph lists` shows the task lists)'
+        : legacy === undefined
+          ? 'run `ralph init` to create it'
+          : 'import the ralph.sh files with `ralph init --from scripts/ralph`';
     return { check: failed('task list', new RalphError('setup', `${name} not found`, hint)) };
   }
   const parsed = parseTasks(text);
@@ -191,6 +195,9 @@ async function checkPendingHuman(paths: RalphPaths, shown: (path: string) => str
 }
 
 async function checkLogDir(root: string, dir: string, shown: string): Promise<Check> {
+  // Without ralph/ the run is refused, and a refusal writes nothing: not even this folder.
+  if (!(await pathExists(dirname(dir))))
+    return { name: 'logs', status: 'warning', detail: `${shown} is made with ralph/ (run \`ralph init\`)` };
   try {
     // A real folder of the repository: a linked ralph/ or ralph/logs is refused (io), never written through.
     await ownFolder(root, dir);

@@ -251,6 +251,28 @@ describe("the task list's branch", () => {
   });
 });
 
+describe('a repository without ralph/', () => {
+  it('is refused by run and report, which write nothing into it, however often asked', async () => {
+    const repo = await makeProject({ git: 'committed' });
+    for (const args of [['run'], ['run'], ['run', '--dry-run'], ['report']]) {
+      const result = await runRalph(repo, args);
+      expect(result.code).toBe(64);
+      expect(result.stderr).toMatch(/run `ralph init`/);
+    }
+    expect(repo.exists('ralph')).toBe(false);
+    expect(repo.calls()).toBe(0);
+  });
+
+  it('a --tasks file that does not exist is named, with where the lists are shown', async () => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['run', '--tasks', 'ralph/lists/nope.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toBe(
+      'ralph: ralph/lists/nope.json not found — check the --tasks path (`ralph lists` shows the task lists)\n',
+    );
+  });
+});
+
 describe('coming from ralph.sh', () => {
   const FIXTURE = join(PACKAGE_ROOT, 'test/fixtures/ralph-sh/scripts/ralph');
 
