@@ -164,7 +164,7 @@ function renderInit(
       lines.push(
         pc.dim(
           '  (yours: ralph init --reset <file> replaces one with its template after a backup; --force never does;' +
-            ` ${['.gitignore', ...(where.agent.stopHook ? [where.agent.stopHook.path] : [])].join(' and ')} are only ever added to)`,
+            ` ${addedTo(['.gitignore', ...(where.agent.stopHook ? [where.agent.stopHook.path] : [])])})`,
         ),
       );
   }
@@ -216,4 +216,9 @@ function ciChoice(options: InitOptions): { ci?: CiProvider; matrix?: boolean; wo
   return options.matrix
     ? { ci: options.ci, matrix: true, workflow: GITHUB_MATRIX_WORKFLOW }
     : { ci: options.ci, workflow: GITHUB_WORKFLOW };
+}
+
+/** "X is only ever added to", or "X and Y are": one file or two. */
+function addedTo(files: readonly string[]): string {
+  return `${files.join(' and ')} ${files.length === 1 ? 'is' : 'are'} only ever added to`;
 }

@@ -111,6 +111,7 @@ describe('ralph init: never overwrites what the user has', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('nothing changed');
     expect(again.stdout).toMatch(/already exists, kept: .*ralph\/prompt\.md.*ralph\/tasks\.json/);
+    expect(again.stdout).toContain('--force never does; .gitignore and .claude/settings.json are only ever added to)');
     expect(again.stdout).not.toMatch(/created|replaced/);
     expect(repo.read('ralph/prompt.md')).toBe('my own prompt\n');
     expect(repo.read('ralph/tasks.json')).toBe('{"stories": []}\n');
@@ -600,6 +601,8 @@ describe('ralph init --agent <kind>', () => {
     expect(kept.stdout).toContain(
       'ralph/config.json is yours and runs claude: ralph init --agent codex --force sets its agent.kind',
     );
+    // Codex has no Stop hook file: one file is added to, and the sentence says so.
+    expect(kept.stdout).toContain('--force never does; .gitignore is only ever added to)');
 
     const forced = await runRalph(repo, ['init', '--agent', 'codex', '--force']);
     expect(forced.code).toBe(0);
