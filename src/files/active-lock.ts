@@ -56,6 +56,17 @@ export async function readLiveActive(path: string): Promise<ActiveFile | undefin
   return active && isLockLive(active) ? active : undefined;
 }
 
+/**
+ * The run `.ralph-active` describes when its owner is gone: one that ended without recording its
+ * ending (SIGKILL, a crash, the machine stopped), since a run that ends removes the file. The agent
+ * can write the file too: what it says is shown, never acted on.
+ */
+export async function readDeadActive(path: string): Promise<ActiveFile | undefined> {
+  const text = await readOptional(path);
+  const active = text === undefined ? undefined : parseActive(text);
+  return active && !isLockLive(active) ? active : undefined;
+}
+
 /** The refusal a start would meet now, taking nothing: another live run holding this work tree's lock. */
 export async function lockRefusal(path: string): Promise<RalphError | undefined> {
   if (!(await isKernelLockHeld(lockScope(path)))) return undefined;

@@ -1,5 +1,5 @@
 import type { UsageWindow } from '../domain/usage.js';
-import { readLiveActive } from '../files/active-lock.js';
+import { readDeadActive, readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
 import type { RalphPaths } from '../files/paths.js';
 import { blockedReason, decideAnswer, decideQuestion } from '../files/signal-files.js';
@@ -21,6 +21,11 @@ export interface StatusReport {
   blocked: { reason: string } | null;
   decide: { question: string; answered: boolean } | null;
   lastRun: LastRunStatus | null;
+  /**
+   * A run that ended without recording its ending (killed, crashed): later than `lastRun`, which is
+   * the record before it. Null when none did.
+   */
+  killed: { startedAt: string; iteration: number } | null;
   recentIterations: IterationStatus[];
 }
 
@@ -75,10 +80,11 @@ export async function readStatus(
   paths: RalphPaths,
   options: { now: number; rows: number; policy: ReviewPolicy },
 ): Promise<StatusReport> {
-  const [current, tasks, loop, blocked, decide, lastRun, recentIterations] = await Promise.all([
+  const [current, tasks, loop, killed, blocked, decide, lastRun, recentIterations] = await Promise.all([
     currentBranch(paths.root),
     readTasksStatus(paths, options.policy),
     readLoopStatus(paths.active, options.now),
+    readKilledRun(paths.active),
     readOwnFile(paths.blocked),
     readOwnFile(paths.decide),
     readLastRun(paths.lastRun),
@@ -92,7 +98,19 @@ export async function readStatus(
     blocked: blocked === undefined ? null : { reason: blockedReason(blocked) },
     decide: decide === undefined ? null : { question: decideQuestion(decide), answered: decideAnswer(decide) !== '' },
     lastRun,
+    killed,
     recentIterations,
+  };
+}
+
+/** The run `.ralph-active` names whose owner is gone, in the fields status shows (checked, re-written). */
+async function readKilledRun(path: string): Promise<StatusReport['killed']> {
+  const dead = await readDeadActive(path);
+  if (!dead) return null;
+  const started = Date.parse(dead.startedAt);
+  return {
+    startedAt: Number.isNaN(started) ? 'an unknown time' : new Date(started).toISOString().replace(/\.\d+Z$/, 'Z'),
+    iteration: Number.isInteger(dead.iteration) && dead.iteration >= 0 ? dead.iteration : 0,
   };
 }
 

@@ -25,7 +25,15 @@ export function renderStatus(status: StatusReport): string {
       : 'waiting for your answer: ralph answer "<your answer>"';
     rows.push(['Decision', `${pc.yellow(status.decide.question || '(no question given)')} — ${what}`]);
   }
-  rows.push(['Last run', lastRunLine(status.lastRun)]);
+  if (status.killed) {
+    const { iteration, startedAt } = status.killed;
+    const where = iteration === 0 ? 'before its first iteration' : `in iteration ${iteration}`;
+    rows.push([
+      'Last run',
+      `${pc.red('killed')} ${where} · started ${startedAt} — it recorded no ending (SIGKILL, a crash); the next run ends what it left`,
+    ]);
+  }
+  rows.push([status.killed ? 'Before' : 'Last run', lastRunLine(status.lastRun)]);
   const lines = [
     `${pc.bold('ralph status')} · ${status.root}`,
     ...rows.map(([key, value]) => `${key.padEnd(10)}${value}`),

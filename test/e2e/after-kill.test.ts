@@ -16,6 +16,14 @@ describe('what the agent claims after killing ralph', () => {
     ]);
     const killed = await runRalph(repo, ['run'], { env: REVIEW_ON });
     expect(killed.code).toBe(null);
+    // The latest attempt is the killed one: status says so, above the record before it.
+    const status = await runRalph(repo, ['status']);
+    expect(status.stdout).toMatch(
+      /Last run +killed in iteration 1 · started \d{4}-\d\d-\d\dT[\d:]+Z — it recorded no ending/,
+    );
+    expect(status.stdout).toMatch(/Before +none yet/);
+    const json = JSON.parse((await runRalph(repo, ['status', '--json'])).stdout) as { killed: unknown };
+    expect(json.killed).toMatchObject({ iteration: 1 });
 
     const next = await runRalph(repo, ['run'], { env: REVIEW_ON });
     expect(next.stdout).toContain(
@@ -25,6 +33,7 @@ describe('what the agent claims after killing ralph', () => {
     expect(next.stdout).toMatch(/Iteration 3 .*· review · US-2/);
     expect(next.code).toBe(0);
     expect(repo.lastRun()).toMatchObject({ reason: 'complete', iterations: 2 });
+    expect((await runRalph(repo, ['status'])).stdout).toMatch(/Last run +COMPLETE/);
   });
 
   it('a run that ended normally leaves no doubt: its approvals stand', async () => {

@@ -38,6 +38,7 @@ describe('ralph status: a fresh project', () => {
       blocked: null,
       decide: null,
       lastRun: null,
+      killed: null,
       recentIterations: [],
     });
   });

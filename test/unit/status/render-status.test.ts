@@ -20,6 +20,7 @@ const base: StatusReport = {
   blocked: null,
   decide: null,
   lastRun: null,
+  killed: null,
   recentIterations: [],
 };
 
