@@ -83,6 +83,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     tasksPath: paths.tasks,
     enabled: settings.branch,
     say: (text) => terminal.out.line(text),
+    warn: (text) => terminal.out.line(pc.yellow(`warning: ${text}`)),
     signal: run.interrupts.graceful,
   });
   // Checked under the lock, so two simultaneous starts cannot both count as one resume.

@@ -2,7 +2,8 @@ import type { TaskList } from '../domain/tasks.js';
 import { RalphError } from '../errors.js';
 import type { RalphPaths } from '../files/paths.js';
 import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
-import { blockedSwitch, filesBlockingSwitch, planBranchSwitch } from '../git/branch.js';
+import { blockedSwitch, currentBranch, filesBlockingSwitch, planBranchSwitch } from '../git/branch.js';
+import { DETACHED_HEAD } from './task-branch.js';
 import { failed, type Check } from './check.js';
 import { checkResume } from './resume-guard.js';
 
@@ -26,8 +27,10 @@ export async function startStateChecks(
 
 async function branchCheck(root: string, tasks: TaskList, enabled: boolean): Promise<Check> {
   const branch = tasks.branchName?.trim() ? tasks.branchName : undefined;
-  if (!enabled || branch === undefined)
+  if (!enabled || branch === undefined) {
+    if ((await currentBranch(root)) === undefined) return { name: 'branch', status: 'warning', detail: DETACHED_HEAD };
     return { name: 'branch', status: 'ok', detail: enabled ? 'the task list names no branchName' : '--no-branch' };
+  }
   try {
     const planned = await planBranchSwitch(root, branch, 'ralph/tasks.json');
     if (planned.kind === 'already') return { name: 'branch', status: 'ok', detail: `on ${branch} already` };

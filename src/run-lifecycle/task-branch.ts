@@ -1,6 +1,6 @@
 import { RalphError } from '../errors.js';
 import { readOwnFile } from '../files/own-file.js';
-import { switchToBranch, type BranchSwitch } from '../git/branch.js';
+import { currentBranch, switchToBranch, type BranchSwitch } from '../git/branch.js';
 import type { TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
 
@@ -15,11 +15,16 @@ export async function enterTaskBranch(options: {
   tasksPath: string;
   enabled: boolean;
   say: (line: string) => void;
+  /** A warning line: HEAD detached, with no branch to go to. */
+  warn: (text: string) => void;
   /** Aborts the git commands (the run's Ctrl-C or SIGTERM). */
   signal?: AbortSignal;
 }): Promise<{ tasks: TaskList; branch?: string }> {
   const { branchName } = options.tasks;
-  if (!options.enabled || branchName === undefined || branchName.trim() === '') return { tasks: options.tasks };
+  if (!options.enabled || branchName === undefined || branchName.trim() === '') {
+    if ((await currentBranch(options.root)) === undefined) options.warn(DETACHED_HEAD);
+    return { tasks: options.tasks };
+  }
   const result = await switchToBranch(options.root, branchName, 'ralph/tasks.json', options.signal);
   options.say(describeSwitch(result));
   if (result.kind !== 'switched') return { tasks: options.tasks, branch: branchName };
@@ -33,6 +38,11 @@ export async function enterTaskBranch(options: {
   }
   return { tasks: parsed.tasks, branch: branchName };
 }
+
+/** Said before a loop on a detached HEAD: its commits would be on no branch, easy to lose. */
+export const DETACHED_HEAD =
+  "HEAD is detached: the loop's commits will be on no branch, and the next checkout leaves them behind " +
+  '(create one first with git switch -c NAME, or set branchName in the task list)';
 
 /** The line that says which branch the loop works on, and how it got there. */
 function describeSwitch(result: BranchSwitch): string {

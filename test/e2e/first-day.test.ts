@@ -189,6 +189,18 @@ describe("the task list's branch", () => {
     expect(repo.calls()).toBe(0);
   });
 
+  it('warns, in the dry run and the run, that a detached HEAD would leave the commits on no branch', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    repo.git('checkout', '-q', '--detach');
+    const dry = await runRalph(repo, ['run', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/warning +branch +HEAD is detached: the loop's commits will be on no branch/);
+    const result = await runRalph(repo, ['run']);
+    expect(result.stdout).toContain("warning: HEAD is detached: the loop's commits will be on no branch");
+    expect(result.code).toBe(0);
+  });
+
   it('is not switched to when git refuses (local changes it would overwrite): exit 64, nothing touched', async () => {
     const repo = await tasksWithBranch('ralph/feature');
     const start = repo.git('rev-parse', '--abbrev-ref', 'HEAD');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
 import { parseTasks } from '../../../src/files/tasks.js';
-import { enterTaskBranch } from '../../../src/run-lifecycle/task-branch.js';
+import { DETACHED_HEAD, enterTaskBranch } from '../../../src/run-lifecycle/task-branch.js';
 import { tempRepo } from './git-repo.js';
 import type { TaskList } from '../../../src/domain/tasks.js';
 
@@ -36,11 +36,23 @@ function parsed(text: string): TaskList {
   return result.tasks;
 }
 
+/** No warning is expected where a branch is checked out. */
+const fail = (text: string) => {
+  throw new Error(`unexpected warning: ${text}`);
+};
+
 describe('enterTaskBranch', () => {
   it('creates the branch named by the task list and says so', async () => {
     const { root, git, tasks, tasksPath } = await repoWithTasks('ralph/feature');
     const said: string[] = [];
-    const entered = await enterTaskBranch({ root, tasks, tasksPath, enabled: true, say: (line) => said.push(line) });
+    const entered = await enterTaskBranch({
+      root,
+      tasks,
+      tasksPath,
+      enabled: true,
+      say: (line) => said.push(line),
+      warn: fail,
+    });
     expect(entered.branch).toBe('ralph/feature');
     expect(entered.tasks).toBe(tasks);
     expect(await git('branch', '--show-current')).toBe('ralph/feature');
@@ -54,10 +66,38 @@ describe('enterTaskBranch', () => {
     ] as const) {
       const { root, git, tasks, tasksPath } = await repoWithTasks(branchName);
       const said: string[] = [];
-      const entered = await enterTaskBranch({ root, tasks, tasksPath, enabled, say: (line) => said.push(line) });
+      const entered = await enterTaskBranch({
+        root,
+        tasks,
+        tasksPath,
+        enabled,
+        say: (line) => said.push(line),
+        warn: fail,
+      });
       expect(entered).toEqual({ tasks });
       expect(await git('branch', '--show-current')).toBe('main');
       expect(said).toEqual([]);
+    }
+  });
+
+  it('warns on a detached HEAD with no branch to go to: the commits would be on no branch', async () => {
+    for (const [branchName, enabled] of [
+      ['ralph/feature', false],
+      [undefined, true],
+    ] as const) {
+      const { root, git, tasks, tasksPath } = await repoWithTasks(branchName);
+      await git('checkout', '-q', '--detach');
+      const warned: string[] = [];
+      const entered = await enterTaskBranch({
+        root,
+        tasks,
+        tasksPath,
+        enabled,
+        say: () => undefined,
+        warn: (text) => warned.push(text),
+      });
+      expect(entered).toEqual({ tasks });
+      expect(warned).toEqual([DETACHED_HEAD]);
     }
   });
 
@@ -67,7 +107,7 @@ describe('enterTaskBranch', () => {
     await write('ralph/tasks.json', tasksText('ralph/feature', 'US-9'));
     await git('commit', '-qam', 'the branch moved on');
     await git('checkout', '-q', 'main');
-    const entered = await enterTaskBranch({ root, tasks, tasksPath, enabled: true, say: () => undefined });
+    const entered = await enterTaskBranch({ root, tasks, tasksPath, enabled: true, say: () => undefined, warn: fail });
     expect(entered.tasks.stories.map((story) => story.id)).toEqual(['US-9']);
   });
 
@@ -77,9 +117,14 @@ describe('enterTaskBranch', () => {
     await write('ralph/tasks.json', '{ broken');
     await git('commit', '-qam', 'broken');
     await git('checkout', '-q', 'main');
-    const error = await enterTaskBranch({ root, tasks, tasksPath, enabled: true, say: () => undefined }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await enterTaskBranch({
+      root,
+      tasks,
+      tasksPath,
+      enabled: true,
+      say: () => undefined,
+      warn: fail,
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RalphError);
     expect((error as RalphError).message).toContain(
       'ralph/tasks.json on branch ralph/feature is not a valid task list',
