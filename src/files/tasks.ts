@@ -9,7 +9,12 @@ type Zod = typeof z;
 
 function storySchema(zod: Zod) {
   return zod.looseObject({
-    id: zod.union([zod.string().min(1), zod.number()]).transform(String),
+    id: zod
+      .union([zod.string().min(1, 'is empty: every story needs an id'), zod.number()], {
+        error: (issue) =>
+          issue.input === undefined ? 'is missing: every story needs an id' : 'expected a non-empty string or a number',
+      })
+      .transform(String),
     title: zod.string().default(''),
     description: zod.string().optional(),
     acceptanceCriteria: zod.array(zod.string()).optional(),

@@ -61,7 +61,9 @@ describe('parseTasks', () => {
     ['[]', /expected object/],
     ['{"project":"p"}', /needs a "stories" array/],
     ['{"stories":{}}', /stories: expected array/],
-    ['{"stories":[{"title":"x"}]}', /stories\[0\]\.id/],
+    ['{"stories":[{"title":"x"}]}', /^stories\[0\]\.id: is missing: every story needs an id$/],
+    ['{"stories":[{"id":""}]}', /^stories\[0\]\.id: is empty: every story needs an id$/],
+    ['{"stories":[{"id":true}]}', /^stories\[0\]\.id: expected a non-empty string or a number$/],
     ['{"stories":[{"id":"A","passes":"yes"}]}', /stories\[0\]\.passes: expected boolean/],
   ])('names what is wrong in %s', (text, message) => {
     const parsed = parseTasks(text);
