@@ -5,6 +5,7 @@ import { formatPath } from '../files/schema-errors.js';
 import { configSchema, type ConfigFile } from './config-schema.js';
 import { parseJson } from '../files/json-text.js';
 import { plainConfig } from './plain-config.js';
+import { closestKey } from '../files/nearest-key.js';
 
 /** Reads and validates ralph/config.json; an absent file is an empty config. */
 export async function loadConfig(path: string, shownPath: string): Promise<ConfigFile> {
@@ -41,7 +42,7 @@ function describeConfigIssue(issue: z.core.$ZodIssue, json: unknown): string {
     const scope = where ? `${where}.` : '';
     const known = knownKeys(issue.path);
     const key = issue.keys[0] ?? '';
-    const near = closest(key, known);
+    const near = closestKey(key, known);
     return `unknown key "${scope}${key}"${near ? ` (did you mean "${scope}${near}"?)` : ''}`;
   }
   const got = valueAt(json, issue.path);
@@ -68,27 +69,4 @@ function valueAt(json: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[part];
   }
   return value;
-}
-
-/** The known key nearest to a misspelt one (at most a third of its letters off), if any. */
-function closest(key: string, known: string[]): string | undefined {
-  let best: { key: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (distance <= Math.max(2, Math.floor(candidate.length / 3)) && (!best || distance < best.distance))
-      best = { key: candidate, distance };
-  }
-  return best?.key;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

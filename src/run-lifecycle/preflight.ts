@@ -9,6 +9,7 @@ import { answerDecide, decideAnswer, decideQuestion, resolveBlocked } from '../f
 import { ownFolder, readOwnFile } from '../files/own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
+import { misspeltTaskKeys } from '../files/task-key-typos.js';
 import { checkAgent, type AgentCheckOptions } from './agent-check.js';
 import { failed, type Check } from './check.js';
 import { checkService } from './service-check.js';
@@ -25,6 +26,8 @@ export interface ReadyRun {
   nothingLeft: boolean;
   /** The first line of the agent's `--version`, when it said one. */
   agentVersion?: string;
+  /** What the run says before it starts, without refusing (keys of the task list it does not read). */
+  warnings: string[];
 }
 
 export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
@@ -83,6 +86,7 @@ export async function runChecks(
     tasks: tasks.list,
     nothingLeft,
     ...found,
+    warnings: tasks.warning === undefined ? [] : [tasks.warning],
   };
   return { checks, ready, ...found, tasks: tasks.list };
 }
@@ -130,7 +134,7 @@ async function checkPrompt(promptPath: string, paths: RalphPaths, shown: (path: 
 async function readTaskList(
   paths: RalphPaths,
   shown: (path: string) => string,
-): Promise<{ check: Check; list?: TaskList }> {
+): Promise<{ check: Check; list?: TaskList; warning?: string }> {
   const name = shown(paths.tasks);
   const text = await readOwnFile(paths.tasks);
   if (text === undefined) {
@@ -153,13 +157,14 @@ async function readTaskList(
       ),
     };
   const { stories } = parsed.tasks;
+  const counted = `${name}: ${stories.length} ${stories.length === 1 ? 'story' : 'stories'}`;
+  const misspelt = misspeltTaskKeys(text);
+  if (misspelt.length === 0) return { check: { name: 'task list', status: 'ok', detail: counted }, list: parsed.tasks };
+  const warning = `${name} has keys ralph does not read: ${misspelt.join(', ')}`;
   return {
-    check: {
-      name: 'task list',
-      status: 'ok',
-      detail: `${name}: ${stories.length} ${stories.length === 1 ? 'story' : 'stories'}`,
-    },
+    check: { name: 'task list', status: 'warning', detail: `${counted}; ${warning}` },
     list: parsed.tasks,
+    warning,
   };
 }
 

@@ -64,7 +64,8 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     if (tasks) run.storiesAtStart = countStories(tasks, { review: !plan.resolved.settings.skipReview });
   });
   const { settings } = prepared.resolved;
-  const { agentVersion } = prepared.ready;
+  const { agentVersion, warnings } = prepared.ready;
+  for (const warning of warnings) terminal.out.line(pc.yellow(`warning: ${warning}`));
   if (agentVersion !== undefined) {
     run.agentVersion = agentVersion;
     terminal.out.line(`agent: ${agentVersion}`);

@@ -275,6 +275,20 @@ describe('a repository without ralph/', () => {
     expect(repo.calls()).toBe(0);
   });
 
+  it('a misspelt key in the task list is named, in the dry run and at the run’s start, and the run goes on', async () => {
+    const tasks = { project: 'e2e', stories: [{ id: 'US-1', title: 'One', priority: 1, pases: true }] };
+    const repo = await makeRepo({ tasksText: JSON.stringify(tasks, null, 2) });
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const warning = 'ralph/tasks.json has keys ralph does not read: stories[0]: "pases" (did you mean "passes"?)';
+    const dry = await runRalph(repo, ['run', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/warning +task list +ralph\/tasks\.json: 1 story; /);
+    expect(dry.stdout).toContain(warning);
+    const result = await runRalph(repo, ['run']);
+    expect(result.stdout).toContain(`warning: ${warning}`);
+    expect(result.code).toBe(0);
+  });
+
   it('a --tasks file that does not exist is named, with where the lists are shown', async () => {
     const repo = await makeRepo();
     const result = await runRalph(repo, ['run', '--tasks', 'ralph/lists/nope.json']);

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { misspeltTaskKeys } from '../../../src/files/task-key-typos.js';
+
+const list = (story: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ project: 'p', stories: [{ id: 'US-1', title: 't', ...story }], ...extra });
+
+describe('misspeltTaskKeys', () => {
+  it('names a story key that looks like one of ralph’s, with the one it was likely meant to be', () => {
+    expect(misspeltTaskKeys(list({ pases: true }))).toEqual(['stories[0]: "pases" (did you mean "passes"?)']);
+    expect(misspeltTaskKeys(list({ priorty: 1 }))).toEqual(['stories[0]: "priorty" (did you mean "priority"?)']);
+  });
+
+  it('names a list key too, and reads the prd.json shape', () => {
+    expect(misspeltTaskKeys(list({}, { projct: 'x' }))).toEqual(['"projct" (did you mean "project"?)']);
+    const prd = JSON.stringify({ userStories: [{ id: 'US-1', passess: true }] });
+    expect(misspeltTaskKeys(prd)).toEqual(['userStories[0]: "passess" (did you mean "passes"?)']);
+  });
+
+  it('leaves keys of the user’s own alone, and a list without any', () => {
+    expect(misspeltTaskKeys(list({ passes: true, owner: 'me', estimateHours: 3, dependencies: ['US-0'] }))).toEqual([]);
+    expect(misspeltTaskKeys('{ not json')).toEqual([]);
+  });
+
+  it('names three at the most', () => {
+    const stories = Array.from({ length: 5 }, (_, index) => ({ id: `US-${index}`, pases: true }));
+    expect(misspeltTaskKeys(JSON.stringify({ stories }))).toHaveLength(3);
+  });
+});
