@@ -38,7 +38,9 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
   const remains = leftovers.length > 0 ? describeEnded(leftovers, 'that an earlier run left in its cgroup') : undefined;
   const interrupts = installInterrupts((signal, count) =>
     terminal.out.line(
-      count === 1 ? `${signal}: stopping (again to kill the agent at once)…` : `${signal}: killing the agent now`,
+      count === 1
+        ? `${signal}: stopping (again to kill the agent or gate at once)…`
+        : `${signal}: killing the agent or gate now`,
     ),
   );
   // A loop of a parallel run: its supervisor going away stops it as SIGTERM would.

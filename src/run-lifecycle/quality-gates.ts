@@ -86,6 +86,11 @@ function gateLine(outcome: GateOutcome, root: string): string {
     case 'passed':
       return pc.green(`  ✓ ${outcome.name} passed (${formatDuration(outcome.durationMs)})`);
     case 'failed': {
+      // Ended by ralph (the interrupt, --max-runtime): the gate gave no verdict, and says why.
+      if (outcome.interrupted)
+        return pc.yellow(
+          `  ■ ${outcome.name} stopped: ${outcome.details[0] ?? 'ralph stopped it'} (${formatDuration(outcome.durationMs)}), no verdict`,
+        );
       const how = outcome.timedOut ? 'timed out' : `exit ${outcome.exitCode ?? 'signal'}`;
       return pc.red(
         `  ✗ ${outcome.name} failed (${how}, ${formatDuration(outcome.durationMs)}) — ${relative(root, outcome.logPath)}`,

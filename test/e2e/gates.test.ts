@@ -65,9 +65,34 @@ describe('ralph run: quality gates', () => {
     const result = await runRalph(repo, ['run', '--max-runtime', '5s']);
     expect(result.code).toBe(1);
     expect(repo.lastRun()).toMatchObject({ reason: 'max_runtime', exitCode: 1 });
+    expect(result.stdout).toMatch(/■ slow stopped: --max-runtime is up \(.*\), no verdict/);
     expect(result.stdout).toContain('~ lint skipped (--max-runtime is up)');
     // Not the gate's own ten minutes: the run's five seconds, and the time to end it.
     expect(Date.now() - started).toBeLessThan(60_000);
+    expect(isAlive(Number(repo.read('gate.pid')))).toBe(false);
+  });
+
+  it('Ctrl-C during a gate stops it, says so, and names the gate among what a second one kills', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const pidFile = join(repo.root, 'gate.pid');
+    await configure(repo, {
+      gates: [{ name: 'slow', command: `echo $$ > ${pidFile}; exec sleep 120`, timeout: '10m' }],
+    });
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    let poll: NodeJS.Timeout | undefined;
+    const result = await runRalph(repo, ['run'], {
+      onStart: (child) => {
+        poll = setInterval(() => {
+          if (!repo.exists('gate.pid') || repo.read('gate.pid').trim() === '') return;
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }, 100);
+      },
+    }).finally(() => clearInterval(poll));
+    expect(result.code).toBe(130);
+    expect(result.stdout).toContain('SIGINT: stopping (again to kill the agent or gate at once)…');
+    expect(result.stdout).toMatch(/■ slow stopped: ralph was interrupted \(.*\), no verdict/);
+    expect(result.stdout).not.toContain('✗ slow failed');
     expect(isAlive(Number(repo.read('gate.pid')))).toBe(false);
   });
 

@@ -492,7 +492,7 @@ describe("ralph run: interrupts and the agent's processes", () => {
       },
     });
     expect(result.code).toBe(130);
-    expect(result.stdout).toContain('SIGINT: killing the agent now');
+    expect(result.stdout).toContain('SIGINT: killing the agent or gate now');
     // Without the second Ctrl-C the stubborn agent would get its whole 5 s grace before SIGKILL;
     // measured from that second signal, not from start-up, which a loaded machine stretches.
     expect(Date.now() - secondAt).toBeLessThan(5000);
@@ -527,7 +527,7 @@ describe("ralph run: interrupts and the agent's processes", () => {
     });
     expect(agentAliveAtSecond).toBe(true);
     expect(result.code).toBe(130);
-    expect(result.stdout).toContain('SIGINT: killing the agent now');
+    expect(result.stdout).toContain('SIGINT: killing the agent or gate now');
     // Forced, not the 5 s grace: measured from the second signal.
     expect(Date.now() - secondAt).toBeLessThan(4000);
     // Gone by the time ralph exits: the agent, its grandchild, the daemons, anything with the run's marker.
