@@ -95,7 +95,7 @@ function declareArchive(program: Command, setExitCode: SetExitCode): void {
     .description('move the finished task list to ralph/archive/DATE-NAME/ and start a fresh one')
     .option('--include-logs', 'move ralph/logs/ into the archive too', false)
     .option('--name <name>', "archive name (default: the task list's branchName, or project)")
-    .option('-y, --yes', 'archive even when stories still fail, without asking', false)
+    .option('-y, --yes', 'archive even when stories are not complete, without asking', false)
     .option('--tasks <file>', 'archive this task list (one of ralph/lists/*.json) instead of ralph/tasks.json')
     .action(async (options: { includeLogs: boolean; name?: string; yes: boolean; tasks?: string }) => {
       const { archiveCommand } = await import('../commands/archive.js');

@@ -24,7 +24,7 @@ export interface ArchiveOptions {
   name?: string;
   /** --tasks: archive this list (one of ralph/lists/*.json) instead of ralph/tasks.json. */
   tasks?: string;
-  /** Archive even when stories still fail, without asking. */
+  /** Archive even when stories are not complete, without asking. */
   yes?: boolean;
   /** Who confirms an unfinished archive; null: nobody can. Default: the terminal, unless CI. */
   confirm?: Confirm | null;
@@ -49,7 +49,8 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
 
   const open = openStories(tasks, await readReviewPolicy(paths.config, 'ralph/config.json', process.env)).length;
   if (open > 0 && !options.yes) {
-    const unfinished = `${open} of ${tasks.stories.length} stories in ${shown} still fail`;
+    // Open: failing, or (with the review cycle on) passing but not yet approved by a review.
+    const unfinished = `${open} of ${tasks.stories.length} stories in ${shown} are not complete`;
     const confirm = options.confirm === undefined ? terminalConfirm() : (options.confirm ?? undefined);
     if (!confirm)
       throw new RalphError(

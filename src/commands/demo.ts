@@ -43,7 +43,8 @@ export async function demoCommand(options: { agent?: string; printAgentPath?: bo
   const exitCode = await runCommand({ cwd: repo, flags, env });
   process.stdout.write(
     `\nLogs:  ${join(repo, 'ralph/logs')}/iteration-NNN.log\nCSV:   ${join(repo, 'ralph/logs/summary.csv')}\n` +
-      `Try:   cd ${repo} && git log --oneline\n`,
+      `Try:   cd ${repo} && git log --oneline\n` +
+      `Kept:  ${repo} stays for you to look at; rm -rf it when you are done\n`,
   );
   return exitCode;
 }

@@ -22,8 +22,20 @@ describe('archiveCommand: confirming an unfinished task list', () => {
       stdout: out.stream,
     });
     expect(code).toBe(0);
-    expect(questions).toEqual(['1 of 2 stories in ralph/tasks.json still fail. Archive anyway?']);
+    expect(questions).toEqual(['1 of 2 stories in ralph/tasks.json are not complete. Archive anyway?']);
     expect(await repo.list('ralph/archive')).toHaveLength(1);
+  });
+
+  it('counts a story that passes but waits for its review as not complete, as the run does', async () => {
+    const repo = await makeRepo({
+      stories: [
+        { id: 'A', passes: true, reviewStatus: 'pending' },
+        { id: 'B', passes: true, reviewStatus: 'approved' },
+      ],
+    });
+    const questions: string[] = [];
+    await archiveCommand({ cwd: repo.root, confirm: async (question) => (questions.push(question), false) });
+    expect(questions).toEqual(['1 of 2 stories in ralph/tasks.json are not complete. Archive anyway?']);
   });
 
   it('archives nothing and exits 1 when the answer is no', async () => {
