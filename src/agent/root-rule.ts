@@ -11,6 +11,6 @@ export interface RootRule {
   refusal: (env: NodeJS.ProcessEnv) => { message: string; hint: string };
   /** The check's word when ralph runs as root but the rule does not apply (another executable, no switch). */
   notApplying: string;
-  /** `ralph init`'s step for a user who is root, where nothing lifts the refusal yet. */
-  advice: string;
+  /** `ralph init`'s step for a user who is root, where nothing in `env` lifts the refusal yet. */
+  advice: (env: NodeJS.ProcessEnv) => string;
 }

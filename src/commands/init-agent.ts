@@ -56,7 +56,7 @@ export function initAgent(kind: AgentKind, dialect: AgentDialect, version: strin
     name: dialect.name,
     install: dialect.install,
     login: setup.login,
-    ...(dialect.rootRule ? { rootAdvice: dialect.rootRule.advice } : {}),
+    ...(dialect.rootRule ? { rootAdvice: dialect.rootRule.advice(process.env) } : {}),
     reportsCost: dialect.reportsCost,
     ci: {
       package: setup.package,

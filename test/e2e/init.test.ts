@@ -46,6 +46,11 @@ describe('ralph init: a fresh repository', () => {
         env: { IS_SANDBOX: undefined },
       });
       expect(bare.stdout).toContain(caveat);
+      // A value Claude Code does not take is named: the user meant to lift the refusal.
+      const wrong = await runRalph(await makeProject({ git: 'committed' }), ['init'], { env: { IS_SANDBOX: 'yes' } });
+      expect(wrong.stdout).toContain(
+        "You are root, and IS_SANDBOX=yes does not lift Claude Code's refusal: set IS_SANDBOX=1 (exactly 1)",
+      );
     },
   );
 

@@ -33,5 +33,10 @@ export const CLAUDE_ROOT_RULE: RootRule = {
     return { message: 'running as root without IS_SANDBOX', hint: setupFixHint() };
   },
   notApplying: 'root, but the agent is not claude with --dangerously-skip-permissions',
-  advice: 'You are root: run ralph as a normal user, or set IS_SANDBOX=1 in a container you trust.',
+  advice: (env) => {
+    const rejected = rejectedSandboxValue(env);
+    return rejected === undefined
+      ? 'You are root: run ralph as a normal user, or set IS_SANDBOX=1 in a container you trust.'
+      : `You are root, and IS_SANDBOX=${JSON.stringify(rejected).slice(1, -1)} does not lift Claude Code's refusal: set IS_SANDBOX=1 (exactly 1) in a container you trust, or run ralph as a normal user.`;
+  },
 };
