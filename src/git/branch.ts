@@ -53,17 +53,18 @@ export async function planBranchSwitch(
 }
 
 /**
- * The uncommitted files a switch to the existing `branch` would refuse to carry: those whose
- * committed content differs between HEAD and that branch (git's own rule for a checkout). ralph/
- * counts too, where the start's work tree check does not look.
+ * The files a switch to the existing `branch` would refuse to overwrite, by git's own rule for a
+ * checkout: uncommitted changes, and untracked files, at paths whose committed content differs
+ * between HEAD and that branch. ralph/ counts too, where the start's work tree check does not look.
  */
 export async function filesBlockingSwitch(root: string, branch: string): Promise<string[]> {
-  const [changed, differing] = await Promise.all([
+  const [changed, untracked, differing] = await Promise.all([
     gitOutput(root, ['diff', '--name-only', '-z', 'HEAD'], { filters: true }),
+    gitOutput(root, ['ls-files', '--others', '--exclude-standard', '-z']),
     gitOutput(root, ['diff', '--name-only', '-z', 'HEAD', branch, '--']),
   ]);
   const between = new Set(differing.split('\0').filter(Boolean));
-  return changed.split('\0').filter((path) => between.has(path));
+  return [...changed.split('\0'), ...untracked.split('\0')].filter((path) => between.has(path));
 }
 
 function switchRefused(branch: string, reason: string): RalphError {
