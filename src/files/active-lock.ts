@@ -64,7 +64,9 @@ export async function readLiveActive(path: string): Promise<ActiveFile | undefin
 export async function readDeadActive(path: string): Promise<ActiveFile | undefined> {
   const text = await readOptional(path);
   const active = text === undefined ? undefined : parseActive(text);
-  return active && !isLockLive(active) ? active : undefined;
+  if (!active || isLockLive(active)) return undefined;
+  // The kernel's lock says whether a run lives, whatever the file (which the agent can write) names.
+  return (await isKernelLockHeld(lockScope(path))) ? undefined : active;
 }
 
 /** The refusal a start would meet now, taking nothing: another live run holding this work tree's lock. */

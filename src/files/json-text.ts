@@ -29,13 +29,17 @@ function unquoted(message: string): string {
   return message.replace(/^(Unexpected token '[\s\S]*?'), (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '$1');
 }
 
+/** Above this, an unexpected token is given without its line and column. */
+const MAX_LOCATED_CHARS = 1024 * 1024;
+
 /**
  * An unexpected token's line and column, which V8 does not give (a trailing comma, the most
  * common slip in a file edited by hand). JSON is read left to right, so the shortest start of the
  * text that already fails on a token ends with that token: found by halving, on failure only.
  */
 function where(message: string, json: string): string {
-  if (!failsOnToken(json)) return message;
+  // Some twenty parses of the text: for a file of a person's size, not one an agent blew up.
+  if (json.length > MAX_LOCATED_CHARS || !failsOnToken(json)) return message;
   let [shortest, longest] = [1, json.length];
   while (shortest < longest) {
     const middle = Math.floor((shortest + longest) / 2);

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ActiveLock, currentOwner, lockRefusal } from '../../../src/files/active-lock.js';
+import { ActiveLock, currentOwner, lockRefusal, readDeadActive } from '../../../src/files/active-lock.js';
 
 const cleanup: string[] = [];
 afterEach(async () => {
@@ -105,5 +105,24 @@ describe('lockRefusal: what a start would meet, taking nothing', () => {
       message: 'another ralph run is active in this work tree (its ralph/.ralph-active is missing or does not name it)',
     });
     await lock.release();
+  });
+});
+
+describe('readDeadActive', () => {
+  it('names a run whose process is gone, but never while the kernel lock says a run lives', async () => {
+    const lock = await heldLock();
+    // What the agent can write while its run goes on: a record naming a process that is not running.
+    const forged = {
+      pid: 2 ** 22 + 7,
+      startTime: '1',
+      host: 'elsewhere',
+      startedAt: '2020-01-01T00:00:00Z',
+      iteration: 7,
+    };
+    await writeFile(lock.path, JSON.stringify(forged));
+    expect(await readDeadActive(lock.path)).toBeUndefined();
+    await lock.release();
+    await writeFile(lock.path, JSON.stringify(forged));
+    expect(await readDeadActive(lock.path)).toMatchObject({ iteration: 7 });
   });
 });

@@ -47,6 +47,12 @@ describe('parseJson', () => {
     });
   });
 
+  it('gives a huge file’s unexpected token without its place: the search parses the text some twenty times', () => {
+    const huge = `{"stories": [${'{"id": "US-1"},'.repeat(80_000)}]}`;
+    expect(huge.length).toBeGreaterThan(1024 * 1024);
+    expect(parseJson(huge)).toEqual({ ok: false, error: "Unexpected token ']'" });
+  });
+
   it('adds nothing to a message without a position', () => {
     expect(parseJson('{ "a": ')).toEqual({ ok: false, error: expect.not.stringMatching(/\(line/) });
   });
