@@ -11,6 +11,7 @@ import type { Screen } from '../ui/screen.js';
 import { stateAfterRun } from './resume-guard.js';
 import { buildRunReport, type RunProgress, type RunReport } from '../loop/run-report.js';
 import { recordedRunArgs, writeLastRun } from './last-run-file.js';
+import { pathExists } from '../files/missing-file.js';
 import { withAgentShares } from './agent-shares.js';
 import { fanOut, type Outlet } from '../outlets/outlet.js';
 import type { Notifier } from '../outlets/notifier.js';
@@ -96,7 +97,7 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
   // Mid-run notifications still under way finish first: the record counts them.
   await context.notifier?.settled();
   if (context.notifier) report = { ...report, notificationsFailed: context.notifier.failed() };
-  if (context.runArgs) report = { ...report, runArgs: await replayable(context.runArgs, ending, end, context.paths) };
+  if (context.runArgs) report = { ...report, runArgs: await replayable(context.runArgs, end, context.paths) };
   if (error) context.out.error(errorLine(error));
   // One record, fanned out once, in this order: the report reads last-run.json.
   const outlets = [
@@ -155,11 +156,13 @@ async function recordState(run: NonNullable<RunEnd['loopRan']>, end: RunEnd, pat
 }
 
 /**
- * The flags `ralph answer --run` goes on with: this run's, but for a start refused while a BLOCKED or
- * a DECIDE waits. That question is the asking run's, and so are the flags its answer goes on with:
- * a `ralph run` typed to look in the meantime changes nothing.
+ * The flags `ralph answer --run` goes on with: this run's, but for a start refused (for whatever
+ * reason) while a BLOCKED or a DECIDE waits. While one waits every start is refused, so the last
+ * record is the run that asked, or a refused start that kept its flags: the question is the asking
+ * run's, and so are the flags its answer goes on with.
  */
-async function replayable(typed: readonly string[], ending: Ending, end: RunEnd, paths: RalphPaths): Promise<string[]> {
-  const waiting = ending.reason === 'blocked' || ending.reason === 'decide';
-  return (!end.loopRan && waiting ? await recordedRunArgs(paths.lastRun) : undefined) ?? [...typed];
+async function replayable(typed: readonly string[], end: RunEnd, paths: RalphPaths): Promise<string[]> {
+  if (end.loopRan) return [...typed];
+  const waits = (await pathExists(paths.blocked)) || (await pathExists(paths.decide));
+  return (waits ? await recordedRunArgs(paths.lastRun) : undefined) ?? [...typed];
 }

@@ -80,10 +80,13 @@ describe('ralph answer under a DECIDE', () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([ASK, { implement: true }]);
     expect((await runRalph(repo, ['run', '--max-iterations', '4', '--max-stuck', '2'])).code).toBe(3);
-    // A look in the meantime: refused, since the question waits; its record keeps the asker's flags.
+    // Looks in the meantime, refused for the question or for a typo of their own: each record keeps the asker's flags.
     const look = await runRalph(repo, ['run']);
     expect(look.code).toBe(3);
     expect(repo.lastRun()).toMatchObject({ reason: 'decide', runArgs: ['--max-iterations', '4', '--max-stuck', '2'] });
+    expect((await runRalph(repo, ['run', '--prompt', 'nope.md'])).code).toBe(64);
+    expect((await runRalph(repo, ['run', '--max-iterations', '9'])).code).toBe(3);
+    expect(repo.lastRun()).toMatchObject({ runArgs: ['--max-iterations', '4', '--max-stuck', '2'] });
 
     const result = await runRalph(repo, ['answer', '--run', 'Polling.']);
     expect(result.stdout).toContain('Going on: ralph run --max-iterations 4 --max-stuck 2');
