@@ -1,13 +1,23 @@
+/** How far a key may be from a known one to be taken for it: a third of its letters, or two. */
+const ROUGHLY = (candidate: string) => Math.max(2, Math.floor(candidate.length / 3));
+
 /**
- * The known key nearest to a misspelt one (at most a third of its letters off, or two), if any:
- * `maxIteration` → `maxIterations`, `pases` → `passes`. The one way ralph suggests a key.
+ * The known key nearest to a misspelt one, if any is near enough (`within`: by default a third of
+ * its letters, or two): `maxIteration` → `maxIterations`, `pases` → `passes`. The one way ralph
+ * suggests a key.
  */
-export function closestKey(key: string, known: readonly string[]): string | undefined {
+export function closestKey(
+  key: string,
+  known: readonly string[],
+  within: (candidate: string) => number = ROUGHLY,
+): string | undefined {
   let best: { key: string; distance: number } | undefined;
   for (const candidate of known) {
+    const limit = within(candidate);
+    // Lengths further apart than the limit cannot come within it: no table to fill.
+    if (Math.abs(key.length - candidate.length) > limit) continue;
     const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (distance <= Math.max(2, Math.floor(candidate.length / 3)) && (!best || distance < best.distance))
-      best = { key: candidate, distance };
+    if (distance <= limit && (!best || distance < best.distance)) best = { key: candidate, distance };
   }
   return best?.key;
 }

@@ -28,20 +28,37 @@ export function misspeltTaskKeys(text: string): string[] {
   const parsed = parseJson(text);
   if (!parsed.ok || !isObject(parsed.value)) return [];
   const list = parsed.value;
-  const found = nearMisses(list, LIST_KEYS, '');
+  // Stories mostly share their keys: each key is weighed once per set of keys it could stand for.
+  const cache = new Map<string, string | undefined>();
+  const found = nearMisses(list, LIST_KEYS, '', cache);
   const key = Array.isArray(list.stories) ? 'stories' : 'userStories';
   const stories: unknown[] = Array.isArray(list[key]) ? (list[key] as unknown[]) : [];
-  stories.forEach((story, index) => {
-    if (isObject(story)) found.push(...nearMisses(story, STORY_KEYS, `${key}[${index}]: `));
-  });
+  for (const [index, story] of stories.entries()) {
+    if (found.length >= MOST) break;
+    if (isObject(story)) found.push(...nearMisses(story, STORY_KEYS, `${key}[${index}]: `, cache));
+  }
   return found.slice(0, MOST);
 }
 
-function nearMisses(object: Record<string, unknown>, known: readonly string[], where: string): string[] {
+/**
+ * A task list's own keys are many and free (`uid`, `reviewNotes`): only a slip is named, one
+ * letter off a short key, two off a longer one, and never for a key the object already has.
+ */
+const SLIP = (candidate: string) => (candidate.length < 6 ? 1 : 2);
+
+function nearMisses(
+  object: Record<string, unknown>,
+  known: readonly string[],
+  where: string,
+  cache: Map<string, string | undefined>,
+): string[] {
+  const missing = known.filter((key) => !Object.hasOwn(object, key));
   return Object.keys(object)
     .filter((key) => !known.includes(key))
     .flatMap((key) => {
-      const near = closestKey(key, known);
+      const asked = `${key}\0${missing.join('\0')}`;
+      if (!cache.has(asked)) cache.set(asked, closestKey(key, missing, SLIP));
+      const near = cache.get(asked);
       return near === undefined ? [] : [`${where}"${key}" (did you mean "${near}"?)`];
     });
 }

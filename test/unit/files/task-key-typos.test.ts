@@ -11,13 +11,19 @@ describe('misspeltTaskKeys', () => {
   });
 
   it('names a list key too, and reads the prd.json shape', () => {
-    expect(misspeltTaskKeys(list({}, { projct: 'x' }))).toEqual(['"projct" (did you mean "project"?)']);
+    const misspelt = JSON.stringify({ projct: 'x', stories: [{ id: 'US-1' }] });
+    expect(misspeltTaskKeys(misspelt)).toEqual(['"projct" (did you mean "project"?)']);
     const prd = JSON.stringify({ userStories: [{ id: 'US-1', passess: true }] });
     expect(misspeltTaskKeys(prd)).toEqual(['userStories[0]: "passess" (did you mean "passes"?)']);
   });
 
   it('leaves keys of the user’s own alone, and a list without any', () => {
     expect(misspeltTaskKeys(list({ passes: true, owner: 'me', estimateHours: 3, dependencies: ['US-0'] }))).toEqual([]);
+    // Near a key the story already has, or more than a slip off: the user's own.
+    const own = { passes: true, uid: 'u', x: 1, ids: [], kind: 'k', reviewNotes: 'n', reviewDate: 'd', tests: [] };
+    expect(misspeltTaskKeys(list(own))).toEqual([]);
+    // And a key the list has already is no slip for it: "projct" beside "project".
+    expect(misspeltTaskKeys(list({}, { projct: 'x' }))).toEqual([]);
     expect(misspeltTaskKeys('{ not json')).toEqual([]);
   });
 
