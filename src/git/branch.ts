@@ -1,6 +1,7 @@
 import { RalphError } from '../errors.js';
 import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
 import { createGit } from './repository.js';
+import { hasCommit, listWorktrees } from './worktrees.js';
 
 /** What switching to the task list's branch did. */
 export type BranchSwitch =
@@ -49,6 +50,16 @@ export async function planBranchSwitch(
       'fix branchName, or run with --no-branch',
     );
   const exists = (await gitOutput(root, ['branch', '--list', branch], signal)).trim() !== '';
+  if (exists) {
+    // git refuses a branch another worktree has checked out (a list's, after `ralph run --worktree`).
+    const holder = (await listWorktrees(root)).find((entry) => entry.branch === branch);
+    if (holder)
+      throw new RalphError(
+        'setup',
+        `cannot switch to branch ${branch}: it is checked out in the worktree ${holder.path}`,
+        'run the list there (ralph run --worktree --tasks FILE), or remove that worktree first (ralph worktrees prune)',
+      );
+  }
   return { kind: exists ? 'switched' : 'created', branch, from: current };
 }
 
@@ -58,13 +69,22 @@ export async function planBranchSwitch(
  * between HEAD and that branch. ralph/ counts too, where the start's work tree check does not look.
  */
 export async function filesBlockingSwitch(root: string, branch: string): Promise<string[]> {
+  // No commit yet (an orphan branch): every path the branch has differs from nothing.
+  const base = (await hasCommit(root)) ? 'HEAD' : await emptyTree(root);
+  // Each path by its own name (a rename is a file gone and one new), the branch by its full ref (a
+  // tag of the same name would win otherwise).
   const [changed, untracked, differing] = await Promise.all([
-    gitOutput(root, ['diff', '--name-only', '-z', 'HEAD'], { filters: true }),
+    gitOutput(root, ['diff', '--name-only', '-z', '--no-renames', base, '--'], { filters: true }),
     gitOutput(root, ['ls-files', '--others', '--exclude-standard', '-z']),
-    gitOutput(root, ['diff', '--name-only', '-z', 'HEAD', branch, '--']),
+    gitOutput(root, ['diff', '--name-only', '-z', '--no-renames', base, `refs/heads/${branch}`, '--']),
   ]);
   const between = new Set(differing.split('\0').filter(Boolean));
   return [...changed.split('\0'), ...untracked.split('\0')].filter((path) => between.has(path));
+}
+
+/** The empty tree in this repository's hash: what an unborn HEAD holds. */
+async function emptyTree(root: string): Promise<string> {
+  return (await gitOutput(root, ['hash-object', '-t', 'tree', '--stdin'], { input: '' })).trim();
 }
 
 function switchRefused(branch: string, reason: string): RalphError {

@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { filesBlockingSwitch, switchToBranch } from '../../../src/git/branch.js';
+import { filesBlockingSwitch, planBranchSwitch, switchToBranch } from '../../../src/git/branch.js';
 import { realRepository } from './real-repository.js';
 
 const made: string[] = [];
@@ -39,12 +39,46 @@ describe('filesBlockingSwitch', () => {
     expect((await filesBlockingSwitch(root, 'feature')).sort()).toEqual(['added.txt', 'notes.txt']);
   });
 
+  it('sees through a rename on the branch and a tag of the same name, as git does', async () => {
+    const { root, git, write } = await twoBranches();
+    git('switch', '-q', 'feature');
+    git('mv', 'same.txt', 'moved.txt');
+    git('commit', '-qm', 'rename');
+    git('switch', '-q', 'main');
+    git('tag', 'feature', 'main');
+    await write('same.txt', 'my edit\n');
+    expect(await filesBlockingSwitch(root, 'feature')).toEqual(['same.txt']);
+    const refused = await switchToBranch(root, 'feature', 'ralph/tasks.json').catch((error: unknown) => error);
+    expect(refused).toMatchObject({ message: expect.stringMatching(/^cannot switch to branch feature: /) });
+  });
+
+  it('counts every tracked path against the branch on a HEAD with no commit yet', async () => {
+    const { root, git, write } = await twoBranches();
+    git('switch', '-q', '--orphan', 'fresh');
+    await write('notes.txt', 'on the orphan\n');
+    expect(await filesBlockingSwitch(root, 'feature')).toContain('notes.txt');
+  });
+
   it('says what git says: where it names files, switchToBranch refuses and names them too', async () => {
     const { root, write } = await twoBranches();
     await write('notes.txt', 'my edit\n');
     const failure = await switchToBranch(root, 'feature', 'ralph/tasks.json').catch((error: unknown) => error);
     expect(failure).toMatchObject({
       message: expect.stringMatching(/^cannot switch to branch feature: .*overwritten by checkout: notes\.txt$/),
+    });
+  });
+});
+
+describe('planBranchSwitch', () => {
+  it('refuses a branch another worktree has checked out, naming it and where to run instead', async () => {
+    const { root, git } = await twoBranches();
+    const elsewhere = `${root}-feature`;
+    made.push(elsewhere);
+    git('worktree', 'add', '-q', elsewhere, 'feature');
+    const refused = await planBranchSwitch(root, 'feature', 'ralph/tasks.json').catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      message: `cannot switch to branch feature: it is checked out in the worktree ${elsewhere}`,
+      hint: expect.stringContaining('ralph run --worktree'),
     });
   });
 });
