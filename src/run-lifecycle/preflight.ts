@@ -142,7 +142,7 @@ async function readTaskList(
     const legacy = await readOwnFile(`${paths.root}/scripts/ralph/prd.json`);
     const hint =
       paths.tasks !== ralphPaths(paths.root).tasks
-        ? 'check the --tasks path (`ralph lists` shows the task lists)'
+        ? 'check the task list named by --tasks, RALPH_TASKS or config.json (`ralph lists` shows the lists)'
         : legacy === undefined
           ? 'run `ralph init` to create it'
           : 'import the ralph.sh files with `ralph init --from scripts/ralph`';

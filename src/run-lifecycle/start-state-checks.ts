@@ -1,6 +1,6 @@
 import type { TaskList } from '../domain/tasks.js';
 import { RalphError } from '../errors.js';
-import type { RalphPaths } from '../files/paths.js';
+import { shownPath, type RalphPaths } from '../files/paths.js';
 import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
 import { blockedSwitch, currentBranch, filesBlockingSwitch, planBranchSwitch } from '../git/branch.js';
 import { DETACHED_HEAD } from './task-branch.js';
@@ -20,19 +20,19 @@ export async function startStateChecks(
 ): Promise<Check[]> {
   const listed = withListBranch(tasks, paths.root, paths.tasks);
   return [
-    await branchCheck(paths.root, listed, settings.branch),
+    await branchCheck(paths.root, listed, settings.branch, shownPath(paths.root, paths.tasks)),
     await resumeCheck(paths, listed, settings, resetResumes),
   ];
 }
 
-async function branchCheck(root: string, tasks: TaskList, enabled: boolean): Promise<Check> {
+async function branchCheck(root: string, tasks: TaskList, enabled: boolean, listFile: string): Promise<Check> {
   const branch = tasks.branchName?.trim() ? tasks.branchName : undefined;
   if (!enabled || branch === undefined) {
     if ((await currentBranch(root)) === undefined) return { name: 'branch', status: 'warning', detail: DETACHED_HEAD };
     return { name: 'branch', status: 'ok', detail: enabled ? 'the task list names no branchName' : '--no-branch' };
   }
   try {
-    const planned = await planBranchSwitch(root, branch, 'ralph/tasks.json');
+    const planned = await planBranchSwitch(root, branch, listFile);
     if (planned.kind === 'already') return { name: 'branch', status: 'ok', detail: `on ${branch} already` };
     if (planned.kind === 'created')
       return { name: 'branch', status: 'ok', detail: `would create ${branch} from ${planned.from ?? 'HEAD'}` };

@@ -1,5 +1,6 @@
 import { RalphError } from '../errors.js';
 import { readOwnFile } from '../files/own-file.js';
+import { shownPath } from '../files/paths.js';
 import { currentBranch, switchToBranch, type BranchSwitch } from '../git/branch.js';
 import type { TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
@@ -25,14 +26,15 @@ export async function enterTaskBranch(options: {
     if ((await currentBranch(options.root)) === undefined) options.warn(DETACHED_HEAD);
     return { tasks: options.tasks };
   }
-  const result = await switchToBranch(options.root, branchName, 'ralph/tasks.json', options.signal);
+  const listFile = shownPath(options.root, options.tasksPath);
+  const result = await switchToBranch(options.root, branchName, listFile, options.signal);
   options.say(describeSwitch(result));
   if (result.kind !== 'switched') return { tasks: options.tasks, branch: branchName };
   const parsed = parseTasks((await readOwnFile(options.tasksPath)) ?? '');
   if (!parsed.ok) {
     throw new RalphError(
       'setup',
-      `ralph/tasks.json on branch ${branchName} is not a valid task list: ${parsed.error}`,
+      `${listFile} on branch ${branchName} is not a valid task list: ${parsed.error}`,
       'fix it on that branch, or run with --no-branch',
     );
   }

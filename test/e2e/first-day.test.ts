@@ -294,7 +294,7 @@ describe('a repository without ralph/', () => {
     const result = await runRalph(repo, ['run', '--tasks', 'ralph/lists/nope.json']);
     expect(result.code).toBe(64);
     expect(result.stderr).toBe(
-      'ralph: ralph/lists/nope.json not found — check the --tasks path (`ralph lists` shows the task lists)\n',
+      'ralph: ralph/lists/nope.json not found — check the task list named by --tasks, RALPH_TASKS or config.json (`ralph lists` shows the lists)\n',
     );
   });
 });
