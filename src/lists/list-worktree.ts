@@ -6,6 +6,7 @@ import { ownFolder, readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { ralphPaths } from '../files/paths.js';
 import { parseTasks } from '../files/tasks.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
+import { gitOutput } from '../git/safe-git.js';
 import {
   addWorktree,
   branchExists,
@@ -209,12 +210,29 @@ async function placeTaskList(
   if (!wanted.ok) throw new RalphError('setup', `${source}: ${wanted.error}`, 'fix the task list, then run again');
   const present = parseTasks((await readOwnFile(target)) ?? '');
   const ids = (tasks: { stories: { id: string }[] }) => tasks.stories.map((story) => story.id).join('\n');
-  if (present.ok && ids(present.tasks) === ids(wanted.tasks)) return undefined;
+  // The same stories, placed here before: the branch's list is the progress. The same stories
+  // alone are not enough: a list copied from ralph/tasks.json has them too, on a fresh worktree.
+  const subject = `ralph: task list from ${source}`;
+  if (present.ok && ids(present.tasks) === ids(wanted.tasks) && (await committedBefore(dir, subject))) return undefined;
   if (dryRun)
     return `${source} would be committed as ralph/tasks.json on the worktree's branch (a dry run makes nothing)`;
   await replaceOwnFile(dir, target, text);
-  await commitFile(dir, 'ralph/tasks.json', `ralph: task list from ${source}`);
+  await commitFile(dir, 'ralph/tasks.json', subject);
   return `${source} committed as ralph/tasks.json on the worktree's branch`;
+}
+
+/** Whether the worktree's branch has a commit of ralph's with this subject on ralph/tasks.json. */
+async function committedBefore(dir: string, subject: string): Promise<boolean> {
+  const found = await gitOutput(dir, [
+    'log',
+    '-1',
+    '--format=%H',
+    '--fixed-strings',
+    `--grep=${subject}`,
+    '--',
+    'ralph/tasks.json',
+  ]);
+  return found.trim() !== '';
 }
 
 async function isPresent(path: string): Promise<boolean> {

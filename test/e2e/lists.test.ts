@@ -134,6 +134,24 @@ describe('run --worktree: a loop on its own worktree', () => {
     expect(checkoutFingerprint(repo)).toBe(before);
   });
 
+  it('places a list copied from ralph/tasks.json (the same stories) on a fresh worktree, and works its branch', async () => {
+    const tasks = {
+      project: 'main',
+      branchName: 'ralph/main-list',
+      stories: [{ id: 'US-1', title: 'One', priority: 1 }],
+    };
+    const repo = await makeRepo({ tasksText: JSON.stringify(tasks, null, 2) });
+    await addList(repo, 'copy', ['US-1']);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'a copy of the list');
+    await repo.steps([{ auto: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/copy.json']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('ralph/lists/copy.json committed as ralph/tasks.json');
+    expect(repo.git('-C', 'ralph/worktrees/ralph-copy', 'branch', '--show-current')).toBe('ralph/copy');
+    expect(repo.git('branch', '--list', 'ralph/main-list')).toBe('');
+  });
+
   it("adds the worktree again once its folder was deleted by hand, and keeps git's record of every other", async () => {
     const repo = await repoWithLists();
     await repo.steps([{ auto: true, completeWhenDone: true }]);
