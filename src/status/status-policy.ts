@@ -6,10 +6,10 @@ import { readOwnFile } from '../files/own-file.js';
 const SKIP_REVIEW_VARIABLE = 'RALPH_SKIP_REVIEW';
 
 /**
- * Whether the review cycle is on, as `ralph status` and `ralph report` read it: from the environment and config.json,
- * and on whenever they cannot be read. When neither names skipReview every reading gives "on" — a
- * valid file, an invalid one, a bad variable alike — so the configuration's schema (zod, every
- * agent kind's dialect) is loaded only when one of them does.
+ * Whether the review cycle is on, as `ralph status` and `ralph report` read it: from the
+ * environment and config.json, and on whenever they cannot be read. When neither names skipReview
+ * every reading gives "on" — a valid file, an invalid one, a bad variable alike — so the
+ * configuration's schema (zod, every agent kind's dialect) is loaded only when one of them does.
  */
 export async function statusReviewPolicy(paths: RalphPaths, env: NodeJS.ProcessEnv): Promise<ReviewPolicy> {
   if (env[SKIP_REVIEW_VARIABLE] === undefined && !(await mayNameSkipReview(paths.config))) return { review: true };
