@@ -132,7 +132,10 @@ export const INTEGRATE_JOBS = `  # Every loop's ending in one table, then the co
                 run = { reason: "no record (the job did not run or did not start)" };
               }
               const cost = typeof run.costUsd === "number" ? "$" + run.costUsd.toFixed(2) : "-";
-              const branch = "ralph/" + list;
+              let branch = "ralph/" + list;
+              try {
+                branch = JSON.parse(fs.readFileSync("ralph/lists/" + list + ".json", "utf8")).branchName || branch;
+              } catch {}
               return "| " + [list, run.reason, run.iterations, cost, branch].map(cell).join(" | ") + " |";
             });
             console.log(["## ralph: the task lists", "", "| list | ending | iterations | cost | branch |", "|---|---|---|---|---|", ...rows].join("\\n"));
@@ -143,14 +146,29 @@ export const INTEGRATE_JOBS = `  # Every loop's ending in one table, then the co
           git config user.name "ralph[bot]"
           git config user.email "ralph-bot@users.noreply.github.com"
 
-      # Each list's branch as pushed, as a local branch: ralph integrate reads refs/heads/.
+      # Each list's branch as pushed (its branchName, else ralph/<list>), as a local branch: ralph
+      # integrate reads refs/heads/. One name a line, each checked as git checks a branch name.
       - name: Integrate the complete lists
         id: integrate
+        env:
+          LISTS: \${{ needs.lists.outputs.lists }}
         run: |
-          for ref in $(git for-each-ref --format='%(refname)' refs/remotes/origin/ralph/); do
-            branch=\${ref#refs/remotes/origin/}
+          node -e '
+            const fs = require("node:fs");
+            for (const list of JSON.parse(process.env.LISTS)) {
+              let branch = "ralph/" + list;
+              try {
+                branch = JSON.parse(fs.readFileSync("ralph/lists/" + list + ".json", "utf8")).branchName || branch;
+              } catch {}
+              console.log(branch);
+            }
+          ' | while IFS= read -r branch; do
+            git check-ref-format --branch "$branch" >/dev/null 2>&1 || continue
             case "$branch" in ralph/integration/*) continue ;; esac
-            git branch --quiet --force "$branch" "$ref"
+            [ "$branch" = "$(git branch --show-current)" ] && continue
+            if git rev-parse --verify --quiet "refs/remotes/origin/$branch" >/dev/null; then
+              git branch --quiet --force "$branch" "refs/remotes/origin/$branch"
+            fi
           done
           branch="ralph/integration/$(date -u +%Y-%m-%d)-\${GITHUB_RUN_ID}"
           code=0

@@ -51,6 +51,19 @@ const EDITS: readonly Edit[] = [
   { text: '"ralph/" + (project || "loop")', by: '"ralph/" + process.env.LIST', count: 2 },
   { text: 'name: ralph-bundle\n', by: 'name: ralph-bundle-${{ matrix.list }}\n', count: 2 },
   { text: 'name: ralph-logs\n', by: 'name: ralph-logs-${{ matrix.list }}\n', count: 1 },
+  // A run may not hold two artifacts of one name: every leg's report is its own.
+  { text: 'name: ralph-report\n', by: 'name: ralph-report-${{ matrix.list }}\n', count: 1 },
+  // Said in scripts, which take no expression of a list's name (a file name a branch may bring).
+  {
+    text: '[ralph-report (report.html)](${URL}), also in the ralph-logs artifact.',
+    by: "[this list's report (report.html)](${URL}), also in this list's ralph-logs artifact.",
+    count: 1,
+  },
+  {
+    text: '(in the job summary and the ralph-logs artifact)',
+    by: "(in the job summary and this list's ralph-logs artifact)",
+    count: 1,
+  },
   // An answer is for the one loop that waits for it; the other legs go on as they are.
   {
     text: "        if: inputs.answer != ''\n",

@@ -52,6 +52,13 @@ describe('ralph init --ci github --matrix', () => {
     expect(jobs.lists!.steps).toContainEqual(
       expect.objectContaining({ run: expect.stringContaining('ralph lists --json') }),
     );
+    // upload-artifact@v4 refuses a second artifact of one name in a run: each leg's are its own.
+    const uploads = [jobs.agent!, jobs.push!]
+      .flatMap((job) => job.steps as Map[])
+      .filter((step) => typeof step.uses === 'string' && step.uses.startsWith('actions/upload-artifact'))
+      .map((step) => (step.with as Map).name as string);
+    expect(uploads.length).toBeGreaterThan(2);
+    for (const name of uploads) expect(name).toMatch(/-\$\{\{ matrix\.list \}\}$/);
   });
 
   it('refuses --matrix without --ci github (64), writing nothing', async () => {
@@ -173,21 +180,28 @@ describe("the matrix workflow's answer input: for the one loop that waits", () =
 describe("the matrix workflow's gather-and-integrate jobs, run as the runner runs them", () => {
   it('tables every loop, integrates the complete branches, leaves out the one a gate fails, and pushes one new branch', async () => {
     const { repo, workflow } = await matrixProject();
+    // A list whose branch is not under ralph/: its own branchName, on main as on its branch.
+    const cart = { project: 'cart', branchName: 'feature/cart', stories: [{ id: 'S-1', title: 'one', passes: false }] };
+    await repo.write('ralph/lists/cart.json', JSON.stringify(cart));
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'a list with a branch of its own');
     const bare = mkdtempSync(join(tmpdir(), 'ralph-github-'));
     execFileSync('git', ['init', '-q', '--bare', bare]);
     repo.git('push', '-q', bare, 'HEAD:refs/heads/main');
-    // What the matrix's push jobs left on GitHub: api and broken done (ui never ran).
-    for (const [name, file] of [
-      ['api', 'api.txt'],
-      ['broken', 'broken.txt'],
+    // What the matrix's push jobs left on GitHub: api, broken and cart done (ui never ran).
+    for (const [name, file, branch] of [
+      ['api', 'api.txt', 'ralph/api'],
+      ['broken', 'broken.txt', 'ralph/broken'],
+      ['cart', 'cart.txt', 'feature/cart'],
     ] as const) {
-      repo.git('switch', '-q', '-c', `ralph/${name}`, 'main');
-      const done = { project: name, stories: [{ id: 'S-1', title: 'one', passes: true }] };
-      await repo.write(`ralph/lists/${name}.json`, JSON.stringify(done));
+      repo.git('switch', '-q', '-c', branch, 'main');
+      const list = JSON.parse(repo.read(`ralph/lists/${name}.json`)) as { stories: { passes: boolean }[] };
+      list.stories[0]!.passes = true;
+      await repo.write(`ralph/lists/${name}.json`, JSON.stringify(list));
       await repo.write(file, `${name}\n`);
       repo.git('add', '-A');
       repo.git('commit', '-qm', `${name} done`);
-      repo.git('push', '-q', bare, `ralph/${name}`);
+      repo.git('push', '-q', bare, branch);
       repo.git('switch', '-q', 'main');
     }
     // What the agent jobs uploaded: ralph/logs/ (and any blocked.txt), under each list's name.
@@ -197,6 +211,7 @@ describe("the matrix workflow's gather-and-integrate jobs, run as the runner run
       writeFileSync(join(artifacts, `ralph-logs-${list}/logs/last-run.json`), JSON.stringify(value));
     };
     record('api', { reason: 'complete', iterations: 3, costUsd: 1.234 });
+    record('cart', { reason: 'complete', iterations: 1, costUsd: 0.25 });
     record('broken', { reason: 'complete | forged\n::error::boom', iterations: 2, costUsd: 0.5 });
     const sim = mkdtempSync(join(tmpdir(), 'ralph-sim-'));
     const stepLog = join(sim, 'steps.log');
@@ -209,7 +224,7 @@ describe("the matrix workflow's gather-and-integrate jobs, run as the runner run
       stepLog,
       only: ['integrate', 'push-integration'],
       needs: {
-        lists: { result: 'success', outputs: { lists: '["api","broken","ui"]' } },
+        lists: { result: 'success', outputs: { lists: '["api","broken","cart","ui"]' } },
         agent: { result: 'failure', outputs: {} },
         push: { result: 'success', outputs: {} },
       },
@@ -221,12 +236,14 @@ describe("the matrix workflow's gather-and-integrate jobs, run as the runner run
     expect(summary).toContain('| list | ending | iterations | cost | branch |');
     expect(summary).toContain('| api | complete | 3 | $1.23 | ralph/api |');
     expect(summary).toContain('| broken | complete &#124; forged ::error::boom | 2 | $0.50 | ralph/broken |');
+    expect(summary).toContain('| cart | complete | 1 | $0.25 | feature/cart |');
     expect(summary).toContain('| ui | no record (the job did not run or did not start) | - | - | ralph/ui |');
     expect(result.jobs.integrate!.outputs.code).toBe('2');
     const branch = result.jobs.integrate!.outputs.branch!;
     expect(branch).toMatch(/^ralph\/integration\/\d{4}-\d{2}-\d{2}-4242$/);
     const files = spawnSync('git', ['ls-tree', '--name-only', `refs/heads/${branch}`], { cwd: bare, encoding: 'utf8' });
     expect(files.stdout.split('\n')).toContain('api.txt');
+    expect(files.stdout.split('\n')).toContain('cart.txt');
     expect(files.stdout.split('\n')).not.toContain('broken.txt');
     const integrateLog = result.steps.find((step) => step.name === 'Integrate the complete lists')!.stdout;
     expect(integrateLog).toContain('broken  ralph/broken left out: gate tests failed on the merge');
