@@ -17,7 +17,7 @@ export function gitHubOutlet(
       // A command of ralph's own: column 0, no timestamp, and the runner obeying commands again.
       if (annotation) out.command(annotation);
       await publishToGitHub(env, report, rows).catch((failure: Error) =>
-        out.error(`ralph: could not write the GitHub step outputs: ${failure.message}`),
+        out.error(`ralph: could not write to ${failure.message} — check that the runner's file is there and writable`),
       );
     },
   };

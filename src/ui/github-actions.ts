@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { IterationRow } from '../loop/port-data.js';
 import type { RunReport } from '../loop/run-report.js';
 import { summaryFacts } from './run-summary.js';
@@ -71,14 +71,25 @@ function detailBlock(detail: string): string {
   return `${literalBlock(`${detail.slice(0, SUMMARY_DETAIL_CHARS)}…`)}\n\n(cut here: \`ralph/logs/last-run.json\` holds it whole)`;
 }
 
-/** Appends the job summary and writes `reason`, `exit-code` and `detail` to the step's outputs. */
+/**
+ * Writes `reason`, `exit-code` and `detail` to the step's outputs and appends the job summary; the
+ * outputs first, so the workflow can branch on the ending even when the summary cannot be written.
+ * A failure names the variable whose file failed.
+ */
 export async function publishToGitHub(
   env: NodeJS.ProcessEnv,
   report: RunReport,
   rows: readonly IterationRow[],
 ): Promise<void> {
-  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, stepSummary(report, rows));
-  await writeOutputs(env, report.reason, report.exitCode, report.detail);
+  const failures: string[] = [];
+  await writeOutputs(env, report.reason, report.exitCode, report.detail).catch((failure: Error) =>
+    failures.push(`GITHUB_OUTPUT (${failure.message})`),
+  );
+  if (env.GITHUB_STEP_SUMMARY)
+    await appendOnOwnLine(env.GITHUB_STEP_SUMMARY, stepSummary(report, rows)).catch((failure: Error) =>
+      failures.push(`GITHUB_STEP_SUMMARY (${failure.message})`),
+    );
+  if (failures.length > 0) throw new Error(failures.join('; '));
 }
 
 /** The step's outputs, so the workflow can branch on the reason; also for a start ralph refused. */
@@ -94,7 +105,24 @@ export async function writeOutputs(
     outputEntry('exit-code', String(exitCode)),
     ...(detail ? [outputEntry('detail', detail)] : []),
   ];
-  await appendFile(env.GITHUB_OUTPUT, entries.join(''));
+  await appendOnOwnLine(env.GITHUB_OUTPUT, entries.join(''));
+}
+
+/**
+ * Appends text that starts a line of its own: the agent can reach these files (through ralph's
+ * environment in /proc) and leave a last line unended, which would run into ralph's first
+ * (`x=1reason=…`), so a missing line end is added first.
+ */
+async function appendOnOwnLine(path: string, text: string): Promise<void> {
+  const file = await open(path, 'a+');
+  try {
+    const { size } = await file.stat();
+    const last = Buffer.alloc(1);
+    if (size > 0) await file.read(last, 0, 1, size - 1);
+    await file.appendFile(size > 0 && last[0] !== 0x0a ? `\n${text}` : text);
+  } finally {
+    await file.close();
+  }
 }
 
 /**

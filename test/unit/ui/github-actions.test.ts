@@ -1,7 +1,16 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IterationRow } from '../../../src/loop/port-data.js';
 import type { RunReport } from '../../../src/loop/run-report.js';
-import { annotationFor, escapeData, outputEntry, stepSummary } from '../../../src/ui/github-actions.js';
+import {
+  annotationFor,
+  escapeData,
+  outputEntry,
+  publishToGitHub,
+  stepSummary,
+} from '../../../src/ui/github-actions.js';
 import { readOutputFile, STEP_SUMMARY_LIMIT_BYTES } from '../../helpers/workflow-commands.js';
 
 const report: RunReport = {
@@ -106,5 +115,36 @@ describe('the job summary shows the agent’s words as text, never as Markdown',
     // Outside the block: only ralph's own Markdown.
     const outside = summary.slice(0, start) + summary.slice(end);
     for (const bad of ['<img', '<script', '](http', '\n# Heading', '\u001b']) expect(outside).not.toContain(bad);
+  });
+});
+
+describe('publishToGitHub: files the agent can reach', () => {
+  it('starts its outputs and its summary on a line of their own after a line the agent left unended', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ralph-gh-files-'));
+    try {
+      const env = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary.md') };
+      await writeFile(env.GITHUB_OUTPUT, 'unterminated=x');
+      await writeFile(env.GITHUB_STEP_SUMMARY, '# the agent was here');
+      await publishToGitHub(env, report, [row]);
+      const outputs = readOutputFile(await readFile(env.GITHUB_OUTPUT, 'utf8'));
+      expect(outputs.get('reason')).toBe('blocked');
+      expect(outputs.get('exit-code')).toBe('2');
+      expect(outputs.get('unterminated')).toBe('x');
+      expect(await readFile(env.GITHUB_STEP_SUMMARY, 'utf8')).toMatch(/^# the agent was here\n## /);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes the outputs even when the summary cannot be written, and names the file that failed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ralph-gh-files-'));
+    try {
+      const env = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'gone', 'summary.md') };
+      const failure = await publishToGitHub(env, report, [row]).catch((error: unknown) => error);
+      expect((failure as Error).message).toMatch(/^GITHUB_STEP_SUMMARY \(ENOENT/);
+      expect(readOutputFile(await readFile(env.GITHUB_OUTPUT, 'utf8')).get('reason')).toBe('blocked');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
