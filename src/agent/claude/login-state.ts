@@ -36,15 +36,24 @@ export async function claudeLoginState(facts: LoginFacts): Promise<LoginReading>
   if (file?.isFile() && file.size > 0) return { state: 'ok', detail: `credentials in ${credentials}` };
   const said = parseAuthStatus(await facts.authStatus?.().catch(() => undefined));
   if (said === true) return { state: 'ok', detail: '`claude auth status` says logged in' };
+  // Set but empty: what CI gives for a secret that was never added.
+  const empty = CLAUDE_KEY_VARIABLES.filter((name) => env[name] !== undefined);
+  const keys = empty.length > 0 ? `${empty.join(', ')} set but empty` : 'no key variable';
   if (said === false)
     return {
       state: 'missing',
-      detail: `no key variable, no ${credentials}, and \`claude auth status\` says not logged in`,
+      detail: `${keys}, no ${credentials}, and \`claude auth status\` says not logged in`,
     };
   // macOS keeps the login in the keychain, which ralph does not read.
   if (facts.platform === 'darwin')
     return { state: 'unknown', detail: 'no key variable; the login may be in the keychain' };
-  return { state: 'missing', detail: `no ${CLAUDE_KEY_VARIABLES.join(', ')} and no ${credentials}` };
+  return {
+    state: 'missing',
+    detail:
+      empty.length > 0
+        ? `${keys}, and no ${credentials}`
+        : `no ${CLAUDE_KEY_VARIABLES.join(', ')} and no ${credentials}`,
+  };
 }
 
 /** `loggedIn` from the JSON `claude auth status` prints; undefined when it said something else. */
@@ -60,6 +69,11 @@ function parseAuthStatus(text: string | undefined): boolean | undefined {
 }
 
 /** What to tell a user who is not logged in. */
+/** The fix in CI, where nobody can log in at a prompt: the key comes from a secret. */
+export const CLAUDE_CI_LOGIN_FIX =
+  'add the repository secret ANTHROPIC_API_KEY (an empty variable is what a missing secret gives) and pass it to the step; ' +
+  '--skip-preflight skips this check';
+
 export const CLAUDE_LOGIN_FIX =
   'log in to Claude Code: run `claude` once and follow the prompts (or `claude setup-token`), or set ANTHROPIC_API_KEY; ' +
   '--skip-preflight skips this check';

@@ -2,7 +2,8 @@ import { homedir } from 'node:os';
 import { runCaptured } from '../../process/run-captured.js';
 import type { AgentPreflight, AgentSetting } from '../preflight-types.js';
 import { claudeEndpoint } from './endpoint.js';
-import { CLAUDE_LOGIN_FIX, claudeLoginState } from './login-state.js';
+import { CLAUDE_CI_LOGIN_FIX, CLAUDE_LOGIN_FIX, claudeLoginState } from './login-state.js';
+import { detectCi } from '../../config/ci-environment.js';
 
 /** How long `claude auth status` may take (it reads local files; it calls nothing paid). */
 const AUTH_STATUS_TIMEOUT_MS = 10_000;
@@ -19,7 +20,7 @@ export function claudePreflight(agent: AgentSetting): AgentPreflight {
         ...(hasAuthStatus(agent.version) ? { authStatus: () => authStatus(agent) } : {}),
       }),
     endpoint: () => claudeEndpoint(agent.env),
-    loginFix: CLAUDE_LOGIN_FIX,
+    loginFix: detectCi(agent.env).ci ? CLAUDE_CI_LOGIN_FIX : CLAUDE_LOGIN_FIX,
     networkFix: (url) =>
       `Claude Code would fail the same way, after minutes of retries per call. Check the network ` +
       '(behind a proxy set HTTPS_PROXY, and NO_PROXY for hosts it must not carry; behind a TLS-inspecting proxy set ' +

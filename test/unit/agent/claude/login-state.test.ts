@@ -52,6 +52,21 @@ describe('claudeLoginState', () => {
     expect(reading.detail).toContain('`claude auth status` says not logged in');
   });
 
+  it('names a key variable set but empty, as CI sets a secret that was never added, and gives the CI fix', async () => {
+    const home = await emptyHome();
+    const reading = await claudeLoginState({ env: { ANTHROPIC_API_KEY: '' }, home, platform: 'linux' });
+    expect(reading).toMatchObject({
+      state: 'missing',
+      detail: expect.stringMatching(/^ANTHROPIC_API_KEY set but empty, and no /),
+    });
+    const version = '2.1.197 (Claude Code)';
+    const inCi = claude.preflight!({ path: 'claude', env: { CI: 'true', ANTHROPIC_API_KEY: '' }, version });
+    expect(inCi.loginFix).toMatch(/^add the repository secret ANTHROPIC_API_KEY/);
+    expect(claude.preflight!({ path: 'claude', env: {}, version }).loginFix).toMatch(
+      /^log in to Claude Code: run `claude` once/,
+    );
+  });
+
   it("trusts the client's `auth status` when it says logged in (an apiKeyHelper, say)", async () => {
     const reading = await claudeLoginState({
       env: {},
