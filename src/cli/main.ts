@@ -217,7 +217,9 @@ export async function main(argv: string[]): Promise<number> {
     const known = knownError(error);
     const { github } = detectCi(process.env);
     const code = reportError(known ?? error, github);
-    if (known && github) await reportToGitHub(known);
+    // A bad command line is a refused start too: on Actions it is annotated, and its reason output.
+    const refused = known ?? commandLineRefusal(error);
+    if (refused && github) await reportToGitHub(refused);
     return code;
   }
 }
@@ -234,15 +236,20 @@ async function reportToGitHub(error: RalphError): Promise<void> {
   await writeOutputs(process.env, record.reason, record.exitCode);
 }
 
+/** commander's refusal of the command line as the usage error it is; undefined for help and --version. */
+function commandLineRefusal(error: unknown): RalphError | undefined {
+  if (!(error instanceof CommanderError) || NOT_ERRORS.includes(error.code)) return undefined;
+  const said = error.message.split('\n')[0]!.replace(/^error: /, '');
+  return new RalphError('usage', said, 'see `ralph --help` for the command line');
+}
+
+/** What commander ends with that is no error: help shown, the version printed. */
+const NOT_ERRORS = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+
 function reportError(error: unknown, github: boolean): number {
   if (error instanceof CommanderError) {
     // Help and version are not errors; everything else commander rejects is a usage error.
-    if (
-      error.code === 'commander.helpDisplayed' ||
-      error.code === 'commander.version' ||
-      error.code === 'commander.help'
-    )
-      return 0;
+    if (NOT_ERRORS.includes(error.code)) return 0;
     return USAGE_EXIT_CODE;
   }
   if (error instanceof RalphError) {

@@ -215,6 +215,18 @@ describe('ralph run on GitHub Actions', () => {
   });
 });
 
+describe('a bad command line on GitHub Actions', () => {
+  it('is annotated and its reason output, as a refused start is', async () => {
+    const repo = await makeRepo();
+    const gha = await githubFiles();
+    const result = await runRalph(repo, ['run', '--max-iteration', '5'], { env: gha.env });
+    expect(result.code).toBe(64);
+    expect(obeyedByRunner(result)).toMatchObject([{ name: 'error' }]);
+    expect(obeyedByRunner(result)[0]?.data).toContain("unknown option '--max-iteration'");
+    expect(await gha.outputs()).toMatchObject({ reason: 'setup', 'exit-code': '64' });
+  });
+});
+
 describe('ralph run in CI and colour', () => {
   it("timestamps ralph's own lines in CI other than GitHub Actions", async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
