@@ -14,7 +14,7 @@ import { neutralise } from '../ui/neutralise.js';
  */
 export async function readLastRunArgs(path: string, shown: string): Promise<ReplayedRun> {
   const text = await readOwnFileNoLink(path);
-  const hint = 'run `ralph run` with your options yourself';
+  const hint = 'nothing was answered: answer without --run, then run `ralph run` with your options yourself';
   if (text === undefined) throw new RalphError('setup', `--run: ${shown} not found (no run recorded yet)`, hint);
   const parsed = parseJson(text);
   const stored: unknown =
@@ -32,7 +32,7 @@ export async function readLastRunArgs(path: string, shown: string): Promise<Repl
     throw new RalphError(
       'setup',
       `--run: ${shown} holds ${taken}, which ${FROM_YOU_ONLY[taken]}; ralph takes that from you, not from a file the agent can write`,
-      'run `ralph run …` yourself with the flags you mean',
+      'nothing was answered: answer without --run, then run `ralph run …` yourself with the flags you mean',
     );
   const replayed = parseRunArgs(stored, shown, hint);
   return { args: [...stored], ...replayed };

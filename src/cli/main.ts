@@ -231,7 +231,11 @@ async function reportToGitHub(error: RalphError): Promise<void> {
     import('../loop/run-report.js'),
   ]);
   const record = recordOf(endingOf(error));
-  const annotation = annotationFor(record.reason, record.exitCode, error.message);
+  const annotation = annotationFor(
+    record.reason,
+    record.exitCode,
+    error.hint ? `${error.message} — ${error.hint}` : error.message,
+  );
   if (annotation) process.stdout.write(`${annotation}\n`);
   await writeOutputs(process.env, record.reason, record.exitCode);
 }

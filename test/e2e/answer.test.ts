@@ -232,6 +232,7 @@ describe('ralph answer refuses', () => {
       expect(result.stderr).toMatch(
         /^ralph: --run: ralph\/logs\/last-run.json (holds what `ralph run` does not take|records no options|holds --[a-z-]+, which .*; ralph takes that from you)/,
       );
+      expect(result.stderr).toContain('— nothing was answered: answer without --run');
       expect(repo.read('ralph/decide.txt')).toBe(before);
       expect(repo.calls()).toBe(1);
     }

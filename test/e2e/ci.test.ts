@@ -223,6 +223,8 @@ describe('a bad command line on GitHub Actions', () => {
     expect(result.code).toBe(64);
     expect(obeyedByRunner(result)).toMatchObject([{ name: 'error' }]);
     expect(obeyedByRunner(result)[0]?.data).toContain("unknown option '--max-iteration'");
+    // With its fix, as the terminal line has it.
+    expect(obeyedByRunner(result)[0]?.data).toContain('see `ralph --help`');
     expect(await gha.outputs()).toMatchObject({ reason: 'setup', 'exit-code': '64' });
   });
 });
