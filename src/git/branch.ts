@@ -1,5 +1,5 @@
 import { RalphError } from '../errors.js';
-import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
+import { fewNamed, gitAnswer, gitOutput, gitRefusal } from './safe-git.js';
 import { createGit } from './repository.js';
 import { hasCommit, listWorktrees } from './worktrees.js';
 
@@ -24,8 +24,8 @@ export async function switchToBranch(
   if (planned.kind === 'already') return planned;
   const switchArgs = planned.kind === 'switched' ? ['switch', '--no-guess', branch] : ['switch', '--create', branch];
   // Stopped by the run's interrupt or a timeout: not a refusal that stashing would mend.
-  const switched = await answer(root, switchArgs, signal, { filters: true });
-  if (switched.exitCode !== 0) throw switchRefused(branch, gitReason(switched.stderr));
+  const switched = await gitAnswer(root, switchArgs, { filters: true, ...(signal ? { signal } : {}) });
+  if (switched.exitCode !== 0) throw switchRefused(branch, gitRefusal(switched.stderr));
   return planned;
 }
 
@@ -42,7 +42,7 @@ export async function planBranchSwitch(
   const current = await currentBranch(root);
   if (current === branch) return { kind: 'already', branch };
   // Stopped by the run's interrupt or a timeout: no verdict on the name.
-  const format = await answer(root, ['check-ref-format', '--branch', branch], signal);
+  const format = await gitAnswer(root, ['check-ref-format', '--branch', branch], signal ? { signal } : {});
   if (format.exitCode !== 0)
     throw new RalphError(
       'setup',
@@ -97,13 +97,7 @@ function switchRefused(branch: string, reason: string): RalphError {
 
 /** The refusal a switch to `branch` would meet for these local changes, as the run would say it. */
 export function blockedSwitch(branch: string, files: readonly string[]): RalphError {
-  return switchRefused(branch, `your local changes to ${listed(files)} would be overwritten by checkout`);
-}
-
-/** A few paths named, the rest counted: a line, not a listing. */
-function listed(files: readonly string[]): string {
-  const shown = files.slice(0, 5).join(', ');
-  return files.length > 5 ? `${shown} and ${files.length - 5} more` : shown;
+  return switchRefused(branch, `your local changes to ${fewNamed(files)} would be overwritten by checkout`);
 }
 
 /** The checked-out branch, as the loop's git port reads it; undefined on a detached HEAD or when git cannot tell. */
@@ -113,31 +107,4 @@ export async function currentBranch(root: string): Promise<string | undefined> {
       .branch()
       .catch(() => null)) ?? undefined
   );
-}
-
-/** A git command whose exit code is its answer; ended by a timeout or the interrupt, a set-up error. */
-function answer(
-  root: string,
-  args: string[],
-  signal: AbortSignal | undefined,
-  options: { filters?: boolean } = {},
-): Promise<GitResult> {
-  return runGit(root, args, { ...options, ...(signal ? { signal } : {}) }).catch((error: unknown) => {
-    throw gitFailure(error, args);
-  });
-}
-
-/**
- * The sentence git gave for a refusal: its `error:` line, and the files it lists below it (the
- * ones in the way), a few named on the same line.
- */
-function gitReason(stderr: string): string {
-  const lines = stderr.split('\n');
-  const at = lines.findIndex((line) => /^(error|fatal):/.test(line.trim()));
-  const said = (lines[at] ?? lines[0] ?? '').trim().replace(/^(error|fatal):\s*/, '') || 'git refused';
-  const files = lines
-    .slice(at + 1)
-    .filter((line) => /^\t\S/.test(line))
-    .map((line) => line.trim());
-  return files.length === 0 ? said.replace(/:$/, '') : `${said.replace(/:$/, '')}: ${listed(files)}`;
 }

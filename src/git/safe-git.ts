@@ -98,6 +98,42 @@ export async function gitOutput(
   return result.stdout;
 }
 
+/**
+ * A git command whose exit code is its answer (1: not an ancestor, a refused switch); one ralph ended
+ * (a timeout, the interrupt, too much output) or that could not start is a one-line set-up error.
+ */
+export function gitAnswer(root: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  return runGit(root, args, options).catch((error: unknown) => {
+    throw gitFailure(error, args);
+  });
+}
+
+/**
+ * The sentence git gave for a refusal: its `error:` or `fatal:` line (else its first), and the files
+ * it lists below it (the ones in the way), a few named on the same line.
+ */
+export function gitRefusal(stderr: string): string {
+  const lines = stderr.split('\n');
+  const at = lines.findIndex((line) => /^(error|fatal):/.test(line.trim()));
+  const first = at === -1 ? lines.findIndex((line) => line.trim() !== '') : at;
+  const said =
+    (lines[first] ?? '')
+      .trim()
+      .replace(/^(error|fatal):\s*/, '')
+      .replace(/:$/, '') || 'git refused';
+  const files = lines
+    .slice(first + 1)
+    .filter((line) => /^\t\S/.test(line))
+    .map((line) => line.trim());
+  return files.length === 0 ? said : `${said}: ${fewNamed(files)}`;
+}
+
+/** A few paths named, the rest counted: a line, not a listing. */
+export function fewNamed(paths: readonly string[]): string {
+  const shown = paths.slice(0, 5).join(', ');
+  return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown;
+}
+
 /** A git command that failed, was ended for taking too long or by the interrupt, as the one-line set-up error it is. */
 export function gitFailure(failure: unknown, args: readonly string[]): RalphError {
   const why =

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RalphError } from '../errors.js';
-import { gitFailure, runGit, type GitOptions, type GitResult } from './safe-git.js';
+import { gitAnswer, gitFailure, type GitOptions, type GitResult } from './safe-git.js';
 
 /**
  * `git worktree …` as ralph runs it. git reads every worktree's record before it lists the
@@ -13,9 +13,7 @@ import { gitFailure, runGit, type GitOptions, type GitResult } from './safe-git.
 export async function worktreeGit(root: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   const command = ['worktree', ...args];
   return await despiteHalfWrittenRecords(() =>
-    runGit(root, command, { ...options, env: { ...options.env, LC_ALL: 'C' } }).catch((error: unknown) => {
-      throw gitFailure(error, command);
-    }),
+    gitAnswer(root, command, { ...options, env: { ...options.env, LC_ALL: 'C' } }),
   );
 }
 

@@ -1,4 +1,4 @@
-import { gitFailure, gitOutput, runGit, type GitResult } from './safe-git.js';
+import { gitAnswer, gitFailure, gitOutput, gitRefusal } from './safe-git.js';
 import { worktreeGit, worktreeOutput } from './worktree-command.js';
 
 /**
@@ -44,25 +44,31 @@ export async function listWorktrees(root: string): Promise<WorktreeEntry[]> {
 
 /** Whether HEAD names a commit: a repository with no commit has nothing to branch a worktree from. */
 export async function hasCommit(root: string): Promise<boolean> {
-  const result = await answer(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  const result = await gitAnswer(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
   return result.exitCode === 0;
 }
 
 /** Whether a local branch of this name exists. */
 export async function branchExists(root: string, branch: string): Promise<boolean> {
-  const result = await answer(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
+  const result = await gitAnswer(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
   return result.exitCode === 0;
 }
 
 /** Whether `name` is a valid branch name (git's own rule). */
 export async function isValidBranchName(root: string, name: string): Promise<boolean> {
-  return (await answer(root, ['check-ref-format', '--branch', name])).exitCode === 0;
+  return (await gitAnswer(root, ['check-ref-format', '--branch', name])).exitCode === 0;
 }
 
 /** The commit a revision names, or undefined when it names none. */
 export async function resolveCommit(root: string, revision: string): Promise<string | undefined> {
   if (revision.startsWith('-')) return undefined;
-  const result = await answer(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`]);
+  const result = await gitAnswer(root, [
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    '--end-of-options',
+    `${revision}^{commit}`,
+  ]);
   return result.exitCode === 0 ? result.stdout.trim() : undefined;
 }
 
@@ -83,8 +89,8 @@ export async function addWorktree(
   if (made && 'reason' in made) return { ok: false, reason: made.reason };
   const result = await worktreeGit(root, ['add', '--quiet', dir, branch], { filters: true });
   if (result.exitCode === 0) return { ok: true };
-  if (made) await answer(root, ['update-ref', '-d', `refs/heads/${branch}`, made.commit]);
-  return { ok: false, reason: gitReason(result) };
+  if (made) await gitAnswer(root, ['update-ref', '-d', `refs/heads/${branch}`, made.commit]);
+  return { ok: false, reason: gitRefusal(result.stderr) };
 }
 
 /** A new branch at `startPoint`, with no upstream; the commit it was made at, or git's refusal. */
@@ -95,14 +101,14 @@ async function makeBranch(
 ): Promise<{ commit: string } | { reason: string }> {
   const commit = await resolveCommit(root, startPoint);
   if (commit === undefined) return { reason: `${startPoint} names no commit` };
-  const made = await answer(root, ['branch', '--no-track', branch, commit]);
-  return made.exitCode === 0 ? { commit } : { reason: gitReason(made) };
+  const made = await gitAnswer(root, ['branch', '--no-track', branch, commit]);
+  return made.exitCode === 0 ? { commit } : { reason: gitRefusal(made.stderr) };
 }
 
 /** Removes a clean worktree (git refuses one with changes: no --force, ever). */
 export async function removeWorktree(root: string, dir: string): Promise<{ ok: true } | { ok: false; reason: string }> {
   const result = await worktreeGit(root, ['remove', dir]);
-  return result.exitCode === 0 ? { ok: true } : { ok: false, reason: gitReason(result) };
+  return result.exitCode === 0 ? { ok: true } : { ok: false, reason: gitRefusal(result.stderr) };
 }
 
 /** Forgets the worktrees whose folder is gone (git's own bookkeeping under .git/worktrees/). */
@@ -112,7 +118,7 @@ export async function pruneWorktreeRecords(root: string): Promise<void> {
 
 /** Whether `ancestor` is contained in `descendant` (merged into it). */
 export async function isMergedInto(root: string, ancestor: string, descendant: string): Promise<boolean> {
-  const result = await answer(root, ['merge-base', '--is-ancestor', ancestor, descendant]);
+  const result = await gitAnswer(root, ['merge-base', '--is-ancestor', ancestor, descendant]);
   if (result.exitCode === 0 || result.exitCode === 1) return result.exitCode === 0;
   throw gitFailure(result, ['merge-base']);
 }
@@ -145,11 +151,11 @@ export type ShownFile = { text: string } | { missing: true } | { tooLarge: numbe
  * The blob is named by its id once looked up, so a branch moved in between cannot swap in another.
  */
 export async function showFile(root: string, revision: string, path: string, maxBytes: number): Promise<ShownFile> {
-  const found = await answer(root, ['cat-file', '--batch-check'], { input: `${revision}:${path}\n` });
+  const found = await gitAnswer(root, ['cat-file', '--batch-check'], { input: `${revision}:${path}\n` });
   const [id, type, size] = found.exitCode === 0 ? found.stdout.trim().split(' ') : [];
   if (id === undefined || type !== 'blob' || size === undefined) return { missing: true };
   if (!(Number(size) <= maxBytes)) return { tooLarge: Number(size) };
-  const result = await answer(root, ['cat-file', 'blob', id]);
+  const result = await gitAnswer(root, ['cat-file', 'blob', id]);
   return result.exitCode === 0 ? { text: result.stdout } : { missing: true };
 }
 
@@ -164,17 +170,4 @@ export async function commitFile(dir: string, path: string, message: string): Pr
 /** The repository's common git directory (the main .git, from any of its worktrees), absolute. */
 export async function commonGitDir(root: string): Promise<string> {
   return (await gitOutput(root, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
-}
-
-function answer(root: string, args: string[], options: { filters?: boolean; input?: string } = {}): Promise<GitResult> {
-  return runGit(root, args, options).catch((error: unknown) => {
-    throw gitFailure(error, args);
-  });
-}
-
-/** The sentence git gave for a refusal: its `fatal:`/`error:` line. */
-function gitReason(result: GitResult): string {
-  const lines = result.stderr.split('\n').map((line) => line.trim());
-  const said = lines.find((line) => /^(error|fatal):/.test(line)) ?? lines.find(Boolean) ?? 'git refused';
-  return said.replace(/^(error|fatal):\s*/, '');
 }

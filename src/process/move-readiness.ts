@@ -1,6 +1,7 @@
 import { close, constants, openSync, write } from 'node:fs';
 import { join } from 'node:path';
 import { findOwnCgroup } from './cgroup.js';
+import { monotonicMs } from './monotonic-clock.js';
 
 /**
  * Moving a process into a cgroup takes the kernel's cgroup_threadgroup_rwsem for writing. The first
@@ -91,7 +92,6 @@ export const moveReadiness = new MoveReadiness({
       stop: () => close(fd, () => undefined),
     };
   },
-  // Not performance.now(): its first call loads perf_hooks, a millisecond of ralph's start.
-  now: () => Number(process.hrtime.bigint()) / 1e6,
+  now: monotonicMs,
   later: (step, ms) => setTimeout(step, ms).unref(),
 });

@@ -28,6 +28,7 @@ import type { IterationRow } from '../loop/port-data.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
 import type { ReviewPolicy, TaskList } from '../domain/tasks.js';
 import type { LoopChannel } from '../parallel/loop-channel.js';
+import { monotonicMs } from '../process/monotonic-clock.js';
 
 /** The run command's choices the wiring reads. */
 export interface RunChoices {
@@ -113,8 +114,7 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
     git: createGit(paths.root),
     clock: {
       now: Date.now,
-      // Not performance.now(): its first call loads perf_hooks, a millisecond on the way to the first agent.
-      monotonic: () => Number(process.hrtime.bigint()) / 1e6,
+      monotonic: monotonicMs,
       sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
     },
     files,

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
 import { NEUTRAL_CONFIG, neutralGitEnv } from '../../../src/git/neutral-config.js';
-import { GitStopped, gitFailure, gitOutput, runGit, stoppedByInterrupt } from '../../../src/git/safe-git.js';
+import {
+  GitStopped,
+  gitFailure,
+  gitOutput,
+  gitRefusal,
+  runGit,
+  stoppedByInterrupt,
+} from '../../../src/git/safe-git.js';
 import { switchToBranch } from '../../../src/git/branch.js';
 import { uncommittedChanges } from '../../../src/git/work-tree.js';
 import { isAlive, waitFor } from '../../helpers/e2e.js';
@@ -130,5 +137,25 @@ describe("ralph's git with the repository's executable configuration", () => {
     const size = repo.git('cat-file', '-s', head);
     const result = await runGit(repo.root, ['cat-file', '--batch-check'], { input: `${head}\nno-such-object\n` });
     expect(result).toMatchObject({ exitCode: 0, stdout: `${head} commit ${size}\nno-such-object missing` });
+  });
+});
+
+describe('gitRefusal', () => {
+  it("is git's error line, with the files it lists below it, a few named", () => {
+    const stderr =
+      'error: Your local changes to the following files would be overwritten by checkout:\n\ta.txt\n\tb.txt\nPlease commit your changes or stash them before you switch branches.\nAborting\n';
+    expect(gitRefusal(stderr)).toBe(
+      'Your local changes to the following files would be overwritten by checkout: a.txt, b.txt',
+    );
+    const many = `error: untracked files in the way:\n${['1', '2', '3', '4', '5', '6', '7'].map((n) => `\t${n}.txt`).join('\n')}\n`;
+    expect(gitRefusal(many)).toBe('untracked files in the way: 1.txt, 2.txt, 3.txt, 4.txt, 5.txt and 2 more');
+  });
+
+  it('is its fatal line, else its first line that says something, else a plain refusal', () => {
+    expect(gitRefusal("hint: one\nfatal: 'x' is already checked out at '/w'\n")).toBe(
+      "'x' is already checked out at '/w'",
+    );
+    expect(gitRefusal('\n  something went wrong\n')).toBe('something went wrong');
+    expect(gitRefusal('')).toBe('git refused');
   });
 });
