@@ -116,40 +116,9 @@ export const INTEGRATE_JOBS = `  # Every loop's ending in one table, then the co
           pattern: ralph-logs-*
           path: \${{ runner.temp }}/ralph-lists
 
-      # Read as data; every cell is an agent's run's record, so no cell can break the table.
-      - name: Gather the loops' endings
-        env:
-          LISTS: \${{ needs.lists.outputs.lists }}
-        run: |
-          node -e '
-            const fs = require("node:fs");
-            const cell = (value) => String(value ?? "-").replace(/[\\r\\n]+/g, " ").replace(/[|<>\`\\\\]/g, (c) => "&#" + c.charCodeAt(0) + ";").slice(0, 200);
-            const rows = JSON.parse(process.env.LISTS).map((list) => {
-              let run = {};
-              try {
-                run = JSON.parse(fs.readFileSync(process.env.RUNNER_TEMP + "/ralph-lists/ralph-logs-" + list + "/logs/last-run.json", "utf8"));
-              } catch {
-                run = { reason: "no record (the job did not run or did not start)" };
-              }
-              const cost = typeof run.costUsd === "number" ? "$" + run.costUsd.toFixed(2) : "-";
-              let branch = "ralph/" + list;
-              try {
-                branch = JSON.parse(fs.readFileSync("ralph/lists/" + list + ".json", "utf8")).branchName || branch;
-              } catch {}
-              return "| " + [list, run.reason, run.iterations, cost, branch].map(cell).join(" | ") + " |";
-            });
-            console.log(["## ralph: the task lists", "", "| list | ending | iterations | cost | branch |", "|---|---|---|---|---|", ...rows].join("\\n"));
-          ' >> "$GITHUB_STEP_SUMMARY"
-
-      - name: Configure git (integration merges are commits)
-        run: |
-          git config user.name "ralph[bot]"
-          git config user.email "ralph-bot@users.noreply.github.com"
-
-      # Each list's branch as pushed (its branchName, else ralph/<list>), as a local branch: ralph
-      # integrate reads refs/heads/. One name a line, each checked as git checks a branch name.
-      - name: Integrate the complete lists
-        id: integrate
+      # Each list's branch, as its push job named it (its branchName, else ralph/<list>), read as data
+      # once: one per line in the order of the lists, for the table and the integration below.
+      - name: Name each list's branch
         env:
           LISTS: \${{ needs.lists.outputs.lists }}
         run: |
@@ -160,16 +129,50 @@ export const INTEGRATE_JOBS = `  # Every loop's ending in one table, then the co
               try {
                 branch = JSON.parse(fs.readFileSync("ralph/lists/" + list + ".json", "utf8")).branchName || branch;
               } catch {}
-              console.log(branch);
+              console.log(String(branch).replace(/[\\r\\n]+/g, " "));
             }
-          ' | while IFS= read -r branch; do
+          ' > "$RUNNER_TEMP/ralph-list-branches"
+
+      # Read as data; every cell is an agent's run's record, so no cell can break the table.
+      - name: Gather the loops' endings
+        env:
+          LISTS: \${{ needs.lists.outputs.lists }}
+        run: |
+          node -e '
+            const fs = require("node:fs");
+            const branches = fs.readFileSync(process.env.RUNNER_TEMP + "/ralph-list-branches", "utf8").split("\\n");
+            const cell = (value) => String(value ?? "-").replace(/[\\r\\n]+/g, " ").replace(/[|<>\`\\\\]/g, (c) => "&#" + c.charCodeAt(0) + ";").slice(0, 200);
+            const rows = JSON.parse(process.env.LISTS).map((list, index) => {
+              let run = {};
+              try {
+                run = JSON.parse(fs.readFileSync(process.env.RUNNER_TEMP + "/ralph-lists/ralph-logs-" + list + "/logs/last-run.json", "utf8"));
+              } catch {
+                run = { reason: "no record (the job did not run or did not start)" };
+              }
+              const cost = typeof run.costUsd === "number" ? "$" + run.costUsd.toFixed(2) : "-";
+              return "| " + [list, run.reason, run.iterations, cost, branches[index]].map(cell).join(" | ") + " |";
+            });
+            console.log(["## ralph: the task lists", "", "| list | ending | iterations | cost | branch |", "|---|---|---|---|---|", ...rows].join("\\n"));
+          ' >> "$GITHUB_STEP_SUMMARY"
+
+      - name: Configure git (integration merges are commits)
+        run: |
+          git config user.name "ralph[bot]"
+          git config user.email "ralph-bot@users.noreply.github.com"
+
+      # Each list's branch as pushed, as a local branch: ralph integrate reads refs/heads/. Each
+      # name is checked as git checks a branch name.
+      - name: Integrate the complete lists
+        id: integrate
+        run: |
+          while IFS= read -r branch; do
             git check-ref-format --branch "$branch" >/dev/null 2>&1 || continue
             case "$branch" in ralph/integration/*) continue ;; esac
             [ "$branch" = "$(git branch --show-current)" ] && continue
             if git rev-parse --verify --quiet "refs/remotes/origin/$branch" >/dev/null; then
               git branch --quiet --force "$branch" "refs/remotes/origin/$branch"
             fi
-          done
+          done < "$RUNNER_TEMP/ralph-list-branches"
           branch="ralph/integration/$(date -u +%Y-%m-%d)-\${GITHUB_RUN_ID}"
           code=0
           ralph integrate --into "$branch" || code=$?

@@ -33,8 +33,6 @@ export async function dryRun(
   if (tasks) {
     const paths = ralphPaths(options.root, options.tasksPath);
     checks.push(...(await startStateChecks(paths, tasks, resolved.settings, after.resetResumes === true)));
-  }
-  if (tasks) {
     const iterations = iterationsCheck(tasks, resolved.settings.maxIterations, options.review);
     if (iterations) checks.push(iterations);
   }
