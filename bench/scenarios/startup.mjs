@@ -22,7 +22,7 @@ const SCENARIO = '5 start-up';
  */
 const NODE_START_VARIABLES = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'];
 
-/** @typedef {{ node: number[], version: number[], status: number[], firstSpawn: number[], floor: number[] }} Series */
+/** @typedef {{ node: number[], version: number[], status: number[], firstSpawn: number[], floor: number[], runHelp: number[] }} Series */
 
 /** @param {import('../lib/loops.mjs').Context} ctx */
 export async function startup(ctx) {
@@ -48,15 +48,12 @@ export async function startup(ctx) {
     return {
       rows: [
         ...startRows(ctx, plain.runs, ''),
-        {
-          scenario: SCENARIO,
-          metric: 'the floor: a script that only asks git twice and starts the agent, exec to its first line (ms)',
-          ralph: orReason(summarize(plain.runs.floor), NOT_AVAILABLE),
-          peer: 'node -e 0',
-          peerValue: orReason(summarize(plain.runs.node), NOT_AVAILABLE),
-          ratio: orReason(summarize(pairRatios(plain.runs.floor, plain.runs.node)), NOT_AVAILABLE),
-          digits: 1,
-        },
+        againstNode(
+          plain.runs,
+          'the floor: a script that only asks git twice and starts the agent, exec to its first line (ms)',
+          plain.runs.floor,
+        ),
+        ...boundRows(plain.runs),
         ...(machine ? startRows(ctx, machine.runs, `, with ${named} as set here`) : []),
       ],
       targets: [
@@ -85,7 +82,7 @@ export async function startup(ctx) {
  */
 function starts(ctx, dir, env, { floor }) {
   /** @type {Series} */
-  const runs = { node: [], version: [], status: [], firstSpawn: [], floor: [] };
+  const runs = { node: [], version: [], status: [], firstSpawn: [], floor: [], runHelp: [] };
   const options = { cwd: dir, env, scratch: ctx.ws.scratch };
   const time = async (/** @type {string[]} */ args, okCodes = [0]) =>
     (await measure(process.execPath, args, { ...options, okCodes })).wallMs;
@@ -122,6 +119,7 @@ function starts(ctx, dir, env, { floor }) {
       // status reports the loop's state through its exit code too; any documented code will do.
       if (ctx.caps.hasStatus) runs.status.push(await time([RALPH_BIN, 'status'], [0, 1, 2, 3, 4]));
       if (!floor) return void runs.firstSpawn.push(await run());
+      runs.runHelp.push(await time([RALPH_BIN, 'run', '--help']));
       // In turns: each comes second (after the other's commit) as often as first.
       if (round % 2 === 0) {
         runs.firstSpawn.push(await run());
@@ -136,17 +134,8 @@ function starts(ctx, dir, env, { floor }) {
 
 /** The rows of `ralph --version`, `ralph status` and a run's first agent against `node -e 0`, in one environment. */
 function startRows(ctx, /** @type {Series} */ runs, /** @type {string} */ where) {
-  const node = orReason(summarize(runs.node), NOT_AVAILABLE);
   const noStatus = 'n/a (no `ralph status` in this build)';
-  const row = (/** @type {string} */ metric, /** @type {number[]} */ values) => ({
-    scenario: SCENARIO,
-    metric,
-    ralph: orReason(summarize(values), NOT_AVAILABLE),
-    peer: 'node -e 0',
-    peerValue: node,
-    ratio: orReason(summarize(pairRatios(values, runs.node)), NOT_AVAILABLE),
-    digits: 1,
-  });
+  const row = (/** @type {string} */ metric, /** @type {number[]} */ values) => againstNode(runs, metric, values);
   return [
     row(`\`ralph --version\` wall time${where} (ms)`, runs.version),
     ctx.caps.hasStatus
@@ -159,6 +148,43 @@ function startRows(ctx, /** @type {Series} */ runs, /** @type {string} */ where)
         },
     row(`\`ralph run\`: exec to the first agent line${where} (ms)`, runs.firstSpawn),
   ];
+}
+
+/**
+ * How close a run could come to its first agent without running less code: `ralph run --help`
+ * loads what a run loads before its agent (the command line, the run's chunk) and runs none of it;
+ * the floor's work above Node's start (git twice, the agent) is what any run adds to that. Their
+ * sum, round by round, is a lower bound of the first agent's time for the code as it is.
+ */
+function boundRows(/** @type {Series} */ runs) {
+  const bound = runs.runHelp.map((help, round) => help + (runs.floor[round] ?? NaN) - (runs.node[round] ?? NaN));
+  return runs.runHelp.length === 0
+    ? []
+    : [
+        againstNode(
+          runs,
+          '`ralph run --help` wall time: the code a run loads before its agent, none of it run (ms)',
+          runs.runHelp,
+        ),
+        againstNode(
+          runs,
+          "lower bound of a run's first agent: `ralph run --help` plus the floor's work above Node's start (ms)",
+          bound,
+        ),
+      ];
+}
+
+/** A row of `values` next to `node -e 0`, their ratio taken round by round. */
+function againstNode(/** @type {Series} */ runs, /** @type {string} */ metric, /** @type {number[]} */ values) {
+  return {
+    scenario: SCENARIO,
+    metric,
+    ralph: orReason(summarize(values), NOT_AVAILABLE),
+    peer: 'node -e 0',
+    peerValue: orReason(summarize(runs.node), NOT_AVAILABLE),
+    ratio: orReason(summarize(pairRatios(values, runs.node)), NOT_AVAILABLE),
+    digits: 1,
+  };
 }
 
 /** What the variables cost each start, measured: a claim that both pay the same would be a guess. */
