@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 300_000,
     maxWorkers: 1,
+    // One temporary folder per run, removed at its end (test/helpers/temporary-folder.ts).
+    globalSetup: ['test/helpers/temporary-folder.ts'],
   },
 });

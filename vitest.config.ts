@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // End-to-end tests spawn real processes; two cores are all this machine has.
     maxWorkers: 2,
+    // One temporary folder per run, removed at its end (test/helpers/temporary-folder.ts).
+    globalSetup: ['test/helpers/temporary-folder.ts'],
   },
 });

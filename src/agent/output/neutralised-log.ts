@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { drained } from '../../ui/drained.js';
 import { Neutraliser } from '../../ui/neutralise.js';
 
 /**
@@ -8,10 +9,12 @@ import { Neutraliser } from '../../ui/neutralise.js';
 export function neutralisedLog(log: Writable): Writable {
   const neutraliser = new Neutraliser({ color: false });
   const decoder = new TextDecoder('utf-8');
+  // The next chunk is taken at once while the log's buffer has room, and only after it drains
+  // when full: waiting for each write to land would cost a disk round trip per chunk. A failed
+  // write is the log's to report (its owner listens); it never stalls or throws here.
   const pass = (text: string, callback: (error?: Error | null) => void) => {
-    if (text === '') return callback();
-    // A failed write is the log's to report (its owner listens); this one never stalls or throws.
-    log.write(text, () => callback());
+    if (text === '' || log.write(text)) return callback();
+    void drained(log).then(() => callback());
   };
   return new Writable({
     write: (chunk: Buffer, _encoding, callback) =>
