@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The package's own name and version, read once from package.json: the one place that names
@@ -10,6 +11,9 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
   version: string;
   bugs?: { url?: string };
 };
+
+/** Where ralph is installed: the folder of its package.json, links resolved (Node loads modules by their real path). */
+export const PACKAGE_ROOT: string = fileURLToPath(new URL('..', import.meta.url));
 
 /** The npm package name (`npm install -g <PACKAGE_NAME>`); the command it installs is `ralph`. */
 export const PACKAGE_NAME: string = manifest.name;

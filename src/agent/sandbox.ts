@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { basename } from 'node:path';
+import { basename, isAbsolute, relative, sep } from 'node:path';
 import { RalphError } from '../errors.js';
 import type { AgentCommand } from './agent-command.js';
 import { findExecutable } from '../process/find-executable.js';
@@ -27,6 +27,34 @@ export function defaultSandboxName(root: string): string {
  */
 export function sandboxCommand(docker: string, name: string, root: string, inner: AgentCommand): AgentCommand {
   return { ...inner, file: docker, args: ['sandbox', 'run', '--name', name, 'claude', root, '--', ...inner.args] };
+}
+
+/**
+ * The warning for a ralph installed inside the repository the sandbox mounts (a dev dependency in
+ * node_modules): the agent can rewrite it, and what ralph runs on this machine (the rest of this
+ * run, the next one) is then the agent's code. Both paths real, links resolved.
+ */
+export function installInsideWarning(root: string, install: string): string | undefined {
+  const inside = relative(root, install);
+  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return undefined;
+  return (
+    `ralph itself is installed inside the repository the sandbox mounts (${inside || '.'}): the agent can ` +
+    "rewrite it, and ralph runs on this machine — install ralph outside the repository to keep the agent's code in the sandbox"
+  );
+}
+
+/**
+ * A shell command run inside the sandbox, from the repository (mounted at the same path):
+ * `docker sandbox exec --workdir ROOT NAME sh -c COMMAND`. The quality gates run this way, so
+ * the code the agent wrote runs where the agent did.
+ */
+export function sandboxExecCommand(
+  docker: string,
+  name: string,
+  root: string,
+  command: string,
+): { file: string; args: string[] } {
+  return { file: docker, args: ['sandbox', 'exec', '--workdir', root, name, 'sh', '-c', command] };
 }
 
 /** Checks that docker exists and its sandbox command works; never falls back to the host. */

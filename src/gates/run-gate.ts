@@ -4,6 +4,7 @@ import type { Containment, RunMarker } from '../process/containment.js';
 import { describeEnded } from '../process/marked-processes.js';
 import { terminateGroup } from '../process/process-group.js';
 import { appendOwnFile, createOwnFile } from '../files/own-file.js';
+import type { GatePlace } from './types.js';
 
 export interface GateProcessOptions {
   command: string;
@@ -17,6 +18,8 @@ export interface GateProcessOptions {
   force?: AbortSignal;
   /** Marks the gate's processes (scope `scope`) and ends those that leave its group. */
   containment?: { run: Containment; scope: string; warn: (message: string) => void };
+  /** Where the command runs, when not as `$SHELL -c` on this machine (--sandbox). */
+  place?: GatePlace;
 }
 
 /** How a gate's process ended; exactly one cause is recorded when ralph stopped it. */
@@ -43,7 +46,11 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
   const contained = marker ? options.containment?.run.started(marker) : undefined;
   const stop = (cause?: GateProcessResult['stoppedBy']) => {
     stoppedBy ??= cause;
-    stopping ??= pgid === undefined ? Promise.resolve() : terminateGroup(pgid, { force: options.force });
+    stopping ??= Promise.all([
+      pgid === undefined ? undefined : terminateGroup(pgid, { force: options.force }),
+      // Ending the place's client ends nothing inside it: the place stops what ralph cut short there.
+      cause && options.place ? options.place.stop() : undefined,
+    ]).then(() => undefined);
     return stopping;
   };
   const timer = setTimeout(() => void stop('timeout'), options.timeoutMs);
@@ -69,20 +76,21 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
 type GateExit = { exitCode: number | null; startError?: string };
 
 /**
- * Starts `$SHELL -c command` in its own process group writing to the log; `exited` says how it
- * ended or why it never started.
+ * Starts the command — `$SHELL -c command`, or as its place launches it — in its own process
+ * group writing to the log; `exited` says how it ended or why it never started.
  */
 async function spawnGate(options: GateProcessOptions, marker: RunMarker | undefined) {
   const shell = options.env.SHELL || process.env.SHELL || '/bin/sh';
+  const program = options.place?.launch(options.command) ?? { file: shell, args: ['-c', options.command] };
   const notStarted = (error: unknown): GateExit => ({
     exitCode: null,
-    startError: `could not start ${shell}: ${(error as Error).message.split('\n')[0]}`,
+    startError: `could not start ${program.file}: ${(error as Error).message.split('\n')[0]}`,
   });
   const log = await createOwnFile(options.cwd, options.logPath);
   try {
-    let child: ReturnType<typeof startShell>;
+    let child: ReturnType<typeof startProgram>;
     try {
-      child = startShell(shell, options, marker, log.fd);
+      child = startProgram(program, options, marker, log.fd);
     } catch (error) {
       // Thrown, not emitted: a NUL byte in the command. No exit event will ever come.
       return { child: undefined, exited: Promise.resolve(notStarted(error)) };
@@ -102,19 +110,21 @@ async function spawnGate(options: GateProcessOptions, marker: RunMarker | undefi
 }
 
 /**
- * `$SHELL -c command` in its own process group, so a timeout reaches the command and everything it
+ * The gate's program in its own process group, so a timeout reaches the command and everything it
  * started. A lone descriptor number is handed to the child as it is: the command writes to the log
  * file itself, so stdout and stderr keep the order they were written in and nothing passes through ralph.
  */
-function startShell(shell: string, options: GateProcessOptions, marker: RunMarker | undefined, logFd: number) {
+function startProgram(
+  program: { file: string; args: string[] },
+  options: GateProcessOptions,
+  marker: RunMarker | undefined,
+  logFd: number,
+) {
   // execa's types spell out descriptors 3 to 9 only; at run time it passes any number on.
   const fd = logFd as 3;
-  // In the gate's cgroup, when the run has one, from the shell's first instruction.
-  // A shell that is not there is started as it is: the kernel's error then names it.
-  const { file, args } =
-    marker && isExecutable(shell)
-      ? marker.wrap(shell, ['-c', options.command])
-      : { file: shell, args: ['-c', options.command] };
+  // In the gate's cgroup, when the run has one, from the program's first instruction.
+  // A program that is not there is started as it is: the kernel's error then names it.
+  const { file, args } = marker && isExecutable(program.file) ? marker.wrap(program.file, program.args) : program;
   return execa(file, args, {
     cwd: options.cwd,
     env: marker ? marker.env(options.env) : options.env,

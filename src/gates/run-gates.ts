@@ -6,7 +6,7 @@ import { gateFiles } from './gate-files.js';
 import { ownFolder } from '../files/own-file.js';
 import type { Containment } from '../process/containment.js';
 import { runGateProcess, type GateProcessResult } from './run-gate.js';
-import { MAX_DETAILS, type GateOutcome, type GateReport, type GateSpec } from './types.js';
+import { MAX_DETAILS, type GateOutcome, type GatePlace, type GateReport, type GateSpec } from './types.js';
 
 export interface RunGatesOptions {
   /** The repository root: where the commands run, and what log paths in the event are relative to. */
@@ -29,6 +29,8 @@ export interface RunGatesOptions {
   force?: AbortSignal;
   /** Marks each gate's processes and ends those that leave its group, saying so through `warn`. */
   containment?: { run: Containment; warn: (message: string) => void };
+  /** Where the commands run, when not on this machine (--sandbox). */
+  place?: GatePlace;
 }
 
 /** Why gates were stopped when the signal gives no reason of its own. */
@@ -90,6 +92,7 @@ async function runGate(spec: GateSpec, logPath: string, options: RunGatesOptions
     logPath,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.force ? { force: options.force } : {}),
+    ...(options.place ? { place: options.place } : {}),
     ...(options.containment
       ? { containment: { ...options.containment, scope: `gate-${options.iteration}-${spec.name}` } }
       : {}),

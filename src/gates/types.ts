@@ -7,6 +7,17 @@ export interface GateSpec {
   timeoutMs: number;
 }
 
+/**
+ * Where the gates' commands run when not on this machine: inside the sandbox the agent runs in
+ * (--sandbox), since a gate runs the code the agent wrote.
+ */
+export interface GatePlace {
+  /** The program and arguments that run `command` there, from the repository root. */
+  launch(command: string): { file: string; args: string[] };
+  /** Ends what a gate ralph stopped left running there: stopping the program above does not reach it. */
+  stop(): Promise<void>;
+}
+
 /** How one gate ended. */
 export type GateOutcome =
   /** The command exited 0. */

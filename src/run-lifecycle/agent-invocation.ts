@@ -1,8 +1,9 @@
 import type { AgentCommand } from '../agent/agent-command.js';
 import type { AgentDialect } from '../agent/dialect.js';
 import { dialectOf, type AgentKind } from '../agent/dialects.js';
-import { checkSandbox, defaultSandboxName, sandboxCommand, stopSandbox } from '../agent/sandbox.js';
+import { checkSandbox, defaultSandboxName, sandboxCommand, sandboxExecCommand, stopSandbox } from '../agent/sandbox.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
+import type { GatePlace } from '../gates/types.js';
 
 /** How each iteration's agent is started: the command for a prompt, and what else stops it. */
 export interface AgentInvocation {
@@ -45,12 +46,37 @@ export async function prepareInvocation(
       ...(settings.model ? { model: settings.model } : {}),
       args: agent.args,
     });
-  const { sandbox } = settings;
-  if (sandbox === false) return { command: onHost };
-  const name = typeof sandbox === 'string' ? sandbox : defaultSandboxName(root);
-  const docker = await checkSandbox(cwd);
+  const sandbox = await sandboxOf(resolved, root, cwd);
+  if (!sandbox) return { command: onHost };
+  const { docker, name } = sandbox;
   return {
     command: (prompt) => sandboxCommand(docker, name, root, onHost(prompt)),
     onForcedStop: () => stopSandbox(docker, name, root),
   };
+}
+
+/**
+ * Where the quality gates run: with --sandbox inside the agent's sandbox, since a gate runs the
+ * code the agent wrote (`npm test` runs its tests and its package.json), which must not reach
+ * this machine; without, on this machine (undefined).
+ */
+export async function gatePlace(resolved: ResolvedSettings, root: string, cwd: string): Promise<GatePlace | undefined> {
+  const sandbox = await sandboxOf(resolved, root, cwd);
+  if (!sandbox) return undefined;
+  const { docker, name } = sandbox;
+  return {
+    launch: (command) => sandboxExecCommand(docker, name, root, command),
+    stop: () => stopSandbox(docker, name, root),
+  };
+}
+
+/** The run's Docker sandbox, checked to work; undefined without --sandbox. */
+async function sandboxOf(
+  { settings }: ResolvedSettings,
+  root: string,
+  cwd: string,
+): Promise<{ docker: string; name: string } | undefined> {
+  const { sandbox } = settings;
+  if (sandbox === false) return undefined;
+  return { docker: await checkSandbox(cwd), name: typeof sandbox === 'string' ? sandbox : defaultSandboxName(root) };
 }

@@ -1,5 +1,7 @@
 import { dialectOf } from '../agent/dialects.js';
-import { access, constants } from 'node:fs/promises';
+import { installInsideWarning } from '../agent/sandbox.js';
+import { PACKAGE_ROOT } from '../package-info.js';
+import { access, constants, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathExists } from '../files/missing-file.js';
 import { isErrno, RalphError } from '../errors.js';
@@ -44,6 +46,10 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
   skipPreflight: boolean;
   /** How long the API may take to answer the reachability probe (tests inject a short one). */
   serviceTimeoutMs?: number;
+  /** --sandbox: the agent runs in a Docker sandbox that mounts the repository. */
+  sandboxed: boolean;
+  /** Where ralph is installed (default: this ralph's own folder). */
+  ralphInstall?: string;
 }
 
 /**
@@ -73,6 +79,8 @@ export async function runChecks(
   const { agent, service } = await asked;
   checks.push(...agent.checks, ...(service?.checks ?? []));
   add(await logDir);
+  const sandbox = options.sandboxed ? await sandboxCheck(options) : undefined;
+  if (sandbox) add(sandbox);
 
   const found = {
     ...(agent.path ? { agentPath: agent.path } : {}),
@@ -86,7 +94,7 @@ export async function runChecks(
     tasks: tasks.list,
     nothingLeft,
     ...found,
-    warnings: tasks.warning === undefined ? [] : [tasks.warning],
+    warnings: [tasks.warning, sandbox?.detail].filter((warning) => warning !== undefined),
   };
   return { checks, ready, ...found, tasks: tasks.list };
 }
@@ -108,6 +116,13 @@ async function checkAgentService(options: PreflightOptions, nothingLeft: boolean
         })
       : undefined;
   return { agent, service };
+}
+
+/** With --sandbox, a warning when ralph's own files are the agent's to rewrite. */
+async function sandboxCheck(options: PreflightOptions): Promise<Check | undefined> {
+  const root = await realpath(options.root).catch(() => options.root);
+  const warning = installInsideWarning(root, options.ralphInstall ?? PACKAGE_ROOT);
+  return warning === undefined ? undefined : { name: 'sandbox', status: 'warning', detail: warning };
 }
 
 /** The checks of a real run: the first failure is thrown as it is. */

@@ -46,6 +46,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     skipPreflight: settings.skipPreflight,
     agentKind: settings.agent,
     ...(settings.sandbox === false ? { agentBin: chosenAgent(resolved).bin } : {}),
+    sandboxed: settings.sandbox !== false,
     skipPermissions: resolved.agent.skipPermissions,
     agentEnv: agentEnvironment(env, resolved.agent.env),
     uid: process.getuid?.(),

@@ -3,7 +3,7 @@ import pc from 'picocolors';
 import { formatDuration } from '../ui/format.js';
 import { formatBlockingEvent } from '../gates/format-event.js';
 import { INTERRUPTED, runGates } from '../gates/run-gates.js';
-import type { GateOutcome, GateSpec } from '../gates/types.js';
+import type { GateOutcome, GatePlace, GateSpec } from '../gates/types.js';
 import type { QualityGates } from '../loop/ports.js';
 import type { GateTrigger } from '../loop/port-data.js';
 import type { Console } from '../ui/reporter.js';
@@ -18,6 +18,8 @@ export interface QualityGateOptions {
   interrupts: AgentInterrupts;
   out: Console;
   containment: Containment;
+  /** Where the commands run, when not on this machine: the agent's sandbox (--sandbox). */
+  place?: GatePlace;
 }
 
 const REQUEST: Record<GateTrigger, (iteration: number) => string> = {
@@ -48,6 +50,7 @@ export function createQualityGates(options: QualityGateOptions): QualityGates {
         signal: stop.signal,
         force: options.interrupts.force,
         containment: { run: options.containment, warn: (message) => out.line(pc.yellow(`  warning: ${message}`)) },
+        ...(options.place ? { place: options.place } : {}),
       }).finally(stop.dispose);
       if (report.passed) return { passed: true };
       if (report.interrupted || !report.event) return { passed: false, interrupted: true };

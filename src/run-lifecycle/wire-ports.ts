@@ -17,13 +17,14 @@ import type { LoopPorts } from '../loop/ports.js';
 import { createReporter } from '../ui/reporter.js';
 import type { Screen } from '../ui/screen.js';
 import { requireAgent } from './agent-check.js';
-import { chosenAgent, prepareInvocation, type AgentInvocation } from './agent-invocation.js';
+import { chosenAgent, gatePlace, prepareInvocation, type AgentInvocation } from './agent-invocation.js';
 import { ranBy, withFallbackAgent } from './fallback-agent.js';
 import type { AgentKind } from '../agent/dialects.js';
 import { deferredAgent } from './deferred-agent.js';
 import type { RunEnd } from './finish-run.js';
 import type { installInterrupts } from './interrupts.js';
 import type { PreparedRun } from './prepare-run.js';
+import type { GatePlace } from '../gates/types.js';
 import type { IterationRow } from '../loop/port-data.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
 import type { ReviewPolicy, TaskList } from '../domain/tasks.js';
@@ -133,6 +134,7 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
       interrupts,
       out: terminal.out,
       containment: run.containment,
+      ...(await placeOfGates(ready, run)),
     });
   }
   return { ports, started, lastFailure, abandonIteration: () => reporter.abandon() };
@@ -168,6 +170,12 @@ function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
 }
 
 type Reporter = ReturnType<typeof recordingReporter>['reporter'];
+
+/** With --sandbox the gates run in the agent's sandbox; otherwise on this machine. */
+async function placeOfGates(ready: ReadyRun, run: LoopRun): Promise<{ place?: GatePlace }> {
+  const place = await gatePlace(ready.resolved, run.paths.root, run.options.cwd);
+  return place ? { place } : {};
+}
 
 /** The agent runner; with nothing left to do it is found only if the gates send the loop back to work. */
 async function agentFor(

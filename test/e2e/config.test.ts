@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { cp, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph } from '../helpers/e2e.js';
+import { makeRepo, PACKAGE_ROOT, runRalph } from '../helpers/e2e.js';
 
 /** The user's prompt, then the mode section ralph adds. */
 const PROMPT_WITH_MODE = expect.stringMatching(/^Implement the next story\.\n\n## This iteration: implement US-1\n/);
@@ -164,6 +164,53 @@ describe('ralph run --sandbox', () => {
     const result = await runRalph(repo, ['run', '--sandbox'], { env: { PATH: '/usr/bin:/bin' } });
     expect(result.code).toBe(64);
     expect(result.stderr).toContain('--sandbox needs docker, which is not on PATH');
+  });
+
+  it('runs the quality gates inside the sandbox, where the agent ran: never on this machine', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const log = join(repo.root, '.docker-calls');
+    // Passes only inside the fake sandbox, which names itself to what it runs.
+    const command = 'test "$RALPH_FAKE_SANDBOX" = box && echo "tests pass in $RALPH_FAKE_SANDBOX"';
+    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ gates: [{ name: 'tests', command }] }));
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--sandbox', 'box'], { env: { RALPH_DOCKER_LOG: log } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('✓ tests passed');
+    expect(repo.read('ralph/logs/gates-001-tests.log')).toContain('tests pass in box');
+    expect(dockerCalls(log)).toContainEqual(['sandbox', 'exec', '--workdir', repo.root, 'box', 'sh', '-c', command]);
+  });
+
+  it('stops the sandbox when a gate in it runs past its timeout, and the gate fails as timed out', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const log = join(repo.root, '.docker-calls');
+    const gates = [{ name: 'slow', command: 'exec sleep 120', timeout: '1s' }];
+    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ gates, maxGateFailures: 1 }));
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--sandbox', 'box'], { env: { RALPH_DOCKER_LOG: log } });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toMatch(/✗ slow failed \(timed out/);
+    const calls = dockerCalls(log);
+    const exec = calls.findIndex((argv) => argv[1] === 'exec');
+    expect(exec).toBeGreaterThan(-1);
+    expect(calls.slice(exec)).toContainEqual(['sandbox', 'stop', 'box']);
+  });
+
+  it('warns when ralph itself is installed inside the repository the sandbox mounts', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    // This build, copied where a dev dependency would be, its packages linked.
+    const install = join(repo.root, 'node_modules/ralph-loop-cli');
+    for (const part of ['bin', 'dist', 'templates', 'package.json'])
+      await cp(join(PACKAGE_ROOT, part), join(install, part), { recursive: true });
+    await symlink(join(PACKAGE_ROOT, 'node_modules'), join(install, 'node_modules'));
+    const bin = join(install, 'bin/ralph.cjs');
+    const warning =
+      /ralph itself is installed inside the repository the sandbox mounts \(node_modules\/ralph-loop-cli\)/;
+    const dry = await runRalph(repo, ['run', '--dry-run', '--sandbox', 'box'], { bin });
+    expect(dry.stdout).toMatch(warning);
+    // On this machine, without the sandbox, the agent can rewrite anything: nothing to warn of.
+    expect((await runRalph(repo, ['run', '--dry-run'], { bin })).stdout).not.toMatch(/installed inside/);
+    // From outside the repository, the sandboxed run has nothing to warn of either.
+    expect((await runRalph(repo, ['run', '--dry-run', '--sandbox', 'box'])).stdout).not.toMatch(/installed inside/);
   });
 
   it('stops the sandbox when ralph is interrupted', async () => {

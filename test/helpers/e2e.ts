@@ -141,6 +141,8 @@ export function runRalph(
     wrapper?: string[];
     /** Called once ralph has started. */
     onStart?: (child: ReturnType<typeof spawn>) => void;
+    /** Another ralph to run than this build's bin/ralph.cjs (a copy installed elsewhere). */
+    bin?: string;
   } = {},
 ): Promise<RalphResult> {
   const env: NodeJS.ProcessEnv = {
@@ -164,7 +166,8 @@ export function runRalph(
   // A variable set to undefined means: not set at all.
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return new Promise((resolvePromise, reject) => {
-    const [file, ...argv] = [...(options.wrapper ?? []), process.execPath, RALPH_BIN, ...args] as [string, ...string[]];
+    const bin = options.bin ?? RALPH_BIN;
+    const [file, ...argv] = [...(options.wrapper ?? []), process.execPath, bin, ...args] as [string, ...string[]];
     const cwd = join(repo.root, options.cwd ?? '');
     const child =
       options.input === undefined

@@ -185,6 +185,61 @@ describe('runGates', () => {
     expect(isRunning(Number(await readFile(join(root, 'child.pid'), 'utf8')))).toBe(false);
   });
 
+  describe("in a place of its own (the agent's sandbox)", () => {
+    /** A place that runs the command through /bin/sh with PLACE set, and counts its stops. */
+    function place() {
+      const stops: string[] = [];
+      return {
+        stops,
+        place: {
+          launch: (command: string) => ({ file: '/bin/sh', args: ['-c', `PLACE=inside; export PLACE; ${command}`] }),
+          stop: async () => void stops.push('stop'),
+        },
+      };
+    }
+
+    it('runs each command as the place launches it, never as the host shell does', async () => {
+      const { place: inside, stops } = place();
+      const report = await runGates(
+        [gate('tests', 'test "$PLACE" = inside && echo "ran $PLACE"')],
+        options({ env: { ...process.env, SHELL: join(root, 'no-such-shell') }, place: inside }),
+      );
+      expect(report.passed).toBe(true);
+      expect(await readFile(join(logs, 'gates-007-tests.log'), 'utf8')).toBe('ran inside\n');
+      // A gate that ended by itself leaves the place as it is.
+      expect(stops).toEqual([]);
+    });
+
+    it('stops the place when ralph ends a gate there: on its timeout and on an interrupt', async () => {
+      const timed = place();
+      const late = await runGates([gate('tests', 'sleep 30', { timeoutMs: 300 })], options({ place: timed.place }));
+      expect(late.outcomes[0]).toMatchObject({ status: 'failed', timedOut: true });
+      expect(timed.stops).toEqual(['stop']);
+
+      const interrupted = place();
+      const controller = new AbortController();
+      const stopped = await runGates(
+        [gate('tests', 'echo started > started.txt; sleep 30')],
+        options({
+          place: interrupted.place,
+          signal: controller.signal,
+          onGateStart: () => void waitForFile(join(root, 'started.txt')).then(() => controller.abort()),
+        }),
+      );
+      expect(stopped).toMatchObject({ passed: false, interrupted: true });
+      expect(interrupted.stops).toEqual(['stop']);
+    });
+
+    it("names the place's program when it cannot be started", async () => {
+      const report = await runGates(
+        [gate('tests', 'true')],
+        options({ place: { launch: () => ({ file: join(root, 'no-docker'), args: [] }), stop: async () => {} } }),
+      );
+      const outcome = report.outcomes[0];
+      expect(outcome?.status === 'failed' && outcome.details[0]).toMatch(/^could not start .*no-docker: /);
+    });
+  });
+
   it('runs the command with the shell named by SHELL', async () => {
     const report = await runGates(
       [gate('tests', 'true')],
