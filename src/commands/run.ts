@@ -57,7 +57,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     env: terminal.env,
     yes: options.yes === true,
   };
-  if (options.dryRun) return await dryRunCommand(start, terminal, options.resetResumes === true);
+  if (options.dryRun)
+    return await dryRunCommand(start, terminal, {
+      resetResumes: options.resetResumes === true,
+      noGates: options.noGates === true,
+    });
   await requireRalphFolder(paths, options.cwd, () => checkStart(start));
   const run = await openRun(options, terminal, paths);
   try {
@@ -105,7 +109,11 @@ async function runInWorktree(options: RunCommandOptions): Promise<number> {
  * `--dry-run`: the start checks and the settings, shown; nothing is locked, written or spawned. Its
  * printer (and `--worktree`'s set-up) are loaded only when asked for: a run starts its agent sooner.
  */
-async function dryRunCommand(start: StartInput, terminal: Terminal, resetResumes: boolean): Promise<number> {
+async function dryRunCommand(
+  start: StartInput,
+  terminal: Terminal,
+  flags: { resetResumes: boolean; noGates: boolean },
+): Promise<number> {
   try {
     const plan = await planStart(start);
     // A failing work tree is one check among the others: the dry run still lists them all.
@@ -117,7 +125,7 @@ async function dryRunCommand(start: StartInput, terminal: Terminal, resetResumes
       },
     );
     const { dryRun } = await import('../run-lifecycle/dry-run.js');
-    return await dryRun(plan.resolved, plan.checks, terminal.out, { tree, resetResumes });
+    return await dryRun(plan.resolved, plan.checks, terminal.out, { tree, ...flags });
   } finally {
     await terminal.out.close();
   }

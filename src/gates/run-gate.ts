@@ -72,6 +72,15 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
   };
 }
 
+/** The program that runs a gate's command: `$SHELL -c command` on this machine, or as its place launches it. */
+export function gateProgram(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  place?: GatePlace,
+): { file: string; args: string[] } {
+  return place?.launch(command) ?? { file: env.SHELL || process.env.SHELL || '/bin/sh', args: ['-c', command] };
+}
+
 /** How a gate's process ended, or why it never started. */
 type GateExit = { exitCode: number | null; startError?: string };
 
@@ -80,8 +89,7 @@ type GateExit = { exitCode: number | null; startError?: string };
  * group writing to the log; `exited` says how it ended or why it never started.
  */
 async function spawnGate(options: GateProcessOptions, marker: RunMarker | undefined) {
-  const shell = options.env.SHELL || process.env.SHELL || '/bin/sh';
-  const program = options.place?.launch(options.command) ?? { file: shell, args: ['-c', options.command] };
+  const program = gateProgram(options.command, options.env, options.place);
   const notStarted = (error: unknown): GateExit => ({
     exitCode: null,
     startError: `could not start ${program.file}: ${(error as Error).message.split('\n')[0]}`,

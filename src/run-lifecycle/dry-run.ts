@@ -8,7 +8,8 @@ import { lockRefusal } from '../files/active-lock.js';
 import { ralphPaths, shownPath } from '../files/paths.js';
 import type { Console } from '../ui/screen.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
-import { prepareInvocation } from './agent-invocation.js';
+import { gatePlace, prepareInvocation } from './agent-invocation.js';
+import { previewGates } from './gate-preview.js';
 import { failed, type Check } from './check.js';
 import { runChecks, type PreflightOptions } from './preflight.js';
 import { checkStopHook } from './hook-check.js';
@@ -25,7 +26,7 @@ export async function dryRun(
   resolved: ResolvedSettings,
   options: PreflightOptions,
   out: Console,
-  after: { tree?: Check; resetResumes?: boolean } = {},
+  after: { tree?: Check; resetResumes?: boolean; noGates?: boolean } = {},
 ): Promise<number> {
   const { checks, agentPath, tasks } = await runChecks(options);
   // Checked after the agent's, as a real run does: the work tree, then the branch and the resumes.
@@ -45,14 +46,17 @@ export async function dryRun(
   const containment = await probeContainment(dirname(ralphPaths(options.root).active), process.env);
   checks.push({ name: 'containment', status: 'ok', detail: `${containment.mode}: ${containment.reason}` });
   let command: AgentCommand | undefined;
+  let gates: string[] = [];
   try {
     command = (await prepareInvocation(resolved, options.root, options.cwd, agentPath)).command(PROMPT_MARK);
+    const place = await gatePlace(resolved, options.root, options.cwd);
+    gates = previewGates(resolved, options.agentEnv, { noGates: after.noGates === true, place }, shellQuote);
   } catch (error) {
     if (!(error instanceof RalphError)) throw error;
     checks.push(failed('sandbox', error));
   }
   const promptShown = shownPath(options.cwd, options.promptPath);
-  out.line(renderDryRun(resolved, checks, command, promptShown));
+  out.line(renderDryRun(resolved, checks, [...(command ? renderCommand(command, promptShown) : []), ...gates]));
   const failure = checks.find((check) => check.error);
   if (failure?.error) throw failure.error;
   return 0;
@@ -88,12 +92,7 @@ function renderChecks(checks: readonly Check[]): string[] {
 }
 
 /** What `ralph run --dry-run` prints: the checks, every resolved value with its source, and the agent command line. */
-function renderDryRun(
-  resolved: ResolvedSettings,
-  checks: readonly Check[],
-  command: AgentCommand | undefined,
-  promptShown: string,
-): string {
+function renderDryRun(resolved: ResolvedSettings, checks: readonly Check[], commands: readonly string[]): string {
   const rows: [string, string, string][] = (Object.keys(RUN_OPTIONS) as RunOptionKey[]).map((key) => {
     const value: unknown = resolved.settings[key];
     const format = (RUN_OPTIONS[key].kind as { format?: (value: unknown) => string }).format;
@@ -124,8 +123,7 @@ function renderDryRun(
     '',
     'Resolved configuration (flag > environment > ralph/config.json > default):',
     ...table,
-    '',
-    ...(command ? renderCommand(command, promptShown) : []),
+    ...commands,
     ...renderUnsupported(dialectOf(resolved.settings.agent)),
   ]
     .join('\n')
@@ -138,6 +136,7 @@ function renderCommand(command: AgentCommand, promptShown: string): string[] {
   );
   const stdin = command.input === undefined ? '' : ` < ${shellQuote(promptShown)}`;
   return [
+    '',
     'Agent command (run in the repository root, stdin /dev/null, in its own process group):',
     `  ${[shellQuote(command.file), ...argv].join(' ')}${stdin}`,
     `  (the prompt is ${promptShown}, then the iteration's mode section and any loop feedback)`,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { cp, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, PACKAGE_ROOT, runRalph } from '../helpers/e2e.js';
+import { FAKE_BIN_DIR, makeRepo, PACKAGE_ROOT, runRalph } from '../helpers/e2e.js';
 
 /** The user's prompt, then the mode section ralph adds. */
 const PROMPT_WITH_MODE = expect.stringMatching(/^Implement the next story\.\n\n## This iteration: implement US-1\n/);
@@ -178,6 +178,29 @@ describe('ralph run --sandbox', () => {
     expect(result.stdout).toContain('✓ tests passed');
     expect(repo.read('ralph/logs/gates-001-tests.log')).toContain('tests pass in box');
     expect(dockerCalls(log)).toContainEqual(['sandbox', 'exec', '--workdir', repo.root, 'box', 'sh', '-c', command]);
+  });
+
+  it('shows in the dry run each gate as it will run: inside the sandbox with --sandbox, else with SHELL', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const gates = [
+      { name: 'tests', command: 'npm test' },
+      { name: 'lint', command: "echo 'lint ok'", after: 'tests', timeout: '5m' },
+    ];
+    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ gates }));
+    const docker = join(FAKE_BIN_DIR, 'docker');
+    const sandboxed = await runRalph(repo, ['run', '--dry-run', '--sandbox', 'box']);
+    expect(sandboxed.stdout).toContain(
+      [
+        'Quality gates, in order (each from the repository root, in its own process group):',
+        `  tests: ${docker} sandbox exec --workdir ${repo.root} box sh -c 'npm test' (timeout 10m)`,
+        `  lint: ${docker} sandbox exec --workdir ${repo.root} box sh -c 'echo '\\''lint ok'\\''' (after tests, timeout 5m)`,
+      ].join('\n'),
+    );
+    const host = await runRalph(repo, ['run', '--dry-run'], { env: { SHELL: '/bin/bash' } });
+    expect(host.stdout).toContain("  tests: /bin/bash -c 'npm test' (timeout 10m)");
+    const none = await runRalph(repo, ['run', '--dry-run', '--no-gates']);
+    expect(none.stdout).toContain('Quality gates: none run (--no-gates).');
+    expect(none.stdout).not.toContain('npm test');
   });
 
   it('stops the sandbox when a gate in it runs past its timeout, and the gate fails as timed out', async () => {
