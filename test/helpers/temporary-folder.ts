@@ -3,13 +3,18 @@
 // purpose, for the next assertion or on failure: left in the system's temporary folder they piled
 // up by the tens of thousands, run after run. Set as TMPDIR before any worker starts, so that the
 // tests, the ralph they spawn and the agents and git it spawns all write here.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
   const before = process.env.TMPDIR;
-  const folder = mkdtempSync(join(tmpdir(), 'ralph-tests-'));
+  // On macOS under /tmp: the run lock's socket lives in the temporary folder there, and its path
+  // may not pass 104 bytes, which a folder below macOS's long TMPDIR (/var/folders/…/T/) would.
+  const folder = mkdtempSync(join(process.platform === 'darwin' ? '/tmp' : tmpdir(), 'ralph-tests-'));
+  // As the system's own temporary folder is: the tests that run ralph as another user (a systemd
+  // user manager's scopes) reach their repositories through it.
+  chmodSync(folder, 0o1777);
   process.env.TMPDIR = folder;
   return () => {
     if (before === undefined) delete process.env.TMPDIR;
