@@ -30,16 +30,28 @@ export function sandboxCommand(docker: string, name: string, root: string, inner
 }
 
 /**
- * The warning for a ralph installed inside the repository the sandbox mounts (a dev dependency in
- * node_modules): the agent can rewrite it, and what ralph runs on this machine (the rest of this
- * run, the next one) is then the agent's code. Both paths real, links resolved.
+ * The warning for what of ralph's own runs from inside the repository the sandbox mounts, where
+ * the agent can rewrite it: ralph itself (a dev dependency in node_modules), and folders of PATH
+ * there (`node_modules/.bin`, on PATH under `npx` and `npm run`), where it may put a `git` or a
+ * `docker` of its own. ralph runs on this machine, so either takes the agent's code out of the
+ * sandbox. Paths real, links resolved; undefined when nothing is inside.
  */
-export function installInsideWarning(root: string, install: string): string | undefined {
-  const inside = relative(root, install);
-  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return undefined;
+export function sandboxReachWarning(root: string, install: string, pathFolders: readonly string[]): string | undefined {
+  const within = (path: string) => {
+    const inside = relative(root, path);
+    return inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? undefined : inside || '.';
+  };
+  const ralph = within(install);
+  const folders = [...new Set(pathFolders.map(within).filter((inside) => inside !== undefined))];
+  const named = [
+    ...(ralph === undefined ? [] : [`ralph itself (${ralph})`]),
+    ...(folders.length === 0 ? [] : [`PATH's ${folders.join(', ')}`]),
+  ];
+  if (named.length === 0) return undefined;
   return (
-    `ralph itself is installed inside the repository the sandbox mounts (${inside || '.'}): the agent can ` +
-    "rewrite it, and ralph runs on this machine — install ralph outside the repository to keep the agent's code in the sandbox"
+    `${named.join(' and ')} ${named.length === 1 && ralph !== undefined ? 'is' : 'are'} inside the repository the sandbox ` +
+    'mounts: the agent can rewrite what ralph runs on this machine — install ralph outside the repository and start it ' +
+    "with a PATH outside it (not through npx or npm run there) to keep the agent's code in the sandbox"
   );
 }
 
@@ -90,11 +102,32 @@ export async function checkSandbox(cwd: string): Promise<string> {
   return docker;
 }
 
-/** Stops the sandbox (without removing it) so an agent ralph stopped does not run on inside it. */
-export async function stopSandbox(docker: string, name: string, cwd: string): Promise<void> {
-  await runCaptured(docker, ['sandbox', 'stop', name], {
+/**
+ * Stops the sandbox (without removing it) so that what ralph stopped does not run on inside it.
+ * Resolves to what went wrong, in a line, when docker could not stop it; `force` gives up waiting.
+ */
+export async function stopSandbox(
+  docker: string,
+  name: string,
+  cwd: string,
+  force?: AbortSignal,
+): Promise<string | undefined> {
+  const stopped = await runCaptured(docker, ['sandbox', 'stop', name], {
     cwd,
     timeoutMs: DOCKER_TIMEOUT_MS,
     maxBytes: DOCKER_MAX_OUTPUT_BYTES,
+    ...(force ? { signal: force } : {}),
   });
+  if (stopped.exitCode === 0) return undefined;
+  const said = `${stopped.stderr}\n${stopped.stdout}`
+    .split('\n')
+    .map((line) => line.trim())
+    .find(Boolean);
+  const why =
+    stopped.stopped === 'abort'
+      ? 'ralph stopped waiting for it'
+      : stopped.stopped
+        ? `no answer within ${DOCKER_TIMEOUT_MS / 1000} s`
+        : (said ?? stopped.error?.message ?? `exit ${stopped.exitCode ?? stopped.signal}`);
+  return `could not stop the sandbox ${name}: ${why}`;
 }

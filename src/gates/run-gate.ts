@@ -28,13 +28,14 @@ export interface GateProcessResult {
   exitCode: number | null;
   durationMs: number;
   stoppedBy?: 'timeout' | 'interrupt';
-  /** Set when the shell could not be started at all. */
+  /** Set when the program (the shell, the place's client) could not be started at all. */
   startError?: string;
 }
 
 /**
- * Runs one gate command as `$SHELL -c command` in its own process group, its output going
- * straight to the log file, and ends the group on timeout, on interrupt and after it exits.
+ * Runs one gate command — `$SHELL -c command`, or as its place launches it — in its own process
+ * group, its output going straight to the log file, and ends the group on timeout, on interrupt
+ * and after it exits.
  */
 export async function runGateProcess(options: GateProcessOptions): Promise<GateProcessResult> {
   const startedAt = Date.now();
@@ -49,7 +50,7 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
     stopping ??= Promise.all([
       pgid === undefined ? undefined : terminateGroup(pgid, { force: options.force }),
       // Ending the place's client ends nothing inside it: the place stops what ralph cut short there.
-      cause && options.place ? options.place.stop() : undefined,
+      cause && options.place ? stopPlace(options.place, options) : undefined,
     ]).then(() => undefined);
     return stopping;
   };
@@ -70,6 +71,14 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
     ...(stoppedBy ? { stoppedBy } : {}),
     ...(startError ? { startError } : {}),
   };
+}
+
+/** Stops the gate's place; what went wrong goes to the screen and to the gate's log, never unsaid. */
+async function stopPlace(place: GatePlace, options: GateProcessOptions): Promise<void> {
+  const problem = await place.stop(options.force);
+  if (problem === undefined) return;
+  options.containment?.warn(problem);
+  await appendOwnFile(options.cwd, options.logPath, `[ralph] ${problem}\n`).catch(() => undefined);
 }
 
 /** The program that runs a gate's command: `$SHELL -c command` on this machine, or as its place launches it. */

@@ -55,13 +55,19 @@ export async function runGates(specs: readonly GateSpec[], options: RunGatesOpti
     specs.map((spec) => spec.name),
   );
   const outcomes: GateOutcome[] = [];
+  // A gate that timed out in a place of its own had the place stopped: the gates after it cannot run there.
+  let placeStopped: string | undefined;
   for (const [index, spec] of specs.entries()) {
-    const reason = options.signal?.aborted ? stopReason(options.signal) : cascadeSkipReason(spec, outcomes);
+    const reason = options.signal?.aborted
+      ? stopReason(options.signal)
+      : (placeStopped ?? cascadeSkipReason(spec, outcomes));
     let outcome: GateOutcome;
     if (reason !== undefined) outcome = { name: spec.name, status: 'skipped', reason };
     else {
       options.onGateStart?.(spec.name);
       outcome = await runGate(spec, files.logPaths[index] as string, options);
+      if (options.place && outcome.status === 'failed' && outcome.timedOut)
+        placeStopped = `${options.place.label} was stopped when ${spec.name} timed out`;
     }
     outcomes.push(outcome);
     options.onGateEnd?.(outcome);

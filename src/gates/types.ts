@@ -12,10 +12,15 @@ export interface GateSpec {
  * (--sandbox), since a gate runs the code the agent wrote.
  */
 export interface GatePlace {
+  /** The place in words, for the lines that name it ("the sandbox ralph-app-1a2b3c4d"). */
+  label: string;
   /** The program and arguments that run `command` there, from the repository root. */
   launch(command: string): { file: string; args: string[] };
-  /** Ends what a gate ralph stopped left running there: stopping the program above does not reach it. */
-  stop(): Promise<void>;
+  /**
+   * Ends what a gate ralph stopped left running there: stopping the program above does not reach
+   * it. Resolves to what went wrong, if it could not; `force` (a second Ctrl-C) gives up waiting.
+   */
+  stop(force?: AbortSignal): Promise<string | undefined>;
 }
 
 /** How one gate ended. */

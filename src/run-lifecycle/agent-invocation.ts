@@ -24,18 +24,37 @@ export function chosenAgent(
   return { dialect, bin: kind === settings.agent ? (settings.agentBin ?? dialect.bin) : dialect.bin };
 }
 
+/** The run's Docker sandbox (--sandbox): docker, checked to work, and the sandbox's name. */
+export interface Sandbox {
+  docker: string;
+  name: string;
+}
+
 /**
- * The agent command line: on the host as its dialect builds it (`<client> -p <prompt> …`, `<client> exec
- * …`), or with --sandbox the same inside `docker sandbox run` (checked to work first: never a
- * silent fallback to the host).
+ * With --sandbox, docker found and `docker sandbox ls` answering — once a run, for its agents and
+ * its gates alike; a failure is a refusal, never a silent fallback to the host. Undefined without.
  */
-export async function prepareInvocation(
-  resolved: ResolvedSettings,
+export async function openSandbox(
+  { settings }: ResolvedSettings,
   root: string,
   cwd: string,
+): Promise<Sandbox | undefined> {
+  const { sandbox } = settings;
+  if (sandbox === false) return undefined;
+  return { docker: await checkSandbox(cwd), name: typeof sandbox === 'string' ? sandbox : defaultSandboxName(root) };
+}
+
+/**
+ * The agent command line: on the host as its dialect builds it (`<client> -p <prompt> …`, `<client> exec
+ * …`), or with --sandbox the same inside `docker sandbox run`.
+ */
+export function agentInvocation(
+  resolved: ResolvedSettings,
+  root: string,
+  sandbox: Sandbox | undefined,
   agentPath?: string,
   kind?: AgentKind,
-): Promise<AgentInvocation> {
+): AgentInvocation {
   const { dialect, bin } = chosenAgent(resolved, kind);
   const { settings, agent } = resolved;
   const onHost = (prompt: string) =>
@@ -46,12 +65,11 @@ export async function prepareInvocation(
       ...(settings.model ? { model: settings.model } : {}),
       args: agent.args,
     });
-  const sandbox = await sandboxOf(resolved, root, cwd);
   if (!sandbox) return { command: onHost };
   const { docker, name } = sandbox;
   return {
     command: (prompt) => sandboxCommand(docker, name, root, onHost(prompt)),
-    onForcedStop: () => stopSandbox(docker, name, root),
+    onForcedStop: async () => void (await stopSandbox(docker, name, root)),
   };
 }
 
@@ -60,23 +78,12 @@ export async function prepareInvocation(
  * code the agent wrote (`npm test` runs its tests and its package.json), which must not reach
  * this machine; without, on this machine (undefined).
  */
-export async function gatePlace(resolved: ResolvedSettings, root: string, cwd: string): Promise<GatePlace | undefined> {
-  const sandbox = await sandboxOf(resolved, root, cwd);
+export function gatePlace(root: string, sandbox: Sandbox | undefined): GatePlace | undefined {
   if (!sandbox) return undefined;
   const { docker, name } = sandbox;
   return {
+    label: `the sandbox ${name}`,
     launch: (command) => sandboxExecCommand(docker, name, root, command),
-    stop: () => stopSandbox(docker, name, root),
+    stop: (force) => stopSandbox(docker, name, root, force),
   };
-}
-
-/** The run's Docker sandbox, checked to work; undefined without --sandbox. */
-async function sandboxOf(
-  { settings }: ResolvedSettings,
-  root: string,
-  cwd: string,
-): Promise<{ docker: string; name: string } | undefined> {
-  const { sandbox } = settings;
-  if (sandbox === false) return undefined;
-  return { docker: await checkSandbox(cwd), name: typeof sandbox === 'string' ? sandbox : defaultSandboxName(root) };
 }

@@ -8,7 +8,7 @@ import { lockRefusal } from '../files/active-lock.js';
 import { ralphPaths, shownPath } from '../files/paths.js';
 import type { Console } from '../ui/screen.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
-import { gatePlace, prepareInvocation } from './agent-invocation.js';
+import { agentInvocation, gatePlace, openSandbox } from './agent-invocation.js';
 import { previewGates } from './gate-preview.js';
 import { failed, type Check } from './check.js';
 import { runChecks, type PreflightOptions } from './preflight.js';
@@ -48,8 +48,9 @@ export async function dryRun(
   let command: AgentCommand | undefined;
   let gates: string[] = [];
   try {
-    command = (await prepareInvocation(resolved, options.root, options.cwd, agentPath)).command(PROMPT_MARK);
-    const place = await gatePlace(resolved, options.root, options.cwd);
+    const sandbox = await openSandbox(resolved, options.root, options.cwd);
+    command = agentInvocation(resolved, options.root, sandbox, agentPath).command(PROMPT_MARK);
+    const place = gatePlace(options.root, sandbox);
     gates = previewGates(resolved, options.agentEnv, { noGates: after.noGates === true, place }, shellQuote);
   } catch (error) {
     if (!(error instanceof RalphError)) throw error;

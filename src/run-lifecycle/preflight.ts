@@ -1,8 +1,8 @@
 import { dialectOf } from '../agent/dialects.js';
-import { installInsideWarning } from '../agent/sandbox.js';
+import { sandboxReachWarning } from '../agent/sandbox.js';
 import { PACKAGE_ROOT } from '../package-info.js';
 import { access, constants, realpath } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { delimiter, dirname, resolve } from 'node:path';
 import { pathExists } from '../files/missing-file.js';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
@@ -48,8 +48,8 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
   serviceTimeoutMs?: number;
   /** --sandbox: the agent runs in a Docker sandbox that mounts the repository. */
   sandboxed: boolean;
-  /** Where ralph is installed (default: this ralph's own folder). */
-  ralphInstall?: string;
+  /** The PATH ralph finds its own programs on (git, docker): its own, not the agent's. */
+  hostPath: string;
 }
 
 /**
@@ -118,10 +118,14 @@ async function checkAgentService(options: PreflightOptions, nothingLeft: boolean
   return { agent, service };
 }
 
-/** With --sandbox, a warning when ralph's own files are the agent's to rewrite. */
+/** With --sandbox, a warning when what ralph runs on this machine is the agent's to rewrite. */
 async function sandboxCheck(options: PreflightOptions): Promise<Check | undefined> {
-  const root = await realpath(options.root).catch(() => options.root);
-  const warning = installInsideWarning(root, options.ralphInstall ?? PACKAGE_ROOT);
+  const real = (path: string) => realpath(path).catch(() => path);
+  const folders = options.hostPath
+    .split(delimiter)
+    .filter(Boolean)
+    .map((folder) => real(resolve(options.cwd, folder)));
+  const warning = sandboxReachWarning(await real(options.root), PACKAGE_ROOT, await Promise.all(folders));
   return warning === undefined ? undefined : { name: 'sandbox', status: 'warning', detail: warning };
 }
 

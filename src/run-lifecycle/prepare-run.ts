@@ -47,6 +47,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     agentKind: settings.agent,
     ...(settings.sandbox === false ? { agentBin: chosenAgent(resolved).bin } : {}),
     sandboxed: settings.sandbox !== false,
+    hostPath: env.PATH ?? '',
     skipPermissions: resolved.agent.skipPermissions,
     agentEnv: agentEnvironment(env, resolved.agent.env),
     uid: process.getuid?.(),

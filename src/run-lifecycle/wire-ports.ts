@@ -17,14 +17,20 @@ import type { LoopPorts } from '../loop/ports.js';
 import { createReporter } from '../ui/reporter.js';
 import type { Screen } from '../ui/screen.js';
 import { requireAgent } from './agent-check.js';
-import { chosenAgent, gatePlace, prepareInvocation, type AgentInvocation } from './agent-invocation.js';
+import {
+  agentInvocation,
+  chosenAgent,
+  gatePlace,
+  openSandbox,
+  type AgentInvocation,
+  type Sandbox,
+} from './agent-invocation.js';
 import { ranBy, withFallbackAgent } from './fallback-agent.js';
 import type { AgentKind } from '../agent/dialects.js';
 import { deferredAgent } from './deferred-agent.js';
 import type { RunEnd } from './finish-run.js';
 import type { installInterrupts } from './interrupts.js';
 import type { PreparedRun } from './prepare-run.js';
-import type { GatePlace } from '../gates/types.js';
 import type { IterationRow } from '../loop/port-data.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
 import type { ReviewPolicy, TaskList } from '../domain/tasks.js';
@@ -110,8 +116,10 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
     ? withNotices(recorded.reporter, run.notifier, ready.resolved.settings.maxStuck)
     : recorded.reporter;
   const files = createLoopFiles(paths, ready.ready.promptPath, run.lock, ready.loopRan.taskList);
+  // One sandbox for the run's agents and its gates alike: checked once.
+  const sandbox = await openSandbox(ready.resolved, paths.root, run.options.cwd);
   const ports: LoopPorts = {
-    agent: await agentFor(ready, run, reporter, files),
+    agent: agentFor(ready, run, { reporter, files, sandbox }),
     git: createGit(paths.root),
     clock: {
       now: Date.now,
@@ -134,7 +142,7 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
       interrupts,
       out: terminal.out,
       containment: run.containment,
-      ...(await placeOfGates(ready, run)),
+      ...(sandbox ? { place: gatePlace(paths.root, sandbox) } : {}),
     });
   }
   return { ports, started, lastFailure, abandonIteration: () => reporter.abandon() };
@@ -171,30 +179,23 @@ function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
 
 type Reporter = ReturnType<typeof recordingReporter>['reporter'];
 
-/** With --sandbox the gates run in the agent's sandbox; otherwise on this machine. */
-async function placeOfGates(ready: ReadyRun, run: LoopRun): Promise<{ place?: GatePlace }> {
-  const place = await gatePlace(ready.resolved, run.paths.root, run.options.cwd);
-  return place ? { place } : {};
-}
-
 /** The agent runner; with nothing left to do it is found only if the gates send the loop back to work. */
-async function agentFor(
+function agentFor(
   ready: ReadyRun,
   run: LoopRun,
-  reporter: Reporter,
-  files: LoopFiles,
-): Promise<LoopPorts['agent']> {
+  { reporter, files, sandbox }: { reporter: Reporter; files: LoopFiles; sandbox: Sandbox | undefined },
+): LoopPorts['agent'] {
   const { resolved, checks } = ready;
   const invocationFor = (agentPath: string | undefined) =>
-    prepareInvocation(resolved, run.paths.root, run.options.cwd, agentPath);
+    agentInvocation(resolved, run.paths.root, sandbox, agentPath);
   const make = (invocation: AgentInvocation) =>
     createAgentRunner(agentOptions(ready, run, reporter, files, invocation));
   const primary = ready.ready.nothingLeft
-    ? deferredAgent(async () => make(await invocationFor(await requireAgent(checks))))
-    : make(await invocationFor(ready.ready.agentPath));
+    ? deferredAgent(async () => make(invocationFor(await requireAgent(checks))))
+    : make(invocationFor(ready.ready.agentPath));
   const fallback = resolved.settings.fallbackAgent;
   if (fallback === undefined) return ranBy(resolved.settings.agent, primary);
-  const invocation = await prepareInvocation(resolved, run.paths.root, run.options.cwd, undefined, fallback);
+  const invocation = agentInvocation(resolved, run.paths.root, sandbox, undefined, fallback);
   return withFallbackAgent(resolved, primary, {
     kind: fallback,
     runner: createAgentRunner(agentOptions(ready, run, reporter, files, invocation, fallback)),

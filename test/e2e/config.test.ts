@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { cp, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, cp, symlink, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAKE_BIN_DIR, makeRepo, PACKAGE_ROOT, runRalph } from '../helpers/e2e.js';
 
@@ -206,34 +206,51 @@ describe('ralph run --sandbox', () => {
   it('stops the sandbox when a gate in it runs past its timeout, and the gate fails as timed out', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const log = join(repo.root, '.docker-calls');
-    const gates = [{ name: 'slow', command: 'exec sleep 120', timeout: '1s' }];
+    const gates = [
+      { name: 'slow', command: 'exec sleep 120', timeout: '1s' },
+      { name: 'lint', command: 'true' },
+    ];
     await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ gates, maxGateFailures: 1 }));
     await repo.steps([{ implement: true, completeWhenDone: true }]);
     const result = await runRalph(repo, ['run', '--sandbox', 'box'], { env: { RALPH_DOCKER_LOG: log } });
     expect(result.code).toBe(4);
     expect(result.stdout).toMatch(/✗ slow failed \(timed out/);
+    expect(result.stdout).toContain('~ lint skipped (the sandbox box was stopped when slow timed out)');
     const calls = dockerCalls(log);
     const exec = calls.findIndex((argv) => argv[1] === 'exec');
     expect(exec).toBeGreaterThan(-1);
     expect(calls.slice(exec)).toContainEqual(['sandbox', 'stop', 'box']);
   });
 
-  it('warns when ralph itself is installed inside the repository the sandbox mounts', async () => {
+  it('warns when ralph itself, or a folder of PATH, is inside the repository the sandbox mounts', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
-    // This build, copied where a dev dependency would be, its packages linked.
+    // This build, copied where a dev dependency would be, its packages linked; git leaves it aside.
     const install = join(repo.root, 'node_modules/ralph-loop-cli');
     for (const part of ['bin', 'dist', 'templates', 'package.json'])
       await cp(join(PACKAGE_ROOT, part), join(install, part), { recursive: true });
     await symlink(join(PACKAGE_ROOT, 'node_modules'), join(install, 'node_modules'));
+    await appendFile(join(repo.root, '.git/info/exclude'), '/node_modules/\n');
     const bin = join(install, 'bin/ralph.cjs');
-    const warning =
-      /ralph itself is installed inside the repository the sandbox mounts \(node_modules\/ralph-loop-cli\)/;
-    const dry = await runRalph(repo, ['run', '--dry-run', '--sandbox', 'box'], { bin });
-    expect(dry.stdout).toMatch(warning);
+    const inside = /ralph itself \(node_modules\/ralph-loop-cli\) is inside the repository the sandbox mounts/;
+    expect((await runRalph(repo, ['run', '--dry-run', '--sandbox', 'box'], { bin })).stdout).toMatch(inside);
+    // The run itself says it before it starts, and goes on.
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const run = await runRalph(repo, ['run', '--sandbox', 'box'], { bin });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`warning: ${inside.source}`));
     // On this machine, without the sandbox, the agent can rewrite anything: nothing to warn of.
-    expect((await runRalph(repo, ['run', '--dry-run'], { bin })).stdout).not.toMatch(/installed inside/);
-    // From outside the repository, the sandboxed run has nothing to warn of either.
-    expect((await runRalph(repo, ['run', '--dry-run', '--sandbox', 'box'])).stdout).not.toMatch(/installed inside/);
+    expect((await runRalph(repo, ['run', '--dry-run'], { bin })).stdout).not.toMatch(
+      /inside the repository the sandbox/,
+    );
+    // From outside the repository, with nothing of PATH in it, the sandboxed run has nothing to warn of either.
+    expect((await runRalph(repo, ['run', '--dry-run', '--sandbox', 'box'])).stdout).not.toMatch(/sandbox mounts/);
+    // npx and npm run put the repository's node_modules/.bin on PATH: a git or docker there is the agent's.
+    const npx = await runRalph(repo, ['run', '--dry-run', '--sandbox', 'box'], {
+      env: {
+        PATH: `${join(repo.root, 'node_modules/.bin')}${delimiter}${FAKE_BIN_DIR}${delimiter}${process.env.PATH}`,
+      },
+    });
+    expect(npx.stdout).toMatch(/PATH's node_modules\/\.bin are inside the repository the sandbox mounts/);
   });
 
   it('stops the sandbox when ralph is interrupted', async () => {

@@ -186,14 +186,21 @@ describe('runGates', () => {
   });
 
   describe("in a place of its own (the agent's sandbox)", () => {
-    /** A place that runs the command through /bin/sh with PLACE set, and counts its stops. */
-    function place() {
+    /**
+     * A place that runs the command through /bin/sh with PLACE set, and records its stops (whether
+     * each was given a second Ctrl-C's signal); `problem` is what a failed stop says.
+     */
+    function place(problem?: string) {
       const stops: string[] = [];
       return {
         stops,
         place: {
+          label: 'the box',
           launch: (command: string) => ({ file: '/bin/sh', args: ['-c', `PLACE=inside; export PLACE; ${command}`] }),
-          stop: async () => void stops.push('stop'),
+          stop: async (force?: AbortSignal) => {
+            stops.push(force ? 'stop, forced by a signal' : 'stop');
+            return problem;
+          },
         },
       };
     }
@@ -230,10 +237,44 @@ describe('runGates', () => {
       expect(interrupted.stops).toEqual(['stop']);
     });
 
+    it('skips the gates after one that timed out there, since the place was stopped with it', async () => {
+      const { place: box } = place();
+      const report = await runGates(
+        [gate('tests', 'sleep 30', { timeoutMs: 300 }), gate('lint', 'echo lint > lint.txt')],
+        options({ place: box }),
+      );
+      expect(report.outcomes[1]).toEqual({
+        name: 'lint',
+        status: 'skipped',
+        reason: 'the box was stopped when tests timed out',
+      });
+      expect(existsSync(join(root, 'lint.txt'))).toBe(false);
+    });
+
+    it("says in the gate's log when the place could not be stopped, and hands it a second Ctrl-C", async () => {
+      const { place: box, stops } = place('could not stop the sandbox box: no answer within 30 s');
+      const force = new AbortController();
+      const report = await runGates(
+        [gate('tests', 'echo started; sleep 30', { timeoutMs: 300 })],
+        options({ place: box, force: force.signal }),
+      );
+      expect(report.outcomes[0]).toMatchObject({ status: 'failed', timedOut: true });
+      expect(stops).toEqual(['stop, forced by a signal']);
+      expect(await readFile(join(logs, 'gates-007-tests.log'), 'utf8')).toContain(
+        '[ralph] could not stop the sandbox box: no answer within 30 s',
+      );
+    });
+
     it("names the place's program when it cannot be started", async () => {
       const report = await runGates(
         [gate('tests', 'true')],
-        options({ place: { launch: () => ({ file: join(root, 'no-docker'), args: [] }), stop: async () => {} } }),
+        options({
+          place: {
+            label: 'the box',
+            launch: () => ({ file: join(root, 'no-docker'), args: [] }),
+            stop: async () => undefined,
+          },
+        }),
       );
       const outcome = report.outcomes[0];
       expect(outcome?.status === 'failed' && outcome.details[0]).toMatch(/^could not start .*no-docker: /);
