@@ -151,10 +151,11 @@ function startRows(ctx, /** @type {Series} */ runs, /** @type {string} */ where)
 }
 
 /**
- * How close a run could come to its first agent without running less code: `ralph run --help`
+ * How close a run could come to its first agent without loading less code: `ralph run --help`
  * loads what a run loads before its agent (the command line, the run's chunk) and runs none of it;
  * the floor's work above Node's start (git twice, the agent) is what any run adds to that. Their
- * sum, round by round, is a lower bound of the first agent's time for the code as it is.
+ * sum, round by round, estimates the least the first agent can take with the code as it is (a
+ * run could overlap its git with the loading, not its agent: bench/RESULTS.md says how much).
  */
 function boundRows(/** @type {Series} */ runs) {
   const bound = runs.runHelp.map((help, round) => help + (runs.floor[round] ?? NaN) - (runs.node[round] ?? NaN));
@@ -168,7 +169,7 @@ function boundRows(/** @type {Series} */ runs) {
         ),
         againstNode(
           runs,
-          "lower bound of a run's first agent: `ralph run --help` plus the floor's work above Node's start (ms)",
+          "the least a run's first agent could take, estimated: `ralph run --help`, then the floor's work above Node's start (ms)",
           bound,
         ),
       ];
