@@ -226,16 +226,16 @@ export async function main(argv: string[]): Promise<number> {
 
 /** On GitHub Actions a refused start is annotated and its reason written to the step outputs too. */
 async function reportToGitHub(error: RalphError): Promise<void> {
-  const [{ annotationFor, writeOutputs }, { recordOf }] = await Promise.all([
+  const [{ annotationFor, answerHint, writeOutputs }, { recordOf }] = await Promise.all([
     import('../ui/github-actions.js'),
     import('../loop/run-report.js'),
   ]);
   const record = recordOf(endingOf(error));
-  const annotation = annotationFor(
-    record.reason,
-    record.exitCode,
-    error.hint ? `${error.message} — ${error.hint}` : error.message,
-  );
+  const hint = answerHint(process.env);
+  // A BLOCKED or DECIDE still waiting is answered the workflow's way there, not the terminal's.
+  const waits = hint !== undefined && (record.reason === 'blocked' || record.reason === 'decide');
+  const said = error.hint && !waits ? `${error.message} — ${error.hint}` : error.message;
+  const annotation = annotationFor(record.reason, record.exitCode, said, hint);
   if (annotation) process.stdout.write(`${annotation}\n`);
   await writeOutputs(process.env, record.reason, record.exitCode);
 }

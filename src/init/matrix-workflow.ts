@@ -59,9 +59,10 @@ const EDITS: readonly Edit[] = [
     by: "[this list's report (report.html)](${URL}), also in this list's ralph-logs artifact.",
     count: 1,
   },
+  // An environment value, never read by a shell: the list's name may stand in it.
   {
-    text: '(in the job summary and the ralph-logs artifact)',
-    by: "(in the job summary and this list's ralph-logs artifact)",
+    text: 'RALPH_ANSWER_HINT: run this workflow again with the answer input\n',
+    by: 'RALPH_ANSWER_HINT: run this workflow again with the answer input and answer-list ${{ matrix.list }}\n',
     count: 1,
   },
   // An answer is for the one loop that waits for it; the other legs go on as they are.

@@ -12,8 +12,9 @@ export function gitHubOutlet(
     name: 'GitHub job summary',
     async deliver({ report }) {
       // Loaded by the runs on Actions only: start-up stays short elsewhere.
-      const { annotationFor, publishToGitHub } = await import('../ui/github-actions.js');
-      const annotation = annotationFor(report.reason, report.exitCode, report.detail?.split('\n')[0]);
+      const { annotationFor, answerHint, publishToGitHub } = await import('../ui/github-actions.js');
+      const firstLine = report.detail?.split('\n')[0];
+      const annotation = annotationFor(report.reason, report.exitCode, firstLine, answerHint(env));
       // A command of ralph's own: column 0, no timestamp, and the runner obeying commands again.
       if (annotation) out.command(annotation);
       await publishToGitHub(env, report, rows).catch((failure: Error) =>

@@ -15,17 +15,39 @@ export function escapeData(text: string): string {
  * The annotation for an ending: `::error::` for every non-zero exit but the two that wait for a
  * human, which the generated workflow ends green: BLOCKED a `::warning::`, DECIDE a `::notice::`.
  */
-export function annotationFor(reason: string, exitCode: number, detail?: string): string | undefined {
+export function annotationFor(reason: string, exitCode: number, detail?: string, hint?: string): string | undefined {
   if (exitCode === 0) return undefined;
-  const text = escapeData(neutralise(`ralph: ${reasonLabel(reason)} (exit ${exitCode})${detail ? `: ${detail}` : ''}`));
+  const how = hint && (reason === 'blocked' || reason === 'decide') ? ` — ${hint}` : '';
+  const text = escapeData(
+    neutralise(`ralph: ${reasonLabel(reason)} (exit ${exitCode})${detail ? `: ${detail}` : ''}${how}`),
+  );
   if (reason === 'decide') return `::notice title=ralph needs a decision::${text}`;
   if (reason === 'blocked') return `::warning title=ralph is blocked::${text}`;
   return `::error title=ralph stopped::${text}`;
 }
 
+/**
+ * How a human answers a BLOCKED or DECIDE in this workflow, in its author's words
+ * (RALPH_ANSWER_HINT; `ralph init --ci github` writes "run this workflow again with the answer
+ * input"): in CI the terminal's `ralph answer --run` is not their way. One line of at most 200
+ * characters, else none.
+ */
+export function answerHint(env: NodeJS.ProcessEnv): string | undefined {
+  const hint = env.RALPH_ANSWER_HINT?.trim();
+  return hint && hint.length <= 200 && !/[\u0000-\u001f]/.test(hint) ? hint : undefined;
+}
+
+/** The summary's next step after a BLOCKED or DECIDE, by the workflow's answer hint. */
+function nextStep(reason: string, hint: string | undefined): string | undefined {
+  if (!hint) return undefined;
+  if (reason === 'blocked') return `resolve it, then ${hint}, saying what you did`;
+  if (reason === 'decide') return `${hint}, giving your answer`;
+  return undefined;
+}
+
 /** The job summary: the summary block as a table, the iterations, and what a human must answer. */
-export function stepSummary(report: RunReport, rows: readonly IterationRow[]): string {
-  const facts = summaryFacts(report);
+export function stepSummary(report: RunReport, rows: readonly IterationRow[], hint?: string): string {
+  const facts = summaryFacts(report, nextStep(report.reason, hint));
   const lines = [
     '## Ralph Loop Summary',
     '',
@@ -86,7 +108,7 @@ export async function publishToGitHub(
     failures.push(`GITHUB_OUTPUT (${failure.message})`),
   );
   if (env.GITHUB_STEP_SUMMARY)
-    await appendOnOwnLine(env.GITHUB_STEP_SUMMARY, stepSummary(report, rows)).catch((failure: Error) =>
+    await appendOnOwnLine(env.GITHUB_STEP_SUMMARY, stepSummary(report, rows, answerHint(env))).catch((failure: Error) =>
       failures.push(`GITHUB_STEP_SUMMARY (${failure.message})`),
     );
   if (failures.length > 0) throw new Error(failures.join('; '));

@@ -2,8 +2,12 @@ import { answerDecide, resolveBlocked } from '../files/signal-files.js';
 import type { AgentShare, RunReport } from '../loop/run-report.js';
 import { formatDuration, reasonLabel } from './format.js';
 
-/** The facts of the summary block, label and value: the terminal and the GitHub job summary show the same. */
-export function summaryFacts(report: RunReport): [label: string, value: string][] {
+/**
+ * The facts of the summary block, label and value: the terminal and the GitHub job summary show the
+ * same, but for `next`, what a human does after a BLOCKED or DECIDE where the terminal's way is not
+ * theirs (a workflow's answer input).
+ */
+export function summaryFacts(report: RunReport, next = NEXT_STEP[report.reason]): [label: string, value: string][] {
   return [
     ['Exit', `${reasonLabel(report.reason)} (code ${report.exitCode})`],
     ['Iterations', `${report.iterations} / ${report.maxIterations}`],
@@ -13,7 +17,7 @@ export function summaryFacts(report: RunReport): [label: string, value: string][
     ['Stuck iters', String(report.stuckIterations)],
     ...(report.costUsd > 0 ? ([['Cost', `$${report.costUsd.toFixed(2)}`]] as [string, string][]) : []),
     ...(report.agents ? ([['Agents', describeShares(report.agents)]] as [string, string][]) : []),
-    ...(NEXT_STEP[report.reason] ? ([['Next', NEXT_STEP[report.reason]]] as [string, string][]) : []),
+    ...(next ? ([['Next', next]] as [string, string][]) : []),
   ];
 }
 

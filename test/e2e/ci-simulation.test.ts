@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAKE_BIN_DIR, makeProject, RALPH_BIN, runRalph } from '../helpers/e2e.js';
 import { simulateWorkflow, type SimulatedRun } from '../helpers/actions-runner.js';
+import { readAsRunner } from '../helpers/workflow-commands.js';
 
 const TOKEN = 'ghs_SimulatedPushToken0123456789';
 const BRANCH = 'ralph/feature';
@@ -127,8 +128,13 @@ describe('the generated workflow, run job by job as the runner runs it', () => {
     const ralph = outcome('agent', 'Run ralph');
     expect(ralph?.outcome, `${ralph?.stdout}\n${ralph?.stderr}`).toBe('success');
     expect(result.jobs.agent).toMatchObject({ result: 'success', outputs: { branch: BRANCH, code: '2' } });
-    // The step after the agent's ran (BLOCKED): it would have read a BASH_ENV the agent set.
-    expect(outcome('agent', 'Wait for a human (BLOCKED or DECIDE)')?.outcome).toBe('success');
+    // A step after the agent's ran (BLOCKED): it would have read a BASH_ENV the agent set.
+    expect(outcome('agent', 'Link the report from the job summary')?.outcome).toBe('success');
+    // One annotation for the BLOCKED, ralph's, saying how to answer in this workflow.
+    const annotations = readAsRunner(ralph?.stdout ?? '').obeyed.filter((command) => command.name === 'warning');
+    expect(annotations.map((command) => command.data)).toEqual([
+      'ralph: BLOCKED (exit 2): the API key is missing — run this workflow again with the answer input',
+    ]);
 
     // The agent's commit is on the branch, pushed by the push job; nothing reached its server.
     expect(result.jobs.push?.result).toBe('success');

@@ -274,14 +274,19 @@ describe("the generated workflow's steps, run as the runner runs them", () => {
     60_000,
   );
 
-  it('warns, naming the file to read and the branch, for BLOCKED and DECIDE', async () => {
+  it('says how to answer a BLOCKED or DECIDE once, through ralph: no step of its own warns', async () => {
     const { workflow } = await generatedWorkflow();
-    const script = stepScript(workflow, 'Wait for a human (BLOCKED or DECIDE)');
-    const blocked = runStep(script, { cwd: tmpdir(), env: { CODE: '2', BRANCH: 'ralph/feature' } });
-    expect(blocked.code).toBe(0);
-    expect(blocked.stdout).toMatch(/^::warning title=ralph BLOCKED::.*ralph\/blocked\.txt.*ralph\/feature/);
-    expect(runStep(script, { cwd: tmpdir(), env: { CODE: '3', BRANCH: 'b' } }).stdout).toMatch(
-      /^::warning title=ralph DECIDE::.*ralph\/decide\.txt/,
+    // In the Run ralph step's environment (a value no shell reads), for ralph's annotation and summary.
+    const run = workflow.slice(
+      workflow.indexOf('      - name: Run ralph\n'),
+      workflow.indexOf('        run: |', workflow.indexOf('      - name: Run ralph\n')),
+    );
+    expect(run).toContain('\n          RALPH_ANSWER_HINT: run this workflow again with the answer input\n');
+    expect(workflow).not.toContain('::warning');
+    const project = await makeProject({ git: 'committed' });
+    expect((await runRalph(project, ['init', '--ci', 'github', '--matrix'])).code).toBe(0);
+    expect(project.read('.github/workflows/ralph-matrix.yml')).toContain(
+      'RALPH_ANSWER_HINT: run this workflow again with the answer input and answer-list ${{ matrix.list }}\n',
     );
   });
 });

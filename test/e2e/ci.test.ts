@@ -167,6 +167,55 @@ describe('ralph run on GitHub Actions', () => {
     expect(await gha.read('GITHUB_STEP_SUMMARY')).toContain('### Decision needed');
   });
 
+  it("says how to answer the workflow's way where it gives one (RALPH_ANSWER_HINT), in the annotation and the summary", async () => {
+    const hint = { RALPH_ANSWER_HINT: 'run this workflow again with the answer input' };
+    const blockedRepo = await makeRepo();
+    await blockedRepo.steps([{ say: '<promise>BLOCKED:no staging key</promise>' }]);
+    const blockedFiles = await githubFiles();
+    const blocked = await runRalph(blockedRepo, ['run'], { env: { ...blockedFiles.env, ...hint } });
+    expect(blocked.code).toBe(2);
+    const annotations = (result: RalphResult) =>
+      obeyedByRunner(result).filter((command) => ['error', 'warning', 'notice'].includes(command.name));
+    expect(annotations(blocked)).toMatchObject([
+      {
+        name: 'warning',
+        data: 'ralph: BLOCKED (exit 2): no staging key — run this workflow again with the answer input',
+      },
+    ]);
+    const blockedSummary = await blockedFiles.read('GITHUB_STEP_SUMMARY');
+    expect(blockedSummary).toContain(
+      '| Next | resolve it, then run this workflow again with the answer input, saying what you did |',
+    );
+    expect(blockedSummary).not.toContain('ralph answer --run');
+    // The terminal says the terminal's way still.
+    expect(blocked.stdout).toContain('ralph answer --run');
+
+    const decideRepo = await makeRepo();
+    await decideRepo.steps([{ say: '<promise>DECIDE:REST or GraphQL?</promise>' }]);
+    const decideFiles = await githubFiles();
+    const decide = await runRalph(decideRepo, ['run'], { env: { ...decideFiles.env, ...hint } });
+    expect(decide.code).toBe(3);
+    expect(annotations(decide)).toMatchObject([
+      {
+        name: 'notice',
+        data: 'ralph: DECIDE (exit 3): REST or GraphQL? — run this workflow again with the answer input',
+      },
+    ]);
+    expect(await decideFiles.read('GITHUB_STEP_SUMMARY')).toContain(
+      '| Next | run this workflow again with the answer input, giving your answer |',
+    );
+
+    // Dispatched again without an answer: the start is refused, and says the same way.
+    const again = await runRalph(blockedRepo, ['run'], { env: { ...blockedFiles.env, ...hint } });
+    expect(again.code).toBe(2);
+    expect(annotations(again)).toMatchObject([
+      {
+        name: 'warning',
+        data: 'ralph: BLOCKED (exit 2): the loop is blocked: no staging key — run this workflow again with the answer input',
+      },
+    ]);
+  });
+
   it('writes no annotation on success, and the outputs say complete', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([{ implement: true, completeWhenDone: true }]);

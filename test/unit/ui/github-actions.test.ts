@@ -6,6 +6,7 @@ import type { IterationRow } from '../../../src/loop/port-data.js';
 import type { RunReport } from '../../../src/loop/run-report.js';
 import {
   annotationFor,
+  answerHint,
   escapeData,
   outputEntry,
   publishToGitHub,
@@ -60,6 +61,22 @@ describe('GitHub Actions', () => {
       '::notice title=ralph needs a decision::ralph: DECIDE (exit 3): A or B?%0Asecond line',
     );
     expect(annotationFor('complete', 0)).toBeUndefined();
+  });
+
+  it("adds the workflow's way to answer to a BLOCKED or DECIDE only, and takes it only as one short line", () => {
+    const hint = 'run this workflow again with the answer input';
+    expect(annotationFor('blocked', 2, 'no key', hint)).toBe(
+      `::warning title=ralph is blocked::ralph: BLOCKED (exit 2): no key — ${hint}`,
+    );
+    expect(annotationFor('stuck', 4, undefined, hint)).toBe('::error title=ralph stopped::ralph: STUCK (exit 4)');
+    expect(answerHint({ RALPH_ANSWER_HINT: `  ${hint} ` })).toBe(hint);
+    expect(answerHint({ RALPH_ANSWER_HINT: 'one\nand another' })).toBeUndefined();
+    expect(answerHint({ RALPH_ANSWER_HINT: 'x'.repeat(201) })).toBeUndefined();
+    expect(answerHint({ RALPH_ANSWER_HINT: '' })).toBeUndefined();
+    expect(answerHint({})).toBeUndefined();
+    const summary = stepSummary(report, [row], hint);
+    expect(summary).toContain(`| Next | resolve it, then ${hint}, saying what you did |`);
+    expect(stepSummary(report, [row])).toContain('ralph answer --run');
   });
 
   it('writes the summary block as a table, the blocked reason and the iterations', () => {
