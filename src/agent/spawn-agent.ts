@@ -52,8 +52,11 @@ export interface SpawnAgentOptions {
   onToolCall?: () => void;
   /** The agent reported its usage windows' utilization (stream-json): for the status line and `ralph status`. */
   onUsage?: (windows: UsageWindow[]) => void;
-  /** Extra clean-up when ralph stops the agent itself (a sandbox must stop the agent inside it too). */
-  onForcedStop?: () => Promise<void>;
+  /**
+   * Extra clean-up when ralph stops the agent itself (a sandbox must stop the agent inside it
+   * too); resolves to what went wrong, if it did. `force` (a second Ctrl-C) gives up waiting.
+   */
+  onForcedStop?: (force: AbortSignal) => Promise<string | undefined>;
   /** Marks each agent's processes and ends those that leave its group. */
   containment: Containment;
   /** The agent started in this process group (undefined: it ended), for `.ralph-active`. Never rejects. */
@@ -101,7 +104,12 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   unwatch();
   stall.stop();
   await stopping;
-  if (stopper.cause) await options.onForcedStop?.();
+  // An agent left running in its sandbox would write on while ralph judges: never unsaid.
+  const stopProblem = stopper.cause ? await options.onForcedStop?.(options.interrupts.force) : undefined;
+  if (stopProblem) {
+    options.warn(stopProblem);
+    logs.log.write(`[ralph] ${stopProblem}\n`);
+  }
   const strays = await endWhatIsLeft(group, marker, options);
   contained();
   await options.onGroup?.(undefined);

@@ -125,7 +125,7 @@ async function dryRunCommand(
       },
     );
     const { dryRun } = await import('../run-lifecycle/dry-run.js');
-    return await dryRun(plan.resolved, plan.checks, terminal.out, { tree, ...flags });
+    return await dryRun(plan.resolved, plan.checks, terminal.out, { tree, ...flags, env: terminal.env });
   } finally {
     await terminal.out.close();
   }

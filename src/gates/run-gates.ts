@@ -55,7 +55,8 @@ export async function runGates(specs: readonly GateSpec[], options: RunGatesOpti
     specs.map((spec) => spec.name),
   );
   const outcomes: GateOutcome[] = [];
-  // A gate that timed out in a place of its own had the place stopped: the gates after it cannot run there.
+  // A gate that times out in a place of its own has the place stopped (a failed stop is warned of):
+  // the gates after it cannot run there.
   let placeStopped: string | undefined;
   for (const [index, spec] of specs.entries()) {
     const reason = options.signal?.aborted
@@ -67,7 +68,7 @@ export async function runGates(specs: readonly GateSpec[], options: RunGatesOpti
       options.onGateStart?.(spec.name);
       outcome = await runGate(spec, files.logPaths[index] as string, options);
       if (options.place && outcome.status === 'failed' && outcome.timedOut)
-        placeStopped = `${options.place.label} was stopped when ${spec.name} timed out`;
+        placeStopped = `${spec.name} timed out in ${options.place.label}, which ralph then stops`;
     }
     outcomes.push(outcome);
     options.onGateEnd?.(outcome);

@@ -34,3 +34,8 @@ export function agentEnvironment(env: NodeJS.ProcessEnv, extra: Record<string, s
   for (const name of Object.keys(merged)) if (isRunnerOnly(name)) delete merged[name];
   return merged;
 }
+
+/** The gates' environment: the agent's without `agent.env` (the run and the dry run show the same). */
+export function gateEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return agentEnvironment(env);
+}

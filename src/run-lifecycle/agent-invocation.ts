@@ -8,8 +8,8 @@ import type { GatePlace } from '../gates/types.js';
 /** How each iteration's agent is started: the command for a prompt, and what else stops it. */
 export interface AgentInvocation {
   command(prompt: string): AgentCommand;
-  /** Sandbox mode: stop the sandbox too when ralph stops the agent. */
-  onForcedStop?: () => Promise<void>;
+  /** Sandbox mode: stop the sandbox too when ralph stops the agent; what went wrong, if it did. */
+  onForcedStop?: (force: AbortSignal) => Promise<string | undefined>;
 }
 
 /**
@@ -69,7 +69,7 @@ export function agentInvocation(
   const { docker, name } = sandbox;
   return {
     command: (prompt) => sandboxCommand(docker, name, root, onHost(prompt)),
-    onForcedStop: async () => void (await stopSandbox(docker, name, root)),
+    onForcedStop: (force) => stopSandbox(docker, name, root, force),
   };
 }
 

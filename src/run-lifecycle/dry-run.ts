@@ -10,6 +10,7 @@ import type { Console } from '../ui/screen.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { agentInvocation, gatePlace, openSandbox } from './agent-invocation.js';
 import { previewGates } from './gate-preview.js';
+import { gateEnvironment } from './agent-environment.js';
 import { failed, type Check } from './check.js';
 import { runChecks, type PreflightOptions } from './preflight.js';
 import { checkStopHook } from './hook-check.js';
@@ -19,14 +20,15 @@ import { startStateChecks } from './start-state-checks.js';
 import { dialectOf } from '../agent/dialects.js';
 
 /**
- * `ralph run --dry-run`: every check listed, the configuration, the agent command; no call. Exits 0
+ * `ralph run --dry-run`: every check listed, the configuration, the agent's and the gates' command
+ * lines; no call. Exits 0
  * when nothing failed; otherwise the first failure is thrown, as a real run would stop with it.
  */
 export async function dryRun(
   resolved: ResolvedSettings,
   options: PreflightOptions,
   out: Console,
-  after: { tree?: Check; resetResumes?: boolean; noGates?: boolean } = {},
+  after: { tree?: Check; resetResumes?: boolean; noGates?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<number> {
   const { checks, agentPath, tasks } = await runChecks(options);
   // Checked after the agent's, as a real run does: the work tree, then the branch and the resumes.
@@ -51,13 +53,14 @@ export async function dryRun(
     const sandbox = await openSandbox(resolved, options.root, options.cwd);
     command = agentInvocation(resolved, options.root, sandbox, agentPath).command(PROMPT_MARK);
     const place = gatePlace(options.root, sandbox);
-    gates = previewGates(resolved, options.agentEnv, { noGates: after.noGates === true, place }, shellQuote);
+    const env = gateEnvironment(after.env ?? process.env);
+    gates = previewGates(resolved, env, { noGates: after.noGates === true, place }, shellQuote);
   } catch (error) {
     if (!(error instanceof RalphError)) throw error;
     checks.push(failed('sandbox', error));
   }
   const promptShown = shownPath(options.cwd, options.promptPath);
-  out.line(renderDryRun(resolved, checks, [...(command ? renderCommand(command, promptShown) : []), ...gates]));
+  out.line(renderDryRun(resolved, checks, command ? renderCommand(command, promptShown) : [], gates));
   const failure = checks.find((check) => check.error);
   if (failure?.error) throw failure.error;
   return 0;
@@ -92,8 +95,13 @@ function renderChecks(checks: readonly Check[]): string[] {
   });
 }
 
-/** What `ralph run --dry-run` prints: the checks, every resolved value with its source, and the agent command line. */
-function renderDryRun(resolved: ResolvedSettings, checks: readonly Check[], commands: readonly string[]): string {
+/** What `ralph run --dry-run` prints: the checks, every value with its source, the agent's and gates' command lines. */
+function renderDryRun(
+  resolved: ResolvedSettings,
+  checks: readonly Check[],
+  agent: readonly string[],
+  gates: readonly string[],
+): string {
   const rows: [string, string, string][] = (Object.keys(RUN_OPTIONS) as RunOptionKey[]).map((key) => {
     const value: unknown = resolved.settings[key];
     const format = (RUN_OPTIONS[key].kind as { format?: (value: unknown) => string }).format;
@@ -124,8 +132,9 @@ function renderDryRun(resolved: ResolvedSettings, checks: readonly Check[], comm
     '',
     'Resolved configuration (flag > environment > ralph/config.json > default):',
     ...table,
-    ...commands,
+    ...agent,
     ...renderUnsupported(dialectOf(resolved.settings.agent)),
+    ...gates,
   ]
     .join('\n')
     .trimEnd();

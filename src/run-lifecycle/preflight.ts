@@ -2,7 +2,7 @@ import { dialectOf } from '../agent/dialects.js';
 import { sandboxReachWarning } from '../agent/sandbox.js';
 import { PACKAGE_ROOT } from '../package-info.js';
 import { access, constants, realpath } from 'node:fs/promises';
-import { delimiter, dirname, resolve } from 'node:path';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { pathExists } from '../files/missing-file.js';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
@@ -120,13 +120,23 @@ async function checkAgentService(options: PreflightOptions, nothingLeft: boolean
 
 /** With --sandbox, a warning when what ralph runs on this machine is the agent's to rewrite. */
 async function sandboxCheck(options: PreflightOptions): Promise<Check | undefined> {
-  const real = (path: string) => realpath(path).catch(() => path);
-  const folders = options.hostPath
-    .split(delimiter)
-    .filter(Boolean)
-    .map((folder) => real(resolve(options.cwd, folder)));
-  const warning = sandboxReachWarning(await real(options.root), PACKAGE_ROOT, await Promise.all(folders));
+  // An empty entry of PATH is the current folder.
+  const folders = options.hostPath.split(delimiter).map((folder) => realFolder(resolve(options.cwd, folder || '.')));
+  const warning = sandboxReachWarning(await realFolder(options.root), PACKAGE_ROOT, await Promise.all(folders));
   return warning === undefined ? undefined : { name: 'sandbox', status: 'warning', detail: warning };
+}
+
+/**
+ * A folder's real path, links resolved — also for one that does not exist yet (node_modules/.bin
+ * before an install, which the agent may make): its nearest existing parent's, and the rest.
+ */
+async function realFolder(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(await realFolder(parent), basename(path));
+  }
 }
 
 /** The checks of a real run: the first failure is thrown as it is. */

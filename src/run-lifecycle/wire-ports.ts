@@ -3,7 +3,7 @@ import type { Outlet } from '../outlets/outlet.js';
 import type { Notifier } from '../outlets/notifier.js';
 import { withNotices } from '../outlets/mid-run-notices.js';
 import { join } from 'node:path';
-import { agentEnvironment } from './agent-environment.js';
+import { gateEnvironment } from './agent-environment.js';
 import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
@@ -31,6 +31,7 @@ import { deferredAgent } from './deferred-agent.js';
 import type { RunEnd } from './finish-run.js';
 import type { installInterrupts } from './interrupts.js';
 import type { PreparedRun } from './prepare-run.js';
+import type { GatePlace } from '../gates/types.js';
 import type { IterationRow } from '../loop/port-data.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
 import type { ReviewPolicy, TaskList } from '../domain/tasks.js';
@@ -116,10 +117,12 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
     ? withNotices(recorded.reporter, run.notifier, ready.resolved.settings.maxStuck)
     : recorded.reporter;
   const files = createLoopFiles(paths, ready.ready.promptPath, run.lock, ready.loopRan.taskList);
-  // One sandbox for the run's agents and its gates alike: checked once.
-  const sandbox = await openSandbox(ready.resolved, paths.root, run.options.cwd);
+  // One sandbox for the run's agents and gates, checked once, and not before one of them needs it:
+  // a run with nothing left to do and no gates needs no docker.
+  let opened: Promise<Sandbox | undefined> | undefined;
+  const sandbox = () => (opened ??= openSandbox(ready.resolved, paths.root, run.options.cwd));
   const ports: LoopPorts = {
-    agent: agentFor(ready, run, { reporter, files, sandbox }),
+    agent: await agentFor(ready, run, { reporter, files, sandbox }),
     git: createGit(paths.root),
     clock: {
       now: Date.now,
@@ -138,11 +141,11 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
       specs: ready.resolved.gates,
       root: paths.root,
       logsDir: paths.logs,
-      env: agentEnvironment(terminal.env),
+      env: gateEnvironment(terminal.env),
       interrupts,
       out: terminal.out,
       containment: run.containment,
-      ...(sandbox ? { place: gatePlace(paths.root, sandbox) } : {}),
+      ...placeOf(gatePlace(paths.root, await sandbox())),
     });
   }
   return { ports, started, lastFailure, abandonIteration: () => reporter.abandon() };
@@ -179,23 +182,27 @@ function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
 
 type Reporter = ReturnType<typeof recordingReporter>['reporter'];
 
+function placeOf(place: GatePlace | undefined): { place?: GatePlace } {
+  return place ? { place } : {};
+}
+
 /** The agent runner; with nothing left to do it is found only if the gates send the loop back to work. */
-function agentFor(
+async function agentFor(
   ready: ReadyRun,
   run: LoopRun,
-  { reporter, files, sandbox }: { reporter: Reporter; files: LoopFiles; sandbox: Sandbox | undefined },
-): LoopPorts['agent'] {
+  { reporter, files, sandbox }: { reporter: Reporter; files: LoopFiles; sandbox: () => Promise<Sandbox | undefined> },
+): Promise<LoopPorts['agent']> {
   const { resolved, checks } = ready;
-  const invocationFor = (agentPath: string | undefined) =>
-    agentInvocation(resolved, run.paths.root, sandbox, agentPath);
+  const invocationFor = async (agentPath: string | undefined) =>
+    agentInvocation(resolved, run.paths.root, await sandbox(), agentPath);
   const make = (invocation: AgentInvocation) =>
     createAgentRunner(agentOptions(ready, run, reporter, files, invocation));
   const primary = ready.ready.nothingLeft
-    ? deferredAgent(async () => make(invocationFor(await requireAgent(checks))))
-    : make(invocationFor(ready.ready.agentPath));
+    ? deferredAgent(async () => make(await invocationFor(await requireAgent(checks))))
+    : make(await invocationFor(ready.ready.agentPath));
   const fallback = resolved.settings.fallbackAgent;
   if (fallback === undefined) return ranBy(resolved.settings.agent, primary);
-  const invocation = agentInvocation(resolved, run.paths.root, sandbox, undefined, fallback);
+  const invocation = agentInvocation(resolved, run.paths.root, await sandbox(), undefined, fallback);
   return withFallbackAgent(resolved, primary, {
     kind: fallback,
     runner: createAgentRunner(agentOptions(ready, run, reporter, files, invocation, fallback)),

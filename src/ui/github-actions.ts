@@ -29,12 +29,12 @@ export function annotationFor(reason: string, exitCode: number, detail?: string,
 /**
  * How a human answers a BLOCKED or DECIDE in this workflow, in its author's words
  * (RALPH_ANSWER_HINT; `ralph init --ci github` writes "run this workflow again with the answer
- * input"): in CI the terminal's `ralph answer --run` is not their way. One line of at most 200
+ * input"): in CI the terminal's `ralph answer --run` is not their way. One line of at most 500
  * characters, else none.
  */
 export function answerHint(env: NodeJS.ProcessEnv): string | undefined {
   const hint = env.RALPH_ANSWER_HINT?.trim();
-  return hint && hint.length <= 200 && !/[\u0000-\u001f]/.test(hint) ? hint : undefined;
+  return hint && hint.length <= 500 && !/[\u0000-\u001f]/.test(hint) ? hint : undefined;
 }
 
 /** The summary's next step after a BLOCKED or DECIDE, by the workflow's answer hint. */

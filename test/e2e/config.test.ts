@@ -159,6 +159,13 @@ describe('ralph run --sandbox', () => {
     expect(repo.calls()).toBe(0);
   });
 
+  it('needs no docker for a run with nothing left to do and no gates: it ends complete, calling nothing', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1', passes: true }] });
+    const result = await runRalph(repo, ['run', '--sandbox'], { env: { PATH: '/usr/bin:/bin' } });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(repo.calls()).toBe(0);
+  });
+
   it('exits 64 when docker is not installed', async () => {
     const repo = await makeRepo();
     const result = await runRalph(repo, ['run', '--sandbox'], { env: { PATH: '/usr/bin:/bin' } });
@@ -215,7 +222,7 @@ describe('ralph run --sandbox', () => {
     const result = await runRalph(repo, ['run', '--sandbox', 'box'], { env: { RALPH_DOCKER_LOG: log } });
     expect(result.code).toBe(4);
     expect(result.stdout).toMatch(/✗ slow failed \(timed out/);
-    expect(result.stdout).toContain('~ lint skipped (the sandbox box was stopped when slow timed out)');
+    expect(result.stdout).toContain('~ lint skipped (slow timed out in the sandbox box, which ralph then stops)');
     const calls = dockerCalls(log);
     const exec = calls.findIndex((argv) => argv[1] === 'exec');
     expect(exec).toBeGreaterThan(-1);

@@ -71,7 +71,7 @@ describe('GitHub Actions', () => {
     expect(annotationFor('stuck', 4, undefined, hint)).toBe('::error title=ralph stopped::ralph: STUCK (exit 4)');
     expect(answerHint({ RALPH_ANSWER_HINT: `  ${hint} ` })).toBe(hint);
     expect(answerHint({ RALPH_ANSWER_HINT: 'one\nand another' })).toBeUndefined();
-    expect(answerHint({ RALPH_ANSWER_HINT: 'x'.repeat(201) })).toBeUndefined();
+    expect(answerHint({ RALPH_ANSWER_HINT: 'x'.repeat(501) })).toBeUndefined();
     expect(answerHint({ RALPH_ANSWER_HINT: '' })).toBeUndefined();
     expect(answerHint({})).toBeUndefined();
     const summary = stepSummary(report, [row], hint);
