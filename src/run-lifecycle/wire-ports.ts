@@ -182,6 +182,7 @@ function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
 
 type Reporter = ReturnType<typeof recordingReporter>['reporter'];
 
+/** The gates' place as an optional key: none on this machine. */
 function placeOf(place: GatePlace | undefined): { place?: GatePlace } {
   return place ? { place } : {};
 }
