@@ -49,7 +49,7 @@ export function sandboxReachWarning(root: string, install: string, pathFolders: 
   ];
   if (named.length === 0) return undefined;
   return (
-    `${named.join(' and ')} ${named.length === 1 && ralph !== undefined ? 'is' : 'are'} inside the repository the sandbox ` +
+    `${named.join(' and ')} ${(ralph === undefined ? 0 : 1) + folders.length === 1 ? 'is' : 'are'} inside the repository the sandbox ` +
     'mounts: the agent can rewrite what ralph runs on this machine — install ralph outside the repository and start it ' +
     "with a PATH outside it (not through npx or npm run there) to keep the agent's code in the sandbox"
   );

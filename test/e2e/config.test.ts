@@ -205,6 +205,13 @@ describe('ralph run --sandbox', () => {
     );
     const host = await runRalph(repo, ['run', '--dry-run'], { env: { SHELL: '/bin/bash' } });
     expect(host.stdout).toContain("  tests: /bin/bash -c 'npm test' (timeout 10m)");
+    // The gates' shell is ralph's, not the agent's (agent.env is for the agent alone).
+    await writeFile(
+      join(repo.root, 'ralph/config.json'),
+      JSON.stringify({ gates, agent: { env: { SHELL: '/bin/agent-shell' } } }),
+    );
+    const agentEnv = await runRalph(repo, ['run', '--dry-run'], { env: { SHELL: '/bin/bash' } });
+    expect(agentEnv.stdout).toContain("  tests: /bin/bash -c 'npm test' (timeout 10m)");
     const none = await runRalph(repo, ['run', '--dry-run', '--no-gates']);
     expect(none.stdout).toContain('Quality gates: none run (--no-gates).');
     expect(none.stdout).not.toContain('npm test');
@@ -257,7 +264,7 @@ describe('ralph run --sandbox', () => {
         PATH: `${join(repo.root, 'node_modules/.bin')}${delimiter}${FAKE_BIN_DIR}${delimiter}${process.env.PATH}`,
       },
     });
-    expect(npx.stdout).toMatch(/PATH's node_modules\/\.bin are inside the repository the sandbox mounts/);
+    expect(npx.stdout).toMatch(/PATH's node_modules\/\.bin is inside the repository the sandbox mounts/);
   });
 
   it('stops the sandbox when ralph is interrupted', async () => {
@@ -276,5 +283,40 @@ describe('ralph run --sandbox', () => {
     });
     expect(result.code).toBe(130);
     expect(dockerCalls(log)).toContainEqual(['sandbox', 'stop', 'box']);
+  });
+
+  it('says so, on the screen and in the log, when the sandbox of an agent it stopped could not be stopped', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ say: 'working\n', hang: true }]);
+    let sent = false;
+    const result = await runRalph(repo, ['run', '--sandbox', 'box'], {
+      env: { RALPH_FAKE_DOCKER: 'stop-fails' },
+      onStdout: (text, child) => {
+        if (!sent && text.includes('working')) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    expect(result.code).toBe(130);
+    const said = 'could not stop the sandbox box: Error: sandbox box did not stop in time';
+    expect(result.stdout).toContain(`warning: ${said}`);
+    expect(repo.read('ralph/logs/iteration-001.log')).toContain(`[ralph] ${said}`);
+  });
+
+  it('reads PATH as ralph finds programs on it: an empty entry is the current folder, a link is followed', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const link = `${repo.root}-link`;
+    await symlink(repo.root, link);
+    const rest = `${FAKE_BIN_DIR}${delimiter}${process.env.PATH}`;
+    // node_modules/.bin not made yet, under a linked path: the agent may make it.
+    const linked = await runRalph(repo, ['run', '--dry-run', '--sandbox', 'box'], {
+      env: { PATH: `${join(link, 'node_modules/.bin')}${delimiter}${rest}` },
+    });
+    expect(linked.stdout).toMatch(/PATH's node_modules\/\.bin is inside the repository the sandbox mounts/);
+    const empty = await runRalph(repo, ['run', '--dry-run', '--sandbox', 'box'], {
+      env: { PATH: `${delimiter}${rest}` },
+    });
+    expect(empty.stdout).toMatch(/PATH's \. is inside the repository the sandbox mounts/);
   });
 });
