@@ -18,6 +18,7 @@ import { drainOutput } from './drain-output.js';
 import { retryOnlyLimit, StallWatch } from './stall-watch.js';
 import { Stopper } from './stopper.js';
 import { ToolOutcomes } from './tool-outcomes.js';
+import { RalphError } from '../errors.js';
 import type { UsageWindow } from '../domain/usage.js';
 import type { FatalAgentFailure } from '../domain/agent-failure.js';
 
@@ -121,6 +122,10 @@ async function runAgent({ iteration, prompt, deadline }: AgentRequest, options: 
   }
   await logs.close();
   if (logs.fault) throw logs.fault;
+  // An agent ralph could not stop may still be writing the repository: nothing is judged or started
+  // after it. An interrupt ends the run anyway, as what it is.
+  if (stopProblem && stopper.cause?.cause !== 'interrupt')
+    throw new RalphError('setup', stopProblem, 'make sure it stopped, then run again');
   return agentRunOf(output.summary(), exitCode, stopper.cause, verdict ?? options.dialect);
 }
 

@@ -304,6 +304,17 @@ describe('ralph run --sandbox', () => {
     expect(repo.read('ralph/logs/iteration-001.log')).toContain(`[ralph] ${said}`);
   });
 
+  it('ends the run (64) when the sandbox of an agent it timed out could not be stopped: no next iteration', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ say: 'working\n', hang: true }]);
+    const result = await runRalph(repo, ['run', '--sandbox', 'box', '--iteration-timeout', '2s'], {
+      env: { RALPH_FAKE_DOCKER: 'stop-fails' },
+    });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('could not stop the sandbox box: Error: sandbox box did not stop in time');
+    expect(repo.calls()).toBe(1);
+  });
+
   it('reads PATH as ralph finds programs on it: an empty entry is the current folder, a link is followed', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const link = `${repo.root}-link`;
