@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { errorLine, knownError, RalphError } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
 import { RESETTABLE } from '../init/reset-files.js';
-import { endingOf, exitCodeFor } from '../loop/termination.js';
+import { endingOf, exitCodeFor, waitsForHuman } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { oneLineUsageErrors } from './usage-errors.js';
@@ -233,7 +233,7 @@ async function reportToGitHub(error: RalphError): Promise<void> {
   const record = recordOf(endingOf(error));
   const hint = answerHint(process.env);
   // A BLOCKED or DECIDE still waiting is answered the workflow's way there, not the terminal's.
-  const waits = hint !== undefined && (record.reason === 'blocked' || record.reason === 'decide');
+  const waits = hint !== undefined && waitsForHuman(record.reason);
   const said = error.hint && !waits ? `${error.message} — ${error.hint}` : error.message;
   const annotation = annotationFor(record.reason, record.exitCode, said, hint);
   if (annotation) process.stdout.write(`${annotation}\n`);

@@ -1,4 +1,4 @@
-import { isObject, parseJson } from './json-text.js';
+import { isObject } from './json-text.js';
 import { closestKey } from './nearest-key.js';
 
 /** The keys ralph reads in a story and in the list; any other key is the user's and is kept. */
@@ -20,14 +20,13 @@ const LIST_KEYS = ['project', 'branchName', 'description', 'example', 'dependsOn
 const MOST = 3;
 
 /**
- * Keys of a task list that look like a misspelt key of ralph's (`"pases": true`): a task list may
+ * Keys of a task list (its parsed JSON) that look like a misspelt key of ralph's (`"pases": true`): a task list may
  * hold keys of its own, so these are not refused, but ralph reads none of them, and the story's
  * real `passes` stays false. Each as `stories[0]: "pases" (did you mean "passes"?)`.
  */
-export function misspeltTaskKeys(text: string): string[] {
-  const parsed = parseJson(text);
-  if (!parsed.ok || !isObject(parsed.value)) return [];
-  const list = parsed.value;
+export function misspeltTaskKeys(json: unknown): string[] {
+  if (!isObject(json)) return [];
+  const list = json;
   // Stories mostly share their keys: each key is weighed once per set of keys it could stand for.
   const cache = new Map<string, string | undefined>();
   const found = nearMisses(list, LIST_KEYS, '', cache);

@@ -73,9 +73,14 @@ export const MAX_BRANCH_TASKS_BYTES = 4 * 1024 * 1024;
  * goes to the schema, for its verdict and its message.
  */
 export function parseTasks(text: string): TasksParse {
+  return readTasks(text).parsed;
+}
+
+/** `parseTasks`, with the JSON it read: the start checks also look at its keys, from the same parse. */
+export function readTasks(text: string): { parsed: TasksParse; json?: unknown } {
   const json = parseJson(text);
-  if (!json.ok) return { ok: false, error: `not valid JSON (${json.error})` };
-  return plainTaskList(json.value) ?? parseBySchema(json.value);
+  if (!json.ok) return { parsed: { ok: false, error: `not valid JSON (${json.error})` } };
+  return { parsed: plainTaskList(json.value) ?? parseBySchema(json.value), json: json.value };
 }
 
 /** The schema's reading of a task list (exported for the test that holds the two side by side). */

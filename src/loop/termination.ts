@@ -61,6 +61,11 @@ const SIGNAL_EXIT_CODES: Record<InterruptSignal, number> = { SIGHUP: 129, SIGINT
 /** Every reason `last-run.json` can carry. */
 export type Reason = Ending['reason'];
 
+/** The two endings that wait for a human's answer: BLOCKED and DECIDE. */
+export function waitsForHuman(reason: string): reason is 'blocked' | 'decide' {
+  return reason === 'blocked' || reason === 'decide';
+}
+
 /** The ending a RalphError stands for: its kind decides the reason, and so the exit code. */
 export function endingOf(error: RalphError): Ending {
   switch (error.kind) {

@@ -2,6 +2,7 @@ import { basename, relative } from 'node:path';
 import { isCi } from '../config/ci-environment.js';
 import type { NotifyEvent } from '../config/notify-targets.js';
 import type { RunReport } from '../loop/run-report.js';
+import { waitsForHuman } from '../loop/termination.js';
 
 /** What happened, as the run knows it: an ending, or one of the two moments mid-run worth a word. */
 export type Happening =
@@ -57,7 +58,7 @@ export function plainText(text: string): string {
 
 /** The event an ending is: a BLOCKED or a DECIDE by its own name, every other ending `ended`. */
 export function endingEvent(reason: RunReport['reason']): NotifyEvent {
-  return reason === 'blocked' || reason === 'decide' ? reason : 'ended';
+  return waitsForHuman(reason) ? reason : 'ended';
 }
 
 /**
@@ -106,7 +107,7 @@ function endingNotice(
 ): Notice {
   const event = endingEvent(report.reason);
   const detail = report.detail === undefined ? undefined : plainText(report.detail);
-  const answers = event === 'blocked' || event === 'decide';
+  const answers = waitsForHuman(event);
   const cost = report.costUsd > 0 ? `, $${report.costUsd.toFixed(2)}` : '';
   const facts = `${report.stories.complete}/${report.stories.total} stories, ${report.iterations} iterations${cost}`;
   const headline =

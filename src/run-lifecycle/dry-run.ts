@@ -21,8 +21,8 @@ import { dialectOf } from '../agent/dialects.js';
 
 /**
  * `ralph run --dry-run`: every check listed, the configuration, the agent's and the gates' command
- * lines; no call. Exits 0
- * when nothing failed; otherwise the first failure is thrown, as a real run would stop with it.
+ * lines; no call. Exits 0 when nothing failed; otherwise the first failure is thrown, as a real run
+ * would stop with it.
  */
 export async function dryRun(
   resolved: ResolvedSettings,

@@ -10,7 +10,7 @@ import { readPromptFile } from '../files/prompt-file.js';
 import { answerDecide, decideAnswer, decideQuestion, resolveBlocked } from '../files/signal-files.js';
 import { ownFolder, readOwnFile } from '../files/own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
-import { parseTasks } from '../files/tasks.js';
+import { readTasks } from '../files/tasks.js';
 import { misspeltTaskKeys } from '../files/task-key-typos.js';
 import { checkAgent, type AgentCheckOptions } from './agent-check.js';
 import { failed, type Check } from './check.js';
@@ -177,7 +177,7 @@ async function readTaskList(
           : 'import the ralph.sh files with `ralph init --from scripts/ralph`';
     return { check: failed('task list', new RalphError('setup', `${name} not found`, hint)) };
   }
-  const parsed = parseTasks(text);
+  const { parsed, json } = readTasks(text);
   if (!parsed.ok)
     return {
       check: failed(
@@ -187,7 +187,7 @@ async function readTaskList(
     };
   const { stories } = parsed.tasks;
   const counted = `${name}: ${stories.length} ${stories.length === 1 ? 'story' : 'stories'}`;
-  const misspelt = misspeltTaskKeys(text);
+  const misspelt = misspeltTaskKeys(json);
   if (misspelt.length === 0) return { check: { name: 'task list', status: 'ok', detail: counted }, list: parsed.tasks };
   const warning = `${name} has keys ralph does not read: ${misspelt.join(', ')}`;
   return {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { IterationRow } from '../loop/port-data.js';
 import type { RunReport } from '../loop/run-report.js';
+import { waitsForHuman } from '../loop/termination.js';
 import { summaryFacts } from './run-summary.js';
 import { formatDuration, reasonLabel } from './format.js';
 import { neutralise } from './neutralise.js';
@@ -17,7 +18,7 @@ export function escapeData(text: string): string {
  */
 export function annotationFor(reason: string, exitCode: number, detail?: string, hint?: string): string | undefined {
   if (exitCode === 0) return undefined;
-  const how = hint && (reason === 'blocked' || reason === 'decide') ? ` — ${hint}` : '';
+  const how = hint && waitsForHuman(reason) ? ` — ${hint}` : '';
   const text = escapeData(
     neutralise(`ralph: ${reasonLabel(reason)} (exit ${exitCode})${detail ? `: ${detail}` : ''}${how}`),
   );

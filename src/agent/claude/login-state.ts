@@ -68,12 +68,12 @@ function parseAuthStatus(text: string | undefined): boolean | undefined {
   }
 }
 
-/** What to tell a user who is not logged in. */
 /** The fix in CI, where nobody can log in at a prompt: the key comes from a secret. */
 export const CLAUDE_CI_LOGIN_FIX =
   'add the repository secret ANTHROPIC_API_KEY (an empty variable is what a missing secret gives) and pass it to the step; ' +
   '--skip-preflight skips this check';
 
+/** What to tell a user who is not logged in. */
 export const CLAUDE_LOGIN_FIX =
   'log in to Claude Code: run `claude` once and follow the prompts (or `claude setup-token`), or set ANTHROPIC_API_KEY; ' +
   '--skip-preflight skips this check';

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { misspeltTaskKeys } from '../../../src/files/task-key-typos.js';
 
-const list = (story: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ project: 'p', stories: [{ id: 'US-1', title: 't', ...story }], ...extra });
+const list = (story: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  project: 'p',
+  stories: [{ id: 'US-1', title: 't', ...story }],
+  ...extra,
+});
 
 describe('misspeltTaskKeys', () => {
   it('names a story key that looks like one of ralph’s, with the one it was likely meant to be', () => {
@@ -11,9 +14,9 @@ describe('misspeltTaskKeys', () => {
   });
 
   it('names a list key too, and reads the prd.json shape', () => {
-    const misspelt = JSON.stringify({ projct: 'x', stories: [{ id: 'US-1' }] });
+    const misspelt = { projct: 'x', stories: [{ id: 'US-1' }] };
     expect(misspeltTaskKeys(misspelt)).toEqual(['"projct" (did you mean "project"?)']);
-    const prd = JSON.stringify({ userStories: [{ id: 'US-1', passess: true }] });
+    const prd = { userStories: [{ id: 'US-1', passess: true }] };
     expect(misspeltTaskKeys(prd)).toEqual(['userStories[0]: "passess" (did you mean "passes"?)']);
   });
 
@@ -24,11 +27,12 @@ describe('misspeltTaskKeys', () => {
     expect(misspeltTaskKeys(list(own))).toEqual([]);
     // And a key the list has already is no slip for it: "projct" beside "project".
     expect(misspeltTaskKeys(list({}, { projct: 'x' }))).toEqual([]);
-    expect(misspeltTaskKeys('{ not json')).toEqual([]);
+    expect(misspeltTaskKeys('not a list')).toEqual([]);
+    expect(misspeltTaskKeys(null)).toEqual([]);
   });
 
   it('names three at the most', () => {
     const stories = Array.from({ length: 5 }, (_, index) => ({ id: `US-${index}`, pases: true }));
-    expect(misspeltTaskKeys(JSON.stringify({ stories }))).toHaveLength(3);
+    expect(misspeltTaskKeys({ stories })).toHaveLength(3);
   });
 });
