@@ -3,7 +3,7 @@ import { RalphError } from '../errors.js';
 import { shownPath, type RalphPaths } from '../files/paths.js';
 import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
 import { blockedSwitch, currentBranch, filesBlockingSwitch, planBranchSwitch } from '../git/branch.js';
-import { DETACHED_HEAD } from './task-branch.js';
+import { branchToEnter, DETACHED_HEAD } from './task-branch.js';
 import { failed, type Check } from './check.js';
 import { checkResume } from './resume-guard.js';
 
@@ -26,8 +26,8 @@ export async function startStateChecks(
 }
 
 async function branchCheck(root: string, tasks: TaskList, enabled: boolean, listFile: string): Promise<Check> {
-  const branch = tasks.branchName?.trim() ? tasks.branchName : undefined;
-  if (!enabled || branch === undefined) {
+  const branch = branchToEnter(tasks, enabled);
+  if (branch === undefined) {
     if ((await currentBranch(root)) === undefined) return { name: 'branch', status: 'warning', detail: DETACHED_HEAD };
     return { name: 'branch', status: 'ok', detail: enabled ? 'the task list names no branchName' : '--no-branch' };
   }

@@ -21,8 +21,8 @@ export async function enterTaskBranch(options: {
   /** Aborts the git commands (the run's Ctrl-C or SIGTERM). */
   signal?: AbortSignal;
 }): Promise<{ tasks: TaskList; branch?: string }> {
-  const { branchName } = options.tasks;
-  if (!options.enabled || branchName === undefined || branchName.trim() === '') {
+  const branchName = branchToEnter(options.tasks, options.enabled);
+  if (branchName === undefined) {
     if ((await currentBranch(options.root)) === undefined) options.warn(DETACHED_HEAD);
     return { tasks: options.tasks };
   }
@@ -39,6 +39,12 @@ export async function enterTaskBranch(options: {
     );
   }
   return { tasks: parsed.tasks, branch: branchName };
+}
+
+/** The branch a run enters: the list's branchName, unless --no-branch or it names none. */
+export function branchToEnter(tasks: TaskList, enabled: boolean): string | undefined {
+  const { branchName } = tasks;
+  return enabled && branchName !== undefined && branchName.trim() !== '' ? branchName : undefined;
 }
 
 /** Said before a loop on a detached HEAD: its commits would be on no branch, easy to lose. */
