@@ -10,6 +10,7 @@ const CORE = ['src/loop'];
 const ADAPTERS = [
   'src/agent',
   'src/process',
+  'src/box',
   'src/config',
   'src/files',
   'src/gates',

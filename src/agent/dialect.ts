@@ -43,6 +43,11 @@ export interface AgentDialect {
   rootRule?: RootRule;
   /** Its Stop hook, where it has one: `ralph init` registers ralph's, the dry run checks it. */
   stopHook?: StopHook;
+  /**
+   * Where the client keeps its own state (login, sessions, settings), relative to home: the box lets
+   * it write these and nothing else of home.
+   */
+  stateFolders: readonly string[];
   /** What only some clients offer; a kind without it is refused when asked for it. */
   features: { sandbox: boolean };
   /** How the scripted stand-in speaks as this client (`ralph demo --agent`, the end-to-end tests). */

@@ -80,6 +80,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       ...(run.agentVersion === undefined ? {} : { agentVersion: run.agentVersion }),
       strayProcessesEnded: run.containment.ended,
       containment: run.containment.choice,
+      ...(run.box ? { box: { mode: run.box.mode, reason: run.box.reason } } : {}),
       outlets: run.outlets,
       ...(options.runArgs ? { runArgs: options.runArgs } : {}),
       ...(run.notifier ? { notifier: run.notifier } : {}),

@@ -58,6 +58,23 @@ function gatesSchema(zod: Zod) {
     .describe('Quality gates run when the agent claims COMPLETE (and, with gatesWhen "commit", after every commit).');
 }
 
+/**
+ * The `box` block: the OS box's mode and its extra paths. The file is the agent's to write, so a
+ * key here may only narrow the box: `write` and a `mode` of "none" are refused when a run reads them.
+ */
+function boxSchema(zod: Zod) {
+  const option = (key: 'box' | 'boxWrite' | 'boxReadOnly' | 'boxHide') =>
+    RUN_OPTIONS[key].kind.schema.optional().describe(`${capitalise(RUN_OPTIONS[key].description)}.`);
+  return zod
+    .strictObject({
+      mode: option('box'),
+      write: option('boxWrite'),
+      readOnly: option('boxReadOnly'),
+      hide: option('boxHide'),
+    })
+    .describe('The OS box around every agent and gate (docs/sandbox.md).');
+}
+
 /** The run options whose config key is their own top-level name, in the order of RUN_OPTIONS. */
 export const TOP_LEVEL_KEYS = (Object.keys(RUN_OPTIONS) as RunOptionKey[]).filter(
   (key) => !RUN_OPTIONS[key].configPath,
@@ -81,12 +98,14 @@ export const configSchema = lazySchema((zod) =>
     ),
     agent: agentSchema(zod).optional(),
     gates: gatesSchema(zod).optional(),
+    box: boxSchema(zod).optional(),
   }),
 );
 
 export type ConfigFile = {
   agent?: z.output<ReturnType<typeof agentSchema>>;
   gates?: z.output<ReturnType<typeof gatesSchema>>;
+  box?: z.output<ReturnType<typeof boxSchema>>;
 } & Partial<Record<RunOptionKey, unknown>>;
 
 /** The JSON Schema of ralph/config.json (templates/config.schema.json is this, written out). */

@@ -40,6 +40,16 @@ const agent = object(
   'strict',
 );
 
+const box = object(
+  {
+    mode: kind(RUN_OPTIONS.box.kind.plain),
+    write: kind(RUN_OPTIONS.boxWrite.kind.plain),
+    readOnly: kind(RUN_OPTIONS.boxReadOnly.kind.plain),
+    hide: kind(RUN_OPTIONS.boxHide.kind.plain),
+  },
+  'strict',
+);
+
 const gate = object(
   { name: required(nonEmpty), command: required(nonEmpty), after: optional(string), timeout: kind(duration().plain) },
   'strict',
@@ -58,6 +68,7 @@ const config = object(
     ...Object.fromEntries(TOP_LEVEL_KEYS.map((key) => [key, kind(RUN_OPTIONS[key].kind.plain)])),
     agent: optional(agent),
     gates: optional(gates),
+    box: optional(box),
   },
   'strict',
 );

@@ -48,6 +48,7 @@ export function resolveSettings(
     const def = RUN_OPTIONS[key] as OptionDef<unknown>;
     const variable = envName(def.flag);
     const fromConfig = valueAt(config, configPathOf(key));
+    if (fromConfig !== undefined && def.refusedInConfig?.(fromConfig)) throw widening(key, variable);
     if (flags[key] !== undefined) {
       settings[key] = flags[key];
       sources[key] = 'flag';
@@ -64,6 +65,8 @@ export function resolveSettings(
       settings[key] = def.defaultIn ? def.defaultIn(env) : def.default;
       sources[key] = 'default';
     }
+    if (def.addsFromConfig && sources[key] !== 'config' && Array.isArray(fromConfig))
+      settings[key] = [...(settings[key] as unknown[]), ...(fromConfig as unknown[])];
   }
   const agent: AgentSettings = {
     args: config.agent?.args ?? [],
@@ -86,6 +89,16 @@ export function gateSpecs(config: ConfigFile): GateSpec[] {
     ...(after === undefined ? {} : { after }),
     timeoutMs: timeout ?? DEFAULT_GATE_TIMEOUT_MS,
   }));
+}
+
+/** The refusal of a config key that would widen the box: the agent writes ralph/config.json. */
+function widening(key: RunOptionKey, variable: string): RalphError {
+  const def = RUN_OPTIONS[key];
+  return new RalphError(
+    'usage',
+    `ralph/config.json: ${configPathOf(key).join('.')} would widen the agent's box, and the agent can write that file`,
+    `remove it, and give ${def.flag.split(' ')[0]} or ${variable} instead`,
+  );
 }
 
 function valueAt(config: ConfigFile, path: readonly string[]): unknown {

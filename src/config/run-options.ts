@@ -6,12 +6,15 @@ import {
   positiveNumber,
   text,
   wholeNumber,
-  type ValueKind,
 } from './value-kinds.js';
 import { sandboxName } from './sandbox-kind.js';
+import { BOX_OPTIONS } from './box-options.js';
+import { option, type OptionDef } from './option-def.js';
 import { AGENT_KINDS, type AgentKind } from '../agent/dialects.js';
 import { isCi } from './ci-environment.js';
 import { notifyEvents, notifyTargets, type NotifyEvent } from './notify-targets.js';
+
+export type { OptionDef };
 
 // The defaults below are widened from their literal to the option's whole union: inference needs
 // that, though the type-aware lint sees only that the literal already fits.
@@ -19,26 +22,6 @@ import { notifyEvents, notifyTargets, type NotifyEvent } from './notify-targets.
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-/** One option of `ralph run`: its flag, its environment variable, its config key, its default. */
-export interface OptionDef<T> {
-  flag: string;
-  kind: ValueKind<T>;
-  default: T;
-  /** How the default reads in help and docs, when it is not just the value. */
-  defaultLabel?: string;
-  description: string;
-  /** Where it lives in ralph/config.json, when that is not the top-level key of its name. */
-  configPath?: readonly [string, string];
-  /** A default that depends on the environment (the default in CI differs). */
-  defaultIn?: (env: NodeJS.ProcessEnv) => T;
-  /** A list given one value per flag (`--notify a --notify b`); the environment separates them by commas. */
-  repeatable?: boolean;
-}
-
-function option<T>(def: OptionDef<T>): OptionDef<T> {
-  return def;
-}
 
 /**
  * Every configurable option of `ralph run`. Flags, environment variables (`RALPH_` + the
@@ -265,6 +248,7 @@ export const RUN_OPTIONS = {
     defaultLabel: 'off',
     description: 'run each iteration in a Docker sandbox (name default: ralph-<dir>-<hash>)',
   }),
+  ...BOX_OPTIONS,
 } satisfies Record<string, OptionDef<unknown>>;
 
 export type RunOptionKey = keyof typeof RUN_OPTIONS;

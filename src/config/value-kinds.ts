@@ -162,3 +162,28 @@ export function duration(): ValueKind<number> {
     format: formatDurationSpec,
   });
 }
+
+/** A list of paths (`--box-write a --box-write b`; the environment separates them by commas). */
+export function pathList(): ValueKind<string[]> {
+  const expected = 'a list of paths';
+  // A loop, not `every`: `every` skips an array's holes, which the schema refuses.
+  const isPaths = (value: unknown): value is string[] => {
+    if (!Array.isArray(value)) return false;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (typeof item !== 'string' || item.length === 0) return false;
+    }
+    return true;
+  };
+  return lazyKind({
+    build: (zod) => zod.array(zod.string().min(1), { error: `expected ${expected}` }),
+    plain: (value) => (isPaths(value) ? [...value] : undefined),
+    fromText: (text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    expected,
+    format: (paths) => (paths.length === 0 ? 'none' : paths.join(', ')),
+  });
+}

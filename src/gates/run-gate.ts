@@ -50,7 +50,7 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
     stopping ??= Promise.all([
       pgid === undefined ? undefined : terminateGroup(pgid, { force: options.force }),
       // Ending the place's client ends nothing inside it: the place stops what ralph cut short there.
-      cause && options.place ? stopPlace(options.place, options) : undefined,
+      cause && options.place?.stop ? stopPlace(options.place.stop, options) : undefined,
     ]).then(() => undefined);
     return stopping;
   };
@@ -74,8 +74,8 @@ export async function runGateProcess(options: GateProcessOptions): Promise<GateP
 }
 
 /** Stops the gate's place; what went wrong goes to the screen and to the gate's log, never unsaid. */
-async function stopPlace(place: GatePlace, options: GateProcessOptions): Promise<void> {
-  const problem = await place.stop(options.force);
+async function stopPlace(stop: NonNullable<GatePlace['stop']>, options: GateProcessOptions): Promise<void> {
+  const problem = await stop(options.force);
   if (problem === undefined) return;
   options.containment?.warn(problem);
   await appendOwnFile(options.cwd, options.logPath, `[ralph] ${problem}\n`).catch(() => undefined);
@@ -87,7 +87,8 @@ export function gateProgram(
   env: NodeJS.ProcessEnv,
   place?: GatePlace,
 ): { file: string; args: string[] } {
-  return place?.launch(command) ?? { file: env.SHELL || process.env.SHELL || '/bin/sh', args: ['-c', command] };
+  const onHost = { file: env.SHELL || process.env.SHELL || '/bin/sh', args: ['-c', command] };
+  return place ? place.launch(command, onHost) : onHost;
 }
 
 /** How a gate's process ended, or why it never started. */

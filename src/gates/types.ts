@@ -8,19 +8,20 @@ export interface GateSpec {
 }
 
 /**
- * Where the gates' commands run when not on this machine: inside the sandbox the agent runs in
- * (--sandbox), since a gate runs the code the agent wrote.
+ * Where the gates' commands run when not plainly on this machine: inside the box or the sandbox the
+ * agent runs in, since a gate runs the code the agent wrote.
  */
 export interface GatePlace {
   /** The place in words, for the lines that name it ("the sandbox ralph-app-1a2b3c4d"). */
   label: string;
-  /** The program and arguments that run `command` there, from the repository root. */
-  launch(command: string): { file: string; args: string[] };
+  /** The program and arguments that run `command` there, from the repository root; `onHost` runs it here. */
+  launch: (command: string, onHost: { file: string; args: string[] }) => { file: string; args: string[] };
   /**
-   * Ends what a gate ralph stopped left running there: stopping the program above does not reach
-   * it. Resolves to what went wrong, if it could not; `force` (a second Ctrl-C) gives up waiting.
+   * Ends what a gate ralph stopped left running there, where stopping the program above does not
+   * reach it (a sandbox; a box ends with its program). Resolves to what went wrong, if it could not;
+   * `force` (a second Ctrl-C) gives up waiting.
    */
-  stop(force?: AbortSignal): Promise<string | undefined>;
+  stop?: (force?: AbortSignal) => Promise<string | undefined>;
 }
 
 /** How one gate ended. */

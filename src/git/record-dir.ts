@@ -1,6 +1,16 @@
 import { join } from 'node:path';
-import { gitDirsFromFiles } from './head-file.js';
+import { gitDirsFromFiles, type GitDirs } from './head-file.js';
 import { gitOutput } from './safe-git.js';
+
+/** The git dirs of the work tree at `root`, from its files where they settle it, else from git. */
+export async function workTreeGitDirs(root: string): Promise<GitDirs> {
+  const dirs = await gitDirsFromFiles(root);
+  if (dirs) return dirs;
+  const [gitDir = '', commonDir = ''] = (
+    await gitOutput(root, ['rev-parse', '--path-format=absolute', '--absolute-git-dir', '--git-common-dir'])
+  ).split('\n');
+  return { gitDir: gitDir.trim(), commonDir: commonDir.trim() };
+}
 
 /**
  * Where ralph keeps the records it decides from, for the work tree at `root`: `ralph/` under that
@@ -9,7 +19,5 @@ import { gitOutput } from './safe-git.js';
  * never touches a git dir, and a fresh clone starts without records, as a fresh start should.
  */
 export async function recordDir(root: string): Promise<string> {
-  const dirs = await gitDirsFromFiles(root);
-  const gitDir = dirs?.gitDir ?? (await gitOutput(root, ['rev-parse', '--absolute-git-dir'])).trim();
-  return join(gitDir, 'ralph');
+  return join((await workTreeGitDirs(root)).gitDir, 'ralph');
 }

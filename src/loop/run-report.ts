@@ -59,6 +59,8 @@ export interface RunReport extends EndingRecord {
   strayProcessesEnded: number;
   /** How the run kept its processes (`cgroup`, `marker`, `process group only`) and why. */
   containment?: { mode: string; reason: string };
+  /** The OS box around the agent and the gates (`bubblewrap`, `seatbelt`, `none`) and why. */
+  box?: { mode: string; reason: string };
   /** The first line of the agent's `--version` (`2.1.197 (<client>)`), when it said one. */
   agentVersion?: string;
   /** Iterations and cost per agent kind, when more than one ran (`--fallback-agent`). */
@@ -87,6 +89,7 @@ export function buildRunReport(
     maxIterations: number;
     strayProcessesEnded: number;
     containment?: { mode: string; reason: string };
+    box?: { mode: string; reason: string };
   },
 ): RunReport {
   const durationMs = run.endedAt - run.startedAt;
@@ -107,6 +110,7 @@ export function buildRunReport(
     repetitions: result.repetitions,
     strayProcessesEnded: run.strayProcessesEnded,
     ...(run.containment ? { containment: run.containment } : {}),
+    ...(run.box ? { box: run.box } : {}),
     ...(resetsAt === undefined ? {} : { resetsAt }),
   };
 }

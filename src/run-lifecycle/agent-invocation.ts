@@ -3,6 +3,7 @@ import type { AgentDialect } from '../agent/dialect.js';
 import { dialectOf, type AgentKind } from '../agent/dialects.js';
 import { checkSandbox, defaultSandboxName, sandboxCommand, sandboxExecCommand, stopSandbox } from '../agent/sandbox.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
+import type { Box } from '../box/open-box.js';
 import type { GatePlace } from '../gates/types.js';
 
 /** How each iteration's agent is started: the command for a prompt, and what else stops it. */
@@ -44,14 +45,21 @@ export async function openSandbox(
   return { docker: await checkSandbox(cwd), name: typeof sandbox === 'string' ? sandbox : defaultSandboxName(root) };
 }
 
+/** Where a run's agents and gates run: the Docker sandbox, the OS box, or else plainly on this machine. */
+export interface Enclosure {
+  /** The loop's work tree: the agent's and the gates' working directory. */
+  root: string;
+  sandbox?: Sandbox | undefined;
+  box?: Box | undefined;
+}
+
 /**
  * The agent command line: on the host as its dialect builds it (`<client> -p <prompt> …`, `<client> exec
- * …`), or with --sandbox the same inside `docker sandbox run`.
+ * …`), inside the box, or with --sandbox the same inside `docker sandbox run`.
  */
 export function agentInvocation(
   resolved: ResolvedSettings,
-  root: string,
-  sandbox: Sandbox | undefined,
+  { root, sandbox, box }: Enclosure,
   agentPath?: string,
   kind?: AgentKind,
 ): AgentInvocation {
@@ -65,25 +73,38 @@ export function agentInvocation(
       ...(settings.model ? { model: settings.model } : {}),
       args: agent.args,
     });
-  if (!sandbox) return { command: onHost };
-  const { docker, name } = sandbox;
-  return {
-    command: (prompt) => sandboxCommand(docker, name, root, onHost(prompt)),
-    onForcedStop: (force) => stopSandbox(docker, name, root, force),
-  };
+  if (sandbox) {
+    const { docker, name } = sandbox;
+    return {
+      command: (prompt) => sandboxCommand(docker, name, root, onHost(prompt)),
+      onForcedStop: (force) => stopSandbox(docker, name, root, force),
+    };
+  }
+  if (box) {
+    return {
+      command: (prompt) => {
+        const inner = onHost(prompt);
+        return { ...inner, ...box.wrap(inner, root) };
+      },
+    };
+  }
+  return { command: onHost };
 }
 
 /**
- * Where the quality gates run: with --sandbox inside the agent's sandbox, since a gate runs the
- * code the agent wrote (`npm test` runs its tests and its package.json), which must not reach
- * this machine; without, on this machine (undefined).
+ * Where the quality gates run: where the agent did, since a gate runs the code the agent wrote
+ * (`npm test` runs its tests and its package.json) — in the Docker sandbox, or in the box (which
+ * ends with its program, so it needs no stop of its own); else on this machine (undefined).
  */
-export function gatePlace(root: string, sandbox: Sandbox | undefined): GatePlace | undefined {
-  if (!sandbox) return undefined;
-  const { docker, name } = sandbox;
-  return {
-    label: `the sandbox ${name}`,
-    launch: (command) => sandboxExecCommand(docker, name, root, command),
-    stop: (force) => stopSandbox(docker, name, root, force),
-  };
+export function gatePlace({ root, sandbox, box }: Enclosure): GatePlace | undefined {
+  if (sandbox) {
+    const { docker, name } = sandbox;
+    return {
+      label: `the sandbox ${name}`,
+      launch: (command) => sandboxExecCommand(docker, name, root, command),
+      stop: (force) => stopSandbox(docker, name, root, force),
+    };
+  }
+  if (box) return { label: `the box (${box.kind})`, launch: (_command, onHost) => box.wrap(onHost, root) };
+  return undefined;
 }

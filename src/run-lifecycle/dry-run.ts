@@ -9,6 +9,8 @@ import { ralphPaths, shownPath } from '../files/paths.js';
 import type { Console } from '../ui/screen.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { agentInvocation, gatePlace, openSandbox } from './agent-invocation.js';
+import type { BoxChoice } from '../box/open-box.js';
+import { openRunBox } from './run-box.js';
 import { previewGates } from './gate-preview.js';
 import { gateEnvironment } from './agent-environment.js';
 import { failed, type Check } from './check.js';
@@ -47,12 +49,15 @@ export async function dryRun(
   checks.push(await checkScaffold(options.root));
   const containment = await probeContainment(dirname(ralphPaths(options.root).active), process.env);
   checks.push({ name: 'containment', status: 'ok', detail: `${containment.mode}: ${containment.reason}` });
+  const box = await boxCheck(resolved, options.root, after.env ?? process.env);
+  checks.push(box.check);
   let command: AgentCommand | undefined;
   let gates: string[] = [];
   try {
     const sandbox = await openSandbox(resolved, options.root, options.cwd);
-    command = agentInvocation(resolved, options.root, sandbox, agentPath).command(PROMPT_MARK);
-    const place = gatePlace(options.root, sandbox);
+    const enclosure = { root: options.root, sandbox, box: box.choice?.box };
+    command = agentInvocation(resolved, enclosure, agentPath).command(PROMPT_MARK);
+    const place = gatePlace(enclosure);
     const env = gateEnvironment(after.env ?? process.env);
     gates = previewGates(resolved, env, { noGates: after.noGates === true, place }, shellQuote);
   } catch (error) {
@@ -61,9 +66,25 @@ export async function dryRun(
   }
   const promptShown = shownPath(options.cwd, options.promptPath);
   out.line(renderDryRun(resolved, checks, command ? renderCommand(command, promptShown) : [], gates));
+  await box.choice?.box?.close();
   const failure = checks.find((check) => check.error);
   if (failure?.error) throw failure.error;
   return 0;
+}
+
+/** The box the run would have, as a check: a named box that cannot start here fails it. */
+async function boxCheck(
+  resolved: ResolvedSettings,
+  root: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ check: Check; choice?: BoxChoice }> {
+  try {
+    const choice = await openRunBox(resolved, root, env, true);
+    return { check: { name: 'box', status: 'ok', detail: `${choice.mode}: ${choice.reason}` }, choice };
+  } catch (error) {
+    if (!(error instanceof RalphError)) throw error;
+    return { check: failed('box', error) };
+  }
 }
 
 /**

@@ -62,6 +62,8 @@ export interface FinishContext {
   agentVersion?: string;
   /** How the run kept its processes, and why. */
   containment?: { mode: string; reason: string };
+  /** The OS box the agents and gates ran in, and why (none, and why not). */
+  box?: { mode: string; reason: string };
   /** The ending's other outlets (the report…); none of them can change the exit code. */
   outlets?: readonly Outlet[];
   /** The run's own flags as given, for last-run.json (`ralph answer --run` replays them). */
@@ -118,7 +120,7 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
 
 /** The one record of the run's ending: last-run.json, the summary and the GitHub outputs all read it. */
 function reportOf(ending: Ending, end: RunEnd, context: FinishContext): RunReport {
-  const { startedAt, firstIteration, maxIterations, strayProcessesEnded, containment } = context;
+  const { startedAt, firstIteration, maxIterations, strayProcessesEnded, containment, box } = context;
   const built = buildRunReport(ending, end.progress, {
     startedAt,
     endedAt: Date.now(),
@@ -126,6 +128,7 @@ function reportOf(ending: Ending, end: RunEnd, context: FinishContext): RunRepor
     maxIterations,
     strayProcessesEnded,
     ...(containment ? { containment } : {}),
+    ...(box ? { box } : {}),
   });
   return withAgentShares(
     {

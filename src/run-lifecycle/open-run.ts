@@ -76,6 +76,7 @@ export async function closeRun(run: LoopRun): Promise<void> {
   const closed = terminal.out.close();
   interrupts.dispose();
   await containment.close();
+  await run.box?.box?.close().catch(() => undefined);
   await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
   await lock
     .release()

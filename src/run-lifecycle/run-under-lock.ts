@@ -15,6 +15,7 @@ import { loopSettings } from './loop-settings.js';
 import { checkStart, setUpRun } from './prepare-run.js';
 import { checkResume, doubtAfterKill } from './resume-guard.js';
 import { enterTaskBranch } from './task-branch.js';
+import { boxLine, openRunBox } from './run-box.js';
 import { wirePorts, type LoopRun, type ReadyRun, type WiredRun } from './wire-ports.js';
 
 /** What `checkStart` and `planStart` read. */
@@ -71,8 +72,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     terminal.out.line(`agent: ${agentVersion}`);
   }
   // Once the start checks passed: a refused start is its one line, and this is the run's promise.
-  const { mode, reason } = run.containment.choice;
-  terminal.out.line(pc.dim(`containment: ${mode} (${reason})`));
+  await sayBoundaries(run, prepared.resolved);
   await setUp();
   // Numbered under the lock: no other run can be writing logs now.
   run.firstIteration = await numbering;
@@ -97,6 +97,18 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   const policy = { review: !settings.skipReview, unconfirmed: new Set(unconfirmed) };
   const loopRan = { taskList, attempts, completeBefore: countStories(tasks, policy).complete };
   return { ...prepared, tasks, branch, unconfirmed, loopRan, policy };
+}
+
+/**
+ * How the run keeps its processes and which box holds its agents and gates, opened once before the
+ * first agent: a box asked for by name that cannot start refuses the run here.
+ */
+async function sayBoundaries(run: LoopRun, resolved: ReadyRun['resolved']): Promise<void> {
+  const { out, env } = run.terminal;
+  const { mode, reason } = run.containment.choice;
+  out.line(pc.dim(`containment: ${mode} (${reason})`));
+  run.box = await openRunBox(resolved, run.paths.root, env);
+  out.line(pc.dim(boxLine(run.box)));
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   gatePlace,
   openSandbox,
   type AgentInvocation,
+  type Enclosure,
   type Sandbox,
 } from './agent-invocation.js';
 import { ranBy, withFallbackAgent } from './fallback-agent.js';
@@ -32,6 +33,7 @@ import type { RunEnd } from './finish-run.js';
 import type { installInterrupts } from './interrupts.js';
 import type { PreparedRun } from './prepare-run.js';
 import type { GatePlace } from '../gates/types.js';
+import type { BoxChoice } from '../box/open-box.js';
 import type { IterationRow } from '../loop/port-data.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
 import type { ReviewPolicy, TaskList } from '../domain/tasks.js';
@@ -77,6 +79,8 @@ export interface LoopRun {
   maxIterations: number;
   /** The first line of the agent's `--version`, once the start checks read it. */
   agentVersion?: string;
+  /** The OS box every agent and gate runs in, once the start checks pass (none, and why not). */
+  box?: BoxChoice;
   /** The task list's stories as the start found them (a refused start records them too). */
   storiesAtStart?: { complete: number; total: number };
   /** Where the ending goes besides the screen and last-run.json (src/outlets/); set once settings resolve. */
@@ -120,9 +124,11 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
   // One sandbox for the run's agents and gates, checked once, and not before one of them needs it:
   // a run with nothing left to do and no gates needs no docker.
   let opened: Promise<Sandbox | undefined> | undefined;
+  const box = run.box?.box;
   const sandbox = () => (opened ??= openSandbox(ready.resolved, paths.root, run.options.cwd));
+  const enclosure = async (): Promise<Enclosure> => ({ root: paths.root, sandbox: await sandbox(), box });
   const ports: LoopPorts = {
-    agent: await agentFor(ready, run, { reporter, files, sandbox }),
+    agent: await agentFor(ready, run, { reporter, files, enclosure }),
     git: createGit(paths.root),
     clock: {
       now: Date.now,
@@ -145,7 +151,7 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
       interrupts,
       out: terminal.out,
       containment: run.containment,
-      ...placeOf(gatePlace(paths.root, await sandbox())),
+      ...placeOf(gatePlace(await enclosure())),
     });
   }
   return { ports, started, lastFailure, abandonIteration: () => reporter.abandon() };
@@ -191,11 +197,11 @@ function placeOf(place: GatePlace | undefined): { place?: GatePlace } {
 async function agentFor(
   ready: ReadyRun,
   run: LoopRun,
-  { reporter, files, sandbox }: { reporter: Reporter; files: LoopFiles; sandbox: () => Promise<Sandbox | undefined> },
+  { reporter, files, enclosure }: { reporter: Reporter; files: LoopFiles; enclosure: () => Promise<Enclosure> },
 ): Promise<LoopPorts['agent']> {
   const { resolved, checks } = ready;
   const invocationFor = async (agentPath: string | undefined) =>
-    agentInvocation(resolved, run.paths.root, await sandbox(), agentPath);
+    agentInvocation(resolved, await enclosure(), agentPath);
   const make = (invocation: AgentInvocation) =>
     createAgentRunner(agentOptions(ready, run, reporter, files, invocation));
   const primary = ready.ready.nothingLeft
@@ -203,7 +209,7 @@ async function agentFor(
     : make(await invocationFor(ready.ready.agentPath));
   const fallback = resolved.settings.fallbackAgent;
   if (fallback === undefined) return ranBy(resolved.settings.agent, primary);
-  const invocation = agentInvocation(resolved, run.paths.root, await sandbox(), undefined, fallback);
+  const invocation = agentInvocation(resolved, await enclosure(), undefined, fallback);
   return withFallbackAgent(resolved, primary, {
     kind: fallback,
     runner: createAgentRunner(agentOptions(ready, run, reporter, files, invocation, fallback)),

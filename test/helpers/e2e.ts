@@ -155,6 +155,9 @@ export function runRalph(
     // The tests run as root in CI, and the fake agent is named `claude`: as in a trusted container,
     // IS_SANDBOX lifts the root check (its own test unsets it).
     IS_SANDBOX: '1',
+    // The suites below test ralph's own supervision, whose pids a box's namespace would hide from
+    // them; the box has its own suite (box.test.ts), which asks for it.
+    RALPH_BOX: 'none',
     // The suite itself may run in CI: ralph under test sees a CI only where a test sets one.
     CI: undefined,
     GITHUB_ACTIONS: undefined,

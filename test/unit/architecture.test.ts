@@ -13,6 +13,7 @@ const FLOORS: readonly (readonly string[])[] = [
   [
     'agent',
     'process',
+    'box',
     'config',
     'files',
     'gates',

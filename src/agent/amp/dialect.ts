@@ -55,5 +55,6 @@ export const amp: AgentDialect = {
       HINTS,
     ),
   voice: ampVoice,
+  stateFolders: ['.config/amp', '.local/share/amp', '.cache/amp'],
   features: { sandbox: false },
 };

@@ -27,5 +27,6 @@ export const claude: AgentDialect = {
   reader: () => ({ read: (json) => [readStreamEvent(json)], end: () => [] }),
   classifyFailure: (text) => withHint(classifyAgentFailure(text), CLAUDE_HINTS),
   voice: claudeVoice,
+  stateFolders: ['.claude', '.claude.json', '.config/claude'],
   features: { sandbox: true },
 };

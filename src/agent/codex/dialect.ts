@@ -66,5 +66,6 @@ export const codex: AgentDialect = {
       HINTS,
     ),
   voice: codexVoice,
+  stateFolders: ['.codex'],
   features: { sandbox: false },
 };

@@ -62,5 +62,6 @@ export const gemini: AgentDialect = {
       HINTS,
     ),
   voice: geminiVoice,
+  stateFolders: ['.gemini'],
   features: { sandbox: false },
 };

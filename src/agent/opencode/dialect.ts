@@ -58,5 +58,6 @@ export const opencode: AgentDialect = {
       HINTS,
     ),
   voice: opencodeVoice,
+  stateFolders: ['.local/share/opencode', '.config/opencode', '.cache/opencode', '.local/state/opencode'],
   features: { sandbox: false },
 };

