@@ -1,12 +1,4 @@
-import {
-  boolean,
-  choice,
-  duration,
-  percent,
-  positiveNumber,
-  text,
-  wholeNumber,
-} from './value-kinds.js';
+import { boolean, choice, duration, percent, positiveNumber, text, wholeNumber } from './value-kinds.js';
 import { sandboxName } from './sandbox-kind.js';
 import { BOX_OPTIONS } from './box-options.js';
 import { option, type OptionDef } from './option-def.js';
