@@ -28,6 +28,8 @@ export function diagnoseFailure(
   const classified = dialect.classifyFailure(text);
   if (classified) return classified;
   const errorLines = () => {
+    const box = boxFailure(summary.errorText);
+    if (box) return [box];
     if (summary.notJson !== undefined) return [notJsonLine(summary.notJson)];
     const lines = summary.errorText.slice(-10);
     return lines.length > 0 ? lines : [`exit code ${exitCode ?? 'none (killed by a signal)'}`];
@@ -60,6 +62,15 @@ export function diagnoseFailure(
 function exhaustion(cause: ExhaustedCause | undefined, hints: AgentDialect['hints']): Exhaustion {
   if (cause === 'out_of_credits') return { exhausted: cause, hint: hints.credits };
   return cause === undefined ? {} : { exhausted: cause };
+}
+
+/**
+ * The box's own refusal to start (bubblewrap says `bwrap: …` before the client runs, as when a path
+ * it binds went away mid-run): named as the box's, never taken for the client's failure.
+ */
+function boxFailure(errorText: readonly string[]): string | undefined {
+  const said = errorText.find((line) => line.startsWith('bwrap: '));
+  return said && `the box (bubblewrap) could not start the agent: ${neutralise(said.slice('bwrap: '.length))}`;
 }
 
 /** A stream with no JSON, quoted by its first bytes (made harmless for a terminal, then as a JSON string). */
