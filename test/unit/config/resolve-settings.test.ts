@@ -63,10 +63,11 @@ describe('resolveSettings', () => {
 
 describe('resolveSettings: the box, which ralph/config.json may narrow but never widen', () => {
   it('refuses box.write and a box.mode of none in the file, naming the key, with a usage error (64)', () => {
-    for (const [box, key] of [
+    const cases: [NonNullable<Parameters<typeof resolveSettings>[2]['box']>, string][] = [
       [{ write: ['/'] }, 'box.write'],
       [{ mode: 'none' }, 'box.mode'],
-    ] as const) {
+    ];
+    for (const [box, key] of cases) {
       expect(() => resolveSettings({}, {}, { box })).toThrow(
         expect.objectContaining({
           kind: 'usage',
