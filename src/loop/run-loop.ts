@@ -154,6 +154,7 @@ async function runIteration(
   const prompt = await promptFor(iteration, choice, settings, ports.files, state);
   const { run, endedAt, durationMs } = await runAgent({ iteration, prompt, deadline: deadline() }, ports);
 
+  const before = state.accepted;
   const { accepted, commit, ...observed } = await observeIteration(state, choice, settings.review, ports);
   Object.assign(
     state,
@@ -178,6 +179,7 @@ async function runIteration(
     durationMs,
     endedAt,
     committed: observed.committed,
+    before,
     verdict,
     stories: stories(),
   };

@@ -112,6 +112,14 @@ describe('runLoop: the row and the live state of each iteration', () => {
     });
   });
 
+  it('records each commit an iteration made as the head its loop saw, from where the iteration started', async () => {
+    const { headsRecorded } = await loop([{ commit: true }, {}, { commit: true }], { maxIterations: 3 });
+    expect(headsRecorded).toEqual([
+      { branch: 'main', from: 'c0', to: 'c1' },
+      { branch: 'main', from: 'c1', to: 'c2' },
+    ]);
+  });
+
   it('records the agent exit code and no commit hash when HEAD did not move', async () => {
     const { rows } = await loop([{ exitCode: 2, failure: { kind: 'error', lines: ['x'] } }], { maxIterations: 1 });
     expect(rows[0]).toMatchObject({
