@@ -40,7 +40,8 @@ describe('baseFor', () => {
     expect(base).toBe('ralph/integration/for-docs');
     const files = git('ls-tree', '--name-only', base).split('\n');
     expect(files).toEqual(expect.arrayContaining(['api.txt', 'db.txt', 'ui.txt', 'README.md']));
-    expect(lines).toHaveLength(3);
+    // One outcome per dependency; branches made here by hand have no loop's record, and say so.
+    expect(lines.filter((line) => !line.includes('no loop here recorded'))).toHaveLength(3);
     // A later call brings the same base up to date with the dependencies' new work.
     git('switch', '-q', 'ralph/db');
     await writeFile(join(root, 'db-more.txt'), 'more\n');
