@@ -66,8 +66,14 @@ export interface IntegrateOptions {
   onOutcome?: (outcome: ListOutcome) => void;
   /** Called as a list's merge is checked by the gates. */
   onGates?: (list: ListRef) => void;
-  /** A warning line: processes a gate left behind, which were ended. */
+  /** A warning line: processes a gate left behind, which were ended; a branch no loop here recorded. */
   onWarning?: (line: string) => void;
+  /**
+   * A list's branch that no loop of this repository recorded: `merge` it, saying its commits are not
+   * checked (a branch run elsewhere: CI, another machine), or `leave_out` — when every list's loop
+   * ran here (`ralph run --parallel`), such a branch is one some other process made.
+   */
+  unrecorded?: 'merge' | 'leave_out';
 }
 
 /** States in which a list's work is on the integration branch. */
@@ -143,6 +149,8 @@ async function integrateOne(list: ListRef, step: Step): Promise<ListOutcome> {
   if (await isAncestor(root, tip, head, signal)) return { ...named, state: 'already_in' };
   const loops = await loopCommitsCheck(root, list, tip, signal);
   if (typeof loops === 'object') return { ...named, state: 'unreported', why: loops.leftOut };
+  if (loops === 'unrecorded' && step.unrecorded === 'leave_out')
+    return { ...named, state: 'unreported', why: `no loop of this repository recorded the commits of ${list.branch}` };
   if (loops === 'unrecorded')
     step.onWarning?.(
       `${list.name}: no loop here recorded ${list.branch} (it ran elsewhere, or before ralph kept that record): its commits are not checked against its loop's`,
