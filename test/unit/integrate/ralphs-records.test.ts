@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
 import { recordLoopHead } from '../../../src/files/loop-heads.js';
+import { moveBranch } from '../../../src/git/integration-branch.js';
 import { recordDir, sharedRecordDir } from '../../../src/git/record-dir.js';
 import { integrate, type IntegrateOptions } from '../../../src/integrate/integrate.js';
 import { readIntegrations } from '../../../src/integrate/integration-records.js';
@@ -93,6 +94,37 @@ describe('integrate: an integration branch is ralph’s by its record', () => {
     expect(result.lists[0]).toMatchObject({ state: 'gate_failed' });
     expect(git('rev-parse', INTO)).toBe(result.head);
     expect(git('rev-list', '--count', `main..${INTO}`)).toBe('1');
+  });
+});
+
+describe('integrate: the branch moves only as ralph expects it', () => {
+  it('refuses to move a branch someone moved meanwhile, leaving their move in place', async () => {
+    const { root, git } = await project();
+    git('branch', 'moved');
+    const theirs = git('commit-tree', '-p', 'main', '-m', 'theirs', 'main^{tree}');
+    git('update-ref', 'refs/heads/moved', theirs);
+    const ours = git('commit-tree', '-p', 'main', '-m', 'ours', 'main^{tree}');
+    const refused = await moveBranch(root, 'moved', {
+      to: ours,
+      expected: git('rev-parse', 'main'),
+      why: 'test',
+    }).catch((error: unknown) => error);
+    expect((refused as RalphError).message).toMatch(/^branch moved moved while ralph integrated/);
+    expect(git('rev-parse', 'moved')).toBe(theirs);
+  });
+
+  it('carries on in a worktree an earlier ralph left on the integration branch, detaching it', async () => {
+    const { git, loopBranch, options } = await project();
+    await loopBranch('api');
+    const first = await integrate(options(['api']));
+    const { worktree } = options([]);
+    git('-C', worktree, 'switch', '-q', INTO);
+    await loopBranch('ui');
+    const second = await integrate(options(['api', 'ui']));
+    expect(second.lists.map(({ state }) => state)).toEqual(['already_in', 'merged']);
+    expect(git('-C', worktree, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('HEAD');
+    expect(git('rev-parse', INTO)).toBe(second.head);
+    expect(git('merge-base', '--is-ancestor', first.head, second.head)).toBe('');
   });
 });
 
