@@ -2,6 +2,7 @@ import { lstat } from 'node:fs/promises';
 import { readLoopHeads } from '../files/loop-heads.js';
 import { commitsBeyond, isAncestor } from '../git/integration-branch.js';
 import { recordDir } from '../git/record-dir.js';
+import { GitStopped } from '../git/safe-git.js';
 import { listWorktrees } from '../git/worktrees.js';
 import { notOurWorktree } from '../lists/list-worktree.js';
 import { worktreeDir } from '../lists/task-lists.js';
@@ -56,9 +57,9 @@ export async function loopCommitsCheck(
     if (heads.state === 'damaged') damaged.push(`its loop's record ${records} is ${heads.why}`);
     const head = heads.state === 'read' ? heads.heads[list.branch] : undefined;
     if (head === undefined) continue;
-    const relation = (await isAncestor(root, tip, head, signal).catch(() => false))
+    const relation = (await holds(root, tip, head, signal))
       ? 'holds'
-      : (await isAncestor(root, head, tip, signal).catch(() => false))
+      : (await holds(root, head, tip, signal))
         ? 'behind'
         : 'apart';
     found.push({ head, relation });
@@ -89,4 +90,12 @@ async function recordFolders(root: string, branch: string): Promise<string[]> {
   // A folder planted there could point its .git anywhere: only git's own worktree of this repository counts.
   if ((await notOurWorktree(root, dir, await listWorktrees(root))) === undefined) folders.push(await recordDir(dir));
   return folders;
+}
+
+/** Whether `descendant` holds `ancestor`; a recorded commit git no longer has holds nothing. */
+async function holds(root: string, ancestor: string, descendant: string, signal?: AbortSignal): Promise<boolean> {
+  return isAncestor(root, ancestor, descendant, signal).catch((error: unknown) => {
+    if (error instanceof GitStopped) throw error;
+    return false;
+  });
 }
