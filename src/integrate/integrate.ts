@@ -81,10 +81,10 @@ const IN = new Set<ListOutcome['state']>(['merged', 'already_in']);
 
 /**
  * Merges the branch of each list whose work is complete into the integration branch, one at a
- * time in dependency then list order, and runs the gates after each merge. A branch that
- * conflicts or fails a gate is left out and the integration branch put back to before it. Only
- * the integration branch and its worktree are written: the loops' branches and the user's
- * checkout stay as they are.
+ * time in dependency then list order, and runs the gates on each merge before the branch moves to
+ * it. A branch that conflicts, fails a gate or holds commits its loop never made is left out. Only
+ * the integration branch, its worktree and ralph's record of its commits are written: the loops'
+ * branches and the user's checkout stay as they are.
  */
 export async function integrate(options: IntegrateOptions): Promise<Integration> {
   const { root, worktree, signal } = options;
