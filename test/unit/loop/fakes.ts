@@ -208,6 +208,8 @@ export function fakePorts(
     seenApprovals,
     headsRecorded,
     head: () => repo.git.head(),
+    /** A commit on the branch by someone other than the agent (another loop's, through .git). */
+    commitOutside: () => repo.apply({ commit: true }),
     now: () => now,
     remainingCalls: () => calls.length,
   };
