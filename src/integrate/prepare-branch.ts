@@ -32,7 +32,7 @@ export async function prepareBranch(request: BranchRequest): Promise<string> {
     throw new RalphError(
       'setup',
       `branch ${into} is not one ralph integrate made: ralph has no record of making its commit ${existing.slice(0, 12)} (a Ralph-Integration trailer in a commit message is no record)`,
-      'name a new branch with --into, or leave --into out for a fresh one (or delete that branch: git branch -D)',
+      `look at what it holds, then delete it (git branch -D ${into}), or integrate into another branch (--into)`,
     );
   }
   const from = await commitOf(root, request.start ?? 'HEAD', signal ? { signal } : {});
