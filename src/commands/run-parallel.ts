@@ -120,7 +120,8 @@ async function integrateAfter(
     return interrupted();
   }
   try {
-    return (await integrateLists(root, { env, signal, force, onLine: (line) => screen.line(line) })).exitCode;
+    return (await integrateLists(root, { env, signal, force, ranHere: true, onLine: (line) => screen.line(line) }))
+      .exitCode;
   } catch (error) {
     // Ctrl-C ended a git command of its set-up (the branch, the worktree): nothing was merged.
     if (!(error instanceof GitStopped && error.why === 'interrupt')) throw error;

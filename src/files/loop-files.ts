@@ -13,6 +13,7 @@ import { appendSummaryRow } from './summary-csv.js';
 import { parseTasks } from './tasks.js';
 import { addReviewRejection, takeResolvedBlock, updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
+import { headRecorder } from './loop-heads.js';
 
 /**
  * The loop's file port over the real ralph/ folder. A failed read or write of one of these files
@@ -67,6 +68,7 @@ export function createLoopFiles(
         updateRunState(paths.state, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] })),
       );
     },
+    recordHead: headRecorder(paths.root),
     saveUnconfirmedApprovals: async (ids) => {
       await ownFile(paths.state, 'write', () =>
         updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({

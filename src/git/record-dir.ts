@@ -21,3 +21,15 @@ export async function workTreeGitDirs(root: string): Promise<GitDirs> {
 export async function recordDir(root: string): Promise<string> {
   return join((await workTreeGitDirs(root)).gitDir, 'ralph');
 }
+
+/**
+ * The main checkout's record folder (`<common git dir>/ralph`), from any work tree of the
+ * repository: the records about the whole repository (the integration commits ralph made) must be
+ * the same ones whichever worktree ralph is started in.
+ */
+export async function sharedRecordDir(root: string): Promise<string> {
+  const dirs = await gitDirsFromFiles(root);
+  const common =
+    dirs?.commonDir ?? (await gitOutput(root, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
+  return join(common, 'ralph');
+}

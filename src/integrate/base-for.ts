@@ -53,6 +53,8 @@ export async function baseFor(
     worktree: worktreeDir(root, into),
     gates: gateSpecs(await loadConfig(ralphPaths(root).config, 'ralph/config.json')),
     env: options.env,
+    // The supervisor ran every dependency's loop here: a branch none of them recorded is not theirs.
+    unrecorded: 'leave_out',
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.force ? { force: options.force } : {}),
     onOutcome: (outcome) => options.onLine?.(neutralise(`${list.name} base: ${outcomeLine(outcome, root)}`)),

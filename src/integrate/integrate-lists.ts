@@ -22,6 +22,8 @@ export interface IntegrateListsOptions {
   signal?: AbortSignal;
   /** Interrupted again: the running gate's process group is killed without the grace period. */
   force?: AbortSignal;
+  /** Every list's loop ran here (`--parallel --integrate`): a branch no loop recorded is left out. */
+  ranHere?: boolean;
   /** Each line of the outcome as it is known, the agent's words in it neutralised. */
   onLine?: (line: string) => void;
   now?: Date;
@@ -63,6 +65,7 @@ export async function integrateLists(root: string, options: IntegrateListsOption
     worktree: worktreeDir(root, into),
     gates,
     env: options.env,
+    unrecorded: options.ranHere ? 'leave_out' : 'merge',
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.force ? { force: options.force } : {}),
     onGates: (list) => say(`  ▸ ${list.name}: gates on the merge of ${list.branch}`),

@@ -3,19 +3,17 @@ import { RalphError } from '../errors.js';
 import { runGates } from '../gates/run-gates.js';
 import { Containment } from '../process/containment.js';
 import type { GateOutcome, GateSpec } from '../gates/types.js';
-import { currentBranch } from '../git/branch.js';
-import {
-  branchCommit,
-  checkIntegrationBranch,
-  mergeCommit,
-  startIntegrationBranch,
-} from '../git/integration-branch.js';
+import { branchCommit, isAncestor, mergeCommit, moveBranch } from '../git/integration-branch.js';
 import { openIntegrationWorktree, resetWorktree } from '../git/integration-worktree.js';
-import { commitOf, LOOP_RECORD_FILES, mergedTree } from '../git/merge-check.js';
+import { LOOP_RECORD_FILES, mergedTree } from '../git/merge-check.js';
+import { sharedRecordDir } from '../git/record-dir.js';
 import { withPathsFrom } from '../git/tree-edit.js';
-import { GitStopped, runGit } from '../git/safe-git.js';
+import { GitStopped } from '../git/safe-git.js';
 import { branchProgress } from './branch-task-list.js';
+import { appendIntegration } from './integration-records.js';
 import { integrationOrder, type ListRef } from './integration-order.js';
+import { loopCommitsCheck } from './loop-commits.js';
+import { prepareBranch } from './prepare-branch.js';
 
 /** What became of one list's branch. */
 export type ListOutcome = { list: string; branch: string } & (
@@ -30,6 +28,10 @@ export type ListOutcome = { list: string; branch: string } & (
       log?: string;
     }
   | /** Left out: a list it depends on was not merged. */ { state: 'waits'; on: string[] }
+  | /** Left out: its branch holds commits its loop never made (ralph's record of the loop says so). */ {
+      state: 'unreported';
+      why: string;
+    }
   | /** Not tried: ralph was interrupted first (or during its gates). */ { state: 'interrupted' }
 );
 
@@ -64,8 +66,14 @@ export interface IntegrateOptions {
   onOutcome?: (outcome: ListOutcome) => void;
   /** Called as a list's merge is checked by the gates. */
   onGates?: (list: ListRef) => void;
-  /** A warning line: processes a gate left behind, which were ended. */
+  /** A warning line: processes a gate left behind, which were ended; a branch no loop here recorded. */
   onWarning?: (line: string) => void;
+  /**
+   * A list's branch that no loop of this repository recorded: `merge` it, saying its commits are not
+   * checked (a branch run elsewhere: CI, another machine), or `leave_out` — when every list's loop
+   * ran here (`ralph run --parallel`), such a branch is one some other process made.
+   */
+  unrecorded?: 'merge' | 'leave_out';
 }
 
 /** States in which a list's work is on the integration branch. */
@@ -73,28 +81,29 @@ const IN = new Set<ListOutcome['state']>(['merged', 'already_in']);
 
 /**
  * Merges the branch of each list whose work is complete into the integration branch, one at a
- * time in dependency then list order, and runs the gates after each merge. A branch that
- * conflicts or fails a gate is left out and the integration branch put back to before it. Only
- * the integration branch and its worktree are written: the loops' branches and the user's
- * checkout stay as they are.
+ * time in dependency then list order, and runs the gates on each merge before the branch moves to
+ * it. A branch that conflicts, fails a gate or holds commits its loop never made is left out. Only
+ * the integration branch, its worktree and ralph's record of its commits are written: the loops'
+ * branches and the user's checkout stay as they are.
  */
 export async function integrate(options: IntegrateOptions): Promise<Integration> {
-  const { root, into, worktree, signal } = options;
-  const head = await prepareBranch(options);
-  await openIntegrationWorktree(root, worktree, into, signal);
+  const { root, worktree, signal } = options;
+  const records = await sharedRecordDir(root);
+  const head = await prepareBranch({ ...options, records });
+  await openIntegrationWorktree(root, worktree, { branch: options.into, commit: head }, signal);
   // The gates' processes are kept as a run's are: each gate in its own cgroup (or marked), and what
   // leaves its group ended. Its own identity, the worktree's: a loop's cgroups are never touched.
   const containment = new Containment();
   await containment.open(worktree, options.env);
   try {
-    return await integrateAll(options, { head, containment });
+    return await integrateAll({ ...options, records }, { head, containment });
   } finally {
     await containment.close();
   }
 }
 
 async function integrateAll(
-  options: IntegrateOptions,
+  options: IntegrateOptions & { records: string },
   start: { head: string; containment: Containment },
 ): Promise<Integration> {
   const { into, worktree, signal, containment } = { ...options, ...start };
@@ -119,52 +128,15 @@ async function integrateAll(
   return { into, head, worktree, lists: outcomes };
 }
 
-/** The integration branch's commit: a new branch started from `start`, or an existing one of ralph's. */
-async function prepareBranch(options: IntegrateOptions): Promise<string> {
-  const { root, into, signal } = options;
-  const format = await runGit(root, ['check-ref-format', '--branch', into], signal ? { signal } : {});
-  if (format.exitCode !== 0)
-    throw new RalphError(
-      'usage',
-      `--into ${into}: not a valid branch name`,
-      'name a branch such as ralph/integration/x',
-    );
-  if ((await currentBranch(root)) === into)
-    throw new RalphError(
-      'setup',
-      `--into ${into}: that is the branch checked out here, and ralph integrate never merges into it`,
-      'name another branch, or leave --into out for a fresh one',
-    );
-  for (const list of options.lists)
-    if (list.branch === into)
-      throw new RalphError(
-        'setup',
-        `--into ${into}: that is the branch of the list ${list.name}`,
-        'name another branch',
-      );
-  const existing = await branchCommit(root, into, signal);
-  if (existing) {
-    await checkIntegrationBranch(root, into, signal);
-    return existing;
-  }
-  const start = await commitOf(root, options.start ?? 'HEAD', signal ? { signal } : {});
-  if (!start)
-    throw new RalphError(
-      'setup',
-      `${options.start ?? 'HEAD'} is no commit to start ${into} from`,
-      'commit first (or name a start that exists)',
-    );
-  return startIntegrationBranch(root, into, start, signal);
-}
-
 interface Step extends IntegrateOptions {
+  records: string;
   head: string;
   containment: Containment;
   step: number;
   leftOut: ReadonlySet<string>;
 }
 
-/** Merges one list's branch if it is complete, then checks the result with the gates; puts it back if they fail. */
+/** Merges one list's branch if it is complete and all its loop's work, then gates the merge (gateThenMove). */
 async function integrateOne(list: ListRef, step: Step): Promise<ListOutcome> {
   const { root, head, signal } = step;
   const named = { list: list.name, branch: list.branch };
@@ -174,8 +146,15 @@ async function integrateOne(list: ListRef, step: Step): Promise<ListOutcome> {
   if (!tip) return { ...named, state: 'not_complete', why: `no branch ${list.branch}` };
   const progress = await branchProgress(root, list, head, signal);
   if (!progress.complete) return { ...named, state: 'not_complete', why: progress.why };
-  const contained = await runGit(root, ['merge-base', '--is-ancestor', tip, head], signal ? { signal } : {});
-  if (contained.exitCode === 0) return { ...named, state: 'already_in' };
+  if (await isAncestor(root, tip, head, signal)) return { ...named, state: 'already_in' };
+  const loops = await loopCommitsCheck(root, list, tip, signal);
+  if (typeof loops === 'object') return { ...named, state: 'unreported', why: loops.leftOut };
+  if (loops === 'unrecorded' && step.unrecorded === 'leave_out')
+    return { ...named, state: 'unreported', why: `no loop of this repository recorded the commits of ${list.branch}` };
+  if (loops === 'unrecorded')
+    step.onWarning?.(
+      `${list.name}: no loop here recorded ${list.branch} (it ran elsewhere, or before ralph kept that record): its commits are not checked against its loop's`,
+    );
   const merged = await mergedTree(root, head, tip, signal);
   if (merged.state === 'conflicts') return { ...named, state: 'conflicts', files: merged.files };
   if (merged.state === 'skipped')
@@ -187,6 +166,17 @@ async function integrateOne(list: ListRef, step: Step): Promise<ListOutcome> {
   // The loops' records stay the integration branch's own: each loop's are about its list alone.
   const tree = await withPathsFrom(root, merged.tree, head, LOOP_RECORD_FILES, signal);
   const commit = await mergeCommit(root, tree, [head, tip], `ralph: merge ${list.branch} (list ${list.name})`, signal);
+  return gateThenMove(list, commit, step);
+}
+
+/**
+ * Runs the gates on the merge in the worktree, detached at it, and only when they pass records the
+ * merge and moves the integration branch from `head` to it: a gate that kills ralph leaves the
+ * branch where it was, so the next integration gates the merge again.
+ */
+async function gateThenMove(list: ListRef, commit: string, step: Step): Promise<ListOutcome> {
+  const { root, head, signal } = step;
+  const named = { list: list.name, branch: list.branch };
   await resetWorktree(step.worktree, commit, signal);
   step.onGates?.(list);
   const report = await runGates(step.gates, {
@@ -199,8 +189,15 @@ async function integrateOne(list: ListRef, step: Step): Promise<ListOutcome> {
     ...(step.force ? { force: step.force } : {}),
     containment: { run: step.containment, warn: (message) => step.onWarning?.(`warning: ${message}`) },
   });
-  if (report.passed) return { ...named, state: 'merged', commit };
-  // Put back to before this merge; the merge commit stays reachable from no branch, the list's branch untouched.
+  if (report.passed) {
+    const at = new Date().toISOString();
+    const gated = step.gates.length > 0;
+    await appendIntegration(step.records, { commit, branch: step.into, kind: 'merge', lists: [list.name], gated, at });
+    // No signal: with the gates passed and the merge recorded, the move is one quick ref update to finish.
+    await moveBranch(root, step.into, { to: commit, expected: head, why: `ralph integrate: ${list.name}` });
+    return { ...named, state: 'merged', commit };
+  }
+  // The worktree back to before this merge; the merge commit stays reachable from no branch.
   await resetWorktree(step.worktree, head);
   if (report.interrupted) return { ...named, state: 'interrupted' };
   return { ...named, state: 'gate_failed', ...firstFailure(report.outcomes) };

@@ -20,7 +20,12 @@ export function isIn(outcome: ListOutcome): boolean {
 
 /** Whether the list was tried and kept out (a conflict, a gate, a dependency kept out): a human must look. */
 export function isLeftOut(outcome: ListOutcome): boolean {
-  return outcome.state === 'conflicts' || outcome.state === 'gate_failed' || outcome.state === 'waits';
+  return (
+    outcome.state === 'conflicts' ||
+    outcome.state === 'gate_failed' ||
+    outcome.state === 'waits' ||
+    outcome.state === 'unreported'
+  );
 }
 
 /** The record of an integration, with paths relative to the repository. */
@@ -56,6 +61,8 @@ export function outcomeLine(outcome: ListOutcome, root: string): string {
       }`;
     case 'waits':
       return `✗ ${head} left out: it depends on ${outcome.on.join(', ')}, which ${outcome.on.length === 1 ? 'is' : 'are'} not merged`;
+    case 'unreported':
+      return `✗ ${head} left out: ${outcome.why}`;
     case 'interrupted':
       return `~ ${head} not tried: interrupted`;
   }

@@ -5,6 +5,8 @@ import { lockRefusal } from '../files/active-lock.js';
 import { ownFolder, readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { ralphPaths } from '../files/paths.js';
 import { parseTasks } from '../files/tasks.js';
+import { recordLoopHead } from '../files/loop-heads.js';
+import { recordDir } from '../git/record-dir.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
 import { gitOutput } from '../git/safe-git.js';
 import {
@@ -71,7 +73,7 @@ export async function prepareListWorktree(
   }
   const refusal = await lockRefusal(ralphPaths(dir).active);
   if (refusal) throw refusal;
-  const committed = await placeTaskList(dir, chosen, shown(root, chosen.file), dryRun);
+  const committed = await placeTaskList({ dir, branch }, chosen, shown(root, chosen.file), dryRun);
   if (committed) said.push(committed);
   return { dir, branch, said };
 }
@@ -197,7 +199,7 @@ export async function notOurWorktree(
  * list's progress: it is never overwritten.
  */
 async function placeTaskList(
-  dir: string,
+  { dir, branch }: { dir: string; branch: string },
   chosen: ChosenList,
   source: string,
   dryRun: boolean,
@@ -217,7 +219,11 @@ async function placeTaskList(
   if (dryRun)
     return `${source} would be committed as ralph/tasks.json on the worktree's branch (a dry run makes nothing)`;
   await replaceOwnFile(dir, target, text);
+  const before = (await resolveCommit(dir, 'HEAD')) ?? null;
   await commitFile(dir, 'ralph/tasks.json', subject);
+  // ralph's own commit on the loop's branch: recorded as the loop's, or integrate would leave it out.
+  const after = await resolveCommit(dir, 'HEAD');
+  if (after) await recordLoopHead(await recordDir(dir), { branch, from: before, to: after });
   return `${source} committed as ralph/tasks.json on the worktree's branch`;
 }
 

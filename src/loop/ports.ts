@@ -109,6 +109,11 @@ export interface LoopFiles {
    * way: should ralph be killed, the next run doubts every approval made since.
    */
   recordSeenApprovals(ids: readonly string[]): Promise<void>;
+  /**
+   * Records where the iteration moved the branch's HEAD, in ralph's records out of the agent's reach:
+   * `ralph integrate` leaves out a branch holding commits beyond the last head its loop saw.
+   */
+  recordHead(move: { branch: string | null; from: string | null; to: string }): Promise<void>;
 }
 
 /** Whether ralph has been asked to stop, and by which signal. */

@@ -5,6 +5,7 @@ import type { LoopSettings } from './loop-state.js';
 import type { ModeChoice } from './mode.js';
 import type { LoopPorts } from './ports.js';
 import type { AgentRun, IterationRow } from './port-data.js';
+import type { Position } from './progress.js';
 import { isoSeconds } from './time.js';
 
 /** Announces an iteration: tasks.json set aside for the Stop hook, `.ralph-active`, the reporter. */
@@ -57,14 +58,18 @@ export interface IterationEnd {
   endedAt: number;
   /** HEAD after the iteration, when it moved forward on the branch. */
   commit?: string;
+  /** Where HEAD stood before the iteration: the last position the loop accepted. */
+  before: Position;
   committed: boolean;
   verdict: Verdict;
   stories: { complete: number; total: number };
 }
 
-/** Records an iteration's end: a rejected claim, blocked.txt or decide.txt, the summary row, the reporter. */
+/** Records an iteration's end: its commit, a rejected claim, blocked.txt or decide.txt, the summary row, the report. */
 export async function recordEnd(end: IterationEnd, { files, report }: LoopPorts): Promise<void> {
   const { iteration, run, verdict, endedAt } = end;
+  // First, before anything the agent's files could make fail: the commit is the loop's own.
+  if (end.commit) await files.recordHead({ branch: end.before.branch, from: end.before.head, to: end.commit });
   if (verdict.rejectedComplete) report.completeRejected({ remaining: verdict.rejectedComplete });
   if (verdict.termination?.reason === 'blocked')
     await files.writeBlocked({ iteration, at: endedAt, reason: verdict.termination.message });

@@ -152,6 +152,9 @@ async function runIteration(
   );
 
   const prompt = await promptFor(iteration, choice, settings, ports.files, state);
+  // Where the agent starts from, read last: a commit put on the branch between iterations (while
+  // the loop waited for a usage limit, say) is no move of this iteration's, and its record says so.
+  const before = await readPosition(ports.git);
   const { run, endedAt, durationMs } = await runAgent({ iteration, prompt, deadline: deadline() }, ports);
 
   const { accepted, commit, ...observed } = await observeIteration(state, choice, settings.review, ports);
@@ -178,6 +181,7 @@ async function runIteration(
     durationMs,
     endedAt,
     committed: observed.committed,
+    before,
     verdict,
     stories: stories(),
   };

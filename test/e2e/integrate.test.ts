@@ -100,7 +100,7 @@ describe('ralph integrate', () => {
     const foreign = await runRalph(repo, ['integrate', '--into', 'release']);
     expect(foreign.code).toBe(64);
     expect(foreign.stderr).toMatch(
-      /^ralph: branch release has commits ralph integrate did not make \([0-9a-f]{12} first\)/,
+      /^ralph: branch release is not one ralph integrate made: ralph has no record of making its commit [0-9a-f]{12}/,
     );
     const current = await runRalph(repo, ['integrate', '--into', 'main']);
     expect(current.code).toBe(64);

@@ -1,7 +1,7 @@
 import { realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordDir } from '../../../src/git/record-dir.js';
+import { recordDir, sharedRecordDir } from '../../../src/git/record-dir.js';
 import { realRepository } from './real-repository.js';
 
 const made: string[] = [];
@@ -24,5 +24,19 @@ describe('recordDir', () => {
     repo.git('worktree', 'add', '-q', '-b', 'side', tree);
     const expected = join(await realpath(repo.root), '.git', 'worktrees', 'wt', 'ralph');
     expect(await realpath(join(await recordDir(tree), '..'))).toBe(join(expected, '..'));
+  });
+});
+
+describe('sharedRecordDir', () => {
+  it('is the main checkout’s record folder, from a linked worktree too', async () => {
+    const repo = await realRepository('ralph-record-dir-');
+    made.push(repo.root);
+    repo.git('commit', '-q', '--allow-empty', '-m', 'first');
+    const tree = join(repo.root, 'wt');
+    repo.git('worktree', 'add', '-q', '-b', 'side', tree);
+    expect(await realpath(await sharedRecordDir(repo.root).then((dir) => join(dir, '..')))).toBe(
+      await realpath(join(repo.root, '.git')),
+    );
+    expect(await realpath(join(await sharedRecordDir(tree), '..'))).toBe(await realpath(join(repo.root, '.git')));
   });
 });

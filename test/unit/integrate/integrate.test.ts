@@ -143,7 +143,7 @@ describe('integrate', () => {
     git('branch', 'feature');
     const foreign = await integrate(options([list('api')], { into: 'feature' })).catch((error: unknown) => error);
     expect(foreign).toBeInstanceOf(RalphError);
-    expect((foreign as RalphError).message).toMatch(/^branch feature has commits ralph integrate did not make/);
+    expect((foreign as RalphError).message).toMatch(/^branch feature is not one ralph integrate made/);
     const current = await integrate(options([list('api')], { into: 'main' })).catch((error: unknown) => error);
     expect((current as RalphError).message).toMatch(/that is the branch checked out here/);
     expect(git('rev-parse', 'feature')).toBe(git('rev-parse', 'main'));
@@ -154,11 +154,12 @@ describe('integrate', () => {
     await loopBranch('ralph/api', { 'api.txt': 'api\n' });
     const { worktree } = options([]);
     await integrate(options([list('api')]));
+    git('-C', worktree, 'switch', '-q', 'ralph/integration/test');
     await writeFile(join(worktree, 'hand.txt'), 'by hand\n');
     git('-C', worktree, 'add', 'hand.txt');
     git('-C', worktree, 'commit', '-q', '-m', 'by hand');
     const refused = await integrate(options([list('api')])).catch((error: unknown) => error);
-    expect((refused as RalphError).message).toMatch(/has commits ralph integrate did not make/);
+    expect((refused as RalphError).message).toMatch(/ralph has no record of making its commit/);
     expect(await readFile(join(worktree, 'hand.txt'), 'utf8')).toBe('by hand\n');
   });
 

@@ -74,6 +74,7 @@ export function fakePorts(
   let now = 1_750_000_000_000;
   let monotonic = 5_000;
   const seenApprovals: string[][] = [];
+  const headsRecorded: { branch: string | null; from: string | null; to: string }[] = [];
   let interrupt: InterruptSignal | undefined;
   const prompts: string[] = [];
   const rows: IterationRow[] = [];
@@ -165,6 +166,7 @@ export function fakePorts(
       writeActive: async (state) => void active.push(state),
       saveUnconfirmedApprovals: async (ids) => void unconfirmedSaved.push([...ids]),
       recordSeenApprovals: async (ids) => void seenApprovals.push([...ids]),
+      recordHead: async (move) => void headsRecorded.push(move),
       readModeGuide: async (name) => `## mode ${name}: {{id}}\n`,
       snapshotTasks: async () => void snapshots++,
       recordReviewRejection: async (id) => (reviewRejections[id] = (reviewRejections[id] ?? 0) + 1),
@@ -204,7 +206,10 @@ export function fakePorts(
     snapshots: () => snapshots,
     unconfirmedSaved,
     seenApprovals,
+    headsRecorded,
     head: () => repo.git.head(),
+    /** A commit on the branch by someone other than the agent (another loop's, through .git). */
+    commitOutside: () => repo.apply({ commit: true }),
     now: () => now,
     remainingCalls: () => calls.length,
   };

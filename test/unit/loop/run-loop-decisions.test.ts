@@ -112,6 +112,29 @@ describe('runLoop: the row and the live state of each iteration', () => {
     });
   });
 
+  it('records each commit an iteration made as the head its loop saw, from where the iteration started', async () => {
+    const { headsRecorded } = await loop([{ commit: true }, {}, { commit: true }], { maxIterations: 3 });
+    expect(headsRecorded).toEqual([
+      { branch: 'main', from: 'c0', to: 'c1' },
+      { branch: 'main', from: 'c1', to: 'c2' },
+    ]);
+  });
+
+  it('records a move from where the agent started: a commit put there between iterations is no move of its', async () => {
+    const fake = fakePorts(tasks, [{ commit: true }, { commit: true }]);
+    const { writeActive } = fake.ports.files;
+    let started = 0;
+    fake.ports.files.writeActive = async (state) => {
+      if (++started === 2) fake.commitOutside();
+      await writeActive(state);
+    };
+    await runLoop({ ...settings, maxIterations: 2 }, fake.ports, tasks);
+    expect(fake.headsRecorded).toEqual([
+      { branch: 'main', from: 'c0', to: 'c1' },
+      { branch: 'main', from: 'c2', to: 'c3' },
+    ]);
+  });
+
   it('records the agent exit code and no commit hash when HEAD did not move', async () => {
     const { rows } = await loop([{ exitCode: 2, failure: { kind: 'error', lines: ['x'] } }], { maxIterations: 1 });
     expect(rows[0]).toMatchObject({
