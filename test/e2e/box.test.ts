@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lookUp } from '../../src/process/find-executable.js';
 import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { repoWithLists } from '../helpers/parallel-repo.js';
 
 // The box is the kernel's: these tests need bubblewrap and a kernel that lets it make namespaces.
 const bwrap = lookUp('bwrap', '/', process.env.PATH ?? '');
@@ -143,6 +144,33 @@ describe.skipIf(!boxWorks)('ralph run: the agent in a box (bubblewrap)', () => {
     expect(result.stdout).toMatch(/box\s+.*bubblewrap: writable: the work tree/);
     expect(result.stdout).toContain('--unshare-pid');
   });
+
+  it("in --parallel: a loop's agent can write neither the main checkout nor a sibling's worktree", async () => {
+    const repo = await repoWithLists(['a', 'b'], 1, {}, { 'ralph/config.json': '{}\n' });
+    // The fake agent's script and its call records, where every loop's box may write them.
+    const scripts = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-script-')));
+    const script = join(scripts, 'script.json');
+    const trespass = [
+      `if echo '{"gates":[]}' > ${repo.root}/ralph/config.json; then r=done; else r=refused; fi; echo "main-config=$r" >> box.results`,
+      `for d in ${repo.root}/ralph/worktrees/*/; do [ "$d" = "$PWD/" ] && continue; ` +
+        `if (cd "$d" && echo x > foreign.txt && git add foreign.txt && git commit -qm foreign); then r=done; ` +
+        `else r=refused; fi; echo "sibling=$r" >> box.results; done`,
+    ];
+    await writeFile(script, JSON.stringify([{ shell: trespass, implement: true, completeWhenDone: true }]));
+
+    const result = await runRalph(repo, ['run', '--parallel', '--integrate', '--max-iterations', '3'], {
+      env: { RALPH_BOX: undefined, RALPH_AGENT_SCRIPT: script, RALPH_BOX_WRITE: scripts },
+      timeoutMs: 90_000,
+    });
+
+    expect(result.code).toBe(0);
+    expect(repo.read('ralph/config.json')).toBe('{}\n');
+    for (const name of ['a', 'b']) {
+      expect(repo.read(`ralph/worktrees/ralph-${name}/box.results`)).toBe('main-config=refused\nsibling=refused\n');
+      expect(repo.git('log', '--format=%s', `ralph/${name}`)).not.toContain('foreign');
+    }
+    expect(result.stdout).toContain('box: bubblewrap');
+  }, 120_000);
 
   it.skipIf(!isRoot)('holds a non-root user the same way', async () => {
     const user = 'ralphbox';
