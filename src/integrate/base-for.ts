@@ -1,5 +1,6 @@
 import { loadConfig } from '../config/load-config.js';
 import { gateSpecs } from '../config/resolve-settings.js';
+import { integrationBox } from './gate-box.js';
 import { RalphError } from '../errors.js';
 import { ralphPaths } from '../files/paths.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
@@ -45,13 +46,15 @@ export async function baseFor(
     return head;
   }
   const into = baseBranch(list);
+  const config = await loadConfig(ralphPaths(root).config, 'ralph/config.json');
   await ensureIgnored(root, [`${WORKTREES_DIR}/`]);
   const integration = await integrate({
     root,
     lists: dependencies,
     into,
     worktree: worktreeDir(root, into),
-    gates: gateSpecs(await loadConfig(ralphPaths(root).config, 'ralph/config.json')),
+    gates: gateSpecs(config),
+    box: integrationBox(config, options.env),
     env: options.env,
     // The supervisor ran every dependency's loop here: a branch none of them recorded is not theirs.
     unrecorded: 'leave_out',

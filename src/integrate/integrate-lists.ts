@@ -10,6 +10,8 @@ import { findTaskLists, LISTS_DIR, WORKTREES_DIR, worktreeDir } from '../lists/t
 import { exitCodeFor } from '../loop/termination.js';
 import { neutralise } from '../ui/neutralise.js';
 import { integrate } from './integrate.js';
+import { integrationBox } from './gate-box.js';
+import { boxLine } from '../box/box-gate-place.js';
 import { integrationRecord, isLeftOut, outcomeLine, type IntegrationRecord } from './integration-report.js';
 
 /** Where the last integration's record is kept, under ralph/logs/. */
@@ -53,7 +55,8 @@ export async function integrateLists(root: string, options: IntegrateListsOption
     );
   const paths = ralphPaths(root);
   // The user's gates from the checkout, never from a loop's branch: the agent could have emptied those.
-  const gates = gateSpecs(await loadConfig(paths.config, 'ralph/config.json'));
+  const config = await loadConfig(paths.config, 'ralph/config.json');
+  const gates = gateSpecs(config);
   const into = options.into ?? (await freshBranch(root, options.now ?? new Date()));
   await ensureIgnored(root, [`${WORKTREES_DIR}/`]);
   const say = (line: string) => options.onLine?.(neutralise(line));
@@ -66,6 +69,8 @@ export async function integrateLists(root: string, options: IntegrateListsOption
     gates,
     env: options.env,
     unrecorded: options.ranHere ? 'leave_out' : 'merge',
+    box: integrationBox(config, options.env),
+    onBox: (choice) => say(`  ${boxLine(choice)}`),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.force ? { force: options.force } : {}),
     onGates: (list) => say(`  ▸ ${list.name}: gates on the merge of ${list.branch}`),

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { runGates } from '../gates/run-gates.js';
 import { Containment } from '../process/containment.js';
-import type { GateOutcome, GateSpec } from '../gates/types.js';
+import type { GateOutcome, GatePlace, GateSpec } from '../gates/types.js';
+import { boxGatePlace } from '../box/box-gate-place.js';
+import { openBox, type BoxChoice, type BoxRequest } from '../box/open-box.js';
 import { branchCommit, isAncestor, mergeCommit, moveBranch } from '../git/integration-branch.js';
 import { openIntegrationWorktree, resetWorktree } from '../git/integration-worktree.js';
 import { LOOP_RECORD_FILES, mergedTree } from '../git/merge-check.js';
@@ -74,6 +76,10 @@ export interface IntegrateOptions {
    * ran here (`ralph run --parallel`), such a branch is one some other process made.
    */
   unrecorded?: 'merge' | 'leave_out';
+  /** The box the gates run in, made for the integration worktree (a gate runs the loops' code). */
+  box?: Omit<BoxRequest, 'root'>;
+  /** The box's line, once it is made: which box the gates have, or why none. */
+  onBox?: (choice: BoxChoice) => void;
 }
 
 /** States in which a list's work is on the integration branch. */
@@ -95,15 +101,19 @@ export async function integrate(options: IntegrateOptions): Promise<Integration>
   // leaves its group ended. Its own identity, the worktree's: a loop's cgroups are never touched.
   const containment = new Containment();
   await containment.open(worktree, options.env);
+  const boxed = options.box ? await openBox({ ...options.box, root: worktree }) : undefined;
+  if (boxed) options.onBox?.(boxed);
+  const place = boxed?.box ? { place: boxGatePlace(boxed.box, worktree) } : {};
   try {
-    return await integrateAll({ ...options, records }, { head, containment });
+    return await integrateAll({ ...options, ...place, records }, { head, containment });
   } finally {
+    await boxed?.box?.close().catch(() => undefined);
     await containment.close();
   }
 }
 
 async function integrateAll(
-  options: IntegrateOptions & { records: string },
+  options: IntegrateOptions & { records: string; place?: GatePlace },
   start: { head: string; containment: Containment },
 ): Promise<Integration> {
   const { into, worktree, signal, containment } = { ...options, ...start };
@@ -130,6 +140,7 @@ async function integrateAll(
 
 interface Step extends IntegrateOptions {
   records: string;
+  place?: GatePlace;
   head: string;
   containment: Containment;
   step: number;
@@ -188,6 +199,7 @@ async function gateThenMove(list: ListRef, commit: string, step: Step): Promise<
     ...(signal ? { signal } : {}),
     ...(step.force ? { force: step.force } : {}),
     containment: { run: step.containment, warn: (message) => step.onWarning?.(`warning: ${message}`) },
+    ...(step.place ? { place: step.place } : {}),
   });
   if (report.passed) {
     const at = new Date().toISOString();

@@ -4,6 +4,7 @@ import { dialectOf, type AgentKind } from '../agent/dialects.js';
 import { checkSandbox, defaultSandboxName, sandboxCommand, sandboxExecCommand, stopSandbox } from '../agent/sandbox.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import type { Box } from '../box/open-box.js';
+import { boxGatePlace } from '../box/box-gate-place.js';
 import type { GatePlace } from '../gates/types.js';
 
 /** How each iteration's agent is started: the command for a prompt, and what else stops it. */
@@ -105,6 +106,6 @@ export function gatePlace({ root, sandbox, box }: Enclosure): GatePlace | undefi
       stop: (force) => stopSandbox(docker, name, root, force),
     };
   }
-  if (box) return { label: `the box (${box.kind})`, launch: (_command, onHost) => box.wrap(onHost, root) };
+  if (box) return boxGatePlace(box, root);
   return undefined;
 }

@@ -23,8 +23,3 @@ export function openRunBox(
     dryRun,
   });
 }
-
-/** The box as one line: `box: bubblewrap (…)`, `box: none (no bubblewrap: apt install bubblewrap)`. */
-export function boxLine({ mode, reason }: BoxChoice): string {
-  return `box: ${mode} (${reason})`;
-}

@@ -15,7 +15,8 @@ import { loopSettings } from './loop-settings.js';
 import { checkStart, setUpRun } from './prepare-run.js';
 import { checkResume, doubtAfterKill } from './resume-guard.js';
 import { enterTaskBranch } from './task-branch.js';
-import { boxLine, openRunBox } from './run-box.js';
+import { openRunBox } from './run-box.js';
+import { boxLine } from '../box/box-gate-place.js';
 import { wirePorts, type LoopRun, type ReadyRun, type WiredRun } from './wire-ports.js';
 
 /** What `checkStart` and `planStart` read. */
