@@ -1,6 +1,7 @@
 import { loadConfig } from '../config/load-config.js';
 import { gateSpecs } from '../config/resolve-settings.js';
 import { RalphError } from '../errors.js';
+import type { GateEnvironment } from '../gates/types.js';
 import { ralphPaths } from '../files/paths.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
 import { commitOf } from '../git/merge-check.js';
@@ -11,7 +12,8 @@ import { dependenciesOf, type ListRef } from './integration-order.js';
 import { isIn, outcomeLine } from './integration-report.js';
 
 export interface BaseOptions {
-  env: NodeJS.ProcessEnv;
+  /** The gates' (gateEnvironment's): the runner's variables never reach a gate. */
+  env: GateEnvironment;
   signal?: AbortSignal;
   /** Interrupted again: the running gate's process group is killed without the grace period. */
   force?: AbortSignal;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { gateSpecs } from '../config/resolve-settings.js';
 import { RalphError } from '../errors.js';
+import type { GateEnvironment } from '../gates/types.js';
 import { replaceOwnFile } from '../files/own-file.js';
 import { ralphPaths } from '../files/paths.js';
 import { branchCommit } from '../git/integration-branch.js';
@@ -18,7 +19,8 @@ export const INTEGRATION_RECORD = 'integrate-last-run.json';
 export interface IntegrateListsOptions {
   /** The integration branch; default a new `ralph/integration/<date>-<n>`. */
   into?: string;
-  env: NodeJS.ProcessEnv;
+  /** The gates' (gateEnvironment's): the runner's variables never reach a gate. */
+  env: GateEnvironment;
   signal?: AbortSignal;
   /** Interrupted again: the running gate's process group is killed without the grace period. */
   force?: AbortSignal;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { runGates } from '../gates/run-gates.js';
 import { Containment } from '../process/containment.js';
-import type { GateOutcome, GateSpec } from '../gates/types.js';
+import type { GateEnvironment, GateOutcome, GateSpec } from '../gates/types.js';
 import { branchCommit, isAncestor, mergeCommit, moveBranch } from '../git/integration-branch.js';
 import { openIntegrationWorktree, resetWorktree } from '../git/integration-worktree.js';
 import { LOOP_RECORD_FILES, mergedTree } from '../git/merge-check.js';
@@ -58,7 +58,7 @@ export interface IntegrateOptions {
   worktree: string;
   /** The user's quality gates (from the checkout's ralph/config.json, never from a loop's branch). */
   gates: readonly GateSpec[];
-  env: NodeJS.ProcessEnv;
+  env: GateEnvironment;
   signal?: AbortSignal;
   /** Interrupted again: the running gate's process group is killed without the grace period. */
   force?: AbortSignal;
