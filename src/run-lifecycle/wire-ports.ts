@@ -73,7 +73,9 @@ export interface LoopRun {
   containment: Containment;
   interrupts: ReturnType<typeof installInterrupts>;
   rows: IterationRow[];
+  /** When the run started: by the wall clock, for its timestamps; by the monotonic clock, for its duration. */
   startedAt: number;
+  startedMonotonicMs: number;
   /** Known once the start checks pass (until then a refusal records 1 and 0). */
   firstIteration: number;
   maxIterations: number;
