@@ -9,7 +9,7 @@ import { branchCommit } from '../git/integration-branch.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
 import { findTaskLists, LISTS_DIR, WORKTREES_DIR, worktreeDir } from '../lists/task-lists.js';
 import { exitCodeFor } from '../loop/termination.js';
-import { neutralise } from '../ui/neutralise.js';
+import { oneLine } from '../ui/neutralise.js';
 import { integrate } from './integrate.js';
 import { integrationRecord, isLeftOut, outcomeLine, type IntegrationRecord } from './integration-report.js';
 
@@ -58,7 +58,7 @@ export async function integrateLists(root: string, options: IntegrateListsOption
   const gates = gateSpecs(await loadConfig(paths.config, 'ralph/config.json'));
   const into = options.into ?? (await freshBranch(root, options.now ?? new Date()));
   await ensureIgnored(root, [`${WORKTREES_DIR}/`]);
-  const say = (line: string) => options.onLine?.(neutralise(line));
+  const say = (line: string) => options.onLine?.(oneLine(line));
   say(`ralph integrate: into ${into}${gates.length ? '' : ' (no gates in ralph/config.json: merges are not checked)'}`);
   const integration = await integrate({
     root,
