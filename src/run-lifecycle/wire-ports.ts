@@ -163,7 +163,8 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
 function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
   const shown = createReporter(run.terminal.out, {
     maxStuck: resolved.settings.maxStuck,
-    runStartedAt: run.startedAt,
+    runStartedAt: run.startedMonotonicMs,
+    elapsed: monotonicMs,
     github: run.terminal.github,
   });
   let started = 0;
