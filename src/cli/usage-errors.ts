@@ -21,7 +21,9 @@ export function usageLine(text: string, commandPath: string): string {
     .replace(
       /(option '--notify <target>' argument ')(.*?)(' is invalid)/s,
       (_all, before: string, target: string, after: string) => `${before}${maskTarget(target)}${after}`,
-    );
+    )
+    // commander names the value; a reason that ends by naming it again (`, got '…'`) names it once.
+    .replace(/^(option '[^']*' argument '(.*?)' is invalid: .*), got '\2'$/s, '$1');
   return `ralph: ${said} — see \`${commandPath} --help\`\n`;
 }
 

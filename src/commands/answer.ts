@@ -14,7 +14,7 @@ import { findRepoRoot } from '../git/repository.js';
 import { chooseTaskList, TASKS_VARIABLE, type ChosenList } from '../lists/chosen-list.js';
 import { existingListWorktree } from '../lists/list-worktree.js';
 import { findTaskLists, worktreeDir } from '../lists/task-lists.js';
-import { neutralise } from '../ui/neutralise.js';
+import { neutralise, oneLine } from '../ui/neutralise.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 
 /** What `ralph answer --run` starts the loop with: the last run's own flags, checked again. */
@@ -117,7 +117,7 @@ async function waitingPlace(
     if (waitingOn !== undefined && waitingOn !== taskList)
       throw new RalphError(
         'setup',
-        `--tasks ${named}: that list has no worktree, and the loop in this checkout works on another list (${neutralise(waitingOn)})`,
+        `--tasks ${named}: that list has no worktree, and the loop in this checkout works on another list (${oneLine(waitingOn)})`,
         'name the list whose loop waits, or answer without --tasks',
       );
     const tasks = `--tasks ${shownPath(cwd, list.file)}`;
@@ -182,7 +182,7 @@ function confirmation(
 ): string {
   const { shown, paths, archive, replay, place } = context;
   const next = replay
-    ? `Going on: ralph run${replay.args.map((word) => ` ${neutralise(word)}`).join('')}`
+    ? `Going on: ralph run${replay.args.map((word) => ` ${oneLine(word)}`).join('')}`
     : `Next: \`${place.goOn}\` (or \`${place.answer} --run\` next time) goes on.`;
   const lines =
     waiting.kind === 'decide'

@@ -18,7 +18,7 @@ import { vendorRunningRalph } from '../init/vendor.js';
 import { updateInstallStep } from '../init/workflow-install.js';
 import { agentNotes, agentToSetUp, checkAgentKind, loggedIn, refusesRoot } from './init-agent.js';
 import { RalphError } from '../errors.js';
-import { neutralise } from '../ui/neutralise.js';
+import { oneLine } from '../ui/neutralise.js';
 import { pathExists } from '../files/missing-file.js';
 import { resetPaths } from '../init/reset-files.js';
 import { stepsDone } from '../init/steps-done.js';
@@ -109,7 +109,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
 function brokenConfigNote(reason: string): string[] {
   return [
     `${pc.yellow('warning:')} ralph/config.json is broken: ralph run refuses it until it is fixed. init never replaces it:`,
-    `  ${neutralise(reason, { color: false })}`,
+    `  ${oneLine(reason)}`,
     '  (or start again from the template: ralph init --reset config.json keeps a backup of yours)',
   ];
 }

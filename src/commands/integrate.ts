@@ -3,6 +3,7 @@ import { findRepoRoot } from '../git/repository.js';
 import { GitStopped } from '../git/safe-git.js';
 import { exitCodeFor, type InterruptSignal } from '../loop/termination.js';
 import { integrateLists } from '../integrate/integrate-lists.js';
+import { gateEnvironment } from '../run-lifecycle/agent-environment.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 
 export interface IntegrateCommandOptions {
@@ -32,7 +33,7 @@ export async function integrateCommand(options: IntegrateCommandOptions): Promis
   try {
     const run = await integrateLists(root, {
       ...(options.into === undefined ? {} : { into: options.into }),
-      env,
+      env: gateEnvironment(env),
       signal: stop.signal,
       force: force.signal,
       onLine: (line) => stdout.write(github ? fencedFromRunner(line) : `${line}\n`),

@@ -6,7 +6,7 @@ import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { ralphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { readListOverviews, type ListOverview } from '../lists/list-overview.js';
-import { neutralise } from '../ui/neutralise.js';
+import { neutralise, oneLine } from '../ui/neutralise.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 
 export interface ListsOptions {
@@ -42,7 +42,7 @@ export async function listsCommand(options: ListsOptions): Promise<number> {
     stdout.write(github ? fencedFromRunner(text) : text);
   }
   if (broken.length === 0) return 0;
-  const reasons = neutralise(broken.map((list) => `ralph: ${list.problem}\n`).join(''), { color: false });
+  const reasons = broken.map((list) => `${oneLine(`ralph: ${list.problem}`)}\n`).join('');
   stderr.write(github ? fencedFromRunner(reasons.trimEnd()) : reasons);
   return BROKEN_LIST_EXIT_CODE;
 }
@@ -55,18 +55,21 @@ export function renderLists(lists: readonly ListOverview[]): string {
   if (lists.length === 0)
     return 'No task list: write ralph/tasks.json (ralph init), or add lists as ralph/lists/<name>.json\n';
   const header = ['LIST', 'BRANCH', 'STORIES', 'FROM', 'LOOP', 'LAST ENDING'];
-  const rows = lists.map((list) => [
-    list.name ?? list.file,
-    list.broken ? '?' : (list.branch ?? '(current branch)'),
-    list.broken
-      ? 'broken'
-      : list.stories
-        ? `${list.stories.complete}/${list.stories.total}`
-        : `? (${list.problem ?? 'unreadable'})`,
-    list.storiesFrom,
-    list.running ? `running (pid ${list.running.pid}, iteration ${list.running.iteration})` : '-',
-    list.lastEnding ? `${list.lastEnding.reason} (exit ${list.lastEnding.exitCode})` : '-',
-  ]);
+  // Each cell on its line: a branchName or a reason holding a line break must not start a line of its own.
+  const rows = lists.map((list) =>
+    [
+      list.name ?? list.file,
+      list.broken ? '?' : (list.branch ?? '(current branch)'),
+      list.broken
+        ? 'broken'
+        : list.stories
+          ? `${list.stories.complete}/${list.stories.total}`
+          : `? (${list.problem ?? 'unreadable'})`,
+      list.storiesFrom,
+      list.running ? `running (pid ${list.running.pid}, iteration ${list.running.iteration})` : '-',
+      list.lastEnding ? `${list.lastEnding.reason} (exit ${list.lastEnding.exitCode})` : '-',
+    ].map(oneLine),
+  );
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) =>
     cells
@@ -77,7 +80,7 @@ export function renderLists(lists: readonly ListOverview[]): string {
   const text = [
     pc.bold(line(header)),
     ...rows.map(line),
-    ...waits.map((list) => `${list.name ?? list.file} starts after ${list.dependsOn.join(', ')}`),
+    ...waits.map((list) => oneLine(`${list.name ?? list.file} starts after ${list.dependsOn.join(', ')}`)),
   ].join('\n');
   return neutralise(`${text}\n`, { color: pc.isColorSupported });
 }

@@ -12,6 +12,7 @@ import { gitMergePorts } from '../parallel/merge-ports.js';
 import { mostUrgent } from '../parallel/most-urgent.js';
 import { readLoopRecord, writeParallelRecord } from '../parallel/parallel-record.js';
 import { liveScreen, prefixedScreen, type SupervisorScreen } from '../parallel/supervisor-screen.js';
+import { gateEnvironment } from '../run-lifecycle/agent-environment.js';
 import { Supervisor, type ParallelResult } from '../parallel/supervisor.js';
 import { detectCi } from '../ui/screen.js';
 
@@ -69,7 +70,11 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       }),
       // The work of every list it depends on, merged and gated as `ralph integrate` does.
       baseFor: (list) =>
-        baseFor(root, list, lists, { env, ...stopping, onLine: (line) => screen.say(list.name, line) }),
+        baseFor(root, list, lists, {
+          env: gateEnvironment(env),
+          ...stopping,
+          onLine: (line) => screen.say(list.name, line),
+        }),
       merge: gitMergePorts(root),
       readRecord: (list, since) =>
         readLoopRecord(join(worktreeDir(root, list.branch), 'ralph/logs/last-run.json'), since),
@@ -120,8 +125,14 @@ async function integrateAfter(
     return interrupted();
   }
   try {
-    return (await integrateLists(root, { env, signal, force, ranHere: true, onLine: (line) => screen.line(line) }))
-      .exitCode;
+    const gates = {
+      env: gateEnvironment(env),
+      signal,
+      force,
+      ranHere: true,
+      onLine: (line: string) => screen.line(line),
+    };
+    return (await integrateLists(root, gates)).exitCode;
   } catch (error) {
     // Ctrl-C ended a git command of its set-up (the branch, the worktree): nothing was merged.
     if (!(error instanceof GitStopped && error.why === 'interrupt')) throw error;

@@ -75,6 +75,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       env,
       github,
       startedAt: run.startedAt,
+      startedMonotonicMs: run.startedMonotonicMs,
       firstIteration: run.firstIteration,
       maxIterations: run.maxIterations,
       ...(run.agentVersion === undefined ? {} : { agentVersion: run.agentVersion }),

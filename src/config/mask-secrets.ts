@@ -19,18 +19,28 @@ export function maskTokens(text: string): string {
     .replace(/[A-Za-z0-9_\-+/=.]+/g, (word) => (tokenLike(word) ? MASK : word));
 }
 
-/** A URL as it may be shown: no user or password, no query string, no fragment, no token-like path segment. */
+/**
+ * A path segment that may be a webhook's secret: token-like, or just long. Slack's own example
+ * webhook ends in 24 letters and no digit; a path is where most webhooks keep their secret.
+ */
+function secretSegment(segment: string): boolean {
+  const decoded = decodeSafely(segment);
+  return tokenLike(decoded) || decoded.length >= 16;
+}
+
+/** A URL as it may be shown: no user or password, no query string, no fragment, no secret-like path segment. */
 export function maskUrl(text: string): string {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return maskTokens(text.replace(/[?#].*$/s, `?${MASK}`));
+    const path = text.replace(/[?#].*$/s, `?${MASK}`).split('/');
+    return maskTokens(path.map((segment) => (secretSegment(segment) ? MASK : segment)).join('/'));
   }
   const userinfo = url.username || url.password ? `${MASK}@` : '';
   const path = url.pathname
     .split('/')
-    .map((segment) => (tokenLike(decodeSafely(segment)) ? MASK : segment))
+    .map((segment) => (secretSegment(segment) ? MASK : segment))
     .join('/');
   const query = url.search || url.hash ? `?${MASK}` : '';
   return `${url.protocol}//${userinfo}${url.host}${path}${query}`;
@@ -44,8 +54,12 @@ function decodeSafely(segment: string): string {
   }
 }
 
-/** A notification target as it may be shown anywhere. */
+/**
+ * A notification target as it may be shown anywhere: a command through its words, anything else as
+ * a URL — a mistyped one too (`htps://`, `http:/`, `ftp://user:pw@`, no scheme at all), whose
+ * password, query and path are as secret as a good one's.
+ */
 export function maskTarget(target: string): string {
-  if (/^https?:\/\//i.test(target)) return maskUrl(target);
-  return maskTokens(target);
+  if (/^cmd:/i.test(target)) return maskTokens(target);
+  return maskUrl(target);
 }

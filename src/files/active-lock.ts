@@ -1,6 +1,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { describeEnded } from '../process/marked-processes.js';
 import { isProcessRunning, processStartTime } from '../process/proc.js';
 import { endRunRemains } from '../process/run-remains.js';
@@ -97,7 +98,7 @@ export async function acquireActiveLock(
     const text = await readOptional(path);
     await writeActive(path, initial);
     if (text === undefined) return { kernel };
-    const warning = await replacedLock(parseActive(text), lockScope(path));
+    const warning = await replacedLock(parseActive(text), { root: lockScope(path), identity: dirname(path) });
     return { kernel, warning };
   } catch (error) {
     await kernel.release();
@@ -105,10 +106,13 @@ export async function acquireActiveLock(
   }
 }
 
-/** What the lock ralph replaced stood for: the warning, after ending what a stale run of this work tree left. */
-async function replacedLock(old: ActiveFile | undefined, root: string): Promise<string> {
+/**
+ * What the lock ralph replaced stood for: the warning, after ending what a stale run of this work
+ * tree left. Its cgroups are named from the folder that holds the lock, as the run's Containment names them.
+ */
+async function replacedLock(old: ActiveFile | undefined, where: { root: string; identity: string }): Promise<string> {
   if (old && namesRunningProcess(old)) return forgedLock(old.pid);
-  const ended = old && old.host === hostname() ? await endRunRemains({ ...old, root }) : [];
+  const ended = old && old.host === hostname() ? await endRunRemains({ ...old, ...where }) : [];
   const remains = ended.length > 0 ? `; ${describeEnded(ended, 'that its run left running')}` : '';
   return `took over a stale ralph/.ralph-active left by ${staleOwner(old)}${remains}`;
 }

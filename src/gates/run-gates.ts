@@ -6,7 +6,14 @@ import { gateFiles } from './gate-files.js';
 import { ownFolder } from '../files/own-file.js';
 import type { Containment } from '../process/containment.js';
 import { runGateProcess, type GateProcessResult } from './run-gate.js';
-import { MAX_DETAILS, type GateOutcome, type GatePlace, type GateReport, type GateSpec } from './types.js';
+import {
+  MAX_DETAILS,
+  type GateEnvironment,
+  type GateOutcome,
+  type GatePlace,
+  type GateReport,
+  type GateSpec,
+} from './types.js';
 
 export interface RunGatesOptions {
   /** The repository root: where the commands run, and what log paths in the event are relative to. */
@@ -14,7 +21,7 @@ export interface RunGatesOptions {
   logsDir: string;
   /** Numbers the files: `gates-007-tests.log`, `gates-007.json`. */
   iteration: number;
-  env: NodeJS.ProcessEnv;
+  env: GateEnvironment;
   /** What is being checked, e.g. `COMPLETE claimed in iteration 7` or `start-of-run check`. */
   request: string;
   onGateStart?: (name: string) => void;

@@ -1,3 +1,13 @@
+declare const madeForGates: unique symbol;
+
+/**
+ * The environment a gate runs with, as the one function for it makes it (gateEnvironment, in
+ * src/run-lifecycle/agent-environment.ts): a gate runs the agent's code, so the runner's files and
+ * tokens are never in it. A plain environment is refused by the compiler, so no gate path (a run's,
+ * an integration's, a parallel base's) can hand a gate ralph's own.
+ */
+export type GateEnvironment = NodeJS.ProcessEnv & { readonly [madeForGates]: true };
+
 /** One quality gate as configured: a shell command that must exit 0 before a COMPLETE claim stands. */
 export interface GateSpec {
   name: string;

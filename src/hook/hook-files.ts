@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { parseJson } from '../files/json-text.js';
 import { appendOwnFile, readOwnFile, replaceOwnFile } from '../files/own-file.js';
+import { oneLine } from '../ui/neutralise.js';
 
 /**
  * How many times the hook has blocked the current iteration. Kept in ralph/logs/hook-state.json,
@@ -39,11 +40,7 @@ export async function writeBlocks(path: string, state: HookState): Promise<void>
 /** Appends one line to ralph/logs/hook.log; a log that cannot be written never fails the hook. */
 export async function appendHookLog(path: string, at: Date, line: string): Promise<void> {
   try {
-    await appendOwnFile(
-      repositoryOf(path),
-      path,
-      `${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} ${line.replace(/\r?\n/g, ' ')}\n`,
-    );
+    await appendOwnFile(repositoryOf(path), path, `${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} ${oneLine(line)}\n`);
   } catch {
     // Nowhere left to report it: the stop is allowed either way.
   }

@@ -2,17 +2,19 @@ import { loadConfig } from '../config/load-config.js';
 import { gateSpecs } from '../config/resolve-settings.js';
 import { integrationBox } from './gate-box.js';
 import { RalphError } from '../errors.js';
+import type { GateEnvironment } from '../gates/types.js';
 import { ralphPaths } from '../files/paths.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
 import { commitOf } from '../git/merge-check.js';
 import { WORKTREES_DIR, worktreeDir } from '../lists/task-lists.js';
-import { neutralise } from '../ui/neutralise.js';
+import { oneLine } from '../ui/neutralise.js';
 import { integrate } from './integrate.js';
 import { dependenciesOf, type ListRef } from './integration-order.js';
 import { isIn, outcomeLine } from './integration-report.js';
 
 export interface BaseOptions {
-  env: NodeJS.ProcessEnv;
+  /** The gates' (gateEnvironment's): the runner's variables never reach a gate. */
+  env: GateEnvironment;
   signal?: AbortSignal;
   /** Interrupted again: the running gate's process group is killed without the grace period. */
   force?: AbortSignal;
@@ -60,14 +62,14 @@ export async function baseFor(
     unrecorded: 'leave_out',
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.force ? { force: options.force } : {}),
-    onOutcome: (outcome) => options.onLine?.(neutralise(`${list.name} base: ${outcomeLine(outcome, root)}`)),
-    onWarning: (line) => options.onLine?.(neutralise(`${list.name} base: ${line}`)),
+    onOutcome: (outcome) => options.onLine?.(oneLine(`${list.name} base: ${outcomeLine(outcome, root)}`)),
+    onWarning: (line) => options.onLine?.(oneLine(`${list.name} base: ${line}`)),
   });
   const missing = integration.lists.find((outcome) => !isIn(outcome));
   if (missing)
     throw new RalphError(
       'setup',
-      neutralise(
+      oneLine(
         `${list.name} depends on ${missing.list}, whose work is not in its base ${into}: ${outcomeLine(missing, root).slice(2)}`,
       ),
       `finish ${missing.list} (or resolve it), then run ${list.name} again`,

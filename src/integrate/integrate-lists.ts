@@ -2,13 +2,14 @@ import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { gateSpecs } from '../config/resolve-settings.js';
 import { RalphError } from '../errors.js';
+import type { GateEnvironment } from '../gates/types.js';
 import { replaceOwnFile } from '../files/own-file.js';
 import { ralphPaths } from '../files/paths.js';
 import { branchCommit } from '../git/integration-branch.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
 import { findTaskLists, LISTS_DIR, WORKTREES_DIR, worktreeDir } from '../lists/task-lists.js';
 import { exitCodeFor } from '../loop/termination.js';
-import { neutralise } from '../ui/neutralise.js';
+import { oneLine } from '../ui/neutralise.js';
 import { integrate } from './integrate.js';
 import { integrationBox } from './gate-box.js';
 import { boxLine } from '../box/box-gate-place.js';
@@ -20,7 +21,8 @@ export const INTEGRATION_RECORD = 'integrate-last-run.json';
 export interface IntegrateListsOptions {
   /** The integration branch; default a new `ralph/integration/<date>-<n>`. */
   into?: string;
-  env: NodeJS.ProcessEnv;
+  /** The gates' (gateEnvironment's): the runner's variables never reach a gate. */
+  env: GateEnvironment;
   signal?: AbortSignal;
   /** Interrupted again: the running gate's process group is killed without the grace period. */
   force?: AbortSignal;
@@ -59,7 +61,7 @@ export async function integrateLists(root: string, options: IntegrateListsOption
   const gates = gateSpecs(config);
   const into = options.into ?? (await freshBranch(root, options.now ?? new Date()));
   await ensureIgnored(root, [`${WORKTREES_DIR}/`]);
-  const say = (line: string) => options.onLine?.(neutralise(line));
+  const say = (line: string) => options.onLine?.(oneLine(line));
   say(`ralph integrate: into ${into}${gates.length ? '' : ' (no gates in ralph/config.json: merges are not checked)'}`);
   const integration = await integrate({
     root,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { runGates } from '../gates/run-gates.js';
 import { Containment } from '../process/containment.js';
-import type { GateOutcome, GatePlace, GateSpec } from '../gates/types.js';
+import type { GateEnvironment, GateOutcome, GatePlace, GateSpec } from '../gates/types.js';
 import { boxGatePlace } from '../box/box-gate-place.js';
 import { openBox, type BoxChoice, type BoxRequest } from '../box/open-box.js';
 import { branchCommit, isAncestor, mergeCommit, moveBranch } from '../git/integration-branch.js';
@@ -60,7 +60,7 @@ export interface IntegrateOptions {
   worktree: string;
   /** The user's quality gates (from the checkout's ralph/config.json, never from a loop's branch). */
   gates: readonly GateSpec[];
-  env: NodeJS.ProcessEnv;
+  env: GateEnvironment;
   signal?: AbortSignal;
   /** Interrupted again: the running gate's process group is killed without the grace period. */
   force?: AbortSignal;

@@ -78,13 +78,19 @@ export interface AgentShare {
   costUsd?: number;
 }
 
-/** Builds the report of a run from its ending, what it did, and the wall clock. */
+/**
+ * Builds the report of a run from its ending, what it did, and the clocks: the wall clock's
+ * instants for the timestamps, the monotonic clock's measure for the durations (a wall clock set
+ * back or forward mid-run would make them negative or hours long).
+ */
 export function buildRunReport(
   ending: Ending,
   result: RunProgress,
   run: {
     startedAt: number;
     endedAt: number;
+    /** The run's length by the monotonic clock. */
+    durationMs: number;
     firstIteration: number;
     maxIterations: number;
     strayProcessesEnded: number;
@@ -92,7 +98,7 @@ export function buildRunReport(
     box?: { mode: string; reason: string };
   },
 ): RunReport {
-  const durationMs = run.endedAt - run.startedAt;
+  const { durationMs } = run;
   const { resetsAt, ...record } = recordOf(ending);
   return {
     ...record,

@@ -3,6 +3,7 @@ import { isCi } from '../config/ci-environment.js';
 import type { NotifyEvent } from '../config/notify-targets.js';
 import type { RunReport } from '../loop/run-report.js';
 import { waitsForHuman } from '../loop/termination.js';
+import { oneLine } from '../ui/neutralise.js';
 
 /** What happened, as the run knows it: an ending, or one of the two moments mid-run worth a word. */
 export type Happening =
@@ -48,11 +49,15 @@ export function worktreePlace(root: string, list: { file: string; name?: string 
   };
 }
 
-/** Agent text in a notification: no control character (a NUL would even fail a command's spawn), and bounded. */
+/**
+ * Agent text in a notification, which puts it within one of its lines (`reason: …`): one line the
+ * one way (a line break in a reason would add a line of its own, a forged `answer:`), no control
+ * character (a NUL would even fail a command's spawn), and bounded.
+ */
 const MAX_DETAIL = 1000;
 
 export function plainText(text: string): string {
-  const clean = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  const clean = oneLine(text);
   return clean.length > MAX_DETAIL ? `${clean.slice(0, MAX_DETAIL)}…` : clean;
 }
 

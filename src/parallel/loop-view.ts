@@ -1,4 +1,4 @@
-import { neutralise } from '../ui/neutralise.js';
+import { oneLine } from '../ui/neutralise.js';
 import type { LoopMessage } from './channel-messages.js';
 
 /** What the supervisor shows of one loop: all it holds of it, rebuilt from the loop's messages. */
@@ -60,7 +60,7 @@ export function loopLine(view: LoopView, nameWidth: number): string {
     ...[...view.conflicts].map(([other, files]) => `conflicts with ${other} in ${shownFiles(files)}`),
   ];
   const text = `${view.name.padEnd(nameWidth)}  ${facts.join(' · ')}`;
-  return neutralise(text, { color: false }).replace(/\n/g, ' ');
+  return oneLine(text);
 }
 
 function stateWords(view: LoopView): string {

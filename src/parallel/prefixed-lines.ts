@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { drained } from '../ui/drained.js';
-import { neutralise } from '../ui/neutralise.js';
+import { oneLine } from '../ui/neutralise.js';
 import { BoundedLines } from './bounded-lines.js';
 
 /** A line of a loop's output longer than this is cut there, marked `…`: memory stays bounded. */
@@ -18,7 +18,7 @@ export const MAX_LINE_BYTES = 16 * 1024;
 export function prefixedLines(prefix: string, target: NodeJS.WritableStream): Writable {
   let full = false;
   const lines = new BoundedLines(MAX_LINE_BYTES, (line, cut) => {
-    const text = neutralise(line, { color: false }).replace(/\n/g, ' ');
+    const text = oneLine(line);
     if (!target.write(`${prefix}${text}${cut ? ' …' : ''}\n`)) full = true;
   });
   const after = (callback: () => void) => {

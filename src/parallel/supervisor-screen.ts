@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { createOwnFile } from '../files/own-file.js';
 import { stopToken } from '../ui/runner-fence.js';
-import { neutralise } from '../ui/neutralise.js';
+import { oneLine } from '../ui/neutralise.js';
 import { LiveBoard, nameWidth } from './live-board.js';
 import { loopLine, type LoopView } from './loop-view.js';
 import { prefixedLines } from './prefixed-lines.js';
@@ -84,7 +84,10 @@ export async function liveScreen(
   };
 }
 
-/** The supervisor's lines quote what loops reported (file names, a usage-limit message): neutralised. */
+/**
+ * The supervisor's lines quote what loops reported (file names, a branch name, a usage-limit
+ * message): each stays one line.
+ */
 function shown(text: string): string {
-  return neutralise(text, { color: false });
+  return oneLine(text);
 }

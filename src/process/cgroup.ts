@@ -208,20 +208,14 @@ export function leftoverRunCgroups(home: CgroupHome, repo: string, exceptRunId: 
 }
 
 /**
- * The cgroup of a run (whatever repository), if it is still there: for a stale lock's remains. With
- * isInRunCgroup, what proves that a process belongs to a run whose lock is stale.
+ * The cgroup of a run of the repository `repo` (its repoHash), if it is still there: for a stale
+ * lock's remains. The repository is part of the name looked for: a lock is a file the agent can
+ * forge, and one naming another repository's run id must never find that run's cgroup.
  */
-export function cgroupOfRun(runId: string, home: CgroupHome = findOwnCgroup()): string | undefined {
-  if ('why' in home || !/^[0-9a-f]+$/.test(runId)) return undefined;
-  return childDirs(home.dir)
-    .filter((name) => /^ralph-[0-9a-f]+-[0-9a-f]+$/.test(name) && name.endsWith(`-${runId}`))
-    .map((name) => join(home.dir, name))[0];
-}
-
-/** Whether a process is a member of the run's cgroup (any scope of it). */
-export function isInRunCgroup(pid: number, runId: string): boolean {
-  const path = cgroupOfRun(runId);
-  return path !== undefined && pidsIn(path).includes(pid);
+export function cgroupOfRun(repo: string, runId: string, home: CgroupHome = findOwnCgroup()): string | undefined {
+  if ('why' in home || !/^[0-9a-f]+$/.test(runId) || !/^[0-9a-f]+$/.test(repo)) return undefined;
+  const name = runCgroupName(repo, runId);
+  return childDirs(home.dir).includes(name) ? join(home.dir, name) : undefined;
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {

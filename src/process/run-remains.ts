@@ -1,6 +1,6 @@
 import { readlinkSync } from 'node:fs';
 import { sep } from 'node:path';
-import { cgroupOfRun, emptyCgroup } from './cgroup.js';
+import { cgroupOfRun, emptyCgroup, repoHash } from './cgroup.js';
 import { endMarked, MARKER_VARIABLE, runMatch, type MarkedProcess } from './marked-processes.js';
 import { groupMembers, isGroupAlive, terminateGroup } from './process-group.js';
 import { environHas, hasProc, processStartTime, readProcEnviron, readProcStat } from './proc.js';
@@ -15,6 +15,8 @@ export interface RunTraces {
   startedAt: string;
   /** The work tree (real path) whose lock this was: only processes working inside it are that run's. */
   root: string;
+  /** The repository identity its runs' cgroups are named from (Containment.open's): only its cgroup is that run's. */
+  identity: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export async function endRunRemains(run: RunTraces): Promise<MarkedProcess[]> {
   const belongs = (pid: number) => worksInside(pid, run.root);
   const group = run.agentGroup !== undefined && isTheRunsGroup(run.agentGroup, run) ? run.agentGroup : undefined;
   // Its cgroup first (whatever its processes did to their environment), then the marker.
-  const cgroup = run.marker ? cgroupOfRun(run.marker) : undefined;
+  const cgroup = run.marker ? cgroupOfRun(repoHash(run.identity), run.marker) : undefined;
   const ended = [
     ...(cgroup ? await emptyCgroup(cgroup) : []),
     ...(run.marker ? await endMarked(runMatch(run.marker), { belongs }) : []),

@@ -1,3 +1,5 @@
+import { oneLine } from '../ui/neutralise.js';
+
 /**
  * Text from the agent or the task list is hostile: a reason may hold `<script>`, a title an
  * `<img onerror>`. Every such text passes through one of these before it reaches the report.
@@ -14,7 +16,5 @@ export function escapeHtml(text: string): string {
  * active characters are backslash-escaped, and a newline or a pipe cannot break the row.
  */
 export function escapeMarkdown(text: string): string {
-  return escapeHtml(text)
-    .replace(/[\\`*_{}[\]()#+!|~]/g, (char) => `\\${char}`)
-    .replace(/\r?\n/g, ' ');
+  return escapeHtml(oneLine(text)).replace(/[\\`*_{}[\]()#+!|~]/g, (char) => `\\${char}`);
 }

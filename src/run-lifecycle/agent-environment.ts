@@ -1,4 +1,5 @@
 import { SESSION_VARIABLES } from '../agent/session-variables.js';
+import type { GateEnvironment } from '../gates/types.js';
 
 /**
  * The runner's file commands and tokens: a process holding one can set the job's later steps'
@@ -35,7 +36,11 @@ export function agentEnvironment(env: NodeJS.ProcessEnv, extra: Record<string, s
   return merged;
 }
 
-/** The gates' environment: the agent's without `agent.env` (the run and the dry run show the same). */
-export function gateEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return agentEnvironment(env);
+/**
+ * The gates' environment, every gate's — a run's, `ralph integrate`'s, `--parallel`'s bases and
+ * `--integrate`: the agent's without `agent.env` (the run and the dry run show the same). The one
+ * place a GateEnvironment is made.
+ */
+export function gateEnvironment(env: NodeJS.ProcessEnv): GateEnvironment {
+  return agentEnvironment(env) as GateEnvironment;
 }

@@ -3,6 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { buildRunReport } from '../loop/run-report.js';
 import { exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
+import { monotonicMs } from '../process/monotonic-clock.js';
 import { bugMessage } from './internal-error.js';
 import { progressOfRows } from './run-under-lock.js';
 import type { LoopRun } from './wire-ports.js';
@@ -42,6 +43,7 @@ export function recordCrash(run: LoopRun, bug: unknown): string {
     const report = buildRunReport(ending, progress, {
       startedAt: run.startedAt,
       endedAt: now.getTime(),
+      durationMs: monotonicMs() - run.startedMonotonicMs,
       firstIteration: run.firstIteration,
       maxIterations: run.maxIterations,
       strayProcessesEnded: run.containment.ended,

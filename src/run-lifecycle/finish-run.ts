@@ -2,6 +2,7 @@ import { errorLine, knownError, ownFile, type RalphError } from '../errors.js';
 import type { RalphPaths } from '../files/paths.js';
 import { readRunState, writeRunState } from '../files/run-state.js';
 import { uncommittedChanges } from '../git/work-tree.js';
+import { monotonicMs } from '../process/monotonic-clock.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
 import type { IterationRow } from '../loop/port-data.js';
 import { bugMessage, reportBug } from './internal-error.js';
@@ -54,7 +55,11 @@ export interface FinishContext {
   out: Screen;
   env: NodeJS.ProcessEnv;
   github: boolean;
+  /** When the run started, by the wall clock (its timestamp) and by the monotonic one (its duration). */
   startedAt: number;
+  startedMonotonicMs: number;
+  /** The clocks read at the ending (default: Date.now and monotonicMs). */
+  clock?: { wall: () => number; monotonic: () => number };
   firstIteration: number;
   maxIterations: number;
   strayProcessesEnded: number;
@@ -121,9 +126,11 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
 /** The one record of the run's ending: last-run.json, the summary and the GitHub outputs all read it. */
 function reportOf(ending: Ending, end: RunEnd, context: FinishContext): RunReport {
   const { startedAt, firstIteration, maxIterations, strayProcessesEnded, containment, box } = context;
+  const clock = context.clock ?? { wall: Date.now, monotonic: monotonicMs };
   const built = buildRunReport(ending, end.progress, {
     startedAt,
-    endedAt: Date.now(),
+    endedAt: clock.wall(),
+    durationMs: clock.monotonic() - context.startedMonotonicMs,
     firstIteration,
     maxIterations,
     strayProcessesEnded,

@@ -1,7 +1,7 @@
 import { formatDurationSpec } from '../domain/duration.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import { gateProgram } from '../gates/run-gate.js';
-import type { GatePlace } from '../gates/types.js';
+import type { GateEnvironment, GatePlace } from '../gates/types.js';
 
 /**
  * The dry run's view of the quality gates: each one's program exactly as a run would start it —
@@ -10,7 +10,7 @@ import type { GatePlace } from '../gates/types.js';
  */
 export function previewGates(
   resolved: ResolvedSettings,
-  env: NodeJS.ProcessEnv,
+  env: GateEnvironment,
   how: { noGates: boolean; place: GatePlace | undefined },
   quote: (arg: string) => string,
 ): string[] {

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
 import { describeEnded } from '../process/marked-processes.js';
 import { Containment } from '../process/containment.js';
+import { monotonicMs } from '../process/monotonic-clock.js';
 import { ActiveLock, currentOwner } from '../files/active-lock.js';
 import type { RalphPaths } from '../files/paths.js';
 import { recordCrashes } from './crash-record.js';
@@ -21,6 +22,7 @@ function tasksField(paths: RalphPaths): { tasks?: string } {
  */
 export async function openRun(options: RunChoices, terminal: Terminal, paths: RalphPaths): Promise<LoopRun> {
   const startedAt = Date.now();
+  const startedMonotonicMs = monotonicMs();
   const containment = new Containment();
   const lock = new ActiveLock(paths.active, {
     ...currentOwner(containment.runId),
@@ -56,6 +58,7 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ra
     interrupts,
     rows: [],
     startedAt,
+    startedMonotonicMs,
     firstIteration: 1,
     maxIterations: 0,
     outlets: [],

@@ -3,7 +3,7 @@ import pc from 'picocolors';
 import { formatDuration } from '../ui/format.js';
 import { formatBlockingEvent } from '../gates/format-event.js';
 import { INTERRUPTED, runGates } from '../gates/run-gates.js';
-import type { GateOutcome, GatePlace, GateSpec } from '../gates/types.js';
+import type { GateEnvironment, GateOutcome, GatePlace, GateSpec } from '../gates/types.js';
 import type { QualityGates } from '../loop/ports.js';
 import type { GateTrigger } from '../loop/port-data.js';
 import type { Console } from '../ui/reporter.js';
@@ -14,7 +14,7 @@ export interface QualityGateOptions {
   specs: GateSpec[];
   root: string;
   logsDir: string;
-  env: NodeJS.ProcessEnv;
+  env: GateEnvironment;
   interrupts: AgentInterrupts;
   out: Console;
   containment: Containment;

@@ -73,7 +73,9 @@ export interface LoopRun {
   containment: Containment;
   interrupts: ReturnType<typeof installInterrupts>;
   rows: IterationRow[];
+  /** When the run started: by the wall clock, for its timestamps; by the monotonic clock, for its duration. */
   startedAt: number;
+  startedMonotonicMs: number;
   /** Known once the start checks pass (until then a refusal records 1 and 0). */
   firstIteration: number;
   maxIterations: number;
@@ -161,7 +163,8 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
 function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
   const shown = createReporter(run.terminal.out, {
     maxStuck: resolved.settings.maxStuck,
-    runStartedAt: run.startedAt,
+    runStartedAt: run.startedMonotonicMs,
+    elapsed: monotonicMs,
     github: run.terminal.github,
   });
   let started = 0;

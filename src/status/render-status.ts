@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { formatUsage } from '../domain/usage.js';
 import { formatDuration, reasonLabel } from '../ui/format.js';
-import { neutralise } from '../ui/neutralise.js';
+import { neutralise, oneLine } from '../ui/neutralise.js';
 import type { IterationStatus, LastRunStatus, LoopStatus, StatusReport, TasksStatus } from './read-status.js';
 
 const BAR_WIDTH = 20;
@@ -17,13 +17,13 @@ export function renderStatus(status: StatusReport): string {
   if (status.blocked)
     rows.push([
       'Blocked',
-      `${pc.red(status.blocked.reason || '(no reason given)')} — resolve it, then ralph answer "<what you did>"`,
+      `${pc.red(oneLine(status.blocked.reason) || '(no reason given)')} — resolve it, then ralph answer "<what you did>"`,
     ]);
   if (status.decide) {
     const what = status.decide.answered
       ? 'answered; the next run acts on it'
       : 'waiting for your answer: ralph answer "<your answer>"';
-    rows.push(['Decision', `${pc.yellow(status.decide.question || '(no question given)')} — ${what}`]);
+    rows.push(['Decision', `${pc.yellow(oneLine(status.decide.question) || '(no question given)')} — ${what}`]);
   }
   if (status.killed) {
     const { iteration, startedAt } = status.killed;
@@ -55,9 +55,9 @@ function storiesLine(tasks: TasksStatus): string {
     case 'missing':
       return 'no ralph/tasks.json yet — run `ralph init`';
     case 'invalid':
-      return pc.red(`ralph/tasks.json is not a valid task list: ${tasks.error}`);
+      return pc.red(`ralph/tasks.json is not a valid task list: ${oneLine(tasks.error)}`);
     case 'ok':
-      return `${progressBar(tasks.complete, tasks.total)} complete${tasks.project ? ` (${tasks.project})` : ''}`;
+      return `${progressBar(tasks.complete, tasks.total)} complete${tasks.project ? ` (${oneLine(tasks.project)})` : ''}`;
   }
 }
 
@@ -66,10 +66,12 @@ function nextLine(tasks: Extract<TasksStatus, { state: 'ok' }>): string {
     return pc.green(
       tasks.total === 0 ? 'no stories yet' : 'none: every story passes (ralph archive files the list away)',
     );
-  return `${tasks.next.id}  ${tasks.next.title}${tasks.next.priority === null ? '' : pc.dim(` (priority ${tasks.next.priority})`)}`;
+  return `${oneLine(`${tasks.next.id}  ${tasks.next.title}`)}${tasks.next.priority === null ? '' : pc.dim(` (priority ${tasks.next.priority})`)}`;
 }
 
-function branchLine({ current, tasks }: StatusReport['branch'], tasksRead: boolean): string {
+function branchLine(branch: StatusReport['branch'], tasksRead: boolean): string {
+  const current = branch.current === null ? null : oneLine(branch.current);
+  const tasks = branch.tasks === null ? null : oneLine(branch.tasks);
   const here = current ?? 'detached HEAD';
   if (!tasksRead) return `${here} (the task list cannot be read, nor its branchName)`;
   if (tasks === null) return `${here} (the task list names no branchName)`;

@@ -5,7 +5,7 @@ import type { RunReport } from '../loop/run-report.js';
 import { waitsForHuman } from '../loop/termination.js';
 import { summaryFacts } from './run-summary.js';
 import { formatDuration, reasonLabel } from './format.js';
-import { neutralise } from './neutralise.js';
+import { neutralise, oneLine } from './neutralise.js';
 
 /** Escapes the data of a workflow command (`::error::data`), which must stay on one line. */
 export function escapeData(text: string): string {
@@ -161,7 +161,7 @@ export function outputEntry(name: string, value: string): string {
 }
 
 function cell(text: string): string {
-  return neutralise(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return oneLine(text).replace(/\|/g, '\\|');
 }
 
 /**
@@ -171,7 +171,8 @@ function cell(text: string): string {
  */
 export function literalBlock(text: string): string {
   const shown = neutralise(text);
-  const longest = Math.max(0, ...(shown.match(/`+/g) ?? []).map((run) => run.length));
+  // Not Math.max(...runs): a text of some 130,000 runs of backticks would overflow the call stack.
+  const longest = (shown.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}text\n${shown}\n${fence}`;
 }

@@ -86,6 +86,17 @@ export function neutralise(text: string, options: NeutraliseOptions = { color: f
   return neutraliser.push(text) + neutraliser.end();
 }
 
+/**
+ * Text the agent wrote, shown within one line of ralph's (a table cell, a supervisor's line, a
+ * notification's `reason:`): neutralised as above, and every line break in it — LF, CR LF, U+2028,
+ * U+2029 — made a space. A line break would let its next words start a line of their own: a
+ * workflow command (`::error::…`) where a CI log reads them, or a line that passes for ralph's
+ * (`answer: …`). The one way every such place does it.
+ */
+export function oneLine(text: string): string {
+  return neutralise(text).replace(/\r?\n|[\u2028\u2029]/g, ' ');
+}
+
 /** A byte stream neutralised as it passes (UTF-8 split across chunks included). */
 export function neutralisingStream(options: NeutraliseOptions): Transform {
   const decoder = new StringDecoder('utf8');

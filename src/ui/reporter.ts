@@ -26,11 +26,17 @@ const OUTCOME_LABEL: Record<Outcome, string> = {
 
 export interface ReporterOptions {
   maxStuck: number;
-  /** When the run started (epoch ms), for the elapsed time in each header. */
+  /** When the run started by the `elapsed` clock, for the elapsed time in each header. */
   runStartedAt: number;
   /** GitHub Actions: fold each iteration's agent output into a group. */
   github: boolean;
+  /** The wall clock: when a usage limit resets is a time of day. */
   now?: () => number;
+  /**
+   * The clock of elapsed times (each header's, the status line's): the monotonic one in a run, so
+   * a wall clock set back or forward mid-run shows no negative or hours-long time. Default `now`.
+   */
+  elapsed?: () => number;
 }
 
 /** The terminal side of the loop: its events as lines, plus the live status while an agent works. */
@@ -57,7 +63,8 @@ const WAIT_WORDS: Record<Wait['why'], { head: string; countdown: string }> = {
 /** Renders the loop's events as terminal lines. */
 export function createReporter(out: Console, options: ReporterOptions): TerminalReporter {
   const now = options.now ?? Date.now;
-  const live = new LiveStatus(out, now);
+  const elapsed = options.elapsed ?? now;
+  const live = new LiveStatus(out, elapsed);
   let grouped = false;
   /** Ends what an iteration opened: the status line, and on Actions its group. */
   const close = (costUsd: number) => {
@@ -67,7 +74,7 @@ export function createReporter(out: Console, options: ReporterOptions): Terminal
   };
   return {
     iterationStarted(event) {
-      out.line(pc.bold(pc.cyan(`── ${iterationHeader(event, now() - options.runStartedAt)} ──`)));
+      out.line(pc.bold(pc.cyan(`── ${iterationHeader(event, elapsed() - options.runStartedAt)} ──`)));
       // The screen keeps the runner's commands stopped around the agent's output.
       if (options.github) out.command(`::group::Iteration ${event.iteration} (${event.mode})`);
       grouped = options.github;

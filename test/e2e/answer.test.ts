@@ -76,6 +76,18 @@ describe('ralph answer under a DECIDE', () => {
     });
   });
 
+  it('--run names the flags it goes on with on one line: a line break in a value starts no line', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([ASK, FINISH]);
+    const model = 'opus\n::error::planted';
+    expect((await runRalph(repo, ['run', '--model', model, '--max-iterations', '4'])).code).toBe(3);
+    expect(repo.lastRun()).toMatchObject({ runArgs: ['--model', model, '--max-iterations', '4'] });
+
+    const result = await runRalph(repo, ['answer', '--run', 'Polling.']);
+    expect(result.stdout).toContain('Going on: ralph run --model opus ::error::planted --max-iterations 4');
+    expect(result.stdout.split('\n').filter((line) => line.startsWith('::error::planted'))).toEqual([]);
+  });
+
   it('--run goes on with the asking run’s flags, not those of a run refused while the question waited', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([ASK, { implement: true }]);

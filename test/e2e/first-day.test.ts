@@ -403,7 +403,7 @@ describe('coming from ralph.sh', () => {
     const word = await runRalph(repo, ['run', '--max-iterations', 'ten']);
     expect(word.code).toBe(64);
     expect(word.stderr).toBe(
-      "ralph: option '--max-iterations <n>' argument 'ten' is invalid: expected a whole number ≥ 1, got 'ten' — see `ralph run --help`\n",
+      "ralph: option '--max-iterations <n>' argument 'ten' is invalid: expected a whole number ≥ 1 — see `ralph run --help`\n",
     );
     expect(repo.calls()).toBe(0);
   });

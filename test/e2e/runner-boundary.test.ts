@@ -2,7 +2,8 @@ import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph } from '../helpers/e2e.js';
+import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { repoWithLists } from '../helpers/parallel-repo.js';
 import { readAsRunner, readOutputFile } from '../helpers/workflow-commands.js';
 
 /**
@@ -121,5 +122,69 @@ describe('on GitHub Actions the runner hears ralph alone', () => {
     expect(Object.fromEntries(readOutputFile(await readFile(files.GITHUB_OUTPUT!, 'utf8')))).toMatchObject({
       reason: 'complete',
     });
+  });
+
+  describe('every gate path gets the one gate environment', () => {
+    /** The runner's files and tokens as GitHub Actions sets them, and a gate appending its environment to `dump`. */
+    async function runner(): Promise<{ env: NodeJS.ProcessEnv; gates: string; dump: string }> {
+      const dir = await mkdtemp(join(tmpdir(), 'ralph-runner-'));
+      const files = Object.fromEntries(Object.entries(RUNNER_VARIABLES).map(([name, file]) => [name, join(dir, file)]));
+      for (const path of Object.values(files)) await writeFile(path, '');
+      const dump = join(dir, 'gate-env');
+      const command = `{ env; echo ----; } >> ${dump}`;
+      return {
+        env: { GITHUB_ACTIONS: 'true', CI: 'true', ...files, GITHUB_TOKEN: 'ghs', ACTIONS_RUNTIME_TOKEN: 'runtime' },
+        gates: JSON.stringify({ gates: [{ name: 'tests', command }] }),
+        dump,
+      };
+    }
+
+    /** Each gate's environment the dump holds: at least `count` of them, and none with a runner variable. */
+    async function expectClean(dump: string, count: number): Promise<void> {
+      const each = (await readFile(dump, 'utf8')).split('----\n').filter(Boolean);
+      expect(each.length).toBeGreaterThanOrEqual(count);
+      for (const env of each) {
+        for (const name of [...Object.keys(RUNNER_VARIABLES), 'GITHUB_TOKEN', 'ACTIONS_'])
+          expect(env).not.toMatch(new RegExp(`^${name}`, 'm'));
+        expect(env).toMatch(/^CI=true$/m);
+      }
+    }
+
+    /** A finished list `name` on its branch ralph/<name>, from main. */
+    async function finished(repo: Repo, name: string): Promise<void> {
+      repo.git('switch', '-q', '-c', `ralph/${name}`);
+      await repo.write('ralph/tasks.json', JSON.stringify({ project: name, stories: [{ id: 'S-1', passes: true }] }));
+      await repo.write(`${name}.txt`, `${name}\n`);
+      repo.git('add', '-A');
+      repo.git('commit', '-q', '-m', `${name} done`);
+      repo.git('switch', '-q', '-');
+    }
+
+    it('ralph integrate', async () => {
+      const { env, gates, dump } = await runner();
+      const repo = await repoWithLists(['api'], 1, {}, { 'ralph/config.json': gates });
+      await finished(repo, 'api');
+      const result = await runRalph(repo, ['integrate', '--into', 'ralph/integration/test'], { env });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      await expectClean(dump, 1);
+    });
+
+    it('ralph run --parallel --integrate: the gates of a base and of the integration', async () => {
+      const { env, gates, dump } = await runner();
+      const repo = await repoWithLists(
+        ['api', 'ui'],
+        1,
+        { ui: { dependsOn: ['api'] } },
+        { 'ralph/config.json': gates },
+      );
+      await repo.steps([{ implement: true, completeWhenDone: true }]);
+      const result = await runRalph(repo, ['run', '--parallel', '--integrate', '--max-iterations', '3'], {
+        env,
+        timeoutMs: 120_000,
+      });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      // ui's base (api merged and gated), each loop's gates, then api and ui merged and gated.
+      await expectClean(dump, 5);
+    }, 180_000);
   });
 });

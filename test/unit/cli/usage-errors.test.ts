@@ -29,9 +29,9 @@ function stderrOf(argv: string[]): string {
 }
 
 describe("a bad command line is one line in ralph's voice, naming the command's help", () => {
-  it('an invalid value: the reason after a colon', () => {
+  it('an invalid value: the reason after a colon, the value named once', () => {
     expect(stderrOf(['run', '--max-iterations', 'ten'])).toBe(
-      "ralph: option '--max-iterations <n>' argument 'ten' is invalid: expected a whole number ≥ 1, got 'ten' — see `ralph run --help`\n",
+      "ralph: option '--max-iterations <n>' argument 'ten' is invalid: expected a whole number ≥ 1 — see `ralph run --help`\n",
     );
   });
 

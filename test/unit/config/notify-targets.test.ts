@@ -46,7 +46,7 @@ describe('parseTarget', () => {
     expect(parseTarget('http://127.0.0.2/')).toMatchObject({ ok: false });
     expect(parseTarget('ftp://x')).toEqual({
       ok: false,
-      error: "expected desktop, an https:// URL (http:// only to localhost), or cmd:<command>, got 'ftp://x'",
+      error: "expected desktop, an https:// URL (http:// only to localhost), or cmd:<command>, got 'ftp://x/'",
     });
     expect(parseTarget('Desktop')).toMatchObject({ ok: false });
     expect(parseTarget('cmd:')).toEqual({ ok: false, error: "no command after cmd:, got 'cmd:'" });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runGates, type RunGatesOptions } from '../../../src/gates/run-gates.js';
 import type { GateOutcome, GateSpec } from '../../../src/gates/types.js';
+import { gateEnvironment } from '../../../src/run-lifecycle/agent-environment.js';
 
 let root: string;
 let logs: string;
@@ -26,7 +27,7 @@ const options = (extra: Partial<RunGatesOptions> = {}): RunGatesOptions => ({
   cwd: root,
   logsDir: logs,
   iteration: 7,
-  env: { ...process.env, SHELL: '/bin/bash' },
+  env: gateEnvironment({ ...process.env, SHELL: '/bin/bash' }),
   request: 'COMPLETE claimed in iteration 7',
   ...extra,
 });
@@ -209,7 +210,7 @@ describe('runGates', () => {
       const { place: inside, stops } = place();
       const report = await runGates(
         [gate('tests', 'test "$PLACE" = inside && echo "ran $PLACE"')],
-        options({ env: { ...process.env, SHELL: join(root, 'no-such-shell') }, place: inside }),
+        options({ env: gateEnvironment({ ...process.env, SHELL: join(root, 'no-such-shell') }), place: inside }),
       );
       expect(report.passed).toBe(true);
       expect(await readFile(join(logs, 'gates-007-tests.log'), 'utf8')).toBe('ran inside\n');
@@ -299,7 +300,7 @@ describe('runGates', () => {
   it('runs the command with the shell named by SHELL', async () => {
     const report = await runGates(
       [gate('tests', 'true')],
-      options({ env: { ...process.env, SHELL: join(root, 'no-such-shell') } }),
+      options({ env: gateEnvironment({ ...process.env, SHELL: join(root, 'no-such-shell') }) }),
     );
     expect(report.outcomes[0]).toMatchObject({ status: 'failed', exitCode: null });
     const outcome = report.outcomes[0];

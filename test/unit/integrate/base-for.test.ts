@@ -6,6 +6,7 @@ import { recordLoopHead } from '../../../src/files/loop-heads.js';
 import { recordDir } from '../../../src/git/record-dir.js';
 import { baseFor } from '../../../src/integrate/base-for.js';
 import type { ListRef } from '../../../src/integrate/integration-order.js';
+import { gateEnvironment } from '../../../src/run-lifecycle/agent-environment.js';
 import { realRepository } from '../git/real-repository.js';
 
 const list = (name: string, dependsOn: string[] = []): ListRef => ({ name, branch: `ralph/${name}`, dependsOn });
@@ -43,7 +44,9 @@ describe('baseFor', () => {
     const { root, loopBranch } = await project();
     await loopBranch('api', true, 'main', false);
     const lists = [list('api'), list('ui', ['api'])];
-    const refused = await baseFor(root, lists[1]!, lists, { env: process.env }).catch((error: unknown) => error);
+    const refused = await baseFor(root, lists[1]!, lists, { env: gateEnvironment(process.env) }).catch(
+      (error: unknown) => error,
+    );
     expect((refused as RalphError).message).toBe(
       'ui depends on api, whose work is not in its base ralph/integration/for-ui: api  ralph/api left out: no loop of this repository recorded the commits of ralph/api',
     );
@@ -56,7 +59,10 @@ describe('baseFor', () => {
     await loopBranch('ui', true, 'ralph/api');
     const lists = [list('api'), list('db'), list('docs', ['ui']), list('ui', ['api', 'db'])];
     const lines: string[] = [];
-    const base = await baseFor(root, lists[2]!, lists, { env: process.env, onLine: (line) => lines.push(line) });
+    const base = await baseFor(root, lists[2]!, lists, {
+      env: gateEnvironment(process.env),
+      onLine: (line) => lines.push(line),
+    });
     expect(base).toBe('ralph/integration/for-docs');
     const files = git('ls-tree', '--name-only', base).split('\n');
     expect(files).toEqual(expect.arrayContaining(['api.txt', 'db.txt', 'ui.txt', 'README.md']));
@@ -69,20 +75,24 @@ describe('baseFor', () => {
     git('commit', '-q', '-m', 'more db work');
     git('switch', '-q', 'main');
     await recordHead('db', dbBefore);
-    expect(await baseFor(root, lists[2]!, lists, { env: process.env })).toBe(base);
+    expect(await baseFor(root, lists[2]!, lists, { env: gateEnvironment(process.env) })).toBe(base);
     expect(git('ls-tree', '--name-only', base).split('\n')).toContain('db-more.txt');
   });
 
   it('starts a list without dependencies from HEAD', async () => {
     const { root, git } = await project();
-    expect(await baseFor(root, list('api'), [list('api')], { env: process.env })).toBe(git('rev-parse', 'HEAD'));
+    expect(await baseFor(root, list('api'), [list('api')], { env: gateEnvironment(process.env) })).toBe(
+      git('rev-parse', 'HEAD'),
+    );
   });
 
   it('refuses a base without a dependency whose work is not done, naming it', async () => {
     const { root, loopBranch } = await project();
     await loopBranch('api', false);
     const lists = [list('api'), list('ui', ['api'])];
-    const refused = await baseFor(root, lists[1]!, lists, { env: process.env }).catch((error: unknown) => error);
+    const refused = await baseFor(root, lists[1]!, lists, { env: gateEnvironment(process.env) }).catch(
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(RalphError);
     expect((refused as RalphError).message).toBe(
       'ui depends on api, whose work is not in its base ralph/integration/for-ui: api  ralph/api not merged: 1 of 1 stories still open in ralph/tasks.json',

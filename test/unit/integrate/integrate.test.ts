@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
 import { integrate, type IntegrateOptions } from '../../../src/integrate/integrate.js';
 import type { ListRef } from '../../../src/integrate/integration-order.js';
+import { gateEnvironment } from '../../../src/run-lifecycle/agent-environment.js';
 import { realRepository } from '../git/real-repository.js';
 
 /** A repository on `main` with a README, and a way to make a loop's branch with its files and its task list. */
@@ -35,7 +36,7 @@ async function project() {
     into: 'ralph/integration/test',
     worktree: join(root, 'ralph/worktrees/ralph-integration-test'),
     gates: [],
-    env: process.env,
+    env: gateEnvironment(process.env),
     ...more,
   });
   return { ...repo, loopBranch, options };

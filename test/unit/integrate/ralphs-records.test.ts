@@ -8,6 +8,7 @@ import { recordDir, sharedRecordDir } from '../../../src/git/record-dir.js';
 import { integrate, type IntegrateOptions } from '../../../src/integrate/integrate.js';
 import { readIntegrations } from '../../../src/integrate/integration-records.js';
 import { judgeLoopCommits } from '../../../src/integrate/loop-commits.js';
+import { gateEnvironment } from '../../../src/run-lifecycle/agent-environment.js';
 import { realRepository } from '../git/real-repository.js';
 
 // Integration decides from ralph's own records, never from what any process sharing .git can write.
@@ -41,7 +42,7 @@ async function project() {
     into: INTO,
     worktree: join(root, 'ralph/worktrees/ralph-integration-test'),
     gates: [],
-    env: process.env,
+    env: gateEnvironment(process.env),
     ...more,
   });
   return { ...repo, loopBranch, options };

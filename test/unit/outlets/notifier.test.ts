@@ -10,6 +10,7 @@ import { withNotices } from '../../../src/outlets/mid-run-notices.js';
 import { createNotifier, type Notifier } from '../../../src/outlets/notifier.js';
 import type { Happening } from '../../../src/outlets/notification.js';
 import { notificationsFor } from '../../../src/outlets/notify-outlet.js';
+import { monotonicMs } from '../../../src/process/monotonic-clock.js';
 import { finishRun } from '../../../src/run-lifecycle/finish-run.js';
 import { Screen } from '../../../src/ui/screen.js';
 
@@ -185,6 +186,7 @@ describe('an ending', () => {
         env: {},
         github: false,
         startedAt: Date.now(),
+        startedMonotonicMs: monotonicMs(),
         firstIteration: 1,
         maxIterations: 5,
         strayProcessesEnded: 0,

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
 import { ralphPaths } from '../../../src/files/paths.js';
 import { noProgress } from '../../../src/loop/run-report.js';
+import { monotonicMs } from '../../../src/process/monotonic-clock.js';
 import { endingOfError, finishRun } from '../../../src/run-lifecycle/finish-run.js';
 import { Screen } from '../../../src/ui/screen.js';
 import { readAsRunner, readOutputFile } from '../../helpers/workflow-commands.js';
@@ -74,6 +75,7 @@ describe('finishRun after a bug under the lock', () => {
       env: { GITHUB_OUTPUT: output },
       github: true,
       startedAt: Date.now(),
+      startedMonotonicMs: monotonicMs(),
       firstIteration: 1,
       maxIterations: 5,
       strayProcessesEnded: 0,
@@ -102,6 +104,60 @@ describe('finishRun after a bug under the lock', () => {
       /^ralph: internal error: TypeError: Cannot read .* a bug in ralph, not in your project\. Please report it .*; its stack trace is in ralph\/logs\/internal-error\.log$/,
     );
     expect(await readFile(join(paths.logs, 'internal-error.log'), 'utf8')).toContain(bug.stack!);
+  });
+});
+
+describe('finishRun: the durations by the monotonic clock', () => {
+  const cleanup: string[] = [];
+  afterEach(async () => {
+    await Promise.all(cleanup.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  const startedAt = Date.parse('2026-03-01T12:00:00Z');
+  const HOUR = 3_600_000;
+
+  /** A run of two iterations that took `tookMs` by the monotonic clock, while the wall clock moved `wallMs`. */
+  async function finish(tookMs: number, wallMs: number) {
+    const root = await mkdtemp(join(tmpdir(), 'ralph-finish-'));
+    cleanup.push(root);
+    const paths = ralphPaths(root);
+    await mkdir(paths.logs, { recursive: true });
+    const stdout = collect();
+    const progress = { ...noProgress({ complete: 1, total: 1 }), iterations: 2 };
+    await finishRun(
+      {
+        ending: { reason: 'complete' },
+        progress,
+        rows: [],
+        loopRan: { taskList: 'tasks', attempts: 0, completeBefore: 0 },
+      },
+      {
+        paths,
+        out: new Screen(stdout.stream, { tty: false, timestamps: false, github: false, stderr: collect().stream }),
+        env: {},
+        github: false,
+        startedAt,
+        startedMonotonicMs: 1000,
+        clock: { wall: () => startedAt + wallMs, monotonic: () => 1000 + tookMs },
+        firstIteration: 1,
+        maxIterations: 5,
+        strayProcessesEnded: 0,
+      },
+    );
+    const record = JSON.parse(await readFile(paths.lastRun, 'utf8')) as Record<string, unknown>;
+    return { record, duration: /^ *Duration: *(.+)$/m.exec(stdout.text())?.[1]?.trim() };
+  }
+
+  it('after the wall clock was set back an hour: 90 s, never negative', async () => {
+    const { record, duration } = await finish(90_000, 90_000 - HOUR);
+    expect(record).toMatchObject({ durationSeconds: 90, avgIterationSeconds: 45 });
+    expect(duration).toBe('1m 30s');
+  });
+
+  it('after the wall clock was set forward an hour: 5 s, not an hour', async () => {
+    const { record, duration } = await finish(5_000, 5_000 + HOUR);
+    expect(record).toMatchObject({ durationSeconds: 5, endedAt: new Date(startedAt + 5_000 + HOUR).toISOString() });
+    expect(duration).toBe('5s');
   });
 });
 

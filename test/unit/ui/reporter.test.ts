@@ -138,4 +138,24 @@ describe('the terminal reporter and limits', () => {
     expect(local.lines.filter((line) => line.startsWith('::'))).toEqual([]);
     expect(local.statuses.at(-1)).toBeUndefined();
   });
+
+  it('shows the time elapsed by its elapsed clock, whatever the wall clock did meanwhile', () => {
+    const { out, lines, statuses } = recorder();
+    let wall = now();
+    let monotonic = 5_000;
+    const reporter = createReporter(out, {
+      maxStuck: 3,
+      runStartedAt: monotonic,
+      github: false,
+      now: () => wall,
+      elapsed: () => monotonic,
+    });
+    // 90 s later by the monotonic clock, while the wall clock was set back an hour.
+    wall -= 3_600_000 - 90_000;
+    monotonic += 90_000;
+    reporter.iterationStarted(FIRST);
+    expect(lines.at(-1)).toMatch(/· 1m 30s elapsed ──$/);
+    expect(statuses.at(-1)).toMatch(/· 0s ·/);
+    reporter.abandon();
+  });
 });
