@@ -146,7 +146,11 @@ describe.skipIf(!boxWorks)('ralph run: the agent in a box (bubblewrap)', () => {
   });
 
   it("in --parallel: a loop's agent can write neither the main checkout nor a sibling's worktree", async () => {
-    const repo = await repoWithLists(['a', 'b'], 1, {}, { 'ralph/config.json': '{}\n' });
+    // The integration's gate, in its own box, may not write outside its worktree either.
+    const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));
+    const probe = `echo x > ${outside}/from-gate || true; test ! -e ${outside}/from-gate`;
+    const config = `${JSON.stringify({ gates: [{ name: 'probe', command: probe }] })}\n`;
+    const repo = await repoWithLists(['a', 'b'], 1, {}, { 'ralph/config.json': config });
     // The fake agent's script and its call records, where every loop's box may write them.
     const scripts = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-script-')));
     const script = join(scripts, 'script.json');
@@ -164,7 +168,10 @@ describe.skipIf(!boxWorks)('ralph run: the agent in a box (bubblewrap)', () => {
     });
 
     expect(result.code).toBe(0);
-    expect(repo.read('ralph/config.json')).toBe('{}\n');
+    expect(repo.read('ralph/config.json')).toBe(config);
+    expect(result.stdout).toMatch(/^ +box: bubblewrap/m);
+    expect(result.stdout).toContain('2 merged, 0 left out');
+    expect(await readdir(outside)).toEqual([]);
     for (const name of ['a', 'b']) {
       expect(repo.read(`ralph/worktrees/ralph-${name}/box.results`)).toBe('main-config=refused\nsibling=refused\n');
       expect(repo.git('log', '--format=%s', `ralph/${name}`)).not.toContain('foreign');
