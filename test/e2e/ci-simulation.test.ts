@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAKE_BIN_DIR, makeProject, RALPH_BIN, runRalph } from '../helpers/e2e.js';
 import { simulateWorkflow, type SimulatedRun } from '../helpers/actions-runner.js';
@@ -49,7 +49,32 @@ echo "fake npm: unexpected $*" >&2; exit 1
 `,
   );
   chmodSync(join(dir, 'npm'), 0o755);
+  // The image's sudo, for the box's install step: bubblewrap is on this machine already (the suite's
+  // box tests need it), and the AppArmor switch is the real runner's alone.
+  writeFileSync(
+    join(dir, 'sudo'),
+    `#!/bin/sh
+case "$*" in
+  "apt-get update -q" | "apt-get install -y -q bubblewrap" | "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0") exit 0 ;;
+esac
+echo "fake sudo: unexpected $*" >&2; exit 1
+`,
+  );
+  chmodSync(join(dir, 'sudo'), 0o755);
   return dir;
+}
+
+/**
+ * The agent's stand-in script, in a folder of its own: the stand-in records its calls beside it,
+ * so that folder alone is added to the box (as a user would add a folder their agent needs).
+ */
+function agentScript(sim: string): string {
+  mkdirSync(join(sim, 'agent'), { recursive: true });
+  return join(sim, 'agent', 'agent-script.json');
+}
+
+function agentEnv(script: string) {
+  return { RALPH_AGENT_SCRIPT: script, RALPH_BOX_WRITE: dirname(script) };
 }
 
 /** What the hostile agent plants: each script records where it ran, and whether it saw the token, in the step log. */
@@ -80,7 +105,8 @@ function plant(sim: string, log: string) {
     // A git of its own in npm's global bin, a folder on the job's PATH.
     `cp ${evil}/bin/git "$(dirname "$(command -v ralph)")/git"`,
   ];
-  return { attack, stolen };
+  // Each is tried whatever became of the one before: the box refuses most of them.
+  return { attack: attack.map((command) => `${command} || true`), stolen };
 }
 
 function runOptions(project: Awaited<ReturnType<typeof dispatchedProject>>, extra: Partial<SimulatedRun> = {}) {
@@ -116,12 +142,12 @@ describe('the generated workflow, run job by job as the runner runs it', () => {
     const project = await dispatchedProject();
     const { run, log } = runOptions(project);
     const { attack, stolen } = plant(project.sim, log);
-    const script = join(project.sim, 'agent-script.json');
+    const script = agentScript(project.sim);
     writeFileSync(
       script,
       JSON.stringify([{ shell: attack, implement: true, say: '<promise>BLOCKED:the API key is missing</promise>' }]),
     );
-    run.imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+    run.imageEnv = { ...agentEnv(script), IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
 
     const result = simulateWorkflow(project.workflow, run);
     const outcome = (job: string, name: string) => result.steps.find((s) => s.job === job && s.name === name);
@@ -145,8 +171,9 @@ describe('the generated workflow, run job by job as the runner runs it', () => {
     expect(execFileSync('git', ['for-each-ref'], { cwd: stolen, encoding: 'utf8' })).toBe('');
 
     // What the agent planted ran only inside its own step, never with the token, never to make the bundle.
+    // The workflow runs the agent in the box, which refuses nearly every plant outright (the box's own
+    // suite shows each refusal); whatever it could plant, ran only in its own step.
     const runs = plantedRuns(log);
-    expect(runs.length).toBeGreaterThan(0);
     expect(runs.filter((r) => r.step !== 'agent/Run ralph')).toEqual([]);
     expect(runs.filter((r) => !r.line.endsWith('token=0 cfg=0'))).toEqual([]);
     expect(
@@ -170,9 +197,9 @@ describe('a COMPLETE run with open-pr', () => {
     writeFileSync(join(gh, 'gh'), `#!/bin/sh\necho "$* token=$GH_TOKEN cwd=$PWD" >> ${calls}\n`);
     chmodSync(join(gh, 'gh'), 0o755);
     run.imagePath.push(gh);
-    const script = join(project.sim, 'agent-script.json');
+    const script = agentScript(project.sim);
     writeFileSync(script, JSON.stringify([{ implement: true, completeWhenDone: true }]));
-    run.imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+    run.imageEnv = { ...agentEnv(script), IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
 
     const result = simulateWorkflow(project.workflow, run);
     expect(result.jobs.agent?.outputs.code).toBe('0');
@@ -338,7 +365,7 @@ describe('the answer input: a DECIDE answered from the dispatch form', () => {
 
   it('the waiting run puts decide.txt on the branch; a run with the answer commits it and the loop goes on', async () => {
     const project = await dispatchedProject();
-    const script = join(project.sim, 'agent-script.json');
+    const script = agentScript(project.sim);
     writeFileSync(
       script,
       JSON.stringify([
@@ -346,7 +373,7 @@ describe('the answer input: a DECIDE answered from the dispatch form', () => {
         { implement: true, completeWhenDone: true },
       ]),
     );
-    const imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+    const imageEnv = { ...agentEnv(script), IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
 
     const { run: waiting } = runOptions(project);
     waiting.imageEnv = imageEnv;
@@ -391,7 +418,7 @@ describe('the answer input: a DECIDE answered from the dispatch form', () => {
 
   it('a BLOCKED: the answer goes into progress.txt, blocked.txt leaves the branch, and the loop goes on', async () => {
     const project = await dispatchedProject();
-    const script = join(project.sim, 'agent-script.json');
+    const script = agentScript(project.sim);
     writeFileSync(
       script,
       JSON.stringify([
@@ -399,7 +426,7 @@ describe('the answer input: a DECIDE answered from the dispatch form', () => {
         { implement: true, completeWhenDone: true },
       ]),
     );
-    const imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+    const imageEnv = { ...agentEnv(script), IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
     const { run: waiting } = runOptions(project);
     waiting.imageEnv = imageEnv;
     expect(simulateWorkflow(project.workflow, waiting).jobs.agent?.outputs.code).toBe('2');
@@ -425,12 +452,12 @@ describe('the answer input: a DECIDE answered from the dispatch form', () => {
 
   it('a dispatch with an answer and nothing waiting fails in the answer step, before any agent', async () => {
     const project = await dispatchedProject();
-    const script = join(project.sim, 'agent-script.json');
+    const script = agentScript(project.sim);
     writeFileSync(script, JSON.stringify([{ implement: true, completeWhenDone: true }]));
     const { run } = runOptions(project, {
       inputs: { 'open-pr': false, 'claude-code-version': '2.1.332', answer: 'Yes.' },
     });
-    run.imageEnv = { RALPH_AGENT_SCRIPT: script, IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
+    run.imageEnv = { ...agentEnv(script), IS_SANDBOX: '1', RALPH_SKIP_REVIEW: '1', NO_COLOR: '1' };
     const result = simulateWorkflow(project.workflow, run);
     const step = result.steps.find((s) => s.name === 'Answer the loop (the answer input)');
     expect(step?.outcome).toBe('failure');
