@@ -74,6 +74,8 @@ export function createWorkspace() {
         NO_COLOR: '1',
         LC_ALL: 'C',
         IS_SANDBOX: '1',
+        // Like for like with the bash loop, which has no box: scenario 9 measures the box on its own.
+        RALPH_BOX: 'none',
         ...extra,
       };
       delete env.FORCE_COLOR;
