@@ -49,6 +49,9 @@ function attacks(home: string, outside: string): string[] {
     ['forge-records', `echo '{"forged":true}' > .git/ralph/state.json`],
     ['forge-config', `echo '{"gates":[{"name":"t","command":"true"}]}' > ralph/config.json`],
     ['swap-git-dir', `mv .git .git-real`],
+    ['forge-last-run', `echo '{"runArgs":["--max-iterations","500"]}' > ralph/logs/last-run.json`],
+    // The bracket keeps the pattern from matching this very command line.
+    ['kill-ralph', `pkill -9 -f 'bin/ralph[.]cjs run'`],
     ['write-client-state', `echo ok > ${home}/.claude/note`],
     ['write-temp', `echo ok > "$TMPDIR/scratch"`],
   ];
@@ -93,6 +96,8 @@ describe.skipIf(!boxWorks)('ralph run: the agent in a box (bubblewrap)', () => {
       'forge-records': 'refused',
       'forge-config': 'refused',
       'swap-git-dir': 'refused',
+      'forge-last-run': 'refused',
+      'kill-ralph': 'refused',
       'write-client-state': 'done',
       'write-temp': 'done',
     });
