@@ -48,6 +48,8 @@ export interface AgentDialect {
    * it write these and nothing else of home.
    */
   stateFolders: readonly string[];
+  /** The hosts its calls go to, as its environment sets them: the box's allow-list starts from these. */
+  apiHosts: (env: NodeJS.ProcessEnv) => string[];
   /** What only some clients offer; a kind without it is refused when asked for it. */
   features: { sandbox: boolean };
   /** How the scripted stand-in speaks as this client (`ralph demo --agent`, the end-to-end tests). */

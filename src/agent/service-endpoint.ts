@@ -12,3 +12,13 @@ export function endpointFrom(env: NodeJS.ProcessEnv, variable: string, fallback:
     return { invalid: `${variable}=${base} is not a URL` };
   }
 }
+
+/** The host (and port) of a base-URL variable's value, when it is a URL; undefined when unset or not one. */
+export function hostOf(value: string | undefined): string | undefined {
+  if (!value?.trim()) return undefined;
+  try {
+    return new URL(value.trim()).host || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -7,6 +7,9 @@ import { boxPolicy, orderedMounts, PACKAGE_CACHES, type BoxExtras } from './box-
 import { bubblewrapArgs, type PlacedMount } from './bubblewrap.js';
 import { probeBox } from './probe-box.js';
 import { seatbeltProfile } from './seatbelt.js';
+import { RalphError } from '../errors.js';
+import { throughBridge } from './network-bridge.js';
+import { allowList, startNetworkProxy } from './network-proxy.js';
 
 /** A command line: the program and its arguments. */
 export interface Launch {
@@ -44,7 +47,13 @@ export interface BoxRequest {
   sandboxed: boolean;
   /** The dry run: the box as it would be, with nothing made in the repository. */
   dryRun?: boolean;
+  /** Open (the host's), or only the hosts on the list, through ralph's proxy. */
+  network?: BoxNetwork;
 }
+
+/** The box's network: the host's, or the allow-list's hosts alone (`host`, `host:port`, `*.domain`). */
+export type BoxNetwork =
+  { mode: 'open' } | { mode: 'allow-list'; hosts: readonly string[]; onRefused: (target: string) => void };
 
 /**
  * The run's box: the probe, once, then the places and the rules, once. A run with the Docker
@@ -60,32 +69,61 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
   const tmp = await mkdtemp(join(await realpath(tmpdir()), 'ralph-box-'));
   const mounts = await placedMounts(request, home, tmp);
   const { kind, program } = probe;
-  const close = () => rm(tmp, { recursive: true, force: true });
-  if (kind === 'bubblewrap') {
-    return {
-      mode: kind,
-      reason: summary(mounts),
-      box: {
-        kind,
-        close,
-        wrap: (command, cwd) => ({
-          file: program,
-          args: [...bubblewrapArgs(mounts, tmp, cwd), command.file, ...command.args],
-        }),
-      },
-    };
+  const network = request.network ?? { mode: 'open' };
+  if (kind === 'seatbelt') {
+    if (network.mode === 'allow-list')
+      throw new RalphError(
+        'setup',
+        '--box-network allow-list needs bubblewrap: Seatbelt has no allow-list in ralph yet',
+        'run with --box-network open',
+      );
+    return { mode: kind, reason: summary(mounts, network), box: seatbeltBox(program, mounts, tmp) };
   }
-  const profile = seatbeltProfile(mounts);
+  const proxy = network.mode === 'allow-list' && !request.dryRun ? await openProxy(network) : undefined;
+  const isolated = network.mode === 'allow-list';
   return {
     mode: kind,
-    reason: summary(mounts),
+    reason: summary(mounts, network),
     box: {
       kind,
-      close,
-      wrap: (command) => ({
-        file: program,
-        args: ['-p', profile, '/usr/bin/env', `TMPDIR=${tmp}`, command.file, ...command.args],
-      }),
+      close: async () => {
+        await proxy?.close();
+        await rm(tmp, { recursive: true, force: true });
+      },
+      wrap: (command, cwd) => {
+        const inner = proxy ? throughBridge(proxy.socket, command) : command;
+        return {
+          file: program,
+          args: [...bubblewrapArgs(mounts, { tmp, cwd, allowList: isolated }), inner.file, ...inner.args],
+        };
+      },
+    },
+  };
+}
+
+/** The Seatbelt box: the profile, and TMPDIR set by `env` (sandbox-exec sets no variable). */
+function seatbeltBox(program: string, mounts: readonly PlacedMount[], tmp: string): Box {
+  const profile = seatbeltProfile(mounts);
+  return {
+    kind: 'seatbelt',
+    close: () => rm(tmp, { recursive: true, force: true }),
+    wrap: (command) => ({
+      file: program,
+      args: ['-p', profile, '/usr/bin/env', `TMPDIR=${tmp}`, command.file, ...command.args],
+    }),
+  };
+}
+
+/** The allow-list's proxy, on a socket in a folder of its own that the box can reach but not write. */
+async function openProxy(network: Extract<BoxNetwork, { mode: 'allow-list' }>) {
+  const dir = await mkdtemp(join(await realpath(tmpdir()), 'ralph-net-'));
+  const socket = join(dir, 'proxy.sock');
+  const server = await startNetworkProxy(socket, allowList(network.hosts), network.onRefused);
+  return {
+    socket,
+    close: async () => {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }
@@ -133,11 +171,12 @@ async function placedMounts(request: BoxRequest, home: string, tmp: string): Pro
 }
 
 /** The box in a line, for the start, the dry run and last-run.json. */
-function summary(mounts: readonly PlacedMount[]): string {
+function summary(mounts: readonly PlacedMount[], network: BoxNetwork): string {
   const hidden = mounts.filter((mount) => mount.access === 'hidden').length;
+  const reach = network.mode === 'open' ? '' : `; network: only ${network.hosts.join(', ') || 'no host'}`;
   return (
     "writable: the work tree, its git objects and branches, the client's state, a temporary folder, package caches; " +
     "read-only: git's config and hooks, ralph's config, prompt, logs and records; " +
-    `unreadable: ${hidden} credential ${hidden === 1 ? 'store' : 'stores'}`
+    `unreadable: ${hidden} credential ${hidden === 1 ? 'store' : 'stores'}${reach}`
   );
 }

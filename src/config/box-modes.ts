@@ -6,3 +6,8 @@
 export const BOX_MODES = ['auto', 'bubblewrap', 'seatbelt', 'none'] as const;
 
 export type BoxMode = (typeof BOX_MODES)[number];
+
+/** `--box-network`: the host's network, or only the hosts on the allow-list, through ralph's proxy. */
+export const BOX_NETWORKS = ['open', 'allow-list'] as const;
+
+export type BoxNetworkMode = (typeof BOX_NETWORKS)[number];

@@ -1,4 +1,4 @@
-import { BOX_MODES, type BoxMode } from './box-modes.js';
+import { BOX_MODES, BOX_NETWORKS, type BoxMode, type BoxNetworkMode } from './box-modes.js';
 import { option } from './option-def.js';
 import { choice, pathList } from './value-kinds.js';
 
@@ -52,5 +52,24 @@ export const BOX_OPTIONS = {
       'one more path the agent may not read, beside the credential stores (repeatable; adds to config box.hide)',
     configPath: ['box', 'hide'],
     addsFromConfig: true,
+  }),
+  boxNetwork: option({
+    flag: '--box-network <mode>',
+    kind: choice(BOX_NETWORKS),
+    default: 'open' as BoxNetworkMode,
+    description:
+      "the box's network: open (the host's), or allow-list (only the agent's own API hosts and --box-allow-host's, through ralph's proxy)",
+    configPath: ['box', 'network'],
+  }),
+  boxAllowHost: option({
+    flag: '--box-allow-host <host>',
+    kind: pathList('hosts'),
+    default: [] as string[],
+    defaultLabel: 'none',
+    repeatable: true,
+    description:
+      'one more host (host, host:port or *.domain) the box may reach in allow-list mode (repeatable; a flag or RALPH_BOX_ALLOW_HOST only)',
+    configPath: ['box', 'allowHosts'],
+    refusedInConfig: () => true,
   }),
 };

@@ -63,13 +63,16 @@ function gatesSchema(zod: Zod) {
  * key here may only narrow the box: `write` and a `mode` of "none" are refused when a run reads them.
  */
 function boxSchema(zod: Zod) {
-  const said = (key: 'box' | 'boxWrite' | 'boxReadOnly' | 'boxHide') => `${capitalise(RUN_OPTIONS[key].description)}.`;
+  const said = (key: 'box' | 'boxWrite' | 'boxReadOnly' | 'boxHide' | 'boxNetwork' | 'boxAllowHost') =>
+    `${capitalise(RUN_OPTIONS[key].description)}.`;
   return zod
     .strictObject({
       mode: RUN_OPTIONS.box.kind.schema.optional().describe(said('box')),
       write: RUN_OPTIONS.boxWrite.kind.schema.optional().describe(said('boxWrite')),
       readOnly: RUN_OPTIONS.boxReadOnly.kind.schema.optional().describe(said('boxReadOnly')),
       hide: RUN_OPTIONS.boxHide.kind.schema.optional().describe(said('boxHide')),
+      network: RUN_OPTIONS.boxNetwork.kind.schema.optional().describe(said('boxNetwork')),
+      allowHosts: RUN_OPTIONS.boxAllowHost.kind.schema.optional().describe(said('boxAllowHost')),
     })
     .describe('The OS box around every agent and gate (docs/sandbox.md).');
 }

@@ -46,6 +46,8 @@ const box = object(
     write: kind(RUN_OPTIONS.boxWrite.kind.plain),
     readOnly: kind(RUN_OPTIONS.boxReadOnly.kind.plain),
     hide: kind(RUN_OPTIONS.boxHide.kind.plain),
+    network: kind(RUN_OPTIONS.boxNetwork.kind.plain),
+    allowHosts: kind(RUN_OPTIONS.boxAllowHost.kind.plain),
   },
   'strict',
 );

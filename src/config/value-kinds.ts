@@ -163,9 +163,9 @@ export function duration(): ValueKind<number> {
   });
 }
 
-/** A list of paths (`--box-write a --box-write b`; the environment separates them by commas). */
-export function pathList(): ValueKind<string[]> {
-  const expected = 'a list of paths';
+/** A list of paths or names (`--box-write a --box-write b`; the environment separates them by commas). */
+export function pathList(what = 'paths'): ValueKind<string[]> {
+  const expected = `a list of ${what}`;
   // A loop, not `every`: `every` skips an array's holes, which the schema refuses.
   const isPaths = (value: unknown): value is string[] => {
     if (!Array.isArray(value)) return false;

@@ -1,6 +1,7 @@
 import type { BoxRequest } from '../box/open-box.js';
 import type { ConfigFile } from '../config/config-schema.js';
 import { resolveSettings } from '../config/resolve-settings.js';
+import { networkOf } from '../box/box-network.js';
 
 /**
  * The box for an integration's gates, which run the loops' code: the mode and paths as a run reads
@@ -15,5 +16,6 @@ export function integrationBox(config: ConfigFile, env: NodeJS.ProcessEnv): Omit
     clientState: [],
     extras: { write: settings.boxWrite, readOnly: settings.boxReadOnly, hidden: settings.boxHide },
     sandboxed: false,
+    network: networkOf(settings, []),
   };
 }

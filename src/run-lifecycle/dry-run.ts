@@ -79,7 +79,7 @@ async function boxCheck(
   env: NodeJS.ProcessEnv,
 ): Promise<{ check: Check; choice?: BoxChoice }> {
   try {
-    const choice = await openRunBox(resolved, root, env, true);
+    const choice = await openRunBox(resolved, root, env, { dryRun: true });
     return { check: { name: 'box', status: 'ok', detail: `${choice.mode}: ${choice.reason}` }, choice };
   } catch (error) {
     if (!(error instanceof RalphError)) throw error;

@@ -1,25 +1,29 @@
 import { dialectOf } from '../agent/dialects.js';
 import { openBox, type BoxChoice } from '../box/open-box.js';
+import { networkOf } from '../box/box-network.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 
 /**
  * The run's OS box, from its settings: every client it may start (the agent and the fallback) keeps
- * its own state writable, and the user's extra paths join the defaults.
+ * its own state writable, the user's extra paths join the defaults, and in allow-list mode the
+ * clients' own API hosts join the user's. `warn` hears of each host the box refused, once.
  */
 export function openRunBox(
   { settings }: ResolvedSettings,
   root: string,
   env: NodeJS.ProcessEnv,
-  dryRun = false,
+  options: { dryRun?: boolean; warn?: (line: string) => void } = {},
 ): Promise<BoxChoice> {
   const kinds = settings.fallbackAgent === undefined ? [settings.agent] : [settings.agent, settings.fallbackAgent];
+  const dialects = kinds.map(dialectOf);
   return openBox({
     mode: settings.box,
     root,
     env,
-    clientState: [...new Set(kinds.flatMap((kind) => dialectOf(kind).stateFolders))],
+    clientState: [...new Set(dialects.flatMap((dialect) => dialect.stateFolders))],
     extras: { write: settings.boxWrite, readOnly: settings.boxReadOnly, hidden: settings.boxHide },
     sandboxed: settings.sandbox !== false,
-    dryRun,
+    dryRun: options.dryRun === true,
+    network: networkOf(settings, [...dialects.flatMap((dialect) => dialect.apiHosts(env))], options.warn),
   });
 }

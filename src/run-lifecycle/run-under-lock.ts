@@ -108,7 +108,9 @@ async function sayBoundaries(run: LoopRun, resolved: ReadyRun['resolved']): Prom
   const { out, env } = run.terminal;
   const { mode, reason } = run.containment.choice;
   out.line(pc.dim(`containment: ${mode} (${reason})`));
-  run.box = await openRunBox(resolved, run.paths.root, env);
+  run.box = await openRunBox(resolved, run.paths.root, env, {
+    warn: (line) => out.line(pc.yellow(`warning: ${line}`)),
+  });
   out.line(pc.dim(boxLine(run.box)));
 }
 

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chmodSync, chownSync, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -184,6 +186,45 @@ describe.skipIf(!boxWorks)('ralph run: the agent in a box (bubblewrap)', () => {
     expect(result.stdout).toContain('box: bubblewrap');
   }, 120_000);
 
+  it("in allow-list mode reaches only the hosts on the list, through ralph's proxy, and says what it refused", async () => {
+    const servers = await Promise.all([localServer('allowed'), localServer('refused')]);
+    try {
+      const [allowed, refused] = servers.map((server) => server.url) as [string, string];
+      const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+      const fetchDirect = (url: string) =>
+        `node -e "fetch('${url}').then(() => process.exit(0), () => process.exit(1))"`;
+      const tries: [string, string][] = [
+        ['proxied-allowed', `curl -sf ${allowed} | grep -q allowed`],
+        ['proxied-refused', `curl -sf ${refused}`],
+        ['direct-around-proxy', `${fetchDirect(allowed)}`],
+      ];
+      await repo.steps([
+        {
+          shell: tries.map(
+            ([name, command]) =>
+              `if ${command}; then echo ${name}=done; else echo ${name}=refused; fi >> box-results.txt`,
+          ),
+          implement: true,
+          completeWhenDone: true,
+        },
+      ]);
+      const host = (url: string) => new URL(url).host;
+      const result = await runRalph(repo, ['run', '--max-iterations', '2', '--box-network', 'allow-list'], {
+        env: { RALPH_BOX: undefined, RALPH_BOX_ALLOW_HOST: host(allowed) },
+      });
+      expect(result.code, result.stdout).toBe(0);
+      expect(results(repo)).toEqual({
+        'proxied-allowed': 'done',
+        'proxied-refused': 'refused',
+        'direct-around-proxy': 'refused',
+      });
+      expect(result.stdout).toContain(`warning: the box refused a connection to ${host(refused)}`);
+      expect(result.stdout).toContain(`network: only api.anthropic.com, ${host(allowed)}`);
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  });
+
   it.skipIf(!isRoot)('holds a non-root user the same way', async () => {
     const user = 'ralphbox';
     try {
@@ -270,4 +311,15 @@ async function pathWithout(name: string): Promise<string> {
     if (found) await symlink(found, join(dir, program));
   }
   return `${join(import.meta.dirname, '../fixtures/bin')}:${dir}`;
+}
+
+/** A server on 127.0.0.1 that answers every request with its name. */
+async function localServer(name: string) {
+  const server = createServer((_req, res) => res.end(`${name}\n`));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

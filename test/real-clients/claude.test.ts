@@ -80,9 +80,9 @@ describe('the real Claude Code', () => {
   });
 
   // The box (docs/sandbox.md) with the real client in it: its tools, its state, its commit.
-  it.skipIf(!boxWorks())(
-    'completes a story inside the box in a whole ralph run, against a stand-in API: its own tool call and commit',
-    async () => {
+  it.skipIf(!boxWorks()).each(['open', 'allow-list'])(
+    'completes a story inside the box (network %s) in a whole ralph run, against a stand-in API: its own tool call and commit',
+    async (network) => {
       const story =
         'node -e \'const f="ralph/tasks.json";const t=JSON.parse(require("fs").readFileSync(f,"utf8"));' +
         't.stories[0].passes=true;require("fs").writeFileSync(f,JSON.stringify(t,null,2))\' && ' +
@@ -99,6 +99,8 @@ describe('the real Claude Code', () => {
             ANTHROPIC_BASE_URL: api.url,
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
             RALPH_BOX: 'bubblewrap',
+            // In allow-list mode the stand-in's address is the client's own API host (ANTHROPIC_BASE_URL).
+            RALPH_BOX_NETWORK: network,
             IS_SANDBOX: '1',
           },
           timeoutMs: 120_000,

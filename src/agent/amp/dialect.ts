@@ -1,3 +1,4 @@
+import { hostOf } from '../service-endpoint.js';
 import { versionBy } from '../client-setup.js';
 import { switchesFor, withPrompt } from '../agent-command.js';
 import { ampVoice } from './voice.js';
@@ -56,5 +57,6 @@ export const amp: AgentDialect = {
     ),
   voice: ampVoice,
   stateFolders: ['.config/amp', '.local/share/amp', '.cache/amp'],
+  apiHosts: (env) => [hostOf(env.AMP_URL) ?? 'ampcode.com'],
   features: { sandbox: false },
 };

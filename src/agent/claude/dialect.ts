@@ -1,3 +1,4 @@
+import { claudeEndpoint } from './endpoint.js';
 import { CLAUDE_SETUP } from './setup.js';
 import { CLAUDE_STOP_HOOK } from './stop-hook.js';
 import { CLAUDE_ROOT_RULE } from './root-rule.js';
@@ -28,5 +29,9 @@ export const claude: AgentDialect = {
   classifyFailure: (text) => withHint(classifyAgentFailure(text), CLAUDE_HINTS),
   voice: claudeVoice,
   stateFolders: ['.claude', '.claude.json', '.config/claude'],
+  apiHosts: (env) => {
+    const endpoint = claudeEndpoint(env);
+    return 'url' in endpoint ? [endpoint.url.host || 'api.anthropic.com'] : ['api.anthropic.com'];
+  },
   features: { sandbox: true },
 };

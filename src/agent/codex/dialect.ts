@@ -1,3 +1,4 @@
+import { hostOf } from '../service-endpoint.js';
 import { versionBy } from '../client-setup.js';
 import { switchesFor, withPrompt } from '../agent-command.js';
 import { codexVoice } from './voice.js';
@@ -67,5 +68,6 @@ export const codex: AgentDialect = {
     ),
   voice: codexVoice,
   stateFolders: ['.codex'],
+  apiHosts: (env) => [hostOf(env.OPENAI_BASE_URL) ?? 'api.openai.com', 'chatgpt.com', 'auth.openai.com'],
   features: { sandbox: false },
 };

@@ -1,3 +1,4 @@
+import { hostOf } from '../service-endpoint.js';
 import { versionBy } from '../client-setup.js';
 import { switchesFor, withPrompt } from '../agent-command.js';
 import { geminiVoice } from './voice.js';
@@ -63,5 +64,10 @@ export const gemini: AgentDialect = {
     ),
   voice: geminiVoice,
   stateFolders: ['.gemini'],
+  apiHosts: (env) => [
+    hostOf(env.GOOGLE_GEMINI_BASE_URL) ?? 'generativelanguage.googleapis.com',
+    'cloudcode-pa.googleapis.com',
+    'oauth2.googleapis.com',
+  ],
   features: { sandbox: false },
 };

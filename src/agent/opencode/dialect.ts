@@ -59,5 +59,6 @@ export const opencode: AgentDialect = {
     ),
   voice: opencodeVoice,
   stateFolders: ['.local/share/opencode', '.config/opencode', '.cache/opencode', '.local/state/opencode'],
+  apiHosts: () => ['opencode.ai', 'models.dev', 'api.anthropic.com', 'api.openai.com'],
   features: { sandbox: false },
 };

@@ -11,7 +11,7 @@ const mounts = [
 
 describe('bubblewrap', () => {
   it('makes the whole system read-only, then lays each mount over it, and ends with the command', () => {
-    const args = bubblewrapArgs(mounts, '/t/box', '/r');
+    const args = bubblewrapArgs(mounts, { tmp: '/t/box', cwd: '/r' });
     expect(args.slice(0, 3)).toEqual(['--new-session', '--die-with-parent', '--unshare-pid']);
     const joined = args.join(' ');
     expect(joined).toContain('--ro-bind / / --dev /dev --proc /proc');
@@ -19,6 +19,16 @@ describe('bubblewrap', () => {
     expect(joined).toContain('--tmpfs /h/.ssh --remount-ro /h/.ssh');
     expect(joined).toContain('--ro-bind /dev/null /h/.netrc');
     expect(args.slice(-6)).toEqual(['--setenv', 'TMPDIR', '/t/box', '--chdir', '/r', '--']);
+    expect(args).not.toContain('--unshare-net');
+  });
+
+  it('in allow-list mode gives the box a network of its own and points every proxy variable at the bridge', () => {
+    const args = bubblewrapArgs(mounts, { tmp: '/t/box', cwd: '/r', allowList: true });
+    expect(args.slice(0, 4)).toEqual(['--new-session', '--die-with-parent', '--unshare-pid', '--unshare-net']);
+    const joined = args.join(' ');
+    expect(joined).toContain('--setenv HTTPS_PROXY http://127.0.0.1:3128');
+    expect(joined).toContain('--setenv http_proxy http://127.0.0.1:3128');
+    expect(joined).toContain('--unsetenv NO_PROXY --unsetenv no_proxy');
   });
 });
 
