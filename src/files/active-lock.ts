@@ -1,4 +1,4 @@
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
@@ -212,7 +212,14 @@ export class ActiveLock {
 async function writeActive(path: string, active: ActiveFile): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, JSON.stringify(active, null, 2) + '\n');
+    // The temporary name is guessable and its folder the agent's: whatever stands there (a link to
+    // ~/.bashrc) is removed, never written through, and a new one made exclusively.
+    unlinkSync(temporary);
+  } catch {
+    // Nothing there: the usual case.
+  }
+  try {
+    writeFileSync(temporary, JSON.stringify(active, null, 2) + '\n', { flag: 'wx' });
     renameSync(temporary, path);
   } catch (error) {
     await unlink(temporary).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,11 +48,11 @@ describe('ActiveLock.release', () => {
 
   it('still removes the file when a write in flight failed', async () => {
     const lock = await heldLock();
-    // A folder where the temporary file goes: the rewrite fails (EISDIR), the lock file stays.
+    // A folder where the temporary file goes: the rewrite fails (EEXIST: made exclusively), the lock file stays.
     await mkdir(`${lock.path}.${process.pid}.tmp`);
     const update = lock.update({ iteration: 1 });
     await lock.release();
-    await expect(update).rejects.toThrow(/EISDIR/);
+    await expect(update).rejects.toThrow(/EISDIR|EEXIST/);
     expect(await content(lock)).toBeUndefined();
   });
 
@@ -61,7 +61,7 @@ describe('ActiveLock.release', () => {
     await mkdir(`${lock.path}.${process.pid}.tmp`);
     const failed = lock.update({ iteration: 1 });
     await lock.release();
-    await expect(failed).rejects.toThrow(/EISDIR/);
+    await expect(failed).rejects.toThrow(/EISDIR|EEXIST/);
     // A late usage report: no warning about a write that was never this one.
     await expect(lock.update({ iteration: 2 })).resolves.toBeUndefined();
     expect(await content(lock)).toBeUndefined();
@@ -124,5 +124,19 @@ describe('readDeadActive', () => {
     await lock.release();
     await writeFile(lock.path, JSON.stringify(forged));
     expect(await readDeadActive(lock.path)).toMatchObject({ iteration: 7 });
+  });
+});
+
+describe('ActiveLock.update', () => {
+  it('never writes through a link planted at its temporary file: the link goes, the target stays', async () => {
+    const lock = await heldLock();
+    const victim = join(await mkdtemp(join(tmpdir(), 'ralph-victim-')), 'bashrc');
+    cleanup.push(join(victim, '..'));
+    await writeFile(victim, '# mine\n');
+    await symlink(victim, `${lock.path}.${process.pid}.tmp`);
+    await lock.update({ iteration: 2 });
+    expect(await readFile(victim, 'utf8')).toBe('# mine\n');
+    expect(JSON.parse((await content(lock)) ?? '{}')).toMatchObject({ iteration: 2 });
+    await lock.release();
   });
 });
