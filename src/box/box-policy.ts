@@ -1,7 +1,14 @@
 import { dirname, join, sep } from 'node:path';
 
-/** What the agent may do with a path inside the box; the deepest rule over a path decides. */
-export type Access = 'write' | 'read' | 'hidden';
+/**
+ * What the agent may do with a path inside the box; the deepest rule over a path decides. `private`:
+ * an empty folder of the box's own in its place (the shared temporary folders, where other programs
+ * of yours keep their sockets: an ssh agent's, tmux's, the session bus).
+ */
+export type Access = 'write' | 'read' | 'hidden' | 'private';
+
+/** Folders shared by every program of the user's, sockets among them: the box has empty ones instead. */
+export const SHARED_TEMPORARY = ['/tmp', '/var/tmp', '/run/user', '/dev/shm'] as const;
 
 /** One rule of the box: a path and what the agent may do there and below it. */
 export interface BoxRule {
@@ -24,8 +31,6 @@ export interface BoxPlaces {
   tmp: string;
   /** The client's own state folders and files under home, as its dialect names them. */
   clientState: readonly string[];
-  /** Package caches, so that gates install as on the host. */
-  caches: readonly string[];
 }
 
 /** What the user added: written by a flag or a variable (write), or by anyone, config included (read, hidden). */
@@ -49,18 +54,22 @@ export const CREDENTIAL_STORES = [
   '.gnupg',
 ] as const;
 
-/** Caches a gate's install writes, relative to home; absent ones are skipped. */
-export const PACKAGE_CACHES = [
-  '.npm',
-  '.cache',
-  '.yarn',
-  '.pnpm-store',
-  '.local/share/pnpm',
-  '.cargo/registry',
-  'go/pkg/mod',
-  '.m2/repository',
-  '.gradle/caches',
-] as const;
+/**
+ * The package caches' variables, each pointed into the box's temporary folder: a cache the agent
+ * wrote is code your own npx or corepack would run later, outside the box, so the box never writes
+ * yours (`--box-write ~/.npm` shares one, at that risk).
+ */
+export const CACHE_VARIABLES = {
+  npm_config_cache: 'npm',
+  XDG_CACHE_HOME: 'cache',
+  COREPACK_HOME: 'corepack',
+  YARN_CACHE_FOLDER: 'yarn',
+  GOMODCACHE: 'gomod',
+  PIP_CACHE_DIR: 'pip',
+} as const;
+
+/** Variables that lead to a program of yours outside the box through a socket: the box has none of them. */
+export const SOCKET_VARIABLES = ['SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'TMUX', 'TMUX_PANE', 'DBUS_SESSION_BUS_ADDRESS'];
 
 /**
  * The files in the agent's own tree that decide what ralph or git runs next, or what ralph
@@ -92,7 +101,8 @@ export function boxPolicy(places: BoxPlaces, extras: BoxExtras): BoxRule[] {
   const linked = places.gitDir !== places.commonDir;
   const rule = (access: Access) => (path: string) => ({ path, access });
   return [
-    ...[places.workTree, places.commonDir, places.tmp, ...places.clientState, ...places.caches].map(rule('write')),
+    ...SHARED_TEMPORARY.map(rule('private')),
+    ...[places.workTree, places.commonDir, places.tmp, ...places.clientState].map(rule('write')),
     ...extras.write.map(rule('write')),
     ...protectedInTree(places).map(rule('read')),
     // Its own git dir lies inside the shared `worktrees/`, which is read-only for it.
@@ -123,7 +133,14 @@ export function orderedMounts(rules: readonly BoxRule[]): BoxRule[] {
   }
   return [...byPath]
     .map(([path, access]) => ({ path, access }))
+    .filter(({ path }) => !underHidden(byPath, path))
     .sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : 1));
+}
+
+/** Whether a hidden rule lies above `path`: nothing under a hidden folder is mounted, whatever a rule says. */
+function underHidden(byPath: ReadonlyMap<string, Access>, path: string): boolean {
+  for (let at = dirname(path); at !== dirname(at); at = dirname(at)) if (byPath.get(at) === 'hidden') return true;
+  return false;
 }
 
 /** What the deepest rule over `path` allows there; read where none reaches (the whole system is read-only). */

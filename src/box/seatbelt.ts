@@ -20,6 +20,8 @@ export function seatbeltProfile(mounts: readonly PlacedMount[]): string {
     '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/") (regex #"^/dev/tty"))',
   ];
   for (const { path, access } of mounts) {
+    // Seatbelt cannot put an empty folder in a path's place; its shared temporary folders stay as they are.
+    if (access === 'private') continue;
     if (access === 'write')
       lines.push(`(allow file-write* (subpath ${quoted(path)}))`, `(deny file-write-unlink (literal ${quoted(path)}))`);
     else if (access === 'read') lines.push(`(deny file-write* (subpath ${quoted(path)}))`);

@@ -49,7 +49,7 @@ export async function dryRun(
   checks.push(await checkScaffold(options.root));
   const containment = await probeContainment(dirname(ralphPaths(options.root).active), process.env);
   checks.push({ name: 'containment', status: 'ok', detail: `${containment.mode}: ${containment.reason}` });
-  const box = await boxCheck(resolved, options.root, after.env ?? process.env);
+  const box = await boxCheck(resolved, options.root, after.env ?? process.env, agentPath);
   checks.push(box.check);
   let command: AgentCommand | undefined;
   let gates: string[] = [];
@@ -77,9 +77,10 @@ async function boxCheck(
   resolved: ResolvedSettings,
   root: string,
   env: NodeJS.ProcessEnv,
+  agentPath: string | undefined,
 ): Promise<{ check: Check; choice?: BoxChoice }> {
   try {
-    const choice = await openRunBox(resolved, root, env, { dryRun: true });
+    const choice = await openRunBox(resolved, root, env, { dryRun: true, agentPath });
     return { check: { name: 'box', status: 'ok', detail: `${choice.mode}: ${choice.reason}` }, choice };
   } catch (error) {
     if (!(error instanceof RalphError)) throw error;

@@ -1,4 +1,5 @@
 import { dialectOf } from '../agent/dialects.js';
+import { lookUp } from '../process/find-executable.js';
 import { openBox, type BoxChoice } from '../box/open-box.js';
 import { networkOf } from '../box/box-network.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
@@ -12,7 +13,7 @@ export function openRunBox(
   { settings }: ResolvedSettings,
   root: string,
   env: NodeJS.ProcessEnv,
-  options: { dryRun?: boolean; warn?: (line: string) => void } = {},
+  options: { dryRun?: boolean; warn?: (line: string) => void; agentPath?: string | undefined } = {},
 ): Promise<BoxChoice> {
   const kinds = settings.fallbackAgent === undefined ? [settings.agent] : [settings.agent, settings.fallbackAgent];
   const dialects = kinds.map(dialectOf);
@@ -24,6 +25,10 @@ export function openRunBox(
     extras: { write: settings.boxWrite, readOnly: settings.boxReadOnly, hidden: settings.boxHide },
     sandboxed: settings.sandbox !== false,
     dryRun: options.dryRun === true,
+    programs: [
+      options.agentPath ?? '',
+      ...dialects.map((dialect) => lookUp(dialect.bin, root, env.PATH ?? '') ?? ''),
+    ].filter(Boolean),
     network: networkOf(settings, [...dialects.flatMap((dialect) => dialect.apiHosts(env))], options.warn),
   });
 }

@@ -73,7 +73,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     terminal.out.line(`agent: ${agentVersion}`);
   }
   // Once the start checks passed: a refused start is its one line, and this is the run's promise.
-  await sayBoundaries(run, prepared.resolved);
+  await sayBoundaries(run, prepared);
   await setUp();
   // Numbered under the lock: no other run can be writing logs now.
   run.firstIteration = await numbering;
@@ -104,12 +104,13 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
  * How the run keeps its processes and which box holds its agents and gates, opened once before the
  * first agent: a box asked for by name that cannot start refuses the run here.
  */
-async function sayBoundaries(run: LoopRun, resolved: ReadyRun['resolved']): Promise<void> {
+async function sayBoundaries(run: LoopRun, { resolved, ready }: Pick<ReadyRun, 'resolved' | 'ready'>): Promise<void> {
   const { out, env } = run.terminal;
   const { mode, reason } = run.containment.choice;
   out.line(pc.dim(`containment: ${mode} (${reason})`));
   run.box = await openRunBox(resolved, run.paths.root, env, {
     warn: (line) => out.line(pc.yellow(`warning: ${line}`)),
+    agentPath: ready.agentPath,
   });
   out.line(pc.dim(boxLine(run.box)));
 }

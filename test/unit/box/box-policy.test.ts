@@ -9,7 +9,6 @@ const main: BoxPlaces = {
   home: '/h',
   tmp: '/t/box',
   clientState: ['/h/.claude'],
-  caches: ['/h/.npm'],
 };
 const none = { write: [], readOnly: [], hidden: [] };
 
@@ -23,9 +22,15 @@ describe('the box policy', () => {
     const mounts = orderedMounts(boxPolicy(main, none));
     for (const path of ['/r/src/a.ts', '/r/ralph/tasks.json', '/r/ralph/progress.txt', '/r/.git/objects/ab/cd'])
       expect(accessOf(mounts, path), path).toBe('write');
-    for (const path of ['/r/.git/refs/heads/main', '/t/box/x', '/h/.claude/session', '/h/.npm/_cacache'])
+    for (const path of ['/r/.git/refs/heads/main', '/t/box/x', '/h/.claude/session'])
       expect(accessOf(mounts, path), path).toBe('write');
-    for (const path of ['/h/.bashrc', '/etc/passwd', '/t/other', '/usr/lib/node_modules/ralph/x.js'])
+    for (const path of [
+      '/h/.bashrc',
+      '/h/.npm/_npx/x/cli.js',
+      '/etc/passwd',
+      '/t/other',
+      '/usr/lib/node_modules/ralph/x.js',
+    ])
       expect(accessOf(mounts, path), path).toBe('read');
   });
 
