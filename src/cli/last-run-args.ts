@@ -5,13 +5,15 @@ import { readLastRunText } from '../files/last-run.js';
 import { addRunOptions, givenRunFlags } from './run-flags.js';
 import type { ReplayedRun, ReplaySource } from '../commands/answer.js';
 import { neutralise } from '../ui/neutralise.js';
+import { replayedFiles, withRecordedLimit } from './replay-limits.js';
 
 /**
  * The last run's flags, from ralph's own record of it (never the copy in ralph/logs/, which the agent
  * can rewrite). The words are still no command: without a box the agent can reach the record too, so
  * they are parsed as `ralph run`'s own options, through the same checks as the command line — an
  * unknown word, an argument or a bad value refuses the replay (64) before anything is answered — and
- * become the same options object a typed `ralph run` would.
+ * become the same options object a typed `ralph run` would, no file outside the repository and no
+ * limit above the recorded one (replay-limits.ts).
  */
 export async function readLastRunArgs(source: ReplaySource): Promise<ReplayedRun> {
   const { shown } = source;
@@ -36,7 +38,9 @@ export async function readLastRunArgs(source: ReplaySource): Promise<ReplayedRun
       'nothing was answered: answer without --run, then run `ralph run …` yourself with the flags you mean',
     );
   const replayed = parseRunArgs(stored, shown, hint);
-  return { args: [...stored], ...replayed };
+  await replayedFiles(replayed.flags, source.root, shown);
+  const { maxIterations } = record as { maxIterations?: unknown };
+  return { args: [...stored], ...replayed, flags: withRecordedLimit(replayed.flags, maxIterations, shown) };
 }
 
 /**
