@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -140,5 +140,23 @@ describe('an older repository’s run state', () => {
     const again = await runRalph(repo, ['status', '--json'], { env: REVIEW_ON });
     expect(again.stderr).toBe('');
     expect(JSON.parse(again.stdout)).toMatchObject({ tasks: { complete: 0, total: 1 } });
+  });
+
+  it('waiting on a question: `answer --run` moves it with the last run’s record, and goes on', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([ASK, { implement: true, completeWhenDone: true }]);
+    expect((await runRalph(repo, ['run', '--max-iterations', '3'])).code).toBe(3);
+    // As an older ralph left it: the run state under ralph/, the record only in ralph/logs/.
+    await rename(join(repo.root, '.git/ralph/state.json'), join(repo.root, 'ralph/state.json'));
+    await rm(join(repo.root, '.git/ralph/last-run.json'));
+
+    const result = await runRalph(repo, ['answer', '--run', 'Polling.']);
+    expect(result.stderr).toContain(
+      'ralph: moved ralph/state.json to .git/ralph/state.json, and copied ralph/logs/last-run.json beside it: ',
+    );
+    expect(result.stdout).toContain('Going on: ralph run --max-iterations 3\n');
+    expect(result.code).toBe(0);
+    expect(repo.call(2).prompt).toContain('    > Polling.');
+    expect(repo.exists('ralph/state.json')).toBe(false);
   });
 });

@@ -34,6 +34,17 @@ describe('moveOldRunState', () => {
     expect(await moveOldRunState(paths)).toBeUndefined();
   });
 
+  it('copies the older ralph’s last-run.json along, the published one staying where it is', async () => {
+    const paths = await olderRepository(OLD);
+    await mkdir(paths.logs);
+    await writeFile(paths.lastRun, '{"reason":"decide","runArgs":[]}\n');
+    expect(await moveOldRunState(paths)).toBe(
+      "ralph: moved ralph/state.json to .git/ralph/state.json, and copied ralph/logs/last-run.json beside it: ralph's records now live in the git dir, where the agent's box cannot write them",
+    );
+    expect(await readFile(paths.records.lastRun, 'utf8')).toBe('{"reason":"decide","runArgs":[]}\n');
+    expect(await pathExists(paths.lastRun)).toBe(true);
+  });
+
   it('moves nothing when there is nothing to move', async () => {
     const paths = await olderRepository();
     expect(await moveOldRunState(paths)).toBeUndefined();
