@@ -3,7 +3,9 @@ import { dirname } from 'node:path';
 import { errnoCode, RalphError } from '../errors.js';
 import type { RunReport } from '../loop/run-report.js';
 import { parseJson } from './json-text.js';
+import type { LastRunFile } from './last-run-schema.js';
 import { readOwnFileNoLink, replaceOwnFile } from './own-file.js';
+import { plainLastRun } from './plain-json-check.js';
 import type { RecordPaths } from './record-paths.js';
 
 /**
@@ -77,6 +79,25 @@ export async function readLastRun(records: RecordPaths): Promise<Record<string, 
   return parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)
     ? (parsed.value as Record<string, unknown>)
     : undefined;
+}
+
+/**
+ * The record as `ralph status` and `ralph lists` show it, checked against its schema (zod loaded only
+ * when the plain check is unsure of it); undefined without a record.
+ */
+export async function readCheckedLastRun(
+  records: RecordPaths,
+): Promise<{ ok: true; run: LastRunFile } | { ok: false; error: string } | undefined> {
+  const text = await readLastRunText(records);
+  if (text === undefined) return undefined;
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { ok: false, error: `not valid JSON (${parsed.error})` };
+  const plain = plainLastRun(parsed.value) as LastRunFile | undefined;
+  if (plain) return { ok: true, run: plain };
+  const { lastRunSchema } = await import('./last-run-schema.js');
+  const result = lastRunSchema.safeParse(parsed.value);
+  if (result.success) return { ok: true, run: result.data };
+  return { ok: false, error: result.error.issues[0]?.message ?? 'not a run report' };
 }
 
 /**

@@ -1,14 +1,14 @@
 import type { UsageWindow } from '../domain/usage.js';
 import { readDeadActive, readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
-import { readLastRunText } from '../files/last-run.js';
+import { readCheckedLastRun } from '../files/last-run.js';
 import type { RecordPaths, RunPaths } from '../files/record-paths.js';
 import { blockedReason, decideAnswer, decideQuestion } from '../files/signal-files.js';
 import { readOwnFile } from '../files/own-file.js';
 import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
 import { countStories, openStories, type ReviewPolicy } from '../domain/tasks.js';
-import { plainLastRun, plainTaskList } from '../files/plain-json-check.js';
-import type { LastRunFile } from './last-run-schema.js';
+import { plainTaskList } from '../files/plain-json-check.js';
+import type { LastRunFile } from '../files/last-run-schema.js';
 import { parseJson } from '../files/json-text.js';
 import { currentBranch } from '../git/branch.js';
 
@@ -172,16 +172,9 @@ function usageOf(value: unknown): UsageWindow[] | undefined {
 
 /** The last run as ralph recorded it (never the published copy in ralph/logs/, which the agent can rewrite). */
 async function readLastRunStatus(records: RecordPaths): Promise<LastRunStatus | null> {
-  const text = await readLastRunText(records);
-  if (text === undefined) return null;
-  const parsed = parseJson(text);
-  if (!parsed.ok) return { state: 'invalid', error: `not valid JSON (${parsed.error})` };
-  const plain = plainLastRun(parsed.value) as LastRunFile | undefined;
-  if (plain) return { state: 'ok', ...plain };
-  const { lastRunSchema } = await import('./last-run-schema.js');
-  const result = lastRunSchema.safeParse(parsed.value);
-  if (result.success) return { state: 'ok', ...result.data };
-  return { state: 'invalid', error: result.error.issues[0]?.message ?? 'not a run report' };
+  const checked = await readCheckedLastRun(records);
+  if (checked === undefined) return null;
+  return checked.ok ? { state: 'ok', ...checked.run } : { state: 'invalid', error: checked.error };
 }
 
 async function readRecentIterations(path: string, count: number): Promise<IterationStatus[]> {
