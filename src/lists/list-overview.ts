@@ -40,7 +40,7 @@ export interface ListOverview {
   broken: boolean;
   /** The loop running on it now (its lock held), if any. */
   running: { pid: number; iteration: number } | null;
-  /** How its last run ended, from that checkout's ralph/logs/last-run.json. */
+  /** How its last run ended, as ralph recorded it in that checkout's git dir. */
   lastEnding: { reason: string; exitCode: number; endedAt: string | null } | null;
 }
 
