@@ -39,8 +39,8 @@ export async function readLastRunArgs(source: ReplaySource): Promise<ReplayedRun
     );
   const replayed = parseRunArgs(stored, shown, hint);
   await replayedFiles(replayed.flags, source.root, shown);
-  const { maxIterations } = record as { maxIterations?: unknown };
-  return { args: [...stored], ...replayed, flags: withRecordedLimit(replayed.flags, maxIterations, shown) };
+  const { replayMaxIterations } = record as { replayMaxIterations?: unknown };
+  return { args: [...stored], ...replayed, flags: withRecordedLimit(replayed.flags, replayMaxIterations, shown) };
 }
 
 /**

@@ -101,10 +101,15 @@ export async function readCheckedLastRun(
 }
 
 /**
- * The flags the record holds for `ralph answer --run`, as they are (the replay checks them):
- * undefined without a record, or one without them.
+ * The flags the record holds for `ralph answer --run`, as they are (the replay checks them), with
+ * the iteration limit of the run they were given to: undefined without a record, or one without them.
  */
-export async function recordedRunArgs(records: RecordPaths): Promise<string[] | undefined> {
-  const args = (await readLastRun(records))?.runArgs;
-  return Array.isArray(args) && args.every((word) => typeof word === 'string') ? args : undefined;
+export async function recordedReplay(
+  records: RecordPaths,
+): Promise<Pick<RunReport, 'runArgs' | 'replayMaxIterations'> | undefined> {
+  const record = await readLastRun(records);
+  const args = record?.runArgs;
+  if (!Array.isArray(args) || !args.every((word) => typeof word === 'string')) return undefined;
+  const limit = record?.replayMaxIterations;
+  return { runArgs: args, ...(typeof limit === 'number' ? { replayMaxIterations: limit } : {}) };
 }

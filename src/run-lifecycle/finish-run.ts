@@ -11,7 +11,7 @@ import { endingOf, type Ending } from '../loop/termination.js';
 import type { Screen } from '../ui/screen.js';
 import { stateAfterRun } from './resume-guard.js';
 import { buildRunReport, type RunProgress, type RunReport } from '../loop/run-report.js';
-import { recordedRunArgs, writeLastRun } from '../files/last-run.js';
+import { recordedReplay, writeLastRun } from '../files/last-run.js';
 import { pathExists } from '../files/missing-file.js';
 import { withAgentShares } from './agent-shares.js';
 import { fanOut, type Outlet } from '../outlets/outlet.js';
@@ -104,7 +104,7 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
   // Mid-run notifications still under way finish first: the record counts them.
   await context.notifier?.settled();
   if (context.notifier) report = { ...report, notificationsFailed: context.notifier.failed() };
-  if (context.runArgs) report = { ...report, runArgs: await replayable(context.runArgs, end, context.paths) };
+  if (context.runArgs) report = { ...report, ...(await replayable(context.runArgs, end, context)) };
   if (error) context.out.error(errorLine(error));
   // One record, fanned out once, in this order: the report reads last-run.json.
   const outlets = [
@@ -169,10 +169,15 @@ async function recordState(run: NonNullable<RunEnd['loopRan']>, end: RunEnd, pat
  * The flags `ralph answer --run` goes on with: this run's, but for a start refused (for whatever
  * reason) while a BLOCKED or a DECIDE waits. While one waits every start is refused, so the last
  * record is the run that asked, or a refused start that kept its flags: the question is the asking
- * run's, and so are the flags its answer goes on with.
+ * run's, and so are the flags its answer goes on with, and the iteration limit they had.
  */
-async function replayable(typed: readonly string[], end: RunEnd, paths: RunPaths): Promise<string[]> {
-  if (end.loopRan) return [...typed];
+async function replayable(
+  typed: readonly string[],
+  end: RunEnd,
+  { paths, maxIterations }: FinishContext,
+): Promise<Pick<RunReport, 'runArgs' | 'replayMaxIterations'>> {
+  const own = { runArgs: [...typed], ...(maxIterations > 0 ? { replayMaxIterations: maxIterations } : {}) };
+  if (end.loopRan) return own;
   const waits = (await pathExists(paths.blocked)) || (await pathExists(paths.decide));
-  return (waits ? await recordedRunArgs(paths.records) : undefined) ?? [...typed];
+  return (waits ? await recordedReplay(paths.records) : undefined) ?? own;
 }

@@ -99,6 +99,23 @@ describe('a forged ralph/logs/last-run.json', () => {
 });
 
 describe('ralph’s own record, where no box kept the agent out of it', () => {
+  it('keeps the asking run’s limit beside its flags: a refused start with a lower one does not refuse the replay', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([ASK, { implement: true, completeWhenDone: true }]);
+    expect((await runRalph(repo, ['run', '--max-iterations', '4'])).code).toBe(3);
+    expect((await runRalph(repo, ['run', '--max-iterations', '2'])).code).toBe(3);
+    expect(repo.lastRun()).toMatchObject({
+      maxIterations: 2,
+      runArgs: ['--max-iterations', '4'],
+      replayMaxIterations: 4,
+    });
+
+    const result = await runRalph(repo, ['answer', '--run', 'Polling.']);
+    expect(result.stdout).toContain('Going on: ralph run --max-iterations 4\n');
+    expect(result.code).toBe(0);
+    expect(repo.lastRun()).toMatchObject({ reason: 'complete', maxIterations: 4 });
+  });
+
   it('naming a prompt outside the repository, or a limit above its run’s: the replay is refused (64)', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await repo.steps([ASK]);

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readLastRun, recordedRunArgs, writeLastRun, writeLastRunNow } from '../../../src/files/last-run.js';
+import { readLastRun, recordedReplay, writeLastRun, writeLastRunNow } from '../../../src/files/last-run.js';
 import { ralphPaths } from '../../../src/files/paths.js';
 import { withRecords, type RunPaths } from '../../../src/files/record-paths.js';
 import { buildRunReport, noProgress } from '../../../src/loop/run-report.js';
@@ -29,6 +29,7 @@ const report = {
     strayProcessesEnded: 0,
   }),
   runArgs: ['--max-iterations', '4'],
+  replayMaxIterations: 4,
 };
 
 describe('last-run.json: ralph’s record and the published copy', () => {
@@ -38,7 +39,7 @@ describe('last-run.json: ralph’s record and the published copy', () => {
     expect(await readFile(paths.records.lastRun, 'utf8')).toBe(await readFile(paths.lastRun, 'utf8'));
     await writeFile(paths.lastRun, JSON.stringify({ ...report, runArgs: ['--max-iterations', '500'] }));
     expect(await readLastRun(paths.records)).toMatchObject({ reason: 'complete', maxIterations: 4 });
-    expect(await recordedRunArgs(paths.records)).toEqual(['--max-iterations', '4']);
+    expect(await recordedReplay(paths.records)).toEqual({ runArgs: ['--max-iterations', '4'], replayMaxIterations: 4 });
   });
 
   it('reads no record where none was written, nor one that is no JSON object', async () => {
@@ -46,10 +47,10 @@ describe('last-run.json: ralph’s record and the published copy', () => {
     await writeLastRun(paths, report);
     await rm(paths.records.lastRun);
     expect(await readLastRun(paths.records)).toBeUndefined();
-    expect(await recordedRunArgs(paths.records)).toBeUndefined();
+    expect(await recordedReplay(paths.records)).toBeUndefined();
     for (const text of ['[1]', 'null', '{', '{"runArgs":[1]}']) {
       await writeFile(paths.records.lastRun, text);
-      expect(await recordedRunArgs(paths.records)).toBeUndefined();
+      expect(await recordedReplay(paths.records)).toBeUndefined();
     }
   });
 
