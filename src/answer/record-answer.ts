@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ioError, ownFile } from '../errors.js';
+import { ioError } from '../errors.js';
 import { rememberQuestion } from '../files/decide-record.js';
 import { appendOwnFile, replaceOwnFile } from '../files/own-file.js';
-import type { RalphPaths } from '../files/paths.js';
+import type { RunPaths } from '../files/record-paths.js';
 import { updateRunState } from '../files/run-state.js';
 import { quoteLines } from '../domain/quote-lines.js';
 import { isoSeconds } from '../loop/time.js';
@@ -19,28 +19,26 @@ export interface Recorded {
 /**
  * Records a human's answer to what the loop waits for. Always into the archive of answers first,
  * so nothing the run produced is lost; then under a DECIDE the answer goes below decide.txt's
- * `---` (the question kept word for word, and remembered in state.json as ralph's: a human answered
+ * `---` (the question kept word for word, and remembered in the run state as ralph's: a human answered
  * it, whoever wrote it), and under a BLOCKED the resolution goes into progress.txt, where every
  * agent reads, and blocked.txt goes.
  */
 export async function recordAnswer(
-  paths: RalphPaths,
+  paths: RunPaths,
   waiting: Waiting,
   answer: string,
   context: { at: number; taskList: string },
 ): Promise<Recorded> {
   const archive = await archiveAnswer(paths, waiting, answer, context.at);
   // A human answered: the runs that waited for it were no unproductive resumes (as --reset-resumes).
-  await ownFile(paths.state, 'write', () =>
-    updateRunState(paths.state, context.taskList, (state) => ({
-      ...state,
-      resumeAttempts: 0,
-      ...(waiting.kind === 'blocked' ? { resolvedBlock: { reason: waiting.reason, answer } } : {}),
-    })),
-  );
+  await updateRunState(paths.records, context.taskList, (state) => ({
+    ...state,
+    resumeAttempts: 0,
+    ...(waiting.kind === 'blocked' ? { resolvedBlock: { reason: waiting.reason, answer } } : {}),
+  }));
   if (waiting.kind === 'decide') {
     await replaceOwnFile(paths.root, paths.decide, decideWithAnswer(waiting.above, answer));
-    await ownFile(paths.state, 'write', () => rememberQuestion(paths, context.taskList));
+    await rememberQuestion(paths, context.taskList);
   } else {
     await appendOwnFile(
       paths.root,
@@ -74,7 +72,7 @@ export function resolution(reason: string, answer: string, at: number): string {
 }
 
 /** Adds the exchange to ralph/logs/answers/<date>.md, one file per day; resolves to its path. */
-async function archiveAnswer(paths: RalphPaths, waiting: Waiting, answer: string, at: number): Promise<string> {
+async function archiveAnswer(paths: RunPaths, waiting: Waiting, answer: string, at: number): Promise<string> {
   const stamp = isoSeconds(at);
   const path = join(paths.logs, 'answers', `${stamp.slice(0, 10)}.md`);
   const asked =

@@ -11,7 +11,7 @@ export function declareAnswer(program: Command, setExitCode: (code: number) => v
       '--tasks <file>',
       "the task list whose loop waits; a list's worktree (--worktree, --parallel) is answered there",
     )
-    .option('--run', "then start the loop again at once, with the last run's options (ralph/logs/last-run.json)", false)
+    .option('--run', "then start the loop again at once, with the last run's options, as ralph recorded them", false)
     .action(async (text: string | undefined, options: { file?: string; tasks?: string; run: boolean }) => {
       const [{ answerCommand }, { readLastRunArgs }] = await Promise.all([
         import('../commands/answer.js'),

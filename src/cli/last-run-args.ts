@@ -1,26 +1,29 @@
 import { Command, CommanderError, Option } from 'commander';
 import { RalphError } from '../errors.js';
 import { parseJson } from '../files/json-text.js';
-import { readOwnFileNoLink } from '../files/own-file.js';
+import { readLastRunText } from '../files/last-run.js';
 import { addRunOptions, givenRunFlags } from './run-flags.js';
-import type { ReplayedRun } from '../commands/answer.js';
+import type { ReplayedRun, ReplaySource } from '../commands/answer.js';
 import { neutralise } from '../ui/neutralise.js';
+import { replayedFiles, withRecordedLimit } from './replay-limits.js';
 
 /**
- * The last run's flags from ralph/logs/last-run.json. The agent can write that file, so its words
- * are no command: they are parsed as `ralph run`'s own options, through the same checks as the
- * command line — an unknown word, an argument or a bad value refuses the replay (64) before anything
- * is answered — and become the same options object a typed `ralph run` would.
+ * The last run's flags, from ralph's own record of it (never the copy in ralph/logs/, which the agent
+ * can rewrite). The words are still no command: without a box the agent can reach the record too, so
+ * they are parsed as `ralph run`'s own options, through the same checks as the command line — an
+ * unknown word, an argument or a bad value refuses the replay (64) before anything is answered — and
+ * become the same options object a typed `ralph run` would, no file outside the repository and no
+ * limit above the recorded one (replay-limits.ts).
  */
-export async function readLastRunArgs(path: string, shown: string): Promise<ReplayedRun> {
-  const text = await readOwnFileNoLink(path);
+export async function readLastRunArgs(source: ReplaySource): Promise<ReplayedRun> {
+  const { shown } = source;
+  const text = await readLastRunText(source.records);
   const hint = 'nothing was answered: answer without --run, then run `ralph run` with your options yourself';
   if (text === undefined) throw new RalphError('setup', `--run: ${shown} not found (no run recorded yet)`, hint);
   const parsed = parseJson(text);
+  const record: unknown = parsed.ok ? parsed.value : undefined;
   const stored: unknown =
-    parsed.ok && typeof parsed.value === 'object' && parsed.value !== null
-      ? (parsed.value as { runArgs?: unknown }).runArgs
-      : undefined;
+    typeof record === 'object' && record !== null ? (record as { runArgs?: unknown }).runArgs : undefined;
   if (!Array.isArray(stored) || !stored.every((word): word is string => typeof word === 'string'))
     throw new RalphError(
       'setup',
@@ -35,13 +38,15 @@ export async function readLastRunArgs(path: string, shown: string): Promise<Repl
       'nothing was answered: answer without --run, then run `ralph run …` yourself with the flags you mean',
     );
   const replayed = parseRunArgs(stored, shown, hint);
-  return { args: [...stored], ...replayed };
+  await replayedFiles(replayed.flags, source.root, shown);
+  const { replayMaxIterations } = record as { replayMaxIterations?: unknown };
+  return { args: [...stored], ...replayed, flags: withRecordedLimit(replayed.flags, replayMaxIterations, shown) };
 }
 
 /**
  * The words a replay never takes from the file, and why. Each names a program to run or turns one of
- * ralph's checks off: the agent can write last-run.json, so these come from the human's own command
- * line only. ralph never records --notify (a URL may hold a token), so one there was put there.
+ * ralph's checks off: without a box the agent can write even ralph's record, so these come from the
+ * human's own command line only. ralph never records --notify (a URL may hold a token), so one there was put there.
  */
 const FROM_YOU_ONLY: Readonly<Record<string, string>> = {
   '--agent-bin': 'names a program to run',

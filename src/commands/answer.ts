@@ -8,18 +8,28 @@ import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { readOwnFile } from '../files/own-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
+import type { RecordPaths } from '../files/record-paths.js';
 import { storedTaskList, taskListId, withListBranch } from '../files/run-state.js';
 import { parseTasks } from '../files/tasks.js';
 import { findRepoRoot } from '../git/repository.js';
+import { runPaths } from '../git/run-paths.js';
 import { chooseTaskList, TASKS_VARIABLE, type ChosenList } from '../lists/chosen-list.js';
 import { existingListWorktree } from '../lists/list-worktree.js';
 import { findTaskLists, worktreeDir } from '../lists/task-lists.js';
 import { neutralise, oneLine } from '../ui/neutralise.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 
+/** Where `ralph answer --run` reads the last run's flags: ralph's record, in the records of the work tree `root`. */
+export interface ReplaySource {
+  root: string;
+  records: RecordPaths;
+  /** The record's path as the person at the terminal would type it. */
+  shown: string;
+}
+
 /** What `ralph answer --run` starts the loop with: the last run's own flags, checked again. */
 export interface ReplayedRun {
-  /** The words as last-run.json keeps them, recorded again by the run they start. */
+  /** The words as the record keeps them, recorded again by the run they start. */
   args: string[];
   flags: Partial<Record<RunOptionKey, unknown>>;
   yes: boolean;
@@ -31,10 +41,10 @@ export interface AnswerCommandOptions extends AnswerSource {
   /** --tasks: the list whose loop waits; with a worktree of its own (--worktree, --parallel), answered there. */
   tasks?: string;
   /**
-   * --run: start the loop again at once, with the last run's options, which this reads from
-   * last-run.json (path, and the path as shown) — the CLI's parser of run options, given from above.
+   * --run: start the loop again at once, with the last run's options, which this reads from ralph's
+   * record of it — the CLI's parser of run options, given from above.
    */
-  replay?: (path: string, shown: string) => Promise<ReplayedRun>;
+  replay?: (source: ReplaySource) => Promise<ReplayedRun>;
   now?: number;
   env?: NodeJS.ProcessEnv;
   stdout?: NodeJS.WritableStream;
@@ -51,15 +61,21 @@ export async function answerCommand(options: AnswerCommandOptions): Promise<numb
   const root = await findRepoRoot(options.cwd);
   // Read where the human is: a --file in a worktree would be the agent's to write.
   const answer = await readAnswerText(options, options.cwd);
-  const place = await waitingPlace(root, options.cwd, options.tasks ?? (env[TASKS_VARIABLE] || undefined), env);
-  const paths = ralphPaths(place.root);
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  const here = await runPaths(root, { say });
+  const named = options.tasks ?? (env[TASKS_VARIABLE] || undefined);
+  const place = await waitingPlace({ root, records: here.records }, options.cwd, named, env);
+  const paths = place.root === root ? here : await runPaths(place.root, { say });
   const shown = (path: string) => shownPath(options.cwd, path);
   // A run in progress is no loop waiting: its agent may be writing progress.txt this instant.
   const busy = await lockRefusal(paths.active);
   if (busy) throw busy;
   const waiting = await findWaiting(paths);
   if (!waiting) throw await nothingWaits(root, paths, shown);
-  const replay = options.replay ? await options.replay(paths.lastRun, shown(paths.lastRun)) : undefined;
+  const { records } = paths;
+  const replay = options.replay
+    ? await options.replay({ root: paths.root, records, shown: shown(records.lastRun) })
+    : undefined;
   const { archive } = await recordAnswer(paths, waiting, answer, {
     at: options.now ?? Date.now(),
     taskList:
@@ -102,7 +118,7 @@ interface WaitingPlace {
  * list — an answer meant for one loop must never land on another's question.
  */
 async function waitingPlace(
-  root: string,
+  { root, records }: { root: string; records: RecordPaths },
   cwd: string,
   named: string | undefined,
   env: NodeJS.ProcessEnv,
@@ -113,7 +129,7 @@ async function waitingPlace(
   const dir = await existingListWorktree(root, list);
   if (dir === undefined) {
     const taskList = await taskListOf(root, list.file);
-    const waitingOn = await storedTaskList(ralphPaths(root).state);
+    const waitingOn = await storedTaskList(records);
     if (waitingOn !== undefined && waitingOn !== taskList)
       throw new RalphError(
         'setup',

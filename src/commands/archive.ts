@@ -5,6 +5,7 @@ import { isErrno, RalphError } from '../errors.js';
 import { readLiveActive } from '../files/active-lock.js';
 import { archiveName, createUniqueDir, localDate } from '../files/archive-name.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
+import { runPaths } from '../git/run-paths.js';
 import { ownFolder, readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
@@ -39,7 +40,8 @@ const DECLINED_EXIT_CODE = 1;
 export async function archiveCommand(options: ArchiveOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const root = await findRepoRoot(options.cwd);
-  const paths = ralphPaths(root, (await chooseTaskList(root, options.cwd, options.tasks, process.env)).file);
+  const tasksFile = (await chooseTaskList(root, options.cwd, options.tasks, process.env)).file;
+  const paths = await runPaths(root, { tasks: tasksFile, say: (line) => process.stderr.write(`${line}\n`) });
   const shown = relative(root, paths.tasks).split(sep).join('/');
   // Another list than ralph/tasks.json is filed away alone: progress.txt and the signals are the checkout's.
   const onlyTheList = paths.tasks !== ralphPaths(root).tasks;
@@ -72,7 +74,7 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
     : await fileAway(paths, dir, options.includeLogs ?? false);
   const reset = onlyTheList ? [] : await startFresh(paths);
   // A filed-away task list starts its successor with no unproductive resumes behind it.
-  await updateRunState(paths.state, taskListId(withListBranch(tasks, paths.root, paths.tasks)), (state) => ({
+  await updateRunState(paths.records, taskListId(withListBranch(tasks, paths.root, paths.tasks)), (state) => ({
     ...state,
     resumeAttempts: 0,
   }));

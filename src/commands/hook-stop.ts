@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { readLiveActive } from '../files/active-lock.js';
-import { ralphPaths } from '../files/paths.js';
 import { readOwnFile } from '../files/own-file.js';
+import { shownPath } from '../files/paths.js';
+import { runPaths } from '../git/run-paths.js';
 import { decideStop } from '../hook/decide-stop.js';
 import { appendHookLog, hookFiles, readBlocks, writeBlocks } from '../hook/hook-files.js';
 import { stopHookOf } from '../agent/dialects.js';
@@ -50,7 +51,8 @@ async function hookStop(options: HookStopOptions): Promise<void> {
   const start = (parsed.ok ? parsed.input.cwd : undefined) ?? hook.projectDir(options.env) ?? options.cwd;
   const root = await findWorkTree(resolve(options.cwd, start));
   if (root === undefined) return;
-  const paths = ralphPaths(root);
+  // No move of older records here: the hook runs in the agent's box, where the records are read-only.
+  const paths = await runPaths(root);
   const files = hookFiles(paths.logs);
   const log = (line: string) => appendHookLog(files.log, now(), line);
 
@@ -59,9 +61,11 @@ async function hookStop(options: HookStopOptions): Promise<void> {
     if (active === undefined) return;
     if (!parsed.ok) throw new Error(parsed.problem);
     const loop = toLoopState(active as unknown as Record<string, unknown>);
-    const snapshotText = await readOwnFile(paths.tasksSnapshot);
+    const snapshotText = await readOwnFile(paths.records.tasksSnapshot);
     if (snapshotText === undefined)
-      throw new Error('ralph/.tasks-snapshot.json is missing (ralph run writes it when an iteration begins)');
+      throw new Error(
+        `${shownPath(root, paths.records.tasksSnapshot)} is missing (ralph run writes it when an iteration begins)`,
+      );
     const decision = await decideStop({
       snapshotText,
       tasksText: await readOwnFile(chosenTasks(root, active.tasks) ?? paths.tasks),

@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import pc from 'picocolors';
 import { detectGates, type DetectedGate } from '../gates/detect-gates.js';
-import { ralphPaths } from '../files/paths.js';
 import { acceptAsLeftBehind } from '../files/run-state.js';
+import { runPaths } from '../git/run-paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { applyPlan, type ItemOutcome } from '../init/apply-plan.js';
 import { GITHUB_WORKFLOW, type CiProvider } from '../init/ci-providers.js';
@@ -83,7 +83,8 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const written = outcomes
     .filter((outcome) => ['created', 'replaced', 'updated', 'reset'].includes(outcome.result))
     .map((outcome) => outcome.path);
-  await acceptAsLeftBehind(root, ralphPaths(root).state, written);
+  const { records } = await runPaths(root, { say: (line) => process.stderr.write(`${line}\n`) });
+  await acceptAsLeftBehind(root, records, written);
   const where: Whereabouts = {
     agent,
     agentFound: agentPath !== undefined,

@@ -1,9 +1,11 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
+import { shownPath } from '../files/paths.js';
+import type { RunPaths } from '../files/record-paths.js';
 import { pathExists } from '../files/missing-file.js';
 import { requireNamedList } from '../lists/chosen-list.js';
 import { findRepoRoot } from '../git/repository.js';
+import { runPaths } from '../git/run-paths.js';
 import { RalphError } from '../errors.js';
 import { readReportInputs } from '../report/read-inputs.js';
 import { shapeReport } from '../report/report-data.js';
@@ -34,7 +36,7 @@ function formatOf(format: string | undefined): ReportFormat {
 
 /** Writes the report of the runs recorded under `paths` to `out`; resolves to the path written. */
 export async function writeReport(
-  paths: RalphPaths,
+  paths: RunPaths,
   options: { out?: string; tasks?: string; format?: ReportFormat; now?: number; review?: ReviewPolicy },
 ): Promise<string> {
   const format = options.format ?? 'html';
@@ -70,7 +72,7 @@ export async function writeReport(
 export async function reportCommand(options: ReportOptions): Promise<number> {
   const format = formatOf(options.format);
   const root = await findRepoRoot(options.cwd);
-  const paths = ralphPaths(root);
+  const paths = await runPaths(root, { say: (line) => process.stderr.write(`${line}\n`) });
   // Nothing to report, and nothing of ralph's to write into.
   if (!(await pathExists(paths.dir)))
     throw new RalphError(

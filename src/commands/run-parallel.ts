@@ -1,7 +1,8 @@
-import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 import { ralphPaths } from '../files/paths.js';
+import { recordPaths } from '../files/record-paths.js';
 import { currentBranch } from '../git/branch.js';
+import { recordDir } from '../git/record-dir.js';
 import { findRepoRoot } from '../git/repository.js';
 import { GitStopped } from '../git/safe-git.js';
 import { baseFor } from '../integrate/base-for.js';
@@ -76,8 +77,10 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
           onLine: (line) => screen.say(list.name, line),
         }),
       merge: gitMergePorts(root),
-      readRecord: (list, since) =>
-        readLoopRecord(join(worktreeDir(root, list.branch), 'ralph/logs/last-run.json'), since),
+      readRecord: async (list, since) => {
+        const records = await recordDir(worktreeDir(root, list.branch)).catch(() => undefined);
+        return records === undefined ? undefined : readLoopRecord(recordPaths(records), since);
+      },
       output: (list) => screen.output(list.name, 'stdout'),
       changed: (views) => screen.changed(views),
       say: (list, text) => screen.say(list, text),

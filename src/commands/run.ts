@@ -4,6 +4,7 @@ import type { RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
+import { runPaths } from '../git/run-paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { chooseTaskList, type ChosenList } from '../lists/chosen-list.js';
 import { failed, type Check } from '../run-lifecycle/check.js';
@@ -48,7 +49,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const terminal = terminalFor(options);
   const root = await findRepoRoot(options.cwd);
   const given = options.flags.tasks as string | undefined;
-  const paths = ralphPaths(root, (await chooseTaskList(root, options.cwd, given, terminal.env)).file);
+  const tasks = (await chooseTaskList(root, options.cwd, given, terminal.env)).file;
+  // A dry run writes nothing, so it moves nothing either: it reads the records as they are.
+  const say = options.dryRun ? undefined : (line: string) => terminal.out.line(line);
+  const paths = await runPaths(root, { tasks, ...(say ? { say } : {}) });
   const start: StartInput = {
     cwd: options.cwd,
     root,
@@ -127,7 +131,12 @@ async function dryRunCommand(
       },
     );
     const { dryRun } = await import('../run-lifecycle/dry-run.js');
-    return await dryRun(plan.resolved, plan.checks, terminal.out, { tree, ...flags, env: terminal.env });
+    return await dryRun(plan.resolved, plan.checks, terminal.out, {
+      records: start.paths.records,
+      tree,
+      ...flags,
+      env: terminal.env,
+    });
   } finally {
     await terminal.out.close();
   }

@@ -1,5 +1,6 @@
-import { ralphPaths, type RalphPaths } from '../files/paths.js';
+import type { RunPaths } from '../files/record-paths.js';
 import { findRepoRoot } from '../git/repository.js';
+import { runPaths } from '../git/run-paths.js';
 import { chooseTaskList, requireNamedList, type ChosenList } from '../lists/chosen-list.js';
 import { readStatus } from '../status/read-status.js';
 import { statusReviewPolicy } from '../status/status-policy.js';
@@ -27,7 +28,8 @@ export async function statusCommand(options: StatusOptions): Promise<number> {
   const env = options.env ?? process.env;
   const chosen = await chooseTaskList(root, options.cwd, options.tasks, env);
   requireNamedList(root, options.cwd, chosen.file);
-  const paths = (await listWorktreePaths(root, chosen)) ?? ralphPaths(root, chosen.file);
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  const paths = (await listWorktreePaths(root, chosen, say)) ?? (await runPaths(root, { tasks: chosen.file, say }));
   // With the review cycle on, a story is complete when it passes and is approved.
   const policy = await statusReviewPolicy(paths, env);
   const status = await readStatus(paths, { now: options.now ?? Date.now(), rows: options.rows ?? 10, policy });
@@ -40,11 +42,15 @@ export async function statusCommand(options: StatusOptions): Promise<number> {
  * shown from there, as `ralph lists` reads it: its task list, lock and logs are the worktree's.
  * Loaded only then: the usual status reads no git and no schema.
  */
-async function listWorktreePaths(root: string, chosen: ChosenList): Promise<RalphPaths | undefined> {
+async function listWorktreePaths(
+  root: string,
+  chosen: ChosenList,
+  say: (line: string) => void,
+): Promise<RunPaths | undefined> {
   if (chosen.name === undefined) return undefined;
   const { existingListWorktree } = await import('../lists/list-worktree.js');
   const dir = await existingListWorktree(root, chosen);
-  return dir === undefined ? undefined : ralphPaths(dir);
+  return dir === undefined ? undefined : await runPaths(dir, { say });
 }
 
 /**

@@ -1,33 +1,33 @@
 import { createHash } from 'node:crypto';
 import type { DecideState } from '../loop/port-data.js';
-import type { RalphPaths } from './paths.js';
+import type { RunPaths } from './record-paths.js';
 import { readRunState, updateRunState } from './run-state.js';
 import { decideAnswer, decideQuestion, readOptional } from './signal-files.js';
 import type { DecideExchange } from '../loop/port-data.js';
 import { readOwnFile } from './own-file.js';
 
-/** The fingerprint of a decide.txt's question, as state.json keeps it. */
+/** The fingerprint of a decide.txt's question, as the run state keeps it. */
 function fingerprint(text: string): string {
   return createHash('sha256').update(decideQuestion(text)).digest('hex');
 }
 
-/** Remembers (state.json) the question ralph just wrote to decide.txt, read back as the file holds it. */
-export async function rememberQuestion(paths: RalphPaths, taskList: string): Promise<void> {
+/** Remembers (the run state) the question ralph just wrote to decide.txt, read back as the file holds it. */
+export async function rememberQuestion(paths: RunPaths, taskList: string): Promise<void> {
   const text = await readOptional(paths.decide);
   if (text === undefined) return;
-  await updateRunState(paths.state, taskList, (state) => ({ ...state, decideAsked: fingerprint(text) }));
+  await updateRunState(paths.records, taskList, (state) => ({ ...state, decideAsked: fingerprint(text) }));
 }
 
 /**
- * Where decide.txt stands — answered only when ralph wrote its question (state.json holds its
+ * Where decide.txt stands — answered only when ralph wrote its question (its record holds its
  * fingerprint) and someone wrote below it. A decide.txt the agent wrote itself, "answer" included,
  * is no human's answer: it is not announced to the next agent.
  */
-export async function askedDecideState(paths: RalphPaths, taskList: string): Promise<DecideState> {
+export async function askedDecideState(paths: RunPaths, taskList: string): Promise<DecideState> {
   const text = await readOptional(paths.decide);
   if (text === undefined) return 'none';
   if (!decideAnswer(text)) return 'pending';
-  const { decideAsked } = await readRunState(paths.state, taskList);
+  const { decideAsked } = await readRunState(paths.records, taskList);
   return decideAsked === fingerprint(text) ? 'answered' : 'none';
 }
 

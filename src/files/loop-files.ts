@@ -4,7 +4,7 @@ import { ownFile } from '../errors.js';
 import type { ActiveLock } from './active-lock.js';
 import type { UsageWindow } from '../domain/usage.js';
 import type { LoopFiles } from '../loop/ports.js';
-import type { RalphPaths } from './paths.js';
+import type { RunPaths } from './record-paths.js';
 import { readOwnFile, replaceOwnFile } from './own-file.js';
 import { readPromptFile } from './prompt-file.js';
 import { writeBlocked, writeDecide } from './signal-files.js';
@@ -21,11 +21,12 @@ import { headRecorder } from './loop-heads.js';
  * `writeUsage` records the agent's usage windows in `.ralph-active` as they come.
  */
 export function createLoopFiles(
-  paths: RalphPaths,
+  paths: RunPaths,
   promptPath: string,
   lock: ActiveLock,
   taskList: string,
 ): LoopFiles & { writeUsage(windows: UsageWindow[]): Promise<void> } {
+  const { records } = paths;
   return {
     readPrompt: () => readPromptFile(promptPath, promptPath, 'restore it: the run reads it every iteration'),
     readTasks: async () => {
@@ -35,11 +36,11 @@ export function createLoopFiles(
     },
     decideState: () => askedDecideState(paths, taskList),
     readDecideExchange: () => readDecideExchange(paths.decide),
-    takeBlockResolution: () => ownFile(paths.state, 'write', () => takeResolvedBlock(paths.state, taskList)),
+    takeBlockResolution: () => takeResolvedBlock(paths.records, taskList),
     writeBlocked: (entry) => writeBlocked(paths.root, paths.blocked, entry),
     writeDecide: async (entry) => {
       await writeDecide(paths.root, paths.decide, entry);
-      await ownFile(paths.state, 'write', () => rememberQuestion(paths, taskList));
+      await rememberQuestion(paths, taskList);
     },
     appendRow: (row) => appendSummaryRow(paths.root, paths.summaryCsv, row),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
@@ -48,11 +49,10 @@ export function createLoopFiles(
     snapshotTasks: async () => {
       const text = await readOwnFile(paths.tasks).catch(() => undefined);
       await (text === undefined
-        ? ownFile(paths.tasksSnapshot, 'write', () => rm(paths.tasksSnapshot, { force: true }))
-        : replaceOwnFile(paths.root, paths.tasksSnapshot, text));
+        ? ownFile(records.tasksSnapshot, 'write', () => rm(records.tasksSnapshot, { force: true }))
+        : replaceOwnFile(records.base, records.tasksSnapshot, text));
     },
-    recordReviewRejection: (storyId) =>
-      ownFile(paths.state, 'write', () => addReviewRejection(paths.state, taskList, storyId)),
+    recordReviewRejection: (storyId) => addReviewRejection(paths.records, taskList, storyId),
     writeFeedback: async (iteration, text) => {
       const name = `feedback-${String(iteration).padStart(3, '0')}.md`;
       await replaceOwnFile(paths.root, join(paths.logs, name), text);
@@ -64,18 +64,14 @@ export function createLoopFiles(
       ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
     writeUsage: (windows) => ownFile(paths.active, 'write', () => lock.update({ usage: windows })),
     recordSeenApprovals: async (ids) => {
-      await ownFile(paths.state, 'write', () =>
-        updateRunState(paths.state, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] })),
-      );
+      await updateRunState(records, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] }));
     },
     recordHead: headRecorder(paths.root),
     saveUnconfirmedApprovals: async (ids) => {
-      await ownFile(paths.state, 'write', () =>
-        updateRunState(paths.state, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({
-          ...current,
-          ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}),
-        })),
-      );
+      await updateRunState(records, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({
+        ...current,
+        ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}),
+      }));
     },
   };
 }

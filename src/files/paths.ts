@@ -11,18 +11,17 @@ export interface RalphPaths {
   config: string;
   logs: string;
   summaryCsv: string;
+  /** The published copy of the last run's record, for scripts and CI (ralph decides from its own: record-paths.ts). */
   lastRun: string;
   blocked: string;
   decide: string;
   active: string;
-  /** tasks.json as the running iteration began (for the Stop hook). */
-  tasksSnapshot: string;
-  /** ralph's memory of this task list across runs: resume attempts, review counts. */
-  state: string;
 }
 
 /**
  * The loop's own files: git-ignored so they never dirty the tree or land in an agent's commit.
+ * state.json and .tasks-snapshot.json now live in the records (record-paths.ts); their old names stay
+ * ignored, so a copy an older ralph left (or an agent wrote) never lands in a commit either.
  * A `*` pattern covers the temporary files written beside one (`.ralph-active.<pid>.tmp`, `.new`,
  * `.stale`; `state.json.<pid>.tmp`), which an agent's `git add -A` could otherwise catch mid-write.
  */
@@ -60,8 +59,6 @@ export function ralphPaths(root: string, tasks?: string): RalphPaths {
     blocked: join(dir, 'blocked.txt'),
     decide: join(dir, 'decide.txt'),
     active: join(dir, '.ralph-active'),
-    tasksSnapshot: join(dir, '.tasks-snapshot.json'),
-    state: join(dir, 'state.json'),
   };
 }
 

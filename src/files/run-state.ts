@@ -1,12 +1,16 @@
-import { dirname, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
+import { ownFile } from '../errors.js';
 import { uncommittedChanges, type WorkTreeChanges } from '../git/work-tree.js';
 import type { Reason } from '../loop/termination.js';
-import { replaceOwnFile } from './own-file.js';
-import { readOwnFile } from './own-file.js';
+import { readOwnFile, replaceOwnFile } from './own-file.js';
 import { parseJson } from './json-text.js';
+import type { RecordPaths } from './record-paths.js';
 import { copyCounts, countOf, emptyCounts, withCount, type KeyedCounts } from '../domain/keyed-counts.js';
 
-/** ralph's memory of one task list across runs (ralph/state.json). */
+/**
+ * ralph's memory of one task list across runs (state.json in the records, record-paths.ts). This
+ * module is its one owner: every reading and every write goes through the functions below.
+ */
 export interface RunState {
   /** The task list this state belongs to (its branchName or project); another list starts afresh. */
   taskList: string;
@@ -37,8 +41,8 @@ export interface RunState {
 }
 
 /** The state for a task list: what state.json holds when it is about that list, else a fresh start. */
-export async function readRunState(path: string, taskList: string): Promise<RunState> {
-  const state = await readStored(path);
+export async function readRunState(records: RecordPaths, taskList: string): Promise<RunState> {
+  const state = await readStored(records);
   const fresh: RunState = {
     taskList,
     runs: 0,
@@ -51,30 +55,35 @@ export async function readRunState(path: string, taskList: string): Promise<RunS
 }
 
 /** The task list state.json is about (the last run's), or undefined when there is no state yet. */
-export async function storedTaskList(path: string): Promise<string | undefined> {
-  const { taskList } = await readStored(path);
+export async function storedTaskList(records: RecordPaths): Promise<string | undefined> {
+  const { taskList } = await readStored(records);
   return typeof taskList === 'string' ? taskList : undefined;
 }
 
-/** Writes state.json (`<root>/ralph/state.json`) atomically, never through a link. */
-export async function writeRunState(path: string, state: RunState): Promise<void> {
-  await replaceOwnFile(dirname(dirname(path)), path, `${JSON.stringify(state, null, 2)}\n`);
+/**
+ * The one writer of state.json: whole or not at all, never through a link. An OS error is an `io`
+ * error naming the file (the run ends io_error).
+ */
+function writeRunState(records: RecordPaths, state: RunState): Promise<void> {
+  return ownFile(records.state, 'write', () =>
+    replaceOwnFile(records.base, records.state, `${JSON.stringify(state, null, 2)}\n`),
+  );
 }
 
 /** Changes state.json under a lock-free read-modify-write (only the one running loop writes it). */
 export async function updateRunState(
-  path: string,
+  records: RecordPaths,
   taskList: string,
   change: (state: RunState) => RunState,
 ): Promise<RunState> {
-  const next = change(await readRunState(path, taskList));
-  await writeRunState(path, next);
+  const next = change(await ownFile(records.state, 'read', () => readRunState(records, taskList)));
+  await writeRunState(records, next);
   return next;
 }
 
 /** Counts one more review that sent the story back; resolves to its count so far (any id is a plain key). */
-export async function addReviewRejection(path: string, taskList: string, storyId: string): Promise<number> {
-  const state = await updateRunState(path, taskList, (current) => ({
+export async function addReviewRejection(records: RecordPaths, taskList: string, storyId: string): Promise<number> {
+  const state = await updateRunState(records, taskList, (current) => ({
     ...current,
     reviewRejections: withCount(current.reviewRejections, storyId, countOf(current.reviewRejections, storyId) + 1),
   }));
@@ -103,32 +112,36 @@ export function withListBranch<T extends { branchName?: string }>(tasks: T, root
  * Counts what ralph itself just wrote outside ralph/ (`ralph init`: .gitignore, the client's hook settings,
  * a CI workflow) as left behind by ralph, so the first `ralph run` does not refuse over it.
  */
-export async function acceptAsLeftBehind(root: string, path: string, written: readonly string[]): Promise<void> {
+export async function acceptAsLeftBehind(
+  root: string,
+  records: RecordPaths,
+  written: readonly string[],
+): Promise<void> {
   const now = await uncommittedChanges(root);
   const ours = Object.entries(now).filter(([changed]) => written.includes(changed));
   if (ours.length === 0) return;
-  const stored = await readStored(path);
-  await writeRunState(path, {
+  const stored = await readStored(records);
+  await writeRunState(records, {
     ...stored,
     leftBehind: { ...stored.leftBehind, ...Object.fromEntries(ours) },
   } as RunState);
 }
 
 /** What state.json holds; a damaged file must not stop the loop (it only holds counters), so it reads as empty. */
-async function readStored(path: string): Promise<Partial<RunState>> {
-  const text = await readOwnFile(path);
+async function readStored(records: RecordPaths): Promise<Partial<RunState>> {
+  const text = await readOwnFile(records.state);
   const parsed = text === undefined ? undefined : parseJson(text);
   return parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null ? parsed.value : {};
 }
 
 /** Takes the BLOCKED resolution state.json holds (gone once taken); anything but two strings is none. */
 export async function takeResolvedBlock(
-  path: string,
+  records: RecordPaths,
   taskList: string,
 ): Promise<{ reason: string; answer: string } | undefined> {
-  const { resolvedBlock, ...rest } = await readRunState(path, taskList);
+  const { resolvedBlock, ...rest } = await readRunState(records, taskList);
   if (resolvedBlock === undefined) return undefined;
-  await writeRunState(path, rest);
+  await writeRunState(records, rest);
   const { reason, answer } = resolvedBlock as Partial<Record<string, unknown>>;
   return typeof reason === 'string' && typeof answer === 'string' ? { reason, answer } : undefined;
 }

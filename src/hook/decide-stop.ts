@@ -35,7 +35,7 @@ export async function decideStop(checks: StopChecks): Promise<StopDecision> {
 /** Checks (1) and (2): what is wrong with tasks.json, or undefined. */
 function checkTaskList(checks: StopChecks): string | undefined {
   if (checks.tasksText === undefined) {
-    return 'ralph/tasks.json is missing. Restore it (ralph/.tasks-snapshot.json has it as the iteration began) and commit it.';
+    return "ralph/tasks.json is missing. Restore it (the git dir's ralph/tasks-snapshot.json has it as the iteration began) and commit it.";
   }
   const now = parseStories(checks.tasksText);
   if (!now.ok) return `ralph/tasks.json ${now.problem}. Fix it (ralph reads it after every iteration) and commit it.`;

@@ -5,8 +5,8 @@ import { oneLine } from '../ui/neutralise.js';
 
 /**
  * How many times the hook has blocked the current iteration. Kept in ralph/logs/hook-state.json,
- * a file only the hook writes: `ralph run` rewrites ralph/state.json while the agent works, and
- * two writers of one file would lose each other's updates.
+ * a file only the hook writes: the records in the git dir are read-only in the agent's box, where
+ * the hook runs, and two writers of one file would lose each other's updates.
  */
 export interface HookState {
   /** The run's `startedAt`: iteration numbers alone could repeat after the logs are cleared. */

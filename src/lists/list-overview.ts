@@ -3,11 +3,13 @@ import { join, relative, sep } from 'node:path';
 import { countStories, type ReviewPolicy } from '../domain/tasks.js';
 import { isKernelLockHeld, lockScope } from '../files/kernel-lock.js';
 import { readLiveActive } from '../files/active-lock.js';
-import { parseJson } from '../files/json-text.js';
+import { readLastRun } from '../files/last-run.js';
 import { readOwnFile } from '../files/own-file.js';
 import { ralphPaths } from '../files/paths.js';
+import { recordPaths } from '../files/record-paths.js';
 import { MAX_BRANCH_TASKS_BYTES, parseTasks } from '../files/tasks.js';
 import { currentBranch } from '../git/branch.js';
+import { recordDir } from '../git/record-dir.js';
 import { branchExists, listWorktrees, showFile, type WorktreeEntry } from '../git/worktrees.js';
 import { notOurWorktree } from './list-worktree.js';
 import { errorLine, RalphError } from '../errors.js';
@@ -38,7 +40,7 @@ export interface ListOverview {
   broken: boolean;
   /** The loop running on it now (its lock held), if any. */
   running: { pid: number; iteration: number } | null;
-  /** How its last run ended, from that checkout's ralph/logs/last-run.json. */
+  /** How its last run ended, as ralph recorded it in that checkout's git dir. */
   lastEnding: { reason: string; exitCode: number; endedAt: string | null } | null;
 }
 
@@ -180,11 +182,10 @@ async function runningLoop(checkout: string): Promise<ListOverview['running']> {
   return { pid: described?.pid ?? 0, iteration: described?.iteration ?? 0 };
 }
 
-/** The ending recorded in a checkout's last-run.json; a record that does not read as one is none. */
+/** The ending ralph recorded for a checkout's last run; a record that does not read as one is none. */
 async function lastEnding(checkout: string): Promise<ListOverview['lastEnding']> {
-  const text = await readOwnFile(ralphPaths(checkout).lastRun).catch(() => undefined);
-  const parsed = text === undefined ? undefined : parseJson(text);
-  const record = parsed?.ok ? (parsed.value as Record<string, unknown> | null) : null;
+  const dir = await recordDir(checkout).catch(() => undefined);
+  const record = dir === undefined ? undefined : await readLastRun(recordPaths(dir));
   if (!record || typeof record.reason !== 'string' || !/^[a-z_]{1,40}$/.test(record.reason)) return null;
   if (typeof record.exitCode !== 'number') return null;
   const endedAt = typeof record.endedAt === 'string' ? record.endedAt : null;

@@ -100,12 +100,12 @@ export interface LoopFiles {
   writeFeedback(iteration: number, text: string): Promise<string>;
   writeActive(state: ActiveState): Promise<void>;
   /**
-   * Remembers (ralph/state.json) the stories whose approval no review iteration made, so a later
+   * Remembers (in the run state) the stories whose approval no review iteration made, so a later
    * run still doubts them.
    */
   saveUnconfirmedApprovals(ids: readonly string[]): Promise<void>;
   /**
-   * Remembers (ralph/state.json) the stories approved as an iteration starts, and that a run is under
+   * Remembers (in the run state) the stories approved as an iteration starts, and that a run is under
    * way: should ralph be killed, the next run doubts every approval made since.
    */
   recordSeenApprovals(ids: readonly string[]): Promise<void>;

@@ -67,6 +67,8 @@ export interface RunReport extends EndingRecord {
   agents?: Record<string, AgentShare>;
   /** The run's own flags (no secret, nothing one-shot): what `ralph answer --run` parses and replays. */
   runArgs?: string[];
+  /** The iteration limit of the run those flags are (a refused start keeps the asker's): a replay goes no higher. */
+  replayMaxIterations?: number;
   /** Notifications that failed or timed out (--notify; absent without a target). */
   notificationsFailed?: number;
 }

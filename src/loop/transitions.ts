@@ -18,7 +18,8 @@ export const LOOP_MODES: readonly Mode[] = ['implement', 'review', 'review-fix']
 /** The fields a review decides; in a review iteration nothing else may change. */
 const REVIEW_FIELDS = ['passes', 'reviewStatus', 'reviewCount', 'reviewFeedback'];
 
-const SNAPSHOT_HINT = 'ralph/.tasks-snapshot.json has the list as the iteration began';
+// In ralph's records (the git dir: .git/ralph, or a linked worktree's own), which the agent may read, not write.
+const SNAPSHOT_HINT = "the git dir's ralph/tasks-snapshot.json has the list as the iteration began";
 
 export interface TransitionCheck {
   /** The stories when the iteration began. */

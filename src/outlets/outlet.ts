@@ -1,10 +1,10 @@
-import type { RalphPaths } from '../files/paths.js';
+import type { RunPaths } from '../files/record-paths.js';
 import type { RunReport } from '../loop/run-report.js';
 
 /** What every outlet of a run's ending receives: the one record, and where ralph's files are. */
 export interface EndingNote {
   report: RunReport;
-  paths: RalphPaths;
+  paths: RunPaths;
 }
 
 /**

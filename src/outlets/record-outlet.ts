@@ -1,10 +1,11 @@
-import { writeLastRun } from '../run-lifecycle/last-run-file.js';
+import { writeLastRun } from '../files/last-run.js';
 import type { Screen } from '../ui/screen.js';
 import type { Outlet } from './outlet.js';
 
 /**
- * ralph/logs/last-run.json, for scripts and CI: the first outlet, since the report reads it. A
- * record that cannot be written says so in its own words (the previous run's may still be there).
+ * The run's record (last-run.json: ralph's own, and the published copy in ralph/logs/ for scripts and
+ * CI): the first outlet, since the report reads it. A record that cannot be written says so in its
+ * own words (the previous run's may still be there).
  */
 export function recordOutlet(out: Pick<Screen, 'error'>): Outlet {
   return {

@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
+import { readLastRun } from '../files/last-run.js';
+import { replaceOwnFile } from '../files/own-file.js';
+import type { RecordPaths } from '../files/record-paths.js';
 import type { ParallelResult } from './supervisor.js';
 
 /** The parallel run's record, beside each loop's own: ralph/logs/parallel-last-run.json of the main checkout. */
@@ -28,27 +30,22 @@ export async function writeParallelRecord(
 }
 
 /**
- * A loop's own record, if it wrote one during this run: a last-run.json from before `since` is an
- * earlier run's (a loop refused before its lock writes none). Its reason is only believed as a word.
+ * A loop's own record (in its worktree's records, never the copy in its ralph/logs/), if it wrote one
+ * during this run: one from before `since` is an earlier run's (a loop refused before its lock writes
+ * none). Its reason is only believed as a word.
  */
 export async function readLoopRecord(
-  file: string,
+  records: RecordPaths,
   since: number,
 ): Promise<{ reason: string; record: unknown } | undefined> {
-  const size = await stat(file).then(
+  const size = await stat(records.lastRun).then(
     (stats) => stats.size,
     () => undefined,
   );
   if (size === undefined || size > MAX_RECORD_BYTES) return undefined;
-  const text = await readOwnFile(file).catch(() => undefined);
-  let record: unknown;
-  try {
-    record = JSON.parse(text ?? '');
-  } catch {
-    return undefined;
-  }
-  if (typeof record !== 'object' || record === null) return undefined;
-  const { reason, startedAt } = record as { reason?: unknown; startedAt?: unknown };
+  const record = await readLastRun(records);
+  if (record === undefined) return undefined;
+  const { reason, startedAt } = record;
   if (typeof reason !== 'string' || !/^[a-z_]{1,40}$/.test(reason) || typeof startedAt !== 'string') return undefined;
   // A second of slack: the loop's clock reading and ours are not the same instant.
   if (!(Date.parse(startedAt) >= since - 1000)) return undefined;

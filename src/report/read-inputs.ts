@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { isErrno, RalphError } from '../errors.js';
-import type { RalphPaths } from '../files/paths.js';
+import { readLastRun } from '../files/last-run.js';
+import type { RunPaths } from '../files/record-paths.js';
 import { blockedReason, decideQuestion } from '../files/signal-files.js';
 import { parseTasks } from '../files/tasks.js';
 import { parseJson } from '../files/json-text.js';
@@ -47,16 +48,17 @@ function objectOrNull(text: string | undefined): Record<string, unknown> | null 
 }
 
 /** Reads every input; `tasksPath` replaces ralph/tasks.json (`--tasks FILE`). */
-export async function readReportInputs(paths: RalphPaths, tasksPath = paths.tasks): Promise<ReportInputs> {
-  const [csv, lastRun, state, tasks, blocked, decide] = await Promise.all(
-    [paths.summaryCsv, paths.lastRun, paths.state, tasksPath, paths.blocked, paths.decide].map(readReportFile),
+export async function readReportInputs(paths: RunPaths, tasksPath = paths.tasks): Promise<ReportInputs> {
+  const [csv, state, tasks, blocked, decide] = await Promise.all(
+    [paths.summaryCsv, paths.records.state, tasksPath, paths.blocked, paths.decide].map(readReportFile),
   );
+  const lastRun = await readLastRun(paths.records);
   const parsed = tasks === undefined ? undefined : parseTasks(tasks);
   if (parsed && !parsed.ok)
     throw new RalphError('setup', `${tasksPath} is not a task list: ${parsed.error}`, 'fix it or pass --tasks FILE');
   return {
     csv: csv ?? '',
-    lastRun: objectOrNull(lastRun),
+    lastRun: lastRun ?? null,
     state: objectOrNull(state),
     stories: parsed?.tasks.stories ?? [],
     project: parsed?.tasks.project ?? parsed?.tasks.branchName ?? null,

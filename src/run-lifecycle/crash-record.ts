@@ -1,5 +1,6 @@
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { writeLastRunNow } from '../files/last-run.js';
 import { buildRunReport } from '../loop/run-report.js';
 import { exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
@@ -48,10 +49,7 @@ export function recordCrash(run: LoopRun, bug: unknown): string {
       maxIterations: run.maxIterations,
       strayProcessesEnded: run.containment.ended,
     });
-    mkdirSync(dirname(paths.lastRun), { recursive: true });
-    const temporary = `${paths.lastRun}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(report, null, 2) + '\n');
-    renameSync(temporary, paths.lastRun);
+    writeLastRunNow(paths, report);
   } catch (error) {
     saved = `its record could not be written: ${(error as Error).message}`;
   }

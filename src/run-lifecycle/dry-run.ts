@@ -6,6 +6,7 @@ import { RUN_OPTIONS, type RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { ralphPaths, shownPath } from '../files/paths.js';
+import type { RecordPaths } from '../files/record-paths.js';
 import type { Console } from '../ui/screen.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { agentInvocation, gatePlace, openSandbox } from './agent-invocation.js';
@@ -30,13 +31,13 @@ export async function dryRun(
   resolved: ResolvedSettings,
   options: PreflightOptions,
   out: Console,
-  after: { tree?: Check; resetResumes?: boolean; noGates?: boolean; env?: NodeJS.ProcessEnv } = {},
+  after: { records: RecordPaths; tree?: Check; resetResumes?: boolean; noGates?: boolean; env?: NodeJS.ProcessEnv },
 ): Promise<number> {
   const { checks, agentPath, tasks } = await runChecks(options);
   // Checked after the agent's, as a real run does: the work tree, then the branch and the resumes.
   if (after.tree) checks.push(after.tree);
   if (tasks) {
-    const paths = ralphPaths(options.root, options.tasksPath);
+    const paths = { ...ralphPaths(options.root, options.tasksPath), records: after.records };
     checks.push(...(await startStateChecks(paths, tasks, resolved.settings, after.resetResumes === true)));
     const iterations = iterationsCheck(tasks, resolved.settings.maxIterations, options.review);
     if (iterations) checks.push(iterations);

@@ -1,6 +1,6 @@
-import { errorLine, knownError, ownFile, type RalphError } from '../errors.js';
-import type { RalphPaths } from '../files/paths.js';
-import { readRunState, writeRunState } from '../files/run-state.js';
+import { errorLine, knownError, type RalphError } from '../errors.js';
+import type { RunPaths } from '../files/record-paths.js';
+import { updateRunState } from '../files/run-state.js';
 import { uncommittedChanges } from '../git/work-tree.js';
 import { monotonicMs } from '../process/monotonic-clock.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
@@ -11,7 +11,7 @@ import { endingOf, type Ending } from '../loop/termination.js';
 import type { Screen } from '../ui/screen.js';
 import { stateAfterRun } from './resume-guard.js';
 import { buildRunReport, type RunProgress, type RunReport } from '../loop/run-report.js';
-import { recordedRunArgs, writeLastRun } from './last-run-file.js';
+import { recordedReplay, writeLastRun } from '../files/last-run.js';
 import { pathExists } from '../files/missing-file.js';
 import { withAgentShares } from './agent-shares.js';
 import { fanOut, type Outlet } from '../outlets/outlet.js';
@@ -51,7 +51,7 @@ export interface RunEnd {
 
 /** What the run's ending is told besides the run itself. */
 export interface FinishContext {
-  paths: RalphPaths;
+  paths: RunPaths;
   out: Screen;
   env: NodeJS.ProcessEnv;
   github: boolean;
@@ -104,7 +104,7 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
   // Mid-run notifications still under way finish first: the record counts them.
   await context.notifier?.settled();
   if (context.notifier) report = { ...report, notificationsFailed: context.notifier.failed() };
-  if (context.runArgs) report = { ...report, runArgs: await replayable(context.runArgs, end, context.paths) };
+  if (context.runArgs) report = { ...report, ...(await replayable(context.runArgs, end, context)) };
   if (error) context.out.error(errorLine(error));
   // One record, fanned out once, in this order: the report reads last-run.json.
   const outlets = [
@@ -147,32 +147,37 @@ function reportOf(ending: Ending, end: RunEnd, context: FinishContext): RunRepor
 }
 
 /** state.json after a run that reached its loop: the resume count, and the work tree as the run leaves it. */
-async function recordState(run: NonNullable<RunEnd['loopRan']>, end: RunEnd, paths: RalphPaths): Promise<void> {
-  // Re-read: review counts may have changed during the run.
-  const latest = await readRunState(paths.state, run.taskList);
-  const next = stateAfterRun(latest, {
-    reason: end.ending.reason,
-    attempts: run.attempts,
-    completeBefore: run.completeBefore,
-    completeAfter: end.progress.stories.complete,
-  });
+async function recordState(run: NonNullable<RunEnd['loopRan']>, end: RunEnd, paths: RunPaths): Promise<void> {
   // Should git fail now, the last record stands: a later start then asks about more, never less.
-  const leftBehind = await uncommittedChanges(paths.root).catch(() => latest.leftBehind);
-  // The run recorded its ending: no longer under way (a start that finds it so knows ralph was killed).
-  const { runOpen: _ended, ...recorded } = next;
-  await ownFile(paths.state, 'write', () =>
-    writeRunState(paths.state, { ...recorded, ...(leftBehind ? { leftBehind } : {}) }),
-  );
+  const leftBehind = await uncommittedChanges(paths.root).catch(() => undefined);
+  // Changed from the latest state: review counts may have changed during the run.
+  await updateRunState(paths.records, run.taskList, (latest) => {
+    const next = stateAfterRun(latest, {
+      reason: end.ending.reason,
+      attempts: run.attempts,
+      completeBefore: run.completeBefore,
+      completeAfter: end.progress.stories.complete,
+    });
+    // The run recorded its ending: no longer under way (a start that finds it so knows ralph was killed).
+    const { runOpen: _ended, leftBehind: _before, ...recorded } = next;
+    const kept = leftBehind ?? latest.leftBehind;
+    return { ...recorded, ...(kept ? { leftBehind: kept } : {}) };
+  });
 }
 
 /**
  * The flags `ralph answer --run` goes on with: this run's, but for a start refused (for whatever
  * reason) while a BLOCKED or a DECIDE waits. While one waits every start is refused, so the last
  * record is the run that asked, or a refused start that kept its flags: the question is the asking
- * run's, and so are the flags its answer goes on with.
+ * run's, and so are the flags its answer goes on with, and the iteration limit they had.
  */
-async function replayable(typed: readonly string[], end: RunEnd, paths: RalphPaths): Promise<string[]> {
-  if (end.loopRan) return [...typed];
+async function replayable(
+  typed: readonly string[],
+  end: RunEnd,
+  { paths, maxIterations }: FinishContext,
+): Promise<Pick<RunReport, 'runArgs' | 'replayMaxIterations'>> {
+  const own = { runArgs: [...typed], ...(maxIterations > 0 ? { replayMaxIterations: maxIterations } : {}) };
+  if (end.loopRan) return own;
   const waits = (await pathExists(paths.blocked)) || (await pathExists(paths.decide));
-  return (waits ? await recordedRunArgs(paths.lastRun) : undefined) ?? [...typed];
+  return (waits ? await recordedReplay(paths.records) : undefined) ?? own;
 }

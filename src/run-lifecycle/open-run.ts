@@ -5,6 +5,7 @@ import { Containment } from '../process/containment.js';
 import { monotonicMs } from '../process/monotonic-clock.js';
 import { ActiveLock, currentOwner } from '../files/active-lock.js';
 import type { RalphPaths } from '../files/paths.js';
+import type { RunPaths } from '../files/record-paths.js';
 import { recordCrashes } from './crash-record.js';
 import { installInterrupts } from './interrupts.js';
 import { openLoopChannel } from '../parallel/loop-channel.js';
@@ -20,7 +21,7 @@ function tasksField(paths: RalphPaths): { tasks?: string } {
  * Takes the lock and listens for interrupts. Before the lock, a refusal writes nothing: it must
  * never overwrite the record of a live run.
  */
-export async function openRun(options: RunChoices, terminal: Terminal, paths: RalphPaths): Promise<LoopRun> {
+export async function openRun(options: RunChoices, terminal: Terminal, paths: RunPaths): Promise<LoopRun> {
   const startedAt = Date.now();
   const startedMonotonicMs = monotonicMs();
   const containment = new Containment();
@@ -80,7 +81,7 @@ export async function closeRun(run: LoopRun): Promise<void> {
   interrupts.dispose();
   await containment.close();
   await run.box?.box?.close().catch(() => undefined);
-  await rm(paths.tasksSnapshot, { force: true }).catch(() => undefined);
+  await rm(paths.records.tasksSnapshot, { force: true }).catch(() => undefined);
   await lock
     .release()
     .catch((error: Error) => terminal.out.error(`ralph: could not remove ${paths.active}: ${error.message}`));

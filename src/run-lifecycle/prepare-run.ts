@@ -5,6 +5,7 @@ import { resolveSettings, type ResolvedSettings } from '../config/resolve-settin
 import type { RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
 import { LOOP_OWNED_PATHS, shownPath, type RalphPaths } from '../files/paths.js';
+import type { RunPaths } from '../files/record-paths.js';
 import { readRunState } from '../files/run-state.js';
 import { parseTasks } from '../files/tasks.js';
 import type { TaskList } from '../domain/tasks.js';
@@ -60,7 +61,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
 export interface StartOptions {
   cwd: string;
   root: string;
-  paths: RalphPaths;
+  paths: RunPaths;
   flags: Partial<Record<RunOptionKey, unknown>>;
   env: NodeJS.ProcessEnv;
   yes: boolean;
@@ -69,8 +70,8 @@ export interface StartOptions {
 }
 
 /** The work tree check of a start: no git operation half done, no foreign uncommitted change unless allowed. */
-export async function checkStartTree(plan: StartPlan, paths: RalphPaths, signal?: AbortSignal): Promise<void> {
-  const { leftBehind } = await readRunState(paths.state, '');
+export async function checkStartTree(plan: StartPlan, paths: RunPaths, signal?: AbortSignal): Promise<void> {
+  const { leftBehind } = await readRunState(paths.records, '');
   const { allowDirty } = plan.resolved.settings;
   await checkWorkTree(paths.root, { allowDirty, leftBehind: leftBehind ?? {}, ...(signal ? { signal } : {}) });
 }

@@ -1,5 +1,6 @@
 import type { TaskList } from '../domain/tasks.js';
-import { RalphError, ownFile } from '../errors.js';
+import { RalphError } from '../errors.js';
+import type { RecordPaths } from '../files/record-paths.js';
 import { updateRunState, type RunState } from '../files/run-state.js';
 import { approvedSince } from '../loop/approvals.js';
 
@@ -66,7 +67,7 @@ export async function doubtAfterKill(
   state: RunState,
   tasks: TaskList,
   review: boolean,
-  statePath: string,
+  records: RecordPaths,
   warn: (text: string) => void,
 ): Promise<string[]> {
   const remembered = state.unconfirmedApprovals ?? [];
@@ -84,8 +85,6 @@ export async function doubtAfterKill(
     `the last run was killed before it recorded its ending; approvals made since ralph last looked are unconfirmed and go to review: ${ids}`,
   );
   const unconfirmed = [...remembered, ...fresh];
-  await ownFile(statePath, 'write', () =>
-    updateRunState(statePath, state.taskList, (current) => ({ ...current, unconfirmedApprovals: unconfirmed })),
-  );
+  await updateRunState(records, state.taskList, (current) => ({ ...current, unconfirmedApprovals: unconfirmed }));
   return unconfirmed;
 }

@@ -90,9 +90,9 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   });
   // Checked under the lock, so two simultaneous starts cannot both count as one resume.
   const taskList = taskListId(tasks);
-  const state = await readRunState(paths.state, taskList);
+  const state = await readRunState(paths.records, taskList);
   const attempts = checkResume(state, settings.maxResumes, run.options.resetResumes === true);
-  const unconfirmed = await doubtAfterKill(state, tasks, !settings.skipReview, paths.state, (text) =>
+  const unconfirmed = await doubtAfterKill(state, tasks, !settings.skipReview, paths.records, (text) =>
     terminal.out.line(pc.yellow(`warning: ${text}`)),
   );
   const policy = { review: !settings.skipReview, unconfirmed: new Set(unconfirmed) };

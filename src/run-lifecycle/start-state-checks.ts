@@ -1,6 +1,7 @@
 import type { TaskList } from '../domain/tasks.js';
 import { RalphError } from '../errors.js';
-import { shownPath, type RalphPaths } from '../files/paths.js';
+import { shownPath } from '../files/paths.js';
+import type { RunPaths } from '../files/record-paths.js';
 import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
 import { blockedSwitch, currentBranch, filesBlockingSwitch, planBranchSwitch } from '../git/branch.js';
 import { branchToEnter, DETACHED_HEAD } from './task-branch.js';
@@ -13,7 +14,7 @@ import { checkResume } from './resume-guard.js';
  * resume count. Nothing is switched or written.
  */
 export async function startStateChecks(
-  paths: RalphPaths,
+  paths: RunPaths,
   tasks: TaskList,
   settings: { branch: boolean; maxResumes: number },
   resetResumes: boolean,
@@ -46,12 +47,12 @@ async function branchCheck(root: string, tasks: TaskList, enabled: boolean, list
 }
 
 async function resumeCheck(
-  paths: RalphPaths,
+  paths: RunPaths,
   tasks: TaskList,
   settings: { maxResumes: number },
   reset: boolean,
 ): Promise<Check> {
-  const state = await readRunState(paths.state, taskListId(tasks));
+  const state = await readRunState(paths.records, taskListId(tasks));
   try {
     const attempts = checkResume(state, settings.maxResumes, reset);
     const detail =

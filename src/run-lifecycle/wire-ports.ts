@@ -11,7 +11,8 @@ import type { Containment } from '../process/containment.js';
 import { createAgentRunner } from '../agent/spawn-agent.js';
 import type { ActiveLock } from '../files/active-lock.js';
 import { createLoopFiles } from '../files/loop-files.js';
-import { iterationFileName, type RalphPaths } from '../files/paths.js';
+import { iterationFileName } from '../files/paths.js';
+import type { RunPaths } from '../files/record-paths.js';
 import { createGit } from '../git/repository.js';
 import type { LoopPorts } from '../loop/ports.js';
 import { createReporter } from '../ui/reporter.js';
@@ -67,7 +68,7 @@ export interface Terminal {
 export interface LoopRun {
   options: RunChoices;
   terminal: Terminal;
-  paths: RalphPaths;
+  paths: RunPaths;
   lock: ActiveLock;
   lockWarning: string | undefined;
   containment: Containment;

@@ -1,13 +1,14 @@
 import type { UsageWindow } from '../domain/usage.js';
 import { readDeadActive, readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
-import type { RalphPaths } from '../files/paths.js';
+import { readCheckedLastRun } from '../files/last-run.js';
+import type { RecordPaths, RunPaths } from '../files/record-paths.js';
 import { blockedReason, decideAnswer, decideQuestion } from '../files/signal-files.js';
 import { readOwnFile } from '../files/own-file.js';
 import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
 import { countStories, openStories, type ReviewPolicy } from '../domain/tasks.js';
-import { plainLastRun, plainTaskList } from '../files/plain-json-check.js';
-import type { LastRunFile } from './last-run-schema.js';
+import { plainTaskList } from '../files/plain-json-check.js';
+import type { LastRunFile } from '../files/last-run-schema.js';
 import { parseJson } from '../files/json-text.js';
 import { currentBranch } from '../git/branch.js';
 
@@ -77,7 +78,7 @@ export interface IterationStatus {
 
 /** Reads the status from the files alone; a missing file is a fresh project, not an error. */
 export async function readStatus(
-  paths: RalphPaths,
+  paths: RunPaths,
   options: { now: number; rows: number; policy: ReviewPolicy },
 ): Promise<StatusReport> {
   const [current, tasks, loop, killed, blocked, decide, lastRun, recentIterations] = await Promise.all([
@@ -87,7 +88,7 @@ export async function readStatus(
     readKilledRun(paths.active),
     readOwnFile(paths.blocked),
     readOwnFile(paths.decide),
-    readLastRun(paths.lastRun),
+    readLastRunStatus(paths.records),
     readRecentIterations(paths.summaryCsv, options.rows),
   ]);
   return {
@@ -114,7 +115,7 @@ async function readKilledRun(path: string): Promise<StatusReport['killed']> {
   };
 }
 
-async function readTasksStatus(paths: RalphPaths, reviewPolicy: ReviewPolicy): Promise<TasksStatus> {
+async function readTasksStatus(paths: RunPaths, reviewPolicy: ReviewPolicy): Promise<TasksStatus> {
   const text = await readOwnFile(paths.tasks);
   if (text === undefined) return { state: 'missing' };
   // zod (the schema, and its error messages) is loaded only for a list the plain check is unsure of.
@@ -124,7 +125,7 @@ async function readTasksStatus(paths: RalphPaths, reviewPolicy: ReviewPolicy): P
   if (!parsed.ok) return { state: 'invalid', error: parsed.error };
   // Approvals no review made do not count, as in the run (docs/review-cycle.md).
   const { unconfirmedApprovals = [] } = await readRunState(
-    paths.state,
+    paths.records,
     taskListId(withListBranch(parsed.tasks, paths.root, paths.tasks)),
   );
   const policy = { ...reviewPolicy, unconfirmed: new Set(unconfirmedApprovals) };
@@ -169,17 +170,11 @@ function usageOf(value: unknown): UsageWindow[] | undefined {
   return windows.length > 0 ? windows : undefined;
 }
 
-async function readLastRun(path: string): Promise<LastRunStatus | null> {
-  const text = await readOwnFile(path);
-  if (text === undefined) return null;
-  const parsed = parseJson(text);
-  if (!parsed.ok) return { state: 'invalid', error: `not valid JSON (${parsed.error})` };
-  const plain = plainLastRun(parsed.value) as LastRunFile | undefined;
-  if (plain) return { state: 'ok', ...plain };
-  const { lastRunSchema } = await import('./last-run-schema.js');
-  const result = lastRunSchema.safeParse(parsed.value);
-  if (result.success) return { state: 'ok', ...result.data };
-  return { state: 'invalid', error: result.error.issues[0]?.message ?? 'not a run report' };
+/** The last run as ralph recorded it (never the published copy in ralph/logs/, which the agent can rewrite). */
+async function readLastRunStatus(records: RecordPaths): Promise<LastRunStatus | null> {
+  const checked = await readCheckedLastRun(records);
+  if (checked === undefined) return null;
+  return checked.ok ? { state: 'ok', ...checked.run } : { state: 'invalid', error: checked.error };
 }
 
 async function readRecentIterations(path: string, count: number): Promise<IterationStatus[]> {

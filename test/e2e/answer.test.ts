@@ -48,14 +48,14 @@ describe('ralph answer under a DECIDE', () => {
     repo.git('commit', '-q', '-m', 'a second task list');
     await repo.steps([ASK, FINISH]);
     expect((await runRalph(repo, ['run', '--tasks', 'ralph/lists/api.json'])).code).toBe(3);
-    const { taskList } = JSON.parse(repo.read('ralph/state.json')) as { taskList: string };
+    const { taskList } = JSON.parse(repo.read('.git/ralph/state.json')) as { taskList: string };
 
     const answered = await runRalph(repo, ['answer', '--run', 'Use polling.']);
     expect(answered.code, answered.stderr).toBe(0);
     expect(repo.call(2).prompt).toContain(
       '  Your question:\n    > WebSockets or polling?\n  The answer:\n    > Use polling.',
     );
-    expect((JSON.parse(repo.read('ralph/state.json')) as { taskList: string }).taskList).toBe(taskList);
+    expect((JSON.parse(repo.read('.git/ralph/state.json')) as { taskList: string }).taskList).toBe(taskList);
   });
 
   it('--run goes on at once with the last run’s own flags, and records them again', async () => {
@@ -238,11 +238,11 @@ describe('ralph answer refuses', () => {
       'run',
     ]) {
       const record = { ...repo.lastRun(), runArgs };
-      await repo.write('ralph/logs/last-run.json', JSON.stringify(record));
+      await repo.write('.git/ralph/last-run.json', JSON.stringify(record));
       const result = await runRalph(repo, ['answer', '--run', 'Polling.']);
       expect(result.code).toBe(64);
       expect(result.stderr).toMatch(
-        /^ralph: --run: ralph\/logs\/last-run.json (holds what `ralph run` does not take|records no options|holds --[a-z-]+, which .*; ralph takes that from you)/,
+        /^ralph: --run: \.git\/ralph\/last-run.json (holds what `ralph run` does not take|records no options|holds --[a-z-]+, which .*; ralph takes that from you)/,
       );
       expect(result.stderr).toContain('— nothing was answered: answer without --run');
       expect(repo.read('ralph/decide.txt')).toBe(before);

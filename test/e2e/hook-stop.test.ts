@@ -24,7 +24,7 @@ async function startIteration(
   repo: Repo,
   loop: { iteration: number; mode?: string; story?: string; pid?: number; startTime?: string },
 ): Promise<void> {
-  await repo.write('ralph/.tasks-snapshot.json', repo.read('ralph/tasks.json'));
+  await repo.write('.git/ralph/tasks-snapshot.json', repo.read('ralph/tasks.json'));
   const owner = { ...(loop.pid ? { pid: loop.pid } : {}), ...(loop.startTime ? { startTime: loop.startTime } : {}) };
   const active = liveLock({
     ...owner,
@@ -230,12 +230,12 @@ describe('ralph hook stop: never traps the agent', () => {
   it('allows and logs when the snapshot is missing or .ralph-active names an unknown mode', async () => {
     const repo = await loopRepo();
     await repo.write('new.txt', 'would be blocked\n');
-    unlinkSync(join(repo.root, 'ralph/.tasks-snapshot.json'));
+    unlinkSync(join(repo.root, '.git/ralph/tasks-snapshot.json'));
     expectAllowed(await stop(repo));
     await startIteration(repo, { iteration: 2, mode: 'refactor' });
     expectAllowed(await stop(repo));
     expect(hookLog(repo)).toEqual([
-      expect.stringMatching(/hook error, allowed the stop: ralph\/\.tasks-snapshot\.json is missing/),
+      expect.stringMatching(/hook error, allowed the stop: \.git\/ralph\/tasks-snapshot\.json is missing/),
       expect.stringMatching(/hook error, allowed the stop: ralph\/\.ralph-active has an unknown mode "refactor"/),
     ]);
     expect(readFileSync(join(repo.root, 'new.txt'), 'utf8')).toBe('would be blocked\n');

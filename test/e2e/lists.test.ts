@@ -545,7 +545,7 @@ describe('ralph worktrees prune', () => {
 describe('the Stop hook with --tasks', () => {
   it('checks the list the lock names, and only a path inside ralph/', async () => {
     const repo = await repoWithLists();
-    await repo.write('ralph/.tasks-snapshot.json', repo.read('ralph/lists/api.json'));
+    await repo.write('.git/ralph/tasks-snapshot.json', repo.read('ralph/lists/api.json'));
     const list = JSON.parse(repo.read('ralph/lists/api.json')) as { stories: { passes: boolean }[] };
     for (const story of list.stories) story.passes = true;
     await repo.write('ralph/lists/api.json', JSON.stringify(list, null, 2));
@@ -563,7 +563,7 @@ describe('the Stop hook with --tasks', () => {
     expect(blocked.code).toBe(0);
     expect((JSON.parse(blocked.stdout) as { decision: string }).decision).toBe('block');
     // A path out of ralph/ in the lock is not followed: the hook compares ralph/tasks.json, unchanged.
-    await repo.write('ralph/.tasks-snapshot.json', repo.read('ralph/tasks.json'));
+    await repo.write('.git/ralph/tasks-snapshot.json', repo.read('ralph/tasks.json'));
     const flipped = JSON.parse(repo.read('ralph/tasks.json')) as { stories: { passes: boolean }[] };
     for (const story of flipped.stories) story.passes = true;
     await repo.write('flipped.json', JSON.stringify(flipped, null, 2));

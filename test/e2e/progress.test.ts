@@ -86,7 +86,7 @@ describe('ralph run: the task list rules are the loop’s own', () => {
     expect(result.code).toBe(4);
     expect(result.stdout).toContain('COMPLETE rejected: approved outside a review iteration: US-1, US-2');
     expect(result.stdout).toContain('2 stories were marked passes: true in one implement iteration (US-1, US-2)');
-    expect(JSON.parse(repo.read('ralph/state.json'))).toMatchObject({ unconfirmedApprovals: ['US-1', 'US-2'] });
+    expect(JSON.parse(repo.read('.git/ralph/state.json'))).toMatchObject({ unconfirmedApprovals: ['US-1', 'US-2'] });
     expect(repo.lastRun()).toMatchObject({ reason: 'validation_failures', stories: { complete: 0, total: 2 } });
     expect((await runRalph(repo, ['status'], { env: REVIEW_ON })).stdout).toContain('] 0/2 complete');
 
@@ -100,6 +100,6 @@ describe('ralph run: the task list rules are the loop’s own', () => {
         .map((row) => row.mode),
     ).toEqual(['review', 'review']);
     expect(repo.call(2).prompt).toContain('## This iteration: review US-1');
-    expect(JSON.parse(repo.read('ralph/state.json')).unconfirmedApprovals).toBeUndefined();
+    expect(JSON.parse(repo.read('.git/ralph/state.json')).unconfirmedApprovals).toBeUndefined();
   });
 });

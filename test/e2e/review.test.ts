@@ -71,7 +71,7 @@ describe('ralph run: the review cycle', () => {
     ).toEqual(['review', 'review-fix', 'review']);
     expect(repo.read('ralph/blocked.txt')).toContain('Story US-1 was sent back by review 2 times');
     expect(repo.read('ralph/blocked.txt')).toContain('Add a test for the empty case.');
-    expect(JSON.parse(repo.read('ralph/state.json')).reviewRejections).toEqual({ 'US-1': 2 });
+    expect(JSON.parse(repo.read('.git/ralph/state.json')).reviewRejections).toEqual({ 'US-1': 2 });
     expect(repo.lastRun()).toMatchObject({ reason: 'blocked', exitCode: 2 });
   });
 
@@ -105,7 +105,7 @@ describe('ralph run: the review cycle', () => {
         if (seen.active || !text.includes('reviewing')) return;
         seen = {
           active: JSON.parse(repo.read('ralph/.ralph-active')),
-          snapshot: repo.read('ralph/.tasks-snapshot.json'),
+          snapshot: repo.read('.git/ralph/tasks-snapshot.json'),
         };
         child.kill('SIGINT');
       },
@@ -126,7 +126,7 @@ describe('ralph run: resume attempts', () => {
     const run = () => runRalph(repo, ['run', '--max-stuck', '1']);
     expect((await run()).code).toBe(4); // the first run: not a resume
     for (let resume = 1; resume <= 3; resume++) expect((await run()).code).toBe(4);
-    expect(JSON.parse(repo.read('ralph/state.json'))).toMatchObject({
+    expect(JSON.parse(repo.read('.git/ralph/state.json'))).toMatchObject({
       runs: 4,
       resumeAttempts: 3,
       lastReason: 'stuck',
@@ -139,13 +139,13 @@ describe('ralph run: resume attempts', () => {
       'Maximum resume attempts exceeded (4/3). This task list has been resumed 4 times without completing a story. Consider: (1) splitting the stories smaller, (2) raising --max-resumes, (3) reading ralph/logs/summary.csv and the last iteration logs for the cause.',
     );
     expect(repo.calls()).toBe(calls);
-    expect(JSON.parse(repo.read('ralph/state.json'))).toMatchObject({ runs: 4, resumeAttempts: 3 });
+    expect(JSON.parse(repo.read('.git/ralph/state.json'))).toMatchObject({ runs: 4, resumeAttempts: 3 });
     expect(repo.exists('ralph/.ralph-active')).toBe(false);
 
     const reset = await runRalph(repo, ['run', '--max-stuck', '1', '--reset-resumes']);
     expect(reset.code).toBe(4);
     expect(repo.calls()).toBe(calls + 1);
-    expect(JSON.parse(repo.read('ralph/state.json'))).toMatchObject({ resumeAttempts: 0 });
+    expect(JSON.parse(repo.read('.git/ralph/state.json'))).toMatchObject({ resumeAttempts: 0 });
   });
 
   it('resets the count when a run completes a story', async () => {
@@ -153,7 +153,7 @@ describe('ralph run: resume attempts', () => {
     await repo.steps([{ say: 'nothing\n' }, { say: 'nothing\n' }, { implement: true }, { say: 'nothing\n' }]);
     const state = async () => {
       await runRalph(repo, ['run', '--max-stuck', '1', '--max-iterations', '1']);
-      return JSON.parse(repo.read('ralph/state.json')) as { resumeAttempts: number; lastRunCompleted: number };
+      return JSON.parse(repo.read('.git/ralph/state.json')) as { resumeAttempts: number; lastRunCompleted: number };
     };
     expect((await state()).resumeAttempts).toBe(0); // the first run is no resume
     expect((await state()).resumeAttempts).toBe(1); // after a run that completed nothing

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { appendFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Step } from '../../src/demo/script-step.js';
 import { processStartTime } from '../../src/process/proc.js';
 import { takeKernelLock, type KernelLock } from '../../src/files/kernel-lock.js';
@@ -93,7 +93,10 @@ export async function makeProject(options: { git: 'committed' | 'unborn' | 'none
     calls: () => (existsSync(`${script}.calls`) ? Number(readFileSync(`${script}.calls`, 'utf8')) : 0),
     read: (path: string) => readFileSync(join(root, path), 'utf8'),
     exists: (path: string) => existsSync(join(root, path)),
-    write: (path: string, text: string) => writeFile(join(root, path), text),
+    write: async (path: string, text: string) => {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), text);
+    },
     list: async (path: string) => (await readdir(join(root, path))).sort(),
     logs: async () => (await readdir(join(root, 'ralph/logs'))).sort(),
     csvRows: () =>

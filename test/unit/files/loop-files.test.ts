@@ -5,12 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { ActiveLock } from '../../../src/files/active-lock.js';
 import { createLoopFiles } from '../../../src/files/loop-files.js';
 import { ralphPaths } from '../../../src/files/paths.js';
+import { withRecords } from '../../../src/files/record-paths.js';
 
 describe('createLoopFiles: .ralph-active', () => {
   it('records the usage windows as they come and keeps them across iterations', async () => {
     const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
     await mkdir(join(root, 'ralph'));
-    const paths = ralphPaths(root);
+    await mkdir(join(root, '.git'));
+    const paths = withRecords(ralphPaths(root), join(root, '.git/ralph'));
     const lock = new ActiveLock(paths.active, {
       pid: 42,
       startedAt: '2026-01-01T00:00:00Z',
@@ -43,7 +45,8 @@ describe('createLoopFiles: review rejections', () => {
   it('counts stories named __proto__, toString and constructor like any other, across reads of state.json', async () => {
     const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
     await mkdir(join(root, 'ralph'));
-    const paths = ralphPaths(root);
+    await mkdir(join(root, '.git'));
+    const paths = withRecords(ralphPaths(root), join(root, '.git/ralph'));
     const lock = new ActiveLock(paths.active, {
       pid: 42,
       startedAt: '',
@@ -58,7 +61,7 @@ describe('createLoopFiles: review rejections', () => {
     for (const id of ['__proto__', 'toString', '__proto__', 'constructor', 'US-1', '__proto__'])
       counts.push(await files.recordReviewRejection(id));
     expect(counts).toEqual([1, 1, 2, 1, 1, 3]);
-    const stored = JSON.parse(await readFile(paths.state, 'utf8')) as { reviewRejections: unknown };
+    const stored = JSON.parse(await readFile(paths.records.state, 'utf8')) as { reviewRejections: unknown };
     expect(JSON.stringify(stored.reviewRejections)).toBe('{"__proto__":3,"toString":1,"constructor":1,"US-1":1}');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { plainLastRun, plainTaskList } from '../../../src/files/plain-json-check.js';
 import { parseBySchema, parseTasks } from '../../../src/files/tasks.js';
 import { seeded } from '../../helpers/seeded-random.js';
-import { lastRunSchema } from '../../../src/status/last-run-schema.js';
+import { lastRunSchema } from '../../../src/files/last-run-schema.js';
 
 const story = (extra: Record<string, unknown> = {}) => ({ id: 'US-1', title: 'One', passes: false, ...extra });
 

@@ -71,7 +71,9 @@ describe('decideStop', () => {
     const decision = await decideStop(checks({ tasksText: undefined }).input);
     expect(decision).toMatchObject({
       allow: false,
-      reason: expect.stringMatching(/^ralph\/tasks\.json is missing\. Restore it \(ralph\/\.tasks-snapshot\.json/),
+      reason: expect.stringMatching(
+        /^ralph\/tasks\.json is missing\. Restore it \(the git dir's ralph\/tasks-snapshot\.json/,
+      ),
     });
   });
 

@@ -36,7 +36,9 @@ function check(mode: Mode, row: Row) {
 /** The whole problem line: the text, then the hint where the list as it was can be found. */
 function exactly(text: string): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped} \\(ralph/\\.tasks-snapshot\\.json has the list as the iteration began\\)\\.$`);
+  return new RegExp(
+    `^${escaped} \\(the git dir's ralph/tasks-snapshot\\.json has the list as the iteration began\\)\\.$`,
+  );
 }
 
 describe('checkTransitions: the same stories in every mode', () => {
@@ -45,7 +47,8 @@ describe('checkTransitions: the same stories in every mode', () => {
       name: 'a removed story',
       before: list(['US-1', open], ['US-2', open]),
       after: list(['US-1', open]),
-      problem: /^ralph\/tasks\.json lost story US-2 during the iteration\. Put it back \(ralph\/\.tasks-snapshot\.json/,
+      problem:
+        /^ralph\/tasks\.json lost story US-2 during the iteration\. Put it back \(the git dir's ralph\/tasks-snapshot\.json/,
     },
     {
       name: 'two removed stories',
@@ -188,7 +191,7 @@ describe('checkTransitions: where the list as it was can be found', () => {
   it('names the source the caller gives (the loop points at git; the hook at its snapshot)', () => {
     const row = { before: list(['US-1', open], ['US-2', open]), after: list(['US-1', open]) };
     expect(checkTransitions({ ...row, mode: 'implement', review: true })).toContain(
-      'ralph/.tasks-snapshot.json has the list',
+      "the git dir's ralph/tasks-snapshot.json has the list",
     );
     expect(checkTransitions({ ...row, mode: 'implement', review: true, source: 'git has it' })).toContain(
       '(git has it)',

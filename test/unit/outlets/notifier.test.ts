@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ralphPaths } from '../../../src/files/paths.js';
+import { withRecords } from '../../../src/files/record-paths.js';
 import type { LoopReporter } from '../../../src/loop/ports.js';
 import { noProgress } from '../../../src/loop/run-report.js';
 import { withNotices } from '../../../src/outlets/mid-run-notices.js';
@@ -167,8 +168,9 @@ describe('withNotices', () => {
 describe('an ending', () => {
   it('is notified exactly once, after the mid-run ones, and last-run.json counts the failures', async () => {
     const root = await tempDir();
-    const paths = ralphPaths(root);
+    const paths = withRecords(ralphPaths(root), join(root, '.git/ralph'));
     await mkdir(paths.logs, { recursive: true });
+    await mkdir(join(root, '.git'));
     const heard = join(await tempDir(), 'heard');
     const stderr = new PassThrough();
     let errors = '';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReport } from '../../../src/commands/report.js';
-import { ralphPaths, type RalphPaths } from '../../../src/files/paths.js';
+import { ralphPaths } from '../../../src/files/paths.js';
+import { withRecords, type RunPaths } from '../../../src/files/record-paths.js';
 import { literalBlock } from '../../../src/ui/github-actions.js';
 
 // A long-lived repository's summary.csv grows by a row an iteration, forever: the report must not
@@ -15,10 +16,10 @@ const HEADER =
 
 describe(`ralph report over ${ROWS} rows of summary.csv`, () => {
   let root: string;
-  let paths: RalphPaths;
+  let paths: RunPaths;
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'ralph-big-report-'));
-    paths = ralphPaths(root);
+    paths = withRecords(ralphPaths(root), join(root, '.git/ralph'));
     await mkdir(paths.logs, { recursive: true });
     const rows = Array.from(
       { length: ROWS },

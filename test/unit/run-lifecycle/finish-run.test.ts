@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RalphError } from '../../../src/errors.js';
 import { ralphPaths } from '../../../src/files/paths.js';
+import { withRecords } from '../../../src/files/record-paths.js';
 import { noProgress } from '../../../src/loop/run-report.js';
 import { monotonicMs } from '../../../src/process/monotonic-clock.js';
 import { endingOfError, finishRun } from '../../../src/run-lifecycle/finish-run.js';
@@ -59,8 +60,9 @@ describe('finishRun after a bug under the lock', () => {
   it('records it like every ending — last-run.json, summary, outputs, annotation — then says so in one line, the trace in the logs', async () => {
     const root = await mkdtemp(join(tmpdir(), 'ralph-finish-'));
     cleanup.push(root);
-    const paths = ralphPaths(root);
+    const paths = withRecords(ralphPaths(root), join(root, '.git/ralph'));
     await mkdir(paths.logs, { recursive: true });
+    await mkdir(join(root, '.git'));
     // The previous run's record, which CI scripts would otherwise read as this run's.
     await writeFile(paths.lastRun, JSON.stringify({ reason: 'complete', exitCode: 0 }));
     const output = join(root, 'github-output');
@@ -120,8 +122,9 @@ describe('finishRun: the durations by the monotonic clock', () => {
   async function finish(tookMs: number, wallMs: number) {
     const root = await mkdtemp(join(tmpdir(), 'ralph-finish-'));
     cleanup.push(root);
-    const paths = ralphPaths(root);
+    const paths = withRecords(ralphPaths(root), join(root, '.git/ralph'));
     await mkdir(paths.logs, { recursive: true });
+    await mkdir(join(root, '.git'));
     const stdout = collect();
     const progress = { ...noProgress({ complete: 1, total: 1 }), iterations: 2 };
     await finishRun(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** last-run.json as ralph writes it (see src/run-lifecycle/last-run-file.ts); unknown fields pass through. */
+/** last-run.json as ralph writes it (see last-run.ts, its owner); unknown fields pass through. */
 export const lastRunSchema = z.looseObject({
   reason: z.string(),
   exitCode: z.number(),

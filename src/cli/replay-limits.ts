@@ -1,0 +1,47 @@
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { RunOptionKey } from '../config/run-options.js';
+import { RalphError } from '../errors.js';
+import { neutralise } from '../ui/neutralise.js';
+
+type Flags = Partial<Record<RunOptionKey, unknown>>;
+
+/** The flags whose value is a file the run reads and hands on: the prompt becomes the agent's. */
+const FILE_FLAGS = { prompt: '--prompt', tasks: '--tasks' } as const;
+
+/**
+ * Refuses a replay that names a file outside the repository (links followed): its text would become
+ * the next agent's prompt, or its list. A person who means it types `ralph run --prompt …` themselves.
+ */
+export async function replayedFiles(flags: Flags, root: string, shown: string): Promise<void> {
+  const top = await realpath(root).catch(() => root);
+  for (const [key, flag] of Object.entries(FILE_FLAGS) as [keyof typeof FILE_FLAGS, string][]) {
+    const value = flags[key];
+    if (typeof value !== 'string') continue;
+    const path = resolve(root, value);
+    const inside = relative(top, await realpath(path).catch(() => path));
+    if (inside !== '..' && !inside.startsWith('../') && !isAbsolute(inside)) continue;
+    throw new RalphError(
+      'setup',
+      `--run: ${shown} holds ${flag} ${neutralise(value)}, a file outside the repository; a replay reads no file from there`,
+      `nothing was answered: answer without --run, then type \`ralph run ${flag} …\` yourself if you mean that file`,
+    );
+  }
+}
+
+/**
+ * The replay's iteration limit: never above the one the record says its run had. Without one in the
+ * words, the recorded limit is pinned, so a ralph/config.json raised since (the agent can write it)
+ * does not raise it either; only a limit the person types on a command line does.
+ */
+export function withRecordedLimit(flags: Flags, recorded: unknown, shown: string): Flags {
+  if (typeof recorded !== 'number' || !Number.isInteger(recorded) || recorded < 1) return flags;
+  const given = flags.maxIterations;
+  if (given === undefined) return { ...flags, maxIterations: recorded };
+  if (typeof given === 'number' && given <= recorded) return flags;
+  throw new RalphError(
+    'setup',
+    `--run: ${shown} holds --max-iterations ${typeof given === 'number' ? given : '?'}, above the ${recorded} its run had`,
+    'nothing was answered: answer without --run, then type `ralph run --max-iterations …` yourself to raise it',
+  );
+}
