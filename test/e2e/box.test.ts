@@ -1,18 +1,38 @@
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chmodSync, chownSync, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookUp } from '../../src/process/find-executable.js';
-import { makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
+import { makeRepo, PACKAGE_ROOT, runRalph, type Repo } from '../helpers/e2e.js';
 import { repoWithLists } from '../helpers/parallel-repo.js';
 
 // The box is the kernel's: bubblewrap and a kernel that lets it make namespaces (Linux), or
 // Seatbelt (macOS, where these tests run in this repository's CI, not on the Linux machine here).
 const BOX = boxHere();
+
+// The box puts empty folders in place of the shared temporary ones (/tmp, …), where the suite keeps
+// everything else: these tests' repositories, homes and outside folders are where a user's are, in a
+// folder of their own, so that what the box refuses them means what it would mean for a user's.
+const BASE = join(PACKAGE_ROOT, 'node_modules', '.cache', 'ralph-box-tests');
+let suiteTmp: string | undefined;
+beforeAll(() => {
+  suiteTmp = process.env.TMPDIR;
+  mkdirSync(BASE, { recursive: true });
+  const own = mkdtempSync(join(BASE, 'run-'));
+  // As the system's temporary folder is: the non-root test's ralph makes its box's folder here.
+  chmodSync(own, 0o1777);
+  process.env.TMPDIR = own;
+});
+afterAll(() => {
+  const own = process.env.TMPDIR;
+  if (suiteTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = suiteTmp;
+  if (own?.startsWith(BASE)) rmSync(own, { recursive: true, force: true });
+});
 const isRoot = process.getuid?.() === 0;
 const linuxBox = BOX === 'bubblewrap';
 
@@ -92,11 +112,19 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     repo.git('commit', '-qm', 'config');
     const home = await fakeHome();
     const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));
-    await repo.steps([{ shell: attacks(home, outside), implement: true, completeWhenDone: true }]);
+    // An agent of yours listening on a socket in the shared temporary folder, as ssh-agent does.
+    const agent = await socketServer(join(suiteTmp ?? '/tmp', `ralph-box-agent-${process.pid}.sock`));
+    const reach = `node -e "require('net').connect(process.argv[1]).on('connect', () => process.exit(0)).on('error', () => process.exit(1))" "${agent.path}"`;
+    const socketTries = [
+      `if [ -n "$SSH_AUTH_SOCK" ] || ${reach}; then echo reach-ssh-agent=done; else echo reach-ssh-agent=refused; fi >> box-results.txt`,
+    ];
+    await repo.steps([
+      { shell: [...attacks(home, outside), ...(linuxBox ? socketTries : [])], implement: true, completeWhenDone: true },
+    ]);
 
     const result = await runRalph(repo, ['run', '--max-iterations', '2'], {
-      env: { RALPH_BOX: undefined, HOME: home },
-    });
+      env: { RALPH_BOX: undefined, HOME: home, SSH_AUTH_SOCK: agent.path },
+    }).finally(() => agent.close());
 
     expect(result.stdout).toContain(`box: ${BOX} (writable: the work tree`);
     expect(result.code).toBe(0);
@@ -110,7 +138,7 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       'forge-config': 'refused',
       'swap-git-dir': 'refused',
       'forge-last-run': 'refused',
-      ...(linuxBox ? { 'kill-ralph': 'refused' } : {}),
+      ...(linuxBox ? { 'kill-ralph': 'refused', 'reach-ssh-agent': 'refused' } : {}),
       'write-client-state': 'done',
       'write-temp': 'done',
     });
@@ -337,4 +365,11 @@ async function localServer(name: string) {
     url: `http://127.0.0.1:${port}/`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A Unix socket server that accepts and hangs up, standing in for an ssh agent of the user's. */
+async function socketServer(path: string) {
+  const server = createNetServer((socket) => socket.end());
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  return { path, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

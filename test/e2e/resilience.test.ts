@@ -299,8 +299,8 @@ describe('ralph run: duration and budget flags', () => {
   it.each([
     [['--max-runtime', '90'], "--max-runtime.*expected a duration like 45s, 90m, 2h or 1h30m, got '90'"],
     [['--idle-timeout', '5d'], '--idle-timeout.*expected a duration'],
-    [['--max-cost', 'lots'], "--max-cost.*expected a number above 0, got 'lots'"],
-    [['--on-usage-limit', 'pray'], "--on-usage-limit.*expected one of wait, stop, got 'pray'"],
+    [['--max-cost', 'lots'], "--max-cost.*argument 'lots' is invalid: expected a number above 0"],
+    [['--on-usage-limit', 'pray'], "--on-usage-limit.*argument 'pray' is invalid: expected one of wait, stop"],
     [['--output', 'xml'], '--output.*expected one of stream-json, text'],
   ])('rejects %j with exit 64', async (args, message) => {
     const repo = await makeRepo();

@@ -369,9 +369,9 @@ describe('ralph: the command line as a whole', () => {
 
 describe('ralph run: refused starts and bad input (exit 64, no agent call)', () => {
   it.each([
-    [['--max-iterations', 'abc'], /--max-iterations.*expected a whole number ≥ 1, got 'abc'/],
+    [['--max-iterations', 'abc'], /--max-iterations.*argument 'abc' is invalid: expected a whole number ≥ 1/],
     [['--max-iterations', '-3'], /--max-iterations/],
-    [['--max-stuck', '0'], /--max-stuck.*got '0'/],
+    [['--max-stuck', '0'], /--max-stuck.*argument '0' is invalid/],
     [['--bogus'], /unknown option '--bogus'/],
   ])('rejects %j', async (args, message) => {
     const repo = await makeRepo();

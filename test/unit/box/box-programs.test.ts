@@ -12,19 +12,28 @@ const mounts = [
 describe('bubblewrap', () => {
   it('makes the whole system read-only, then lays each mount over it, and ends with the command', () => {
     const args = bubblewrapArgs(mounts, { tmp: '/t/box', cwd: '/r' });
-    expect(args.slice(0, 3)).toEqual(['--new-session', '--die-with-parent', '--unshare-pid']);
+    expect(args.slice(0, 5)).toEqual(['--new-session', '--die-with-parent', '--unshare-pid', '--cap-drop', 'ALL']);
     const joined = args.join(' ');
     expect(joined).toContain('--ro-bind / / --dev /dev --proc /proc');
     expect(joined).toContain('--bind /r /r --ro-bind /r/.git/config /r/.git/config');
     expect(joined).toContain('--tmpfs /h/.ssh --remount-ro /h/.ssh');
     expect(joined).toContain('--ro-bind /dev/null /h/.netrc');
-    expect(args.slice(-6)).toEqual(['--setenv', 'TMPDIR', '/t/box', '--chdir', '/r', '--']);
+    expect(args.slice(-3)).toEqual(['--chdir', '/r', '--']);
+    expect(joined).toContain('--setenv TMPDIR /t/box --setenv npm_config_cache /t/box/npm');
+    expect(joined).toContain('--unsetenv SSH_AUTH_SOCK');
     expect(args).not.toContain('--unshare-net');
   });
 
   it('in allow-list mode gives the box a network of its own and points every proxy variable at the bridge', () => {
     const args = bubblewrapArgs(mounts, { tmp: '/t/box', cwd: '/r', allowList: true });
-    expect(args.slice(0, 4)).toEqual(['--new-session', '--die-with-parent', '--unshare-pid', '--unshare-net']);
+    expect(args.slice(0, 6)).toEqual([
+      '--new-session',
+      '--die-with-parent',
+      '--unshare-pid',
+      '--cap-drop',
+      'ALL',
+      '--unshare-net',
+    ]);
     const joined = args.join(' ');
     expect(joined).toContain('--setenv HTTPS_PROXY http://127.0.0.1:3128');
     expect(joined).toContain('--setenv http_proxy http://127.0.0.1:3128');
