@@ -62,13 +62,23 @@ export async function placedMounts(
 
 /**
  * The folders of the clients' executables that lie in a shared temporary folder, which the box
- * replaces with an empty one: the link's and the real file's, read-only, so the client still starts.
+ * replaces with an empty one: the link's, and the real file's package (all of it: a client loads its
+ * own files), read-only, so the client still starts.
  */
 async function programFolders(programs: readonly string[]): Promise<string[]> {
   const inShared = (path: string) =>
     SHARED_TEMPORARY.some((shared) => path === shared || path.startsWith(`${shared}${sep}`));
   const folders = await Promise.all(
-    programs.map(async (program) => [dirname(program), dirname(await realpath(program).catch(() => program))]),
+    programs.map(async (program) => [dirname(program), packageOf(await realpath(program).catch(() => program))]),
   );
   return [...new Set(folders.flat())].filter(inShared);
+}
+
+/** The package a file belongs to, when it lies in a node_modules (`…/node_modules/@scope/name`), else its folder. */
+export function packageOf(file: string): string {
+  const parts = file.split(sep);
+  const at = parts.lastIndexOf('node_modules');
+  if (at === -1 || at + 1 >= parts.length - 1) return dirname(file);
+  const scoped = parts[at + 1]?.startsWith('@') ? 2 : 1;
+  return parts.slice(0, at + 1 + scoped).join(sep);
 }

@@ -123,7 +123,7 @@ function summary(mounts: readonly PlacedMount[], network: BoxNetwork): string {
   const hidden = mounts.filter((mount) => mount.access === 'hidden').length;
   const reach = network.mode === 'open' ? '' : `; network: only ${network.hosts.join(', ') || 'no host'}`;
   return (
-    "writable: the work tree, its git objects and branches, the client's state, a temporary folder, package caches; " +
+    "writable: the work tree, its git objects and branches, the client's state, a temporary folder with its own caches; " +
     "read-only: git's config and hooks, ralph's config, prompt, logs and records; " +
     `unreadable: ${hidden} credential ${hidden === 1 ? 'store' : 'stores'}${reach}`
   );

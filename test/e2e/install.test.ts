@@ -45,7 +45,7 @@ function installAndRun(tarball: string) {
 function expectWorkingRalph({ version, demo }: ReturnType<typeof installAndRun>) {
   expect(version.status, version.stderr).toBe(0);
   expect(version.stdout.trim()).toBe(PACKAGE_VERSION);
-  expect(demo.status, demo.stderr).toBe(0);
+  expect(demo.status, `${demo.stdout}\n${demo.stderr}`).toBe(0);
 }
 
 const tarballName = `${PACKAGE_NAME}-${PACKAGE_VERSION}.tgz`;

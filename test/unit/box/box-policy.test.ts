@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packageOf } from '../../../src/box/box-mounts.js';
 import { accessAt, boxPolicy, orderedMounts, type BoxPlaces } from '../../../src/box/box-policy.js';
 
 const main: BoxPlaces = {
@@ -106,5 +107,18 @@ describe('the box policy', () => {
     expect(accessOf(mounts, '/r/.env')).toBe('hidden');
     expect(accessOf(mounts, '/h/.claude/secret')).toBe('hidden');
     expect(accessOf(mounts, '/h/.claude/other')).toBe('write');
+  });
+});
+
+describe('packageOf', () => {
+  it("is a client's whole package, scoped or not, so the box shows it all; else the file's folder", () => {
+    expect(packageOf('/t/p/lib/node_modules/ralph-loop-cli/bin/scripted-agent.js')).toBe(
+      '/t/p/lib/node_modules/ralph-loop-cli',
+    );
+    expect(packageOf('/t/c/node_modules/@anthropic-ai/claude-code/cli.js')).toBe(
+      '/t/c/node_modules/@anthropic-ai/claude-code',
+    );
+    expect(packageOf('/t/bin/claude')).toBe('/t/bin');
+    expect(packageOf('/t/node_modules/loose.js')).toBe('/t/node_modules');
   });
 });
