@@ -1,4 +1,3 @@
-import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
@@ -9,6 +8,7 @@ import { RalphError, ownFile } from '../errors.js';
 import { isKernelLockHeld, lockScope, takeKernelLock, type KernelLock } from './kernel-lock.js';
 import type { ActiveState } from '../loop/port-data.js';
 import { readOptional } from './signal-files.js';
+import { replaceWholeSync } from './own-file.js';
 import { parseJson } from './json-text.js';
 
 /** Who holds the lock: enough to tell that very process apart from any other, and to find what it started. */
@@ -96,7 +96,7 @@ export async function acquireActiveLock(
   if (!kernel) throw lockHeld(await readLiveActive(path));
   try {
     const text = await readOptional(path);
-    await writeActive(path, initial);
+    writeActive(path, initial);
     if (text === undefined) return { kernel };
     const warning = await replacedLock(parseActive(text), { root: lockScope(path), identity: dirname(path) });
     return { kernel, warning };
@@ -209,22 +209,8 @@ export class ActiveLock {
  * Rewrites `.ralph-active` atomically, so readers never see half a file. Synchronously: it is
  * rewritten around every agent, and two thread-pool round trips each time are measurable (own-file.ts).
  */
-async function writeActive(path: string, active: ActiveFile): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    // The temporary name is guessable and its folder the agent's: whatever stands there (a link to
-    // ~/.bashrc) is removed, never written through, and a new one made exclusively.
-    unlinkSync(temporary);
-  } catch {
-    // Nothing there: the usual case.
-  }
-  try {
-    writeFileSync(temporary, JSON.stringify(active, null, 2) + '\n', { flag: 'wx' });
-    renameSync(temporary, path);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
-  }
+function writeActive(path: string, active: ActiveFile): void {
+  replaceWholeSync(path, JSON.stringify(active, null, 2) + '\n');
 }
 
 /** Removes `.ralph-active` if it is still ours. */

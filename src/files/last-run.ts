@@ -1,10 +1,10 @@
-import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCode, RalphError } from '../errors.js';
 import type { RunReport } from '../loop/run-report.js';
 import { parseJson } from './json-text.js';
 import type { LastRunFile } from './last-run-schema.js';
-import { readOwnFileNoLink, replaceOwnFile } from './own-file.js';
+import { readOwnFileNoLink, replaceOwnFile, replaceWholeSync } from './own-file.js';
 import { plainLastRun } from './plain-json-check.js';
 import type { RecordPaths } from './record-paths.js';
 
@@ -54,16 +54,7 @@ export function writeLastRunNow(paths: LastRunPaths, report: RunReport): void {
   const text = `${JSON.stringify(report, null, 2)}\n`;
   for (const path of [paths.records.lastRun, paths.lastRun]) {
     mkdirSync(dirname(path), { recursive: true });
-    const temporary = `${path}.${process.pid}.tmp`;
-    rmSync(temporary, { force: true });
-    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
-    const fd = openSync(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
-    try {
-      writeFileSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
+    replaceWholeSync(path, text);
   }
 }
 

@@ -105,13 +105,23 @@ export async function replaceOwnFile(root: string, path: string, text: string): 
     if (!isErrno(error, 'ENOENT')) throw ioError(error, path, 'write');
   }
   if (present && !present.isFile()) throw await refusal(present, path, 'write');
-  const temporary = `${path}.${process.pid}.tmp`;
-  // A temporary file left by a crash with the same pid, or put there: the name itself goes, never its target.
   try {
-    rmSync(temporary, { force: true });
+    replaceWholeSync(path, text);
   } catch (error) {
-    throw ioError(error, temporary, 'write');
+    throw ioError(error, path, 'write');
   }
+}
+
+/**
+ * The text into a new file beside `path`, renamed over it: whole or not at all. The temporary name
+ * is guessable and its folder may be the agent's, so whatever stands there (a crash's leftover, a
+ * link to ~/.bashrc) goes first, the name itself and never its target, and the new file is made
+ * exclusively (O_EXCL|O_NOFOLLOW). Synchronous: for the writes around every agent and a crash's
+ * last word, where two thread-pool round trips each time are measurable or nothing may wait.
+ */
+export function replaceWholeSync(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  rmSync(temporary, { force: true });
   try {
     const fd = openSync(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
     try {
@@ -126,7 +136,7 @@ export async function replaceOwnFile(root: string, path: string, text: string): 
     } catch {
       // The write's own error is the one to report.
     }
-    throw ioError(error, path, 'write');
+    throw error;
   }
 }
 

@@ -255,9 +255,9 @@ describe('taking the lock', () => {
 
   it('fails, releasing the kernel lock, when the description cannot be written', async () => {
     const path = await lockPath();
-    // A folder where the temporary file goes: the write fails (EEXIST: the file is made exclusively).
+    // A folder where the temporary file goes: it is not removed (only a file or a link is), so the write fails.
     await mkdir(`${path}.${process.pid}.tmp`);
-    await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(acquireActiveLock(path, mine())).rejects.toMatchObject({ code: 'ERR_FS_EISDIR' });
     await rm(`${path}.${process.pid}.tmp`, { recursive: true });
     expect(await take(path)).toEqual({});
   });
