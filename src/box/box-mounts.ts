@@ -4,12 +4,13 @@ import { recordDir, workTreeGitDirs } from '../git/record-dir.js';
 import { boxPolicy, orderedMounts, SHARED_TEMPORARY, type BoxExtras } from './box-policy.js';
 import type { PlacedMount } from './bubblewrap.js';
 import type { BoxRequest } from './box-request.js';
+import { absentRedirects } from './git-redirects.js';
 
 /** The rules for this work tree, as mounts of paths that exist (a rule for a missing path is skipped). */
 export async function placedMounts(
   request: BoxRequest,
   { home, tmp, visible }: { home: string; tmp: string; visible: readonly string[] },
-): Promise<PlacedMount[]> {
+): Promise<{ mounts: PlacedMount[]; redirects: string[] }> {
   const workTree = await realpath(request.root);
   const dirs = await workTreeGitDirs(workTree);
   const [gitDir, commonDir] = await Promise.all([realpath(dirs.gitDir), realpath(dirs.commonDir)]);
@@ -57,7 +58,8 @@ export async function placedMounts(
       return stats && { ...mount, folder: stats.isDirectory() };
     }),
   );
-  return placed.filter((mount) => mount !== undefined);
+  const redirects = request.dryRun ? [] : await absentRedirects(gitDir, commonDir);
+  return { mounts: placed.filter((mount) => mount !== undefined), redirects };
 }
 
 /**

@@ -88,6 +88,8 @@ function protectedInTree({ workTree, gitDir, commonDir, recordDir }: BoxPlaces):
     join(gitDir, 'config.worktree'),
     // A linked worktree's `.git` file names its git dir, and the main checkout's HEAD and index are not its own.
     ...(linked ? [join(workTree, '.git'), join(commonDir, 'HEAD'), join(commonDir, 'index')] : []),
+    // Its own git dir's pointers back: rewritten, they would send git (yours, later) to the agent's config.
+    ...(linked ? [join(gitDir, 'commondir'), join(gitDir, 'gitdir')] : []),
   ];
 }
 

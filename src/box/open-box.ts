@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { CACHE_VARIABLES, SOCKET_VARIABLES } from './box-policy.js';
 import type { BoxNetwork, BoxRequest } from './box-request.js';
 import { placedMounts } from './box-mounts.js';
+import { sweepRedirects } from './git-redirects.js';
 import { bubblewrapArgs, type PlacedMount } from './bubblewrap.js';
 import { probeBox } from './probe-box.js';
 import { seatbeltProfile } from './seatbelt.js';
@@ -24,6 +25,11 @@ export interface Box {
   kind: 'bubblewrap' | 'seatbelt';
   /** The command run inside the box, from `cwd`. */
   wrap(command: Launch, cwd: string): Launch;
+  /**
+   * After each command in the box: removes the git redirects the agent made where ralph recorded
+   * none (git-redirects.ts); resolves to what it removed.
+   */
+  sweep(): Promise<string[]>;
   /** Removes the box's temporary folder: once the run's last agent and gate have ended. */
   close(): Promise<void>;
 }
@@ -51,7 +57,12 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
   const network = request.network ?? { mode: 'open' };
   const proxy =
     network.mode === 'allow-list' && kind === 'bubblewrap' && !request.dryRun ? await openProxy(network) : undefined;
-  const mounts = await placedMounts(request, { home, tmp, visible: proxy ? [dirname(proxy.socket)] : [] });
+  const { mounts, redirects } = await placedMounts(request, {
+    home,
+    tmp,
+    visible: proxy ? [dirname(proxy.socket)] : [],
+  });
+  const sweep = () => sweepRedirects(redirects);
   if (kind === 'seatbelt') {
     if (network.mode === 'allow-list')
       throw new RalphError(
@@ -59,7 +70,7 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
         '--box-network allow-list needs bubblewrap: Seatbelt has no allow-list in ralph yet',
         'run with --box-network open',
       );
-    return { mode: kind, reason: summary(mounts, network), box: seatbeltBox(program, mounts, tmp) };
+    return { mode: kind, reason: summary(mounts, network), box: { ...seatbeltBox(program, mounts, tmp), sweep } };
   }
   const isolated = network.mode === 'allow-list';
   return {
@@ -67,6 +78,7 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
     reason: summary(mounts, network),
     box: {
       kind,
+      sweep,
       close: async () => {
         await proxy?.close();
         await rm(tmp, { recursive: true, force: true });
@@ -83,7 +95,7 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
 }
 
 /** The Seatbelt box: the profile, and TMPDIR set by `env` (sandbox-exec sets no variable). */
-function seatbeltBox(program: string, mounts: readonly PlacedMount[], tmp: string): Box {
+function seatbeltBox(program: string, mounts: readonly PlacedMount[], tmp: string): Omit<Box, 'sweep'> {
   const profile = seatbeltProfile(mounts);
   return {
     kind: 'seatbelt',

@@ -81,6 +81,8 @@ function attacks(home: string, outside: string): string[] {
     ['forge-records', `echo '{"forged":true}' > .git/ralph/state.json`],
     ['forge-config', `echo '{"gates":[{"name":"t","command":"true"}]}' > ralph/config.json`],
     ['swap-git-dir', `mv .git .git-real`],
+    // Written (the git dir is the agent's to commit in), then taken away by ralph after the iteration.
+    ['plant-config-worktree', `printf '[core]\\n\\tfsmonitor = touch ${outside}/monitored\\n' > .git/config.worktree`],
     ['forge-last-run', `echo '{"runArgs":["--max-iterations","500"]}' > ralph/logs/last-run.json`],
     // The bracket keeps the pattern from matching this very command line. Seatbelt has no PID
     // namespace: there the agent can still signal ralph (docs/sandbox.md), so it is not tried.
@@ -137,6 +139,7 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       'forge-records': 'refused',
       'forge-config': 'refused',
       'swap-git-dir': 'refused',
+      'plant-config-worktree': 'done',
       'forge-last-run': 'refused',
       ...(linuxBox ? { 'kill-ralph': 'refused', 'reach-ssh-agent': 'refused' } : {}),
       'write-client-state': 'done',
@@ -146,6 +149,8 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     expect(await readdir(outside)).toEqual([]);
     expect(repo.read('ralph/config.json')).toBe('{}\n');
     expect(() => repo.git('config', '--get', 'core.fsmonitor')).toThrow();
+    expect(existsSync(join(repo.root, '.git/config.worktree'))).toBe(false);
+    expect(result.stdout).toContain('the box removed');
     expect(repo.lastRun()).toMatchObject({ reason: 'complete', box: { mode: BOX } });
   });
 
