@@ -51,27 +51,31 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
   const probe = await probeBox(request.mode, request.root, request.env);
   if (probe.kind === 'none')
     return { mode: 'none', reason: probe.hint ? `${probe.reason}: ${probe.hint}` : probe.reason };
-  const home = await realpath(request.env.HOME ?? homedir());
-  const tmp = await mkdtemp(join(await realpath(tmpdir()), 'ralph-box-'));
   const { kind, program } = probe;
   const network = request.network ?? { mode: 'open' };
-  const proxy =
-    network.mode === 'allow-list' && kind === 'bubblewrap' && !request.dryRun ? await openProxy(network) : undefined;
-  const { mounts, redirects } = await placedMounts(request, {
-    home,
-    tmp,
-    visible: proxy ? [dirname(proxy.socket)] : [],
-  });
-  const sweep = () => sweepRedirects(redirects);
-  if (kind === 'seatbelt') {
-    if (network.mode === 'allow-list')
-      throw new RalphError(
-        'setup',
-        '--box-network allow-list needs bubblewrap: Seatbelt has no allow-list in ralph yet',
-        'run with --box-network open',
-      );
-    return { mode: kind, reason: summary(mounts, network), box: { ...seatbeltBox(program, mounts, tmp), sweep } };
+  if (kind === 'seatbelt' && network.mode === 'allow-list')
+    throw new RalphError(
+      'setup',
+      '--box-network allow-list needs bubblewrap: Seatbelt has no allow-list in ralph yet',
+      'run with --box-network open',
+    );
+  const home = await realpath(request.env.HOME ?? homedir());
+  const tmp = await mkdtemp(join(await realpath(tmpdir()), 'ralph-box-'));
+  let proxy: Awaited<ReturnType<typeof openProxy>> | undefined;
+  let placed: Awaited<ReturnType<typeof placedMounts>>;
+  try {
+    if (network.mode === 'allow-list' && kind === 'bubblewrap' && !request.dryRun) proxy = await openProxy(network);
+    placed = await placedMounts(request, { home, tmp, visible: proxy ? [dirname(proxy.socket)] : [] });
+  } catch (error) {
+    // A box that could not be made leaves nothing behind: its folder, its proxy.
+    await proxy?.close();
+    await rm(tmp, { recursive: true, force: true });
+    throw error;
   }
+  const { mounts, redirects } = placed;
+  const sweep = () => sweepRedirects(redirects);
+  if (kind === 'seatbelt')
+    return { mode: kind, reason: summary(mounts, network), box: { ...seatbeltBox(program, mounts, tmp), sweep } };
   const isolated = network.mode === 'allow-list';
   return {
     mode: kind,
