@@ -71,16 +71,17 @@ async function programFolders(programs: readonly string[]): Promise<string[]> {
   const inShared = (path: string) =>
     SHARED_TEMPORARY.some((shared) => path === shared || path.startsWith(`${shared}${sep}`));
   const folders = await Promise.all(
-    programs.map(async (program) => [dirname(program), packageOf(await realpath(program).catch(() => program))]),
+    programs.map(async (program) => [dirname(program), await packageOf(await realpath(program).catch(() => program))]),
   );
   return [...new Set(folders.flat())].filter(inShared);
 }
 
-/** The package a file belongs to, when it lies in a node_modules (`…/node_modules/@scope/name`), else its folder. */
-export function packageOf(file: string): string {
-  const parts = file.split(sep);
-  const at = parts.lastIndexOf('node_modules');
-  if (at === -1 || at + 1 >= parts.length - 1) return dirname(file);
-  const scoped = parts[at + 1]?.startsWith('@') ? 2 : 1;
-  return parts.slice(0, at + 1 + scoped).join(sep);
+/**
+ * The package a file belongs to: the nearest folder above it with a package.json (a client's, or
+ * ralph's own checkout for its demo agent), else the file's folder.
+ */
+export async function packageOf(file: string): Promise<string> {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir))
+    if (await stat(join(dir, 'package.json')).catch(() => undefined)) return dir;
+  return dirname(file);
 }

@@ -272,6 +272,25 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     },
   );
 
+  it.skipIf(!linuxBox)(
+    "runs the demo of a ralph checked out under /tmp, which the box empties: ralph's package is shown",
+    async () => {
+      // A checkout in the shared temporary folder, as CI's clone may be: its scripted agent loads dist/.
+      const checkout = mkdtempSync(join(suiteTmp ?? '/tmp', 'ralph-checkout-'));
+      for (const part of ['bin', 'dist', 'templates', 'package.json'])
+        execFileSync('cp', ['-r', join(PACKAGE_ROOT, part), checkout]);
+      await symlink(join(PACKAGE_ROOT, 'node_modules'), join(checkout, 'node_modules'));
+      const demo = execFileSync(process.execPath, [join(checkout, 'bin/ralph.cjs'), 'demo'], {
+        cwd: checkout,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', IS_SANDBOX: '1' },
+      });
+      expect(demo).toContain('box: bubblewrap');
+      expect(demo).toContain('COMPLETE (code 0)');
+      rmSync(checkout, { recursive: true, force: true });
+    },
+  );
+
   it.skipIf(!isRoot || !linuxBox)('holds a non-root user the same way', async () => {
     const user = 'ralphbox';
     try {

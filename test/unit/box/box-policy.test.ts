@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageOf } from '../../../src/box/box-mounts.js';
 import { accessAt, boxPolicy, orderedMounts, type BoxPlaces } from '../../../src/box/box-policy.js';
@@ -111,14 +114,17 @@ describe('the box policy', () => {
 });
 
 describe('packageOf', () => {
-  it("is a client's whole package, scoped or not, so the box shows it all; else the file's folder", () => {
-    expect(packageOf('/t/p/lib/node_modules/ralph-loop-cli/bin/scripted-agent.js')).toBe(
-      '/t/p/lib/node_modules/ralph-loop-cli',
-    );
-    expect(packageOf('/t/c/node_modules/@anthropic-ai/claude-code/cli.js')).toBe(
-      '/t/c/node_modules/@anthropic-ai/claude-code',
-    );
-    expect(packageOf('/t/bin/claude')).toBe('/t/bin');
-    expect(packageOf('/t/node_modules/loose.js')).toBe('/t/node_modules');
+  it("is the nearest folder above a client's file with a package.json, scoped or not; else the file's folder", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ralph-package-of-'));
+    const scoped = join(root, 'node_modules', '@anthropic-ai', 'claude-code');
+    const checkout = join(root, 'ralph');
+    await mkdir(join(scoped, 'vendor'), { recursive: true });
+    await mkdir(join(checkout, 'bin'), { recursive: true });
+    await mkdir(join(root, 'loose'));
+    await writeFile(join(scoped, 'package.json'), '{}');
+    await writeFile(join(checkout, 'package.json'), '{}');
+    expect(await packageOf(join(scoped, 'vendor', 'rg'))).toBe(scoped);
+    expect(await packageOf(join(checkout, 'bin', 'scripted-agent.js'))).toBe(checkout);
+    expect(await packageOf(join(root, 'loose', 'claude'))).toBe(join(root, 'loose'));
   });
 });
