@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAKE_BIN_DIR, makeProject, RALPH_BIN, runRalph } from '../helpers/e2e.js';
+import { FAKE_BIN_DIR, makeProject, PACKAGE_ROOT, RALPH_BIN, runRalph } from '../helpers/e2e.js';
 import { simulateWorkflow, type SimulatedRun } from '../helpers/actions-runner.js';
 import { readAsRunner } from '../helpers/workflow-commands.js';
 
@@ -74,7 +74,9 @@ function agentScript(sim: string): string {
 }
 
 function agentEnv(script: string) {
-  return { RALPH_AGENT_SCRIPT: script, RALPH_BOX_WRITE: dirname(script) };
+  // The stand-in client lives in this checkout, which may itself lie in /tmp (CI's clone), a folder
+  // the box empties: it is shown read-only, as a user would add a folder their client needs.
+  return { RALPH_AGENT_SCRIPT: script, RALPH_BOX_WRITE: dirname(script), RALPH_BOX_READ_ONLY: PACKAGE_ROOT };
 }
 
 /** What the hostile agent plants: each script records where it ran, and whether it saw the token, in the step log. */
