@@ -74,6 +74,7 @@ export async function runGates(specs: readonly GateSpec[], options: RunGatesOpti
     else {
       options.onGateStart?.(spec.name);
       outcome = await runGate(spec, files.logPaths[index] as string, options);
+      for (const line of (await options.place?.settle?.()) ?? []) options.containment?.warn(line);
       if (options.place?.stop && outcome.status === 'failed' && outcome.timedOut)
         placeStopped = `${spec.name} timed out in ${options.place.label}, which ralph then stops`;
     }

@@ -32,6 +32,8 @@ export interface GatePlace {
    * `force` (a second Ctrl-C) gives up waiting.
    */
   stop?: (force?: AbortSignal) => Promise<string | undefined>;
+  /** After each gate there: what the place put right that the gate's code had changed, as warning lines. */
+  settle?: () => Promise<string[]>;
 }
 
 /** How one gate ended. */

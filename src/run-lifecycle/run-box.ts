@@ -1,7 +1,7 @@
 import { dialectOf } from '../agent/dialects.js';
 import { lookUp } from '../process/find-executable.js';
 import { openBox, type BoxChoice } from '../box/open-box.js';
-import { networkOf } from '../box/box-network.js';
+import { boxRequestOf } from '../box/box-settings.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 
 /**
@@ -17,18 +17,11 @@ export function openRunBox(
 ): Promise<BoxChoice> {
   const kinds = settings.fallbackAgent === undefined ? [settings.agent] : [settings.agent, settings.fallbackAgent];
   const dialects = kinds.map(dialectOf);
-  return openBox({
-    mode: settings.box,
-    root,
-    env,
-    clientState: [...new Set(dialects.flatMap((dialect) => dialect.stateFolders))],
-    extras: { write: settings.boxWrite, readOnly: settings.boxReadOnly, hidden: settings.boxHide },
-    sandboxed: settings.sandbox !== false,
-    dryRun: options.dryRun === true,
-    programs: [
-      options.agentPath ?? '',
-      ...dialects.map((dialect) => lookUp(dialect.bin, root, env.PATH ?? '') ?? ''),
-    ].filter(Boolean),
-    network: networkOf(settings, [...dialects.flatMap((dialect) => dialect.apiHosts(env))], options.warn),
-  });
+  const programs = [options.agentPath, ...dialects.map((dialect) => lookUp(dialect.bin, root, env.PATH ?? ''))];
+  const clients = {
+    stateFolders: [...new Set(dialects.flatMap((dialect) => dialect.stateFolders))],
+    apiHosts: dialects.flatMap((dialect) => dialect.apiHosts(env)),
+    programs: programs.filter((program) => program !== undefined),
+  };
+  return openBox({ ...boxRequestOf(settings, env, clients, options.warn), root, dryRun: options.dryRun === true });
 }

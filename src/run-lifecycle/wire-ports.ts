@@ -35,7 +35,7 @@ import type { installInterrupts } from './interrupts.js';
 import type { PreparedRun } from './prepare-run.js';
 import type { GatePlace } from '../gates/types.js';
 import type { BoxChoice } from '../box/open-box.js';
-import { sweptAgent, sweptGates } from './box-sweep.js';
+import { sweptAgent } from './box-sweep.js';
 import type { IterationRow } from '../loop/port-data.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
 import type { ReviewPolicy, TaskList } from '../domain/tasks.js';
@@ -133,7 +133,6 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
   const enclosure = async (): Promise<Enclosure> => ({ root: paths.root, sandbox: await sandbox(), box });
   const warn = (line: string) => reporter.warning(line);
   const swept = (agent: LoopPorts['agent']) => (box ? sweptAgent(agent, box, warn) : agent);
-  const sweptGatesOf = (gates: NonNullable<LoopPorts['gates']>) => (box ? sweptGates(gates, box, warn) : gates);
   const ports: LoopPorts = {
     agent: swept(await agentFor(ready, run, { reporter, files, enclosure })),
     git: createGit(paths.root),
@@ -150,18 +149,16 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
   // The gate runner is loaded only by the runs that use it: start-up stays short.
   if (ready.resolved.gates.length > 0 && !run.options.noGates) {
     const { createQualityGates } = await import('./quality-gates.js');
-    ports.gates = sweptGatesOf(
-      createQualityGates({
-        specs: ready.resolved.gates,
-        root: paths.root,
-        logsDir: paths.logs,
-        env: gateEnvironment(terminal.env),
-        interrupts,
-        out: terminal.out,
-        containment: run.containment,
-        ...placeOf(gatePlace(await enclosure())),
-      }),
-    );
+    ports.gates = createQualityGates({
+      specs: ready.resolved.gates,
+      root: paths.root,
+      logsDir: paths.logs,
+      env: gateEnvironment(terminal.env),
+      interrupts,
+      out: terminal.out,
+      containment: run.containment,
+      ...placeOf(gatePlace(await enclosure())),
+    });
   }
   return { ports, started, lastFailure, abandonIteration: () => reporter.abandon() };
 }

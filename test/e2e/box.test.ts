@@ -157,7 +157,8 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
   it('runs the gates in the box too: a gate cannot write outside the work tree', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));
-    const gate = `echo from-gate > ${outside}/gate-was-here || true; test ! -e ${outside}/gate-was-here`;
+    // It also plants a git redirect, which ralph takes away once the gate has run.
+    const gate = `printf '' > .git/config.worktree; echo from-gate > ${outside}/gate-was-here || true; test ! -e ${outside}/gate-was-here`;
     await writeFile(
       join(repo.root, 'ralph/config.json'),
       JSON.stringify({ gates: [{ name: 'probe', command: gate }] }),
@@ -170,6 +171,8 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
 
     expect(result.code).toBe(0);
     expect(existsSync(join(outside, 'gate-was-here'))).toBe(false);
+    expect(existsSync(join(repo.root, '.git/config.worktree'))).toBe(false);
+    expect(result.stdout).toContain(`the box removed ${realpathSync(repo.root)}/.git/config.worktree`);
   });
 
   it.skipIf(!linuxBox)('ends the box with the agent: nothing it started outlives an interrupt', async () => {
