@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookUp } from '../../src/process/find-executable.js';
-import { makeRepo, PACKAGE_ROOT, runRalph, type Repo } from '../helpers/e2e.js';
+import { makeRepo, PACKAGE_ROOT, RALPH_BIN, runRalph, type Repo } from '../helpers/e2e.js';
 import { repoWithLists } from '../helpers/parallel-repo.js';
 
 // The box is the kernel's: bubblewrap and a kernel that lets it make namespaces (Linux), or
@@ -294,7 +294,7 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     },
   );
 
-  it.skipIf(!isRoot || !linuxBox)('holds a non-root user the same way', async () => {
+  it.skipIf(!isRoot || !linuxBox)('holds a non-root user the same way', async (context) => {
     const user = 'ralphbox';
     try {
       execFileSync('id', [user], { stdio: 'ignore' });
@@ -302,6 +302,18 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       execFileSync('useradd', ['--no-create-home', user]);
     }
     const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+    // A checkout in a folder only root may enter (mktemp -d makes one) is no ralph that user can run.
+    const reach = spawnSync('setpriv', [
+      `--reuid=${uid}`,
+      `--regid=${uid}`,
+      '--clear-groups',
+      '--',
+      'test',
+      '-r',
+      RALPH_BIN,
+    ]);
+    if (reach.status !== 0)
+      context.skip(`user ${user} cannot read ${RALPH_BIN}: the checkout's folder is closed to it`);
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await writeFile(join(repo.root, 'ralph/config.json'), '{}\n');
     repo.git('add', '-A');
