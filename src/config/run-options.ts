@@ -180,6 +180,11 @@ export const RUN_OPTIONS = {
     repeatable: true,
     description:
       'where to say that the run ended, blocked, asks, waits or is nearly stuck: desktop, an https:// URL, or cmd:<command> (repeatable; docs/notifications.md)',
+    // A command runs on this machine, outside the box: the agent writes ralph/config.json.
+    refusedInConfig: (targets) =>
+      Array.isArray(targets) && targets.some((target) => typeof target === 'string' && target.startsWith('cmd:'))
+        ? "names a cmd: target, which runs on this machine outside the agent's box"
+        : undefined,
   }),
   notifyOn: option({
     flag: '--notify-on <events>',
