@@ -1,3 +1,4 @@
+import { isAbsolute, normalize } from 'node:path';
 import { boolean, choice, duration, percent, positiveNumber, text, wholeNumber } from './value-kinds.js';
 import { sandboxName } from './sandbox-kind.js';
 import { BOX_OPTIONS } from './box-options.js';
@@ -38,6 +39,11 @@ export const RUN_OPTIONS = {
     kind: text('a file path'),
     default: 'ralph/prompt.md',
     description: 'the prompt sent every iteration',
+    // Read on this machine and given to the agent: a file outside the repository is the person's to name.
+    refusedInConfig: (path) =>
+      typeof path === 'string' && (isAbsolute(path) || normalize(path).split(/[\\/]/)[0] === '..')
+        ? 'names a file outside the repository, which ralph would read and hand to the agent'
+        : undefined,
   }),
   tasks: option({
     flag: '--tasks <file>',

@@ -1,3 +1,4 @@
+import { readFileWithin } from '../files/file-within.js';
 import { dialectOf } from '../agent/dialects.js';
 import { sandboxReachWarning } from '../agent/sandbox.js';
 import { PACKAGE_ROOT } from '../package-info.js';
@@ -152,7 +153,7 @@ async function checkPrompt(promptPath: string, paths: RalphPaths, shown: (path: 
   const hint =
     promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path';
   try {
-    await readPromptFile(promptPath, shown(promptPath), hint);
+    await readPromptFile(paths.root, promptPath, shown(promptPath), hint);
     return { name: 'prompt', status: 'ok', detail: shown(promptPath) };
   } catch (error) {
     if (error instanceof RalphError) return failed('prompt', error);
@@ -165,7 +166,7 @@ async function readTaskList(
   shown: (path: string) => string,
 ): Promise<{ check: Check; list?: TaskList; warning?: string }> {
   const name = shown(paths.tasks);
-  const text = await readOwnFile(paths.tasks);
+  const text = readFileWithin(paths.root, paths.tasks);
   if (text === undefined) {
     // The ralph.sh layout keeps its task list in scripts/ralph/prd.json: the way in is an import.
     const legacy = await readOwnFile(`${paths.root}/scripts/ralph/prd.json`);

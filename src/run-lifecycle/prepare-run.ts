@@ -1,3 +1,4 @@
+import { readFileWithin } from '../files/file-within.js';
 import { agentEnvironment } from './agent-environment.js';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
@@ -93,7 +94,7 @@ export async function checkStart(
     (error: unknown) => ({ error }),
   );
   if (onPlan) {
-    const parsed = parseTasks((await readOwnFile(options.paths.tasks)) ?? '');
+    const parsed = parseTasks(readFileWithin(options.root, options.paths.tasks) ?? '');
     onPlan(plan, parsed.ok ? parsed.tasks : undefined);
   }
   const ready = await preflight(plan.checks).finally(() => tree);

@@ -1,3 +1,4 @@
+import { readFileWithin } from '../files/file-within.js';
 import type { UsageWindow } from '../domain/usage.js';
 import { readDeadActive, readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
@@ -116,7 +117,7 @@ async function readKilledRun(path: string): Promise<StatusReport['killed']> {
 }
 
 async function readTasksStatus(paths: RunPaths, reviewPolicy: ReviewPolicy): Promise<TasksStatus> {
-  const text = await readOwnFile(paths.tasks);
+  const text = readFileWithin(paths.root, paths.tasks);
   if (text === undefined) return { state: 'missing' };
   // zod (the schema, and its error messages) is loaded only for a list the plain check is unsure of.
   const json = parseJson(text);

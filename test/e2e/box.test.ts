@@ -154,6 +154,26 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     expect(repo.lastRun()).toMatchObject({ reason: 'complete', box: { mode: BOX } });
   });
 
+  // The box leaves such a link dangling for the agent; ralph, outside the box, must not follow it.
+  it("never reads the host through a link the agent puts in the task list's place", async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const home = await fakeHome();
+    await repo.steps([{ shell: [`ln -sf ${home}/.ssh/id_rsa ralph/tasks.json`] }]);
+    const result = await runRalph(repo, ['run', '--max-iterations', '2'], {
+      env: { RALPH_BOX: undefined, HOME: home },
+    });
+    expect(result.code, result.stdout + result.stderr).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain(
+      `ralph/tasks.json leads outside the repository, to ${home}/.ssh/id_rsa`,
+    );
+    expect(repo.calls()).toBe(1);
+    // Nowhere in ralph's records, its logs or the published copy: grep finds no file that holds it.
+    const kept = spawnSync('grep', ['-rl', 'PRIVATE KEY', join(repo.root, '.git'), join(repo.root, 'ralph')], {
+      encoding: 'utf8',
+    });
+    expect(kept.status).toBe(1);
+  });
+
   it('runs the gates in the box too: a gate cannot write outside the work tree', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));

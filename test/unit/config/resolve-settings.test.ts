@@ -108,4 +108,19 @@ describe('resolveSettings: the box, which ralph/config.json may narrow but never
     ]);
     expect(resolveSettings({ notify: ['cmd:page-me'] }, {}, {}).settings.notify).toEqual(['cmd:page-me']);
   });
+
+  it('refuses a prompt outside the repository in the file, which ralph would read and hand to the agent', () => {
+    for (const prompt of ['/root/.ssh/id_rsa', '../secrets.md', 'ralph/../../x.md']) {
+      expect(() => resolveSettings({}, {}, { prompt })).toThrow(
+        expect.objectContaining({
+          kind: 'usage',
+          message: expect.stringContaining('ralph/config.json: prompt names a file outside'),
+        }),
+      );
+    }
+    expect(resolveSettings({}, {}, { prompt: 'ralph/../docs/prompt.md' }).settings.prompt).toBe(
+      'ralph/../docs/prompt.md',
+    );
+    expect(resolveSettings({ prompt: '/etc/prompt.md' }, {}, {}).settings.prompt).toBe('/etc/prompt.md');
+  });
 });
