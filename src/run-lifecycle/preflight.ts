@@ -1,5 +1,6 @@
 import { readFileWithin } from '../files/file-within.js';
 import { dialectOf } from '../agent/dialects.js';
+import { askAgent, type Enclose } from '../agent/ask-agent.js';
 import { sandboxReachWarning } from '../agent/sandbox.js';
 import { PACKAGE_ROOT } from '../package-info.js';
 import { access, constants, realpath } from 'node:fs/promises';
@@ -51,6 +52,8 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
   sandboxed: boolean;
   /** The PATH ralph finds its own programs on (git, docker): its own, not the agent's. */
   hostPath: string;
+  /** The run's box, around what the agent's program is asked before the first call. */
+  enclose?: Enclose;
 }
 
 /**
@@ -112,6 +115,7 @@ async function checkAgentService(options: PreflightOptions, nothingLeft: boolean
           agentPath: agent.path,
           dialect: dialectOf(options.agentKind),
           agentEnv: options.agentEnv,
+          ask: askAgent(agent.path, options.agentEnv, options.root, options.enclose),
           skip: options.skipPreflight,
           ...(options.serviceTimeoutMs === undefined ? {} : { timeoutMs: options.serviceTimeoutMs }),
         })
