@@ -5,6 +5,7 @@ import { currentBranch } from '../git/branch.js';
 import { recordDir } from '../git/record-dir.js';
 import { findRepoRoot } from '../git/repository.js';
 import { GitStopped } from '../git/safe-git.js';
+import { commitOf } from '../git/merge-check.js';
 import { baseFor } from '../integrate/base-for.js';
 import { integrateLists } from '../integrate/integrate-lists.js';
 import { findTaskLists, LISTS_DIR, worktreeDir, type TaskList } from '../lists/task-lists.js';
@@ -51,6 +52,9 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
   const names = lists.map((list) => list.name);
   const screen = await screenFor(stdout, { root, logs: paths.logs, names, startedAt, ci, github });
   const branch = (await currentBranch(root)) ?? 'HEAD';
+  // Pinned in ralph's own memory now: every ref is the loops' agents' to move (they commit in the
+  // shared git dir), the user's branch too, so no loop, base or integration starts from it later.
+  const start = await commitOf(root, 'HEAD', {});
   // Ctrl-C ends the supervisor's own work too: the gates and git of a dependent list's base, and --integrate.
   const halt = { stop: new AbortController(), force: new AbortController() };
   const stopping = { signal: halt.stop.signal, force: halt.force.signal };
@@ -65,7 +69,7 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
     {
       loopCommand: (list, from) => ({
         command: process.execPath,
-        args: [...process.execArgv, process.argv[1] ?? 'ralph', ...loopArgs(list, from, options.passThrough)],
+        args: [...process.execArgv, process.argv[1] ?? 'ralph', ...loopArgs(list, from ?? start, options.passThrough)],
         cwd: root,
         env: loopEnvironment(env, github),
       }),
@@ -73,6 +77,7 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       baseFor: (list) =>
         baseFor(root, list, lists, {
           env: gateEnvironment(env),
+          ...(start ? { start } : {}),
           ...stopping,
           onLine: (line) => screen.say(list.name, line),
         }),
@@ -91,9 +96,12 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
   try {
     const result = await supervisor.run();
     showSummary(screen, result);
+    const moved = await headMoved(root, start);
+    if (moved) screen.line(moved);
     await writeParallelRecord(root, paths.logs, { startedAt, endedAt: Date.now(), jobs }, result);
     if (!options.integrate) return result.exitCode;
-    return mostUrgent([result.exitCode, await integrateAfter(root, env, screen, stopping, interrupts.first)]);
+    const after = { start, stopping, interruptedBy: interrupts.first };
+    return mostUrgent([result.exitCode, await integrateAfter(root, env, screen, after)]);
   } finally {
     interrupts.release();
     await screen.close();
@@ -111,6 +119,27 @@ async function screenFor(
 }
 
 /**
+ * A warning when HEAD is not where the run began: ralph's loops never move the checkout's branch,
+ * so something else did — the user, or a loop's agent (every ref of the shared git dir is theirs).
+ */
+async function headMoved(root: string, start: string | undefined): Promise<string | undefined> {
+  const now = await commitOf(root, 'HEAD', {});
+  if (start === undefined || now === start) return undefined;
+  return (
+    `warning: HEAD moved during the run, from ${start.slice(0, 12)} to ${now?.slice(0, 12) ?? 'nothing'}, ` +
+    `and not by ralph: look at what it holds (git log ${start.slice(0, 12)}..HEAD); integrations start from ${start.slice(0, 12)}`
+  );
+}
+
+/** What --integrate starts from and what stops it. */
+interface IntegrateAfter {
+  /** The commit HEAD was at when the parallel run began. */
+  start: string | undefined;
+  stopping: { signal: AbortSignal; force: AbortSignal };
+  interruptedBy: () => InterruptSignal | undefined;
+}
+
+/**
  * `--integrate`, once the loops ended: its exit code. A Ctrl-C before it keeps it from starting;
  * one during it ends its gates and git at once.
  */
@@ -118,8 +147,7 @@ async function integrateAfter(
   root: string,
   env: NodeJS.ProcessEnv,
   screen: SupervisorScreen,
-  { signal, force }: { signal: AbortSignal; force: AbortSignal },
-  interruptedBy: () => InterruptSignal | undefined,
+  { start, stopping: { signal, force }, interruptedBy }: IntegrateAfter,
 ): Promise<number> {
   screen.line('');
   const interrupted = () => exitCodeFor({ reason: 'interrupted', signal: interruptedBy() ?? 'SIGINT' });
@@ -133,6 +161,7 @@ async function integrateAfter(
       signal,
       force,
       ranHere: true,
+      ...(start ? { start } : {}),
       onLine: (line: string) => screen.line(line),
     };
     return (await integrateLists(root, gates)).exitCode;

@@ -20,6 +20,8 @@ export interface BaseOptions {
   force?: AbortSignal;
   /** Each merge's outcome line, for the supervisor's output. */
   onLine?: (line: string) => void;
+  /** Where a new base branch starts: the commit HEAD was at when the parallel run began (default HEAD now). */
+  start?: string;
 }
 
 /** The integration branch a list with dependsOn starts from: `ralph/integration/for-<name>`. */
@@ -43,7 +45,7 @@ export async function baseFor(
 ): Promise<string> {
   const dependencies = dependenciesOf(list, lists);
   if (dependencies.length === 0) {
-    const head = await commitOf(root, 'HEAD', options.signal ? { signal: options.signal } : {});
+    const head = options.start ?? (await commitOf(root, 'HEAD', options.signal ? { signal: options.signal } : {}));
     if (!head) throw new RalphError('setup', 'this repository has no commit to start from', 'commit your work first');
     return head;
   }
@@ -60,6 +62,7 @@ export async function baseFor(
     env: options.env,
     // The supervisor ran every dependency's loop here: a branch none of them recorded is not theirs.
     unrecorded: 'leave_out',
+    ...(options.start ? { start: options.start } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.force ? { force: options.force } : {}),
     onOutcome: (outcome) => options.onLine?.(oneLine(`${list.name} base: ${outcomeLine(outcome, root)}`)),

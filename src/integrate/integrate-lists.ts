@@ -28,6 +28,11 @@ export interface IntegrateListsOptions {
   force?: AbortSignal;
   /** Every list's loop ran here (`--parallel --integrate`): a branch no loop recorded is left out. */
   ranHere?: boolean;
+  /**
+   * The commit a new integration branch starts from (default the checkout's HEAD now): the one HEAD
+   * was at when `--parallel` began, which no loop's agent could move since.
+   */
+  start?: string;
   /** Each line of the outcome as it is known, the agent's words in it neutralised. */
   onLine?: (line: string) => void;
   now?: Date;
@@ -71,6 +76,7 @@ export async function integrateLists(root: string, options: IntegrateListsOption
     gates,
     env: options.env,
     unrecorded: options.ranHere ? 'leave_out' : 'merge',
+    ...(options.start ? { start: options.start } : {}),
     box: integrationBox(config, options.env),
     onBox: (choice) => say(`  ${boxLine(choice)}`),
     ...(options.signal ? { signal: options.signal } : {}),

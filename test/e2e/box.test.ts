@@ -235,12 +235,13 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     expect(result.stdout).toContain(linuxBox ? '--unshare-pid' : '/usr/bin/sandbox-exec -p');
   });
 
-  it("in --parallel: a loop's agent can write neither the main checkout nor a sibling's worktree", async () => {
+  it("in --parallel: a loop's agent can write neither the main checkout nor a sibling's worktree, nor move the integration's start", async () => {
     // The integration's gate, in its own box, may not write outside its worktree either.
     const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));
     const probe = `echo x > ${outside}/from-gate || true; test ! -e ${outside}/from-gate`;
     const config = `${JSON.stringify({ gates: [{ name: 'probe', command: probe }] })}\n`;
     const repo = await repoWithLists(['a', 'b'], 1, {}, { 'ralph/config.json': config });
+    const main = repo.git('symbolic-ref', '--short', 'HEAD');
     // The fake agent's script and its call records, where every loop's box may write them.
     const scripts = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-script-')));
     const script = join(scripts, 'script.json');
@@ -249,6 +250,9 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       `for d in ${repo.root}/ralph/worktrees/*/; do [ "$d" = "$PWD/" ] && continue; ` +
         `if (cd "$d" && echo x > foreign.txt && git add foreign.txt && git commit -qm foreign); then r=done; ` +
         `else r=refused; fi; echo "sibling=$r" >> box.results; done`,
+      // Every ref is the agent's to move (it commits in the shared git dir): the user's branch too.
+      `echo forged > forged.txt && git add forged.txt && git commit -qm forged-main && ` +
+        `git update-ref refs/heads/${main} HEAD && git reset -q --hard HEAD~1 && echo main-ref=moved >> box.results`,
     ];
     await writeFile(script, JSON.stringify([{ shell: trespass, implement: true, completeWhenDone: true }]));
 
@@ -263,10 +267,18 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     expect(result.stdout).toContain('2 merged, 0 left out');
     expect(await readdir(outside)).toEqual([]);
     for (const name of ['a', 'b']) {
-      expect(repo.read(`ralph/worktrees/ralph-${name}/box.results`)).toBe('main-config=refused\nsibling=refused\n');
+      expect(repo.read(`ralph/worktrees/ralph-${name}/box.results`)).toBe(
+        'main-config=refused\nsibling=refused\nmain-ref=moved\n',
+      );
       expect(repo.git('log', '--format=%s', `ralph/${name}`)).not.toContain('foreign');
     }
     expect(result.stdout).toContain(`box: ${BOX}`);
+    // The integration started where the run began, from ralph's own memory, not from the moved branch.
+    expect(result.stdout).toContain('warning: HEAD moved during the run');
+    const integration = repo.git('for-each-ref', '--format=%(refname:short)', 'refs/heads/ralph/integration/');
+    expect(integration).not.toBe('');
+    expect(repo.git('ls-tree', '-r', '--name-only', integration)).not.toContain('forged.txt');
+    expect(repo.git('ls-tree', '-r', '--name-only', main)).toContain('forged.txt');
   }, 120_000);
 
   it.skipIf(!linuxBox)(
