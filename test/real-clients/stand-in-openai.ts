@@ -32,10 +32,15 @@ function answer({ req, res, body, nextTurn, charge }: Exchange, options: OpenAiS
   options.onRequest?.(request);
   const turn = nextTurn();
   if ('fault' in turn) return fault(res, turn);
+  const item = 'bash' in turn ? shellCall(request, turn.bash) : textMessage(turn.text);
+  // A client that offers no shell tool the stand-in knows gets a 400 naming what it offered: the test fails saying so.
+  if (item === undefined) {
+    const message = `stand-in: no shell tool it knows (${SHELL_TOOLS.join(', ')}) among ${JSON.stringify(offeredTools(request))}`;
+    return sendJson(res, 400, { error: { type: 'invalid_request_error', message } });
+  }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const model = typeof request.model === 'string' ? request.model : 'gpt-stand-in';
   res.write(event('response.created', { response: response(model, 'in_progress') }));
-  const item = 'bash' in turn ? shellCall(request, turn.bash) : textMessage(turn.text);
   res.write(event('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress' } }));
   if ('text' in turn) {
     res.write(
@@ -88,24 +93,25 @@ function fault(res: ServerResponse, turn: Extract<Turn, { fault: string }>): voi
   }
 }
 
-/** A call to the shell tool the request offered, in its own argument shape. */
+/** Codex's shell tools, as functions, and the arguments each takes. */
+const SHELL_ARGUMENTS: Readonly<Record<string, (command: string) => object>> = {
+  exec_command: (command) => ({ cmd: command }),
+  shell_command: (command) => ({ command }),
+  shell: (command) => ({ command: ['bash', '-lc', command] }),
+};
+const SHELL_TOOLS = Object.keys(SHELL_ARGUMENTS);
+
+function offeredTools(request: Record<string, unknown>): string[] {
+  const tools: unknown[] = Array.isArray(request.tools) ? request.tools : [];
+  return tools.map((tool) => (tool as { name?: unknown }).name).filter((name) => typeof name === 'string');
+}
+
+/** A call to a shell tool the request offered, in its own argument shape; none when it offered none. */
 function shellCall(request: Record<string, unknown>, command: string) {
-  const offered = Array.isArray(request.tools)
-    ? request.tools.map((tool) => (tool as { name?: unknown }).name).filter((name) => typeof name === 'string')
-    : [];
-  const [name, args] = offered.includes('shell_command')
-    ? ['shell_command', { command }]
-    : offered.includes('exec_command')
-      ? ['exec_command', { cmd: command }]
-      : ['shell', { command: ['bash', '-lc', command] }];
-  return {
-    type: 'function_call',
-    id: 'fc_1',
-    call_id: 'call_1',
-    name,
-    arguments: JSON.stringify(args),
-    status: 'completed',
-  };
+  const name = SHELL_TOOLS.find((tool) => offeredTools(request).includes(tool));
+  if (name === undefined) return undefined;
+  const args = JSON.stringify(SHELL_ARGUMENTS[name]?.(command));
+  return { type: 'function_call', id: 'fc_1', call_id: 'call_1', name, arguments: args, status: 'completed' };
 }
 
 function textMessage(text: string) {
