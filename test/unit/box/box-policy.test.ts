@@ -130,7 +130,7 @@ describe('packageOf', () => {
 });
 
 describe('installOf', () => {
-  it("is the outermost node_modules above a package (its dependencies beside it); else the package", () => {
+  it('is the outermost node_modules above a package (its dependencies beside it); else the package', () => {
     expect(installOf('/tmp/p/node_modules/@openai/codex')).toBe('/tmp/p/node_modules');
     expect(installOf('/tmp/p/node_modules/a/node_modules/b')).toBe('/tmp/p/node_modules');
     expect(installOf('/tmp/checkout/ralph')).toBe('/tmp/checkout/ralph');
