@@ -30,6 +30,14 @@ describe("this repository's own workflows", () => {
       expect(ci).toContain(command);
   });
 
+  it('CI runs the real clients on the pinned versions, and every night on their newest releases', () => {
+    const ci = read('.github/workflows/ci.yml');
+    expect(ci).toMatch(/schedule:\n\s+- cron: '[^']+'/);
+    expect(ci.match(/run: \.ci\/test-agents/g)).toHaveLength(2);
+    expect(ci).toContain("RALPH_REAL_CLIENTS_LATEST: '1'");
+    expect(read('.ci/run')).toContain('.ci/test-agents');
+  });
+
   it('the release publishes with provenance only when NPM_TOKEN is set, and attaches the tarball', () => {
     const release = read('.github/workflows/release.yml');
     expect(release).toContain("tags: ['v*']");

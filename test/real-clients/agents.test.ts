@@ -12,9 +12,9 @@ import { lookup } from 'node:dns/promises';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentKind } from '../../src/agent/dialects.js';
-import { clientPrefix, installClient } from './install-client.js';
+import { clientPrefix, installOrSkip, type Installed } from './install-client.js';
 
 const RALPH_BIN = resolve(import.meta.dirname, '../../bin/ralph.cjs');
 /** What the issue asks of a logged-out client: ended within two minutes. */
@@ -95,13 +95,14 @@ async function online(): Promise<boolean> {
 
 const isOnline = await online();
 
-describe.each(CASES)('the real $kind, logged out, through ralph', (c) => {
-  let executable = '';
-  beforeAll(async () => {
-    executable = await installClient(c.kind);
-  }, 300_000);
+/** Each kind installed once (a client that cannot be skips its cases, saying why once). */
+const installs = new Map<AgentKind, Installed>();
+for (const { kind } of CASES) if (!installs.has(kind)) installs.set(kind, await installOrSkip(kind));
 
-  it.skipIf(c.offlineOnly && isOnline)(
+describe.each(CASES)('the real $kind, logged out, through ralph', (c) => {
+  const executable = installs.get(c.kind)?.bin ?? '';
+
+  it.skipIf((c.offlineOnly && isOnline) || !executable)(
     `${c.args?.join(' ') ?? 'as configured'}: exit 64 with its own fix, at most one call, nothing left running (${c.why})`,
     async () => {
       const repo = await taskRepo();

@@ -18,9 +18,7 @@ import { installOrSkip } from './install-client.js';
 
 const isClaudeCodeVersion = (version: string) => claude.versionPattern.test(version);
 
-const installed = process.env.RALPH_REAL_CLAUDE
-  ? { bin: process.env.RALPH_REAL_CLAUDE }
-  : await installOrSkip('claude');
+const installed = await installOrSkip('claude', process.env.RALPH_REAL_CLAUDE);
 const CLAUDE = installed.bin ?? '';
 const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/sudo privileges';
 
@@ -40,7 +38,7 @@ function version(): string {
   return execFileSync(CLAUDE, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
-describe.skipIf(!installed.bin)(`the real Claude Code (${installed.skip ?? CLAUDE})`, () => {
+describe.skipIf(!installed.bin)(`the real Claude Code (${installed.version ?? installed.skip})`, () => {
   it('says its version as ralph recognises the real client', () => {
     expect(isClaudeCodeVersion(version())).toBe(true);
   });

@@ -13,7 +13,7 @@ import { startOpenAiStandIn } from './stand-in-openai.js';
 import type { StandIn } from './stand-in-server.js';
 import { SCENARIOS, usageLimit, type Turn } from './turns.js';
 
-const installed = process.env.RALPH_REAL_CODEX ? { bin: process.env.RALPH_REAL_CODEX } : await installOrSkip('codex');
+const installed = await installOrSkip('codex', process.env.RALPH_REAL_CODEX);
 const CODEX = installed.bin ?? '';
 
 /**
@@ -59,78 +59,81 @@ function expectChargedInSummary(run: Loop & { api: StandIn }) {
   expect(run.rows.every((row) => row.cost_usd === '')).toBe(true);
 }
 
-describe.skipIf(!installed.bin)(`the real Codex through whole ralph loops (${installed.skip ?? CODEX})`, () => {
-  it('completes a story: its own shell tool call and commit, then COMPLETE; tokens as charged', async () => {
-    const run = await loop(SCENARIOS.complete);
-    if (boxWorks()) expect(run.result.stdout, run.result.stderr).toContain('box: bubblewrap');
-    expect(run.result.code, run.said).toBe(0);
-    expect(run.repo.git('log', '-1', '--format=%s')).toBe('US-1 by the real client');
-    expect(run.lastRun).toMatchObject({ reason: 'complete' });
-    expect(run.api.charged).toMatchObject({ calls: 2, inputTokens: 240, outputTokens: 60 });
-    expectChargedInSummary(run);
-  });
+describe.skipIf(!installed.bin)(
+  `the real Codex through whole ralph loops (${installed.version ?? installed.skip})`,
+  () => {
+    it('completes a story: its own shell tool call and commit, then COMPLETE; tokens as charged', async () => {
+      const run = await loop(SCENARIOS.complete);
+      if (boxWorks()) expect(run.result.stdout, run.result.stderr).toContain('box: bubblewrap');
+      expect(run.result.code, run.said).toBe(0);
+      expect(run.repo.git('log', '-1', '--format=%s')).toBe('US-1 by the real client');
+      expect(run.lastRun).toMatchObject({ reason: 'complete' });
+      expect(run.api.charged).toMatchObject({ calls: 2, inputTokens: 240, outputTokens: 60 });
+      expectChargedInSummary(run);
+    });
 
-  it('BLOCKED: exit 2 and the reason in ralph/blocked.txt', async () => {
-    const run = await loop(SCENARIOS.blocked);
-    expect(run.result.code, run.said).toBe(2);
-    expect(run.lastRun).toMatchObject({ reason: 'blocked' });
-    expect(run.repo.read('ralph/blocked.txt')).toContain('The stand-in cannot reach the database');
-    expectChargedInSummary(run);
-  });
+    it('BLOCKED: exit 2 and the reason in ralph/blocked.txt', async () => {
+      const run = await loop(SCENARIOS.blocked);
+      expect(run.result.code, run.said).toBe(2);
+      expect(run.lastRun).toMatchObject({ reason: 'blocked' });
+      expect(run.repo.read('ralph/blocked.txt')).toContain('The stand-in cannot reach the database');
+      expectChargedInSummary(run);
+    });
 
-  it('DECIDE: exit 3 and the question in ralph/decide.txt', async () => {
-    const run = await loop(SCENARIOS.decide);
-    expect(run.result.code, run.said).toBe(3);
-    expect(run.lastRun).toMatchObject({ reason: 'decide' });
-    expect(run.repo.read('ralph/decide.txt')).toContain('Postgres or SQLite for the store?');
-    expectChargedInSummary(run);
-  });
+    it('DECIDE: exit 3 and the question in ralph/decide.txt', async () => {
+      const run = await loop(SCENARIOS.decide);
+      expect(run.result.code, run.said).toBe(3);
+      expect(run.lastRun).toMatchObject({ reason: 'decide' });
+      expect(run.repo.read('ralph/decide.txt')).toContain('Postgres or SQLite for the store?');
+      expectChargedInSummary(run);
+    });
 
-  // Codex says the reset as a local clock time to the minute ("try again at 8:54 PM"), read as such.
-  it('a usage limit (429 usage_limit_reached) ends the run with the reset the stand-in sent, to the minute', async () => {
-    const script = usageLimit(new Date(), 10);
-    const resetsAt = (script[0] as { resetsAt: Date }).resetsAt.getTime();
-    const run = await loop(script, ['--on-usage-limit', 'stop']);
-    expect(run.result.code, run.said).toBe(1);
-    expect(run.lastRun).toMatchObject({ reason: 'usage_limit', resetSource: 'clock' });
-    const read = new Date(String(run.lastRun.resetsAt)).getTime();
-    expect(
-      Math.abs(read - resetsAt),
-      `${new Date(read).toISOString()} for ${new Date(resetsAt).toISOString()}`,
-    ).toBeLessThan(60_000);
-    expect(run.rows.map((row) => row.outcome)).toEqual(['usage_limit']);
-    expect(calls(run.api)).toBe(1);
-  });
+    // Codex says the reset as a local clock time to the minute ("try again at 8:54 PM"), read as such.
+    it('a usage limit (429 usage_limit_reached) ends the run with the reset the stand-in sent, to the minute', async () => {
+      const script = usageLimit(new Date(), 10);
+      const resetsAt = (script[0] as { resetsAt: Date }).resetsAt.getTime();
+      const run = await loop(script, ['--on-usage-limit', 'stop']);
+      expect(run.result.code, run.said).toBe(1);
+      expect(run.lastRun).toMatchObject({ reason: 'usage_limit', resetSource: 'clock' });
+      const read = new Date(String(run.lastRun.resetsAt)).getTime();
+      expect(
+        Math.abs(read - resetsAt),
+        `${new Date(read).toISOString()} for ${new Date(resetsAt).toISOString()}`,
+      ).toBeLessThan(60_000);
+      expect(run.rows.map((row) => row.outcome)).toEqual(['usage_limit']);
+      expect(calls(run.api)).toBe(1);
+    });
 
-  it('no login: the preflight (`codex login status`) ends the run (exit 64) before any call', async () => {
-    const run = await loop(SCENARIOS.complete, [], null);
-    expect(run.result.code, run.said).toBe(64);
-    expect(run.said).toMatch(/codex login/);
-    expect(calls(run.api)).toBe(0);
-    expect(run.rows).toEqual([]);
-  });
+    it('no login: the preflight (`codex login status`) ends the run (exit 64) before any call', async () => {
+      const run = await loop(SCENARIOS.complete, [], null);
+      expect(run.result.code, run.said).toBe(64);
+      expect(run.said).toMatch(/codex login/);
+      expect(calls(run.api)).toBe(0);
+      expect(run.rows).toEqual([]);
+    });
 
-  it('a key the API refuses (401): one iteration (Codex retries five times), then exit 64 agent_auth', async () => {
-    const run = await loop(SCENARIOS.auth);
-    expect(run.result.code, run.said).toBe(64);
-    expect(run.lastRun).toMatchObject({ reason: 'agent_auth' });
-    expect(run.said).toMatch(/codex login/);
-    expect(run.rows).toHaveLength(1);
-    expect(calls(run.api)).toBeGreaterThanOrEqual(1);
-  });
+    it('a key the API refuses (401): one iteration (Codex retries five times), then exit 64 agent_auth', async () => {
+      const run = await loop(SCENARIOS.auth);
+      expect(run.result.code, run.said).toBe(64);
+      expect(run.lastRun).toMatchObject({ reason: 'agent_auth' });
+      expect(run.said).toMatch(/codex login/);
+      expect(run.rows).toHaveLength(1);
+      expect(calls(run.api)).toBeGreaterThanOrEqual(1);
+    });
 
-  it('an overloaded API (503) is an agent failure, not a limit: --max-agent-failures 1 ends the run', async () => {
-    const run = await loop(SCENARIOS.overload, ['--max-agent-failures', '1']);
-    expect(run.result.code, run.said).toBe(4);
-    expect(run.lastRun).toMatchObject({ reason: 'agent_failures' });
-    expect(run.rows).toHaveLength(1);
-  });
+    it('an overloaded API (503) is an agent failure, not a limit: --max-agent-failures 1 ends the run', async () => {
+      const run = await loop(SCENARIOS.overload, ['--max-agent-failures', '1']);
+      expect(run.result.code, run.said).toBe(4);
+      expect(run.lastRun).toMatchObject({ reason: 'agent_failures' });
+      expect(run.rows).toHaveLength(1);
+    });
 
-  it('a stream that stops mid-answer is ended by --idle-timeout; the run ends at --max-iterations', async () => {
-    const run = await loop(SCENARIOS.stall, ['--idle-timeout', '30s', '--max-iterations', '1']);
-    expect(run.result.code, run.said).toBe(1);
-    expect(run.lastRun).toMatchObject({ reason: 'max_iterations' });
-    expect(run.rows.map((row) => row.outcome)).toEqual(['idle_timeout']);
-    expect(calls(run.api)).toBeGreaterThanOrEqual(1);
-  });
-});
+    it('a stream that stops mid-answer is ended by --idle-timeout; the run ends at --max-iterations', async () => {
+      const run = await loop(SCENARIOS.stall, ['--idle-timeout', '30s', '--max-iterations', '1']);
+      expect(run.result.code, run.said).toBe(1);
+      expect(run.lastRun).toMatchObject({ reason: 'max_iterations' });
+      expect(run.rows.map((row) => row.outcome)).toEqual(['idle_timeout']);
+      expect(calls(run.api)).toBeGreaterThanOrEqual(1);
+    });
+  },
+);

@@ -71,17 +71,24 @@ export async function installClient(kind: AgentKind): Promise<string> {
   return executable;
 }
 
-/** The client installed, or why it could not be: a test skips its cases then, saying so once. */
-export type Installed = { bin: string; skip?: undefined } | { bin?: undefined; skip: string };
+/**
+ * The client installed, with what its `--version` says (named in the tests' titles, so a failure
+ * names the version), or why it could not be: a test skips its cases then, saying so once.
+ */
+export type Installed =
+  { bin: string; version: string; skip?: undefined } | { bin?: undefined; version?: undefined; skip: string };
 
 /**
- * `installClient`, for a test file's top level: an install that fails (the registry down, a
- * platform package missing) gives the one line `[real-clients] SKIP <kind> (<spec>): <why>` on
- * stderr, which the CI job counts, instead of failing the file. A skip is never a pass.
+ * `installClient` (or `own`, a client of your own) for a test file's top level. One that cannot be
+ * installed or started (the registry down, a platform package missing) gives the one line
+ * `[real-clients] SKIP <kind> (<spec>): <why>` on stderr, which the CI job counts, instead of
+ * failing the file. A skip is never a pass.
  */
-export async function installOrSkip(kind: AgentKind): Promise<Installed> {
+export async function installOrSkip(kind: AgentKind, own?: string): Promise<Installed> {
   try {
-    return { bin: await installClient(kind) };
+    const bin = own || (await installClient(kind));
+    const { stdout } = await promisify(execFile)(bin, ['--version'], { timeout: 60_000 });
+    return { bin, version: `${stdout.trim().split('\n')[0] ?? '?'}, ${own ? bin : clientSpec(kind)}` };
   } catch (error) {
     const why = (error instanceof Error ? error.message : String(error)).split('\n').find((line) => line.trim()) ?? '';
     const skip = `[real-clients] SKIP ${kind} (${clientSpec(kind)}): ${why.trim().slice(0, 300)}`;
