@@ -65,7 +65,7 @@ export async function placedMounts(
 /**
  * The folders of the clients' executables that lie in a shared temporary folder, which the box
  * replaces with an empty one: the link's, and the real file's install (all of it: a client loads its
- * own files and its dependencies — Codex its platform binary, a package beside its own), read-only,
+ * own files and its dependencies — a platform binary in a package beside its own), read-only,
  * so the client still starts.
  */
 async function programFolders(programs: readonly string[]): Promise<string[]> {

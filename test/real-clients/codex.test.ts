@@ -20,7 +20,7 @@ const CODEX = installed.bin ?? '';
  * A loop with the real Codex against a stand-in playing `script`. Its provider names the key
  * variable (`env_key`); OPENAI_BASE_URL names the same address for ralph's preflight and box.
  */
-async function loop(script: readonly Turn[], args: string[] = [], key: string | null = 'sk-stand-in') {
+async function loop(script: readonly Turn[], args: string[] = [], key: string | null = 'sk-stand-in', provider = '') {
   const api = await startOpenAiStandIn(script);
   const env = withoutLogins({ OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_API_KEY: key ?? undefined });
   const home = env.HOME ?? '';
@@ -37,6 +37,7 @@ async function loop(script: readonly Turn[], args: string[] = [], key: string | 
       `base_url = "${api.url}/v1"`,
       'env_key = "OPENAI_API_KEY"',
       'wire_api = "responses"',
+      provider,
       '',
     ].join('\n'),
   );
@@ -121,8 +122,10 @@ describe.skipIf(!installed.bin)(
       expect(calls(run.api)).toBeGreaterThanOrEqual(1);
     });
 
+    // Codex retries a 503 five times with a growing backoff: its own settings keep it to one.
     it('an overloaded API (503) is an agent failure, not a limit: --max-agent-failures 1 ends the run', async () => {
-      const run = await loop(SCENARIOS.overload, ['--max-agent-failures', '1']);
+      const retries = 'request_max_retries = 1\nstream_max_retries = 1';
+      const run = await loop(SCENARIOS.overload, ['--max-agent-failures', '1'], undefined, retries);
       expect(run.result.code, run.said).toBe(4);
       expect(run.lastRun).toMatchObject({ reason: 'agent_failures' });
       expect(run.rows).toHaveLength(1);
