@@ -17,13 +17,14 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 // Claude AI usage limit reached|1751234400 (epoch seconds after the bar)
 const EPOCH = /(?<=\S)\|\s*(\d{9,13})\b/;
 // A date counts only where the text says the limit lifts then, not in a log line's timestamp.
-const WHEN = String.raw`\b(?:resets?|reset\s+(?:on|at)|on|until)\s+`;
+const WHEN = String.raw`\b(?:resets?|reset\s+(?:on|at)|on|until|try again at)\s+`;
 const ZONE = String.raw`(?:\s*\(([^()\s]{1,64})\)|\s+(UTC|GMT)\b)?`;
 // The space before a meridiem is its own: taken alone, it would hide the space before `UTC`.
 const CLOCK = String.raw`(\d{1,2})(?::(\d{2}))?(?:\s*([ap]\.?m\.?))?`;
 // resets Feb 22 at 9:30am · resets May 5 at 9pm (America/New_York) · resets Oct 6, 1pm (Europe/Paris) · Apr 23 at 4pm
+// · Codex's "try again at Sep 26th, 2026 3:05 PM." (another day than today: a date, a year, a local clock time)
 const DATED_NAME = new RegExp(
-  String.raw`${WHEN}([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:at\s+)?${CLOCK}${ZONE}`,
+  String.raw`${WHEN}([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(\d{4}),?\s+)?(?:at\s+)?${CLOCK}${ZONE}`,
   'gi',
 );
 // resets Wednesday 8pm (America/Los_Angeles) · Resets Fri 4:00 PM: a weekly limit's reset within the week.
@@ -90,11 +91,15 @@ function datedReset(text: string, now: number, localZone: string | undefined): n
   // "attempt 4" and other words that start like no month are no date.
   const named = [...text.matchAll(DATED_NAME)].find((match) => monthOf(match[1]) > 0);
   if (!named) return undefined;
-  const [, monthName, day, hour, minute, meridiem, zone, word] = named;
+  const [, monthName, day, year, hour, minute, meridiem, zone, word] = named;
   const month = monthOf(monthName);
   const base = zoned(now, zone ?? word ?? localZone);
   const clock = toClock(Number(hour), minute, meridiem);
-  return base && clock ? onDate(base, month, Number(day), clock, true) : undefined;
+  if (!base || !clock) return undefined;
+  // A year named is kept; without one, the year that puts the date nearest now.
+  return year
+    ? onDate(base.set({ year: Number(year) }), month, Number(day), clock, false)
+    : onDate(base, month, Number(day), clock, true);
 }
 
 /**

@@ -70,16 +70,30 @@ export async function placedMounts(
 
 /**
  * The folders of the clients' executables that lie in a shared temporary folder, which the box
- * replaces with an empty one: the link's, and the real file's package (all of it: a client loads its
- * own files), read-only, so the client still starts.
+ * replaces with an empty one: the link's, and the real file's install (all of it: a client loads its
+ * own files and its dependencies — a platform binary in a package beside its own), read-only,
+ * so the client still starts.
  */
 async function programFolders(programs: readonly string[]): Promise<string[]> {
   const inShared = (path: string) =>
     SHARED_TEMPORARY.some((shared) => path === shared || path.startsWith(`${shared}${sep}`));
   const folders = await Promise.all(
-    programs.map(async (program) => [dirname(program), await packageOf(await realpath(program).catch(() => program))]),
+    programs.map(async (program) => [
+      dirname(program),
+      installOf(await packageOf(await realpath(program).catch(() => program))),
+    ]),
   );
   return [...new Set(folders.flat())].filter(inShared);
+}
+
+/**
+ * The install a package belongs to: the outermost `node_modules` folder above it (where npm put its
+ * dependencies, hoisted or not), else the package itself (a checkout, a loose executable).
+ */
+export function installOf(pkg: string): string {
+  const parts = pkg.split(sep);
+  const at = parts.indexOf('node_modules');
+  return at > 0 ? parts.slice(0, at + 1).join(sep) : pkg;
 }
 
 /**

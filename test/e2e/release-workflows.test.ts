@@ -30,6 +30,14 @@ describe("this repository's own workflows", () => {
       expect(ci).toContain(command);
   });
 
+  it('CI runs the real clients on the pinned versions, and every night on their newest releases', () => {
+    const ci = read('.github/workflows/ci.yml');
+    expect(ci).toMatch(/schedule:\n\s+- cron: '[^']+'/);
+    expect(ci.match(/run: \.ci\/test-agents/g)).toHaveLength(2);
+    expect(ci).toContain("RALPH_REAL_CLIENTS_LATEST: '1'");
+    expect(read('.ci/run')).toContain('.ci/test-agents');
+  });
+
   it('the release tags a release commit by scripts/release-tag.mjs, publishes only with NPM_TOKEN, attaches the tarball', () => {
     const release = read('.github/workflows/release.yml');
     // Run by hand on the default branch; the tag is made there, after the tests, never pushed by hand.

@@ -12,9 +12,9 @@ import { lookup } from 'node:dns/promises';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentKind } from '../../src/agent/dialects.js';
-import { clientPrefix, installClient } from './install-client.js';
+import { clientPrefix, installOrSkip, type Installed } from './install-client.js';
 
 const RALPH_BIN = resolve(import.meta.dirname, '../../bin/ralph.cjs');
 /** What the issue asks of a logged-out client: ended within two minutes. */
@@ -31,6 +31,8 @@ interface Case {
   offlineOnly?: boolean;
   /** The longest the whole run may take. */
   withinMs?: number;
+  /** Extra variables for ralph. */
+  env?: NodeJS.ProcessEnv;
   why: string;
 }
 
@@ -54,8 +56,10 @@ const CASES: Case[] = [
     args: ['--skip-preflight'],
     reason: /AGENT (?:SETUP|AUTH)/,
     fix: /network|codex login/,
-    // Without a network Codex only reconnects, for good: the two-minute retry window ends it.
-    withinMs: TWO_MINUTES + 40_000,
+    // Without a network Codex only reconnects, for good: the retry window ends it (two minutes,
+    // shortened here to 20 s with RALPH_TEST_RETRY_WINDOW_MS, so the suite stays within CI's time).
+    env: { RALPH_TEST_RETRY_WINDOW_MS: '20000' },
+    withinMs: TWO_MINUTES,
     why: 'one call: a 401, or nothing but reconnect notices',
   },
   {
@@ -95,19 +99,20 @@ async function online(): Promise<boolean> {
 
 const isOnline = await online();
 
-describe.each(CASES)('the real $kind, logged out, through ralph', (c) => {
-  let executable = '';
-  beforeAll(async () => {
-    executable = await installClient(c.kind);
-  }, 300_000);
+/** Each kind installed once (a client that cannot be skips its cases, saying why once). */
+const installs = new Map<AgentKind, Installed>();
+for (const { kind } of CASES) if (!installs.has(kind)) installs.set(kind, await installOrSkip(kind));
 
-  it.skipIf(c.offlineOnly && isOnline)(
+describe.each(CASES)('the real $kind, logged out, through ralph', (c) => {
+  const executable = installs.get(c.kind)?.bin ?? '';
+
+  it.skipIf((c.offlineOnly && isOnline) || !executable)(
     `${c.args?.join(' ') ?? 'as configured'}: exit 64 with its own fix, at most one call, nothing left running (${c.why})`,
     async () => {
       const repo = await taskRepo();
       const started = Date.now();
       const args = ['run', '--agent', c.kind, '--agent-bin', executable, '--max-iterations', '3', ...(c.args ?? [])];
-      const result = await ralph(repo, args, c.withinMs ?? TWO_MINUTES);
+      const result = await ralph(repo, args, c.withinMs ?? TWO_MINUTES, c.env);
       const said = result.stdout + result.stderr;
       expect(result.code, said).toBe(64);
       expect(Date.now() - started).toBeLessThan(c.withinMs ?? TWO_MINUTES);
@@ -150,9 +155,10 @@ function gitIdentity(): NodeJS.ProcessEnv {
  * only PATH and a git identity passed on (so no key variable). As root, IS_SANDBOX=1 lifts Claude
  * Code's root refusal, as in a container; it says nothing of a login.
  */
-async function ralph(root: string, args: string[], limitMs: number) {
+async function ralph(root: string, args: string[], limitMs: number, extra: NodeJS.ProcessEnv = {}) {
   const home = await mkdtemp(join(tmpdir(), 'ralph-real-home-'));
-  const env = { ...gitIdentity(), HOME: home, NO_COLOR: '1', ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) };
+  const root0 = process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {};
+  const env = { ...gitIdentity(), HOME: home, NO_COLOR: '1', ...root0, ...extra };
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
     const child = spawn(process.execPath, [RALPH_BIN, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -12,13 +12,28 @@ import type { AgentKind } from '../../src/agent/dialects.js';
  * Node >= 22 (2.1.197 is the last for Node 20), and the newest `@ampcode/cli`'s platform package was
  * missing from the registry, so Amp is the `@sourcegraph/amp` build that still resolves whole.
  */
-export const REAL_CLIENTS: Record<AgentKind, { spec: string; bin: string }> = {
-  claude: { spec: '@anthropic-ai/claude-code@2.1.197', bin: 'claude' },
+export const REAL_CLIENTS: Record<AgentKind, { spec: string; bin: string; latest?: string }> = {
+  claude: { spec: '@anthropic-ai/claude-code@2.1.332', bin: 'claude' },
   codex: { spec: '@openai/codex@0.171.0', bin: 'codex' },
   gemini: { spec: '@google/gemini-cli@0.61.0', bin: 'gemini' },
   opencode: { spec: 'opencode-ai@1.18.33', bin: 'opencode' },
   amp: { spec: '@sourcegraph/amp@0.0.1790142911-g7618fb', bin: 'amp' },
 };
+
+/** The package of a spec, without its version: `@scope/name@1.2.3` → `@scope/name`. */
+export function packageOf(spec: string): string {
+  return spec.slice(0, spec.lastIndexOf('@') > 0 ? spec.lastIndexOf('@') : spec.length);
+}
+
+/**
+ * The spec `npm run test:agents` installs for a kind: the pinned one, or with
+ * RALPH_REAL_CLIENTS_LATEST=1 (the scheduled CI job) the newest release (`@latest`) of the row's
+ * `latest` package (a client that moved to another name), else of the pinned spec's package.
+ */
+export function clientSpec(kind: AgentKind): string {
+  const { spec, latest } = REAL_CLIENTS[kind];
+  return process.env.RALPH_REAL_CLIENTS_LATEST === '1' ? `${latest ?? packageOf(spec)}@latest` : spec;
+}
 
 /** Installs take tens of seconds each; a slow registry gets this long. */
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
@@ -29,7 +44,7 @@ const INSTALL_TIMEOUT_MS = 5 * 60_000;
  */
 export function clientPrefix(kind: AgentKind): string {
   const root = process.env.RALPH_REAL_CLIENTS_DIR ?? join(tmpdir(), 'ralph-real-clients');
-  return join(root, REAL_CLIENTS[kind].spec.replace(/[^\w.@-]+/g, '+'));
+  return join(root, clientSpec(kind).replace(/[^\w.@-]+/g, '+'));
 }
 
 /**
@@ -37,10 +52,12 @@ export function clientPrefix(kind: AgentKind): string {
  * its executable.
  */
 export async function installClient(kind: AgentKind): Promise<string> {
-  const { spec, bin } = REAL_CLIENTS[kind];
+  const { bin } = REAL_CLIENTS[kind];
+  const spec = clientSpec(kind);
   const prefix = clientPrefix(kind);
   const executable = join(prefix, 'node_modules', '.bin', bin);
-  if (existsSync(executable)) return executable;
+  // @latest is looked up afresh each time: yesterday's newest is not today's.
+  if (existsSync(executable) && !spec.endsWith('@latest')) return executable;
   await mkdir(prefix, { recursive: true });
   await promisify(execFile)(
     'npm',
@@ -52,4 +69,30 @@ export async function installClient(kind: AgentKind): Promise<string> {
   );
   if (!existsSync(executable)) throw new Error(`npm install ${spec} left no ${executable}`);
   return executable;
+}
+
+/**
+ * The client installed, with what its `--version` says (named in the tests' titles, so a failure
+ * names the version), or why it could not be: a test skips its cases then, saying so once.
+ */
+export type Installed =
+  { bin: string; version: string; skip?: undefined } | { bin?: undefined; version?: undefined; skip: string };
+
+/**
+ * `installClient` (or `own`, a client of your own) for a test file's top level. One that cannot be
+ * installed or started (the registry down, a platform package missing) gives the one line
+ * `[real-clients] SKIP <kind> (<spec>): <why>` on stderr, which the CI job counts, instead of
+ * failing the file. A skip is never a pass.
+ */
+export async function installOrSkip(kind: AgentKind, own?: string): Promise<Installed> {
+  try {
+    const bin = own || (await installClient(kind));
+    const { stdout } = await promisify(execFile)(bin, ['--version'], { timeout: 60_000 });
+    return { bin, version: `${stdout.trim().split('\n')[0] ?? '?'}, ${own ? bin : clientSpec(kind)}` };
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n').find((line) => line.trim()) ?? '';
+    const skip = `[real-clients] SKIP ${kind} (${clientSpec(kind)}): ${why.trim().slice(0, 300)}`;
+    process.stderr.write(`${skip}\n`);
+    return { skip };
+  }
 }

@@ -34,6 +34,16 @@ describe('a reset on a named date', () => {
     expect(resetFromText(text, at('2026-09-01T00:00:00Z'), 'UTC')?.at).toBe(at(resetsAt));
   });
 
+  // Codex 0.171 (codex-rs format_retry_timestamp): a clock time today, else `Sep 26th, 2026 3:05 PM`.
+  it('reads Codex\'s reset on another day: "try again at Dec 7th, 2026 12:15 AM", local time, its year kept', () => {
+    const text = 'You’ve hit your usage limit. Upgrade to Pro (…), visit … or try again at Dec 7th, 2026 12:15 AM.';
+    expect(resetFromText(text, Date.UTC(2026, 11, 6, 23, 50), 'UTC')).toEqual({
+      at: Date.UTC(2026, 11, 7, 0, 15),
+      source: 'dated',
+    });
+    expect(resetFromText(text, Date.UTC(2026, 11, 6, 23, 50), 'Europe/Berlin')?.at).toBe(Date.UTC(2026, 11, 6, 23, 15));
+  });
+
   it('passes over a word in the date\'s place that is no month ("on attempt 2 at 10:05") for the date after it', () => {
     const text = 'gave up on attempt 2 at 10:05 · resets Jan 12, 10:59am (America/New_York)';
     expect(resetFromText(text, at('2026-01-07T14:12:38Z'), 'UTC')).toEqual({

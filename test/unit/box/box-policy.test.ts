@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageOf } from '../../../src/box/box-mounts.js';
+import { installOf, packageOf } from '../../../src/box/box-mounts.js';
 import { accessAt, boxPolicy, orderedMounts, type BoxPlaces } from '../../../src/box/box-policy.js';
 
 const main: BoxPlaces = {
@@ -126,5 +126,13 @@ describe('packageOf', () => {
     expect(await packageOf(join(scoped, 'vendor', 'rg'))).toBe(scoped);
     expect(await packageOf(join(checkout, 'bin', 'scripted-agent.js'))).toBe(checkout);
     expect(await packageOf(join(root, 'loose', 'claude'))).toBe(join(root, 'loose'));
+  });
+});
+
+describe('installOf', () => {
+  it('is the outermost node_modules above a package (its dependencies beside it); else the package', () => {
+    expect(installOf('/tmp/p/node_modules/@openai/codex')).toBe('/tmp/p/node_modules');
+    expect(installOf('/tmp/p/node_modules/a/node_modules/b')).toBe('/tmp/p/node_modules');
+    expect(installOf('/tmp/checkout/ralph')).toBe('/tmp/checkout/ralph');
   });
 });
