@@ -123,9 +123,11 @@ describe('the real Gemini CLI, whole ralph runs against a stand-in Gemini API', 
   it(
     'with a stream that stops mid-answer, is stopped by --idle-timeout and the run ends',
     async (context) => {
-      const outcome = await run(SCENARIOS.stall, ['--idle-timeout', '20s', '--max-iterations', '1']);
+      // Gemini CLI prints its `init` event at once, then waits on the stream: the silence is the stall's.
+      const outcome = await run(SCENARIOS.stall, ['--idle-timeout', '30s', '--max-iterations', '1']);
       if (!outcome) return context.skip();
       expect(outcome.result.code, outcome.said).not.toBe(0);
+      expect(outcome.calls).toBe(1);
       expect(outcome.rows.map((row) => row.outcome)).toEqual(['idle_timeout']);
     },
     RUN_MS + 30_000,

@@ -53,7 +53,8 @@ export const amp: AgentDialect = {
       recogniseFailure(text, {
         setup: [],
         network: networkLine([/\bCouldn't connect to the Amp server\b/i]),
-        auth: [/\bNo API key found\b/i, /\bpaste your code here\b/i, /\bInvalid API key\b/i],
+        // `Invalid or missing API key. Run 'amp login' to authenticate.`: its server's 401 (seen with 0.0.1790142911).
+        auth: [/\bNo API key found\b/i, /\bpaste your code here\b/i, /\bInvalid (?:or missing )?API key\b/i],
       }),
       HINTS,
     ),
