@@ -33,7 +33,13 @@ const KEY_VARIABLES = [
 export function loggedOut(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of KEY_VARIABLES) delete env[name];
-  return { ...env, HOME: mkdtempSync(join(tmpdir(), 'ralph-real-home-')), XDG_CONFIG_HOME: undefined, ...extra };
+  return {
+    ...env,
+    HOME: mkdtempSync(join(tmpdir(), 'ralph-real-home-')),
+    XDG_CONFIG_HOME: undefined,
+    XDG_DATA_HOME: undefined,
+    ...extra,
+  };
 }
 
 /** The installed client, or why it cannot be had here (the cases then skip, naming it). */
