@@ -17,7 +17,10 @@ export const REAL_CLIENTS: Record<AgentKind, { spec: string; bin: string; latest
   codex: { spec: '@openai/codex@0.171.0', bin: 'codex' },
   gemini: { spec: '@google/gemini-cli@0.61.0', bin: 'gemini' },
   opencode: { spec: 'opencode-ai@1.18.33', bin: 'opencode' },
-  amp: { spec: '@sourcegraph/amp@0.0.1790142911-g7618fb', bin: 'amp' },
+  // Checked 2026-12-06: gemini-cli 0.61.0 and opencode-ai 1.18.33 are the newest; the newest
+  // `@ampcode/cli` (0.0.1790712063-gb89205) and 0.0.1790179256-g22a153 have no linux-x64 package on
+  // the registry, so this is the newest whole one (the same binary `@sourcegraph/amp` installs).
+  amp: { spec: '@ampcode/cli@0.0.1790142911-g7618fb', bin: 'amp' },
 };
 
 /** The package of a spec, without its version: `@scope/name@1.2.3` → `@scope/name`. */

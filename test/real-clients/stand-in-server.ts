@@ -72,6 +72,43 @@ export async function startStandInServer(script: readonly Turn[], answer: (excha
 
 export type StandIn = Awaited<ReturnType<typeof startStandInServer>>;
 
+/** One request as a stand-in saw it: method and path, and the body (parsed when JSON). */
+export interface SeenRequest {
+  line: string;
+  body: unknown;
+}
+
+/** How a protocol's stand-in answers one request with the body parsed; `next` hands out the next turn. */
+export type Answer = (req: IncomingMessage, res: ServerResponse, body: unknown, next: () => Turn) => void;
+
+/** A stand-in that keeps each request's body too (Gemini CLI's, OpenCode's and Amp's tests read them). */
+export interface SeeingStandIn {
+  url: string;
+  requests: SeenRequest[];
+  /** How many turns of the script were played. */
+  played: () => number;
+  close: () => Promise<void>;
+}
+
+/** startStandInServer, for an `answer` that reads the parsed body, with every request's body kept. */
+export async function startStandIn(script: readonly Turn[], answer: Answer): Promise<SeeingStandIn> {
+  const requests: SeenRequest[] = [];
+  const server = await startStandInServer(script, ({ req, res, body, nextTurn }) => {
+    const parsed = parseJson(body);
+    requests.push({ line: `${req.method} ${req.url}`, body: parsed });
+    answer(req, res, parsed, nextTurn);
+  });
+  return { url: server.url, requests, played: server.turnsPlayed, close: server.close };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 export function sendJson(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));

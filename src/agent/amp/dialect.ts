@@ -5,6 +5,7 @@ import { ampVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
 import { networkLine, recogniseFailure, withHint, type FailureHints } from '../failure-words.js';
 import { readStreamEvent } from '../output/stream-events.js';
+import { ampPreflight } from './preflight.js';
 
 const HINTS: FailureHints = {
   auth: 'log Amp in (set AMP_API_KEY, or run `amp login`), then run again',
@@ -26,6 +27,7 @@ export const amp: AgentDialect = {
   bin: 'amp',
   install: 'npm install -g @sourcegraph/amp',
   versionPattern: /\(released \d{4}-/,
+  preflight: ampPreflight,
   hints: HINTS,
   setup: {
     package: '@sourcegraph/amp',
@@ -51,7 +53,8 @@ export const amp: AgentDialect = {
       recogniseFailure(text, {
         setup: [],
         network: networkLine([/\bCouldn't connect to the Amp server\b/i]),
-        auth: [/\bNo API key found\b/i, /\bpaste your code here\b/i, /\bInvalid API key\b/i],
+        // `Invalid or missing API key. Run 'amp login' to authenticate.`: its server's 401 (seen with 0.0.1790142911).
+        auth: [/\bNo API key found\b/i, /\bpaste your code here\b/i, /\bInvalid (?:or missing )?API key\b/i],
       }),
       HINTS,
     ),

@@ -58,7 +58,13 @@ export const gemini: AgentDialect = {
       recogniseFailure(text, {
         setup: [/\bfolder is not trusted\b/i, /\buntrusted (?:folder|workspace)\b/i],
         network: networkLine([/\bfetch failed\b/i]),
-        auth: [/\bPlease set an Auth method\b/i, /\bAPI key not valid\b/i, /\bAPI_KEY_INVALID\b/],
+        // `Invalid auth method selected.` (exit 41): GOOGLE_GEMINI_BASE_URL without a selected auth type (0.61).
+        auth: [
+          /\bPlease set an Auth method\b/i,
+          /\bAPI key not valid\b/i,
+          /\bAPI_KEY_INVALID\b/,
+          /\bInvalid auth method selected\b/i,
+        ],
       }),
       HINTS,
     ),

@@ -4,6 +4,7 @@ import { opencodeVoice } from './voice.js';
 import type { AgentDialect } from '../dialect.js';
 import { networkLine, recogniseFailure, withHint, type FailureHints } from '../failure-words.js';
 import { opencodeEventReader } from './read-events.js';
+import { opencodePreflight } from './preflight.js';
 
 const HINTS: FailureHints = {
   auth: "log OpenCode in to its provider (`opencode auth login`, or that provider's key variable), then run again",
@@ -26,6 +27,7 @@ export const opencode: AgentDialect = {
   bin: 'opencode',
   install: 'npm install -g opencode-ai',
   versionPattern: /^\d+\.\d+\.\d+\s*$/m,
+  preflight: opencodePreflight,
   hints: HINTS,
   setup: {
     package: 'opencode-ai',
@@ -53,7 +55,14 @@ export const opencode: AgentDialect = {
       recogniseFailure(text, {
         setup: [],
         network: networkLine([/\bCannot connect to API\b/i]),
-        auth: [/\bAPI key\b.*\b(?:missing|invalid)\b/i, /\b401\b.*\bUnauthorized\b/i, /\bProviderAuthError\b/],
+        auth: [
+          /\bAPI key\b.*\b(?:missing|invalid)\b/i,
+          /\b401\b.*\bUnauthorized\b/i,
+          /\bProviderAuthError\b/,
+          // An OpenAI-compatible provider's 401, as OpenCode passes its message on (seen with 1.18.33).
+          /\bIncorrect API key provided\b/i,
+          /\binvalid_api_key\b/,
+        ],
       }),
       HINTS,
     ),
