@@ -139,15 +139,6 @@ async function realFolder(path: string): Promise<string> {
   }
 }
 
-/** The checks of a real run: the first failure is thrown as it is. */
-export async function preflight(options: PreflightOptions): Promise<ReadyRun> {
-  const { checks, ready } = await runChecks(options);
-  const failure = checks.find((check) => check.status === 'failure');
-  if (failure?.error) throw failure.error;
-  if (!ready) throw new Error('preflight: no failure and nothing ready');
-  return ready;
-}
-
 async function checkPrompt(promptPath: string, paths: RalphPaths, shown: (path: string) => string): Promise<Check> {
   const hint =
     promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path';
