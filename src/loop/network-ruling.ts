@@ -26,12 +26,13 @@ export function networkRuling(facts: IterationFacts, settings: JudgeSettings, co
   const waited = counters.networkWaitedMs;
   const left = settings.maxNetworkWaitMs - waited;
   if (left <= 0) {
-    const spent = waited > 0 ? `still, after ${formatDurationSpec(waited)} of waiting for the network` : 'no wait';
+    // --max-network-wait is longer than zero, so an outage that used it up always waited.
+    const spec = formatDurationSpec(settings.maxNetworkWaitMs);
     return {
       termination: {
         reason: 'agent_setup',
         cause: 'network',
-        message: `${failure.message} (${spent}: --max-network-wait ${formatDurationSpec(settings.maxNetworkWaitMs)})`,
+        message: `${failure.message} (still, after ${formatDurationSpec(waited)} of waiting for the network: --max-network-wait ${spec})`,
         hint: failure.hint,
       },
     };

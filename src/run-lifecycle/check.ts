@@ -25,5 +25,6 @@ export function refusalOf(checks: readonly Check[]): RalphError | undefined {
   const [first] = failures;
   if (first === undefined || failures.length === 1) return first?.error;
   const lines = failures.map(({ name, error }) => `  ${name}: ${error.message}${error.hint ? ` — ${error.hint}` : ''}`);
-  return new RalphError(first.error.kind, `${failures.length} start checks failed:\n${lines.join('\n')}`);
+  const head = `${failures.length} start checks failed:`;
+  return new RalphError(first.error.kind, [head, ...lines].join('\n'));
 }
