@@ -18,6 +18,7 @@ import { drainOutput } from './drain-output.js';
 import { retryOnlyLimit, StallWatch } from './stall-watch.js';
 import { Stopper } from './stopper.js';
 import { ToolOutcomes } from './tool-outcomes.js';
+import { startTimers } from './iteration-timers.js';
 import { RalphError } from '../errors.js';
 import type { UsageWindow } from '../domain/usage.js';
 import type { FatalAgentFailure } from '../domain/agent-failure.js';
@@ -252,29 +253,6 @@ function createOutput(
     onPlainLine: (line) => stall.plainLine(line),
     ...(options.onUsage ? { onUsage: options.onUsage } : {}),
   });
-}
-
-/** The iteration and idle timers; returns what clears them. */
-function startTimers(
-  options: SpawnAgentOptions,
-  stopper: Stopper,
-  deadline: number | undefined,
-  streams: NodeJS.ReadableStream[],
-): () => void {
-  const untilDeadline = deadline === undefined ? Infinity : Math.max(0, deadline - Date.now());
-  const runtimeFirst = untilDeadline < options.iterationTimeoutMs;
-  const total = setTimeout(
-    () => stopper.stop({ cause: runtimeFirst ? 'max_runtime' : 'timeout' }),
-    Math.min(untilDeadline, options.iterationTimeoutMs),
-  );
-  const idle = setTimeout(() => stopper.stop({ cause: 'idle_timeout' }), options.idleTimeoutMs);
-  const onActivity = () => idle.refresh();
-  for (const stream of streams) stream.on('data', onActivity);
-  return () => {
-    clearTimeout(total);
-    clearTimeout(idle);
-    for (const stream of streams) stream.off('data', onActivity);
-  };
 }
 
 /** The iteration of an agent that never started: no process, so no exit event will ever come. */

@@ -1,4 +1,5 @@
 import type { FatalAgentFailure } from '../domain/agent-failure.js';
+import { AwakeClock, type AwakeTimer } from '../process/awake-clock.js';
 import type { AgentDialect } from './dialect.js';
 
 /** How long a client may do nothing but retry before ralph calls its network unreachable. */
@@ -24,7 +25,7 @@ export function retryOnlyLimit(env: NodeJS.ProcessEnv): number {
  * would cost the whole iteration timeout. The verdict is the failure the loop ends on.
  */
 export class StallWatch {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: AwakeTimer | undefined;
   private lastNote = '';
   private decided = false;
 
@@ -32,12 +33,14 @@ export class StallWatch {
     private readonly dialect: Pick<AgentDialect, 'name' | 'classifyFailure' | 'hints'>,
     private readonly onVerdict: (failure: FatalAgentFailure) => void,
     private readonly limitMs = RETRY_ONLY_LIMIT_MS,
+    /** The iteration's awake time: a machine asleep while the client retried does not count. */
+    private readonly clock = new AwakeClock(),
   ) {}
 
   /** The client reported a retry: the clock starts at the first of an unbroken run of them. */
   retry(note: string): void {
     if (note) this.lastNote = note;
-    this.timer ??= setTimeout(() => {
+    this.timer ??= this.clock.timer(this.limitMs, () => {
       const said = this.lastNote ? `: ${this.lastNote}` : '';
       const [count, unit] = spanOf(this.limitMs);
       this.decide({
@@ -46,12 +49,12 @@ export class StallWatch {
         message: `${this.dialect.name} did nothing but retry for ${count} ${unit}${count === 1 ? '' : 's'}${said}`,
         hint: this.dialect.hints.network,
       });
-    }, this.limitMs);
+    });
   }
 
   /** The client did something else than retry: it is working. */
   progress(): void {
-    clearTimeout(this.timer);
+    this.timer?.clear();
     this.timer = undefined;
   }
 
@@ -62,7 +65,7 @@ export class StallWatch {
   }
 
   stop(): void {
-    clearTimeout(this.timer);
+    this.timer?.clear();
   }
 
   private decide(failure: FatalAgentFailure): void {

@@ -7,10 +7,9 @@ import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { runPaths } from '../git/run-paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { chooseTaskList, type ChosenList } from '../lists/chosen-list.js';
-import { failed, type Check } from '../run-lifecycle/check.js';
 import { finishRun } from '../run-lifecycle/finish-run.js';
 import { closeRun, openRun } from '../run-lifecycle/open-run.js';
-import { checkStart, checkStartTree, planStart } from '../run-lifecycle/prepare-run.js';
+import { checkStart, planStart, treeCheck } from '../run-lifecycle/prepare-run.js';
 import { runUnderLock, type StartInput } from '../run-lifecycle/run-under-lock.js';
 import type { Terminal } from '../run-lifecycle/wire-ports.js';
 import { detectCi, Screen } from '../ui/screen.js';
@@ -123,13 +122,7 @@ async function dryRunCommand(
   try {
     const plan = await planStart(start);
     // A failing work tree is one check among the others: the dry run still lists them all.
-    const tree = await checkStartTree(plan, start.paths).then(
-      (): Check => ({ name: 'work tree', status: 'ok', detail: workTreeOk(plan.resolved.settings.allowDirty) }),
-      (error: unknown) => {
-        if (error instanceof RalphError) return failed('work tree', error);
-        throw error;
-      },
-    );
+    const tree = await treeCheck(plan, start.paths);
     const { dryRun } = await import('../run-lifecycle/dry-run.js');
     return await dryRun(plan.resolved, plan.checks, terminal.out, {
       records: start.paths.records,
@@ -140,10 +133,6 @@ async function dryRunCommand(
   } finally {
     await terminal.out.close();
   }
-}
-
-function workTreeOk(allowDirty: boolean): string {
-  return allowDirty ? 'uncommitted changes allowed (--allow-dirty)' : 'no uncommitted change outside ralph/';
 }
 
 /**

@@ -7,7 +7,14 @@ export type NotifyTarget =
   { kind: 'desktop' } | { kind: 'webhook'; url: URL } | { kind: 'command'; argv: [string, ...string[]] };
 
 /** The events a notification can be about (docs/notifications.md). */
-export const NOTIFY_EVENTS = ['ended', 'blocked', 'decide', 'usage_limit_wait', 'stuck_warning'] as const;
+export const NOTIFY_EVENTS = [
+  'ended',
+  'blocked',
+  'decide',
+  'usage_limit_wait',
+  'network_wait',
+  'stuck_warning',
+] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
 /** Plain http only to this machine: a webhook's secret never crosses a network in clear text. */

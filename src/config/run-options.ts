@@ -124,6 +124,14 @@ export const RUN_OPTIONS = {
     defaultLabel: '10m',
     description: 'how long the agent may print nothing at all before it is stopped',
   }),
+  maxNetworkWait: option({
+    flag: '--max-network-wait <duration>',
+    kind: duration(),
+    default: 30 * MINUTE,
+    defaultLabel: '30m',
+    description:
+      'once an iteration worked, how long a dropped network is waited out (pauses of 15 s, doubling, within --max-runtime) before it ends the run',
+  }),
   maxAgentFailures: option({
     flag: '--max-agent-failures <n>',
     kind: wholeNumber(1),
@@ -197,7 +205,8 @@ export const RUN_OPTIONS = {
     kind: notifyEvents(),
     default: undefined as NotifyEvent[] | undefined,
     defaultLabel: 'all but a COMPLETE ended; CI: all',
-    description: 'the events that notify: ended, blocked, decide, usage_limit_wait, stuck_warning (comma-separated)',
+    description:
+      'the events that notify: ended, blocked, decide, usage_limit_wait, network_wait, stuck_warning (comma-separated)',
   }),
   skipReview: option({
     flag: '--skip-review',

@@ -17,6 +17,13 @@ export interface JudgeSettings {
   /** Stories must also be approved by a review to count as complete. */
   review: boolean;
   maxReviews: number;
+  /**
+   * --max-network-wait: the pauses one outage of the network may be waited out with, once the run
+   * has had a working iteration (0: none; the failure ends the run as at the start).
+   */
+  maxNetworkWaitMs: number;
+  /** The first of those pauses, doubling (default NETWORK_BASE_MS; the end-to-end tests shorten it). */
+  networkBackoffMs?: number;
 }
 
 /** What the loop counts across iterations. */
@@ -29,6 +36,12 @@ export interface Counters {
   /** Consecutive COMPLETE claims the quality gates rejected. */
   gateFailures: number;
   costUsd: number;
+  /** An iteration of this run has reached the agent's API: a network failure since is an outage, waited out. */
+  worked: boolean;
+  /** Consecutive iterations that failed for the network after one worked (the backoff's exponent). */
+  networkFailures: number;
+  /** The pauses this outage was waited out with so far (held to --max-network-wait). */
+  networkWaitedMs: number;
 }
 
 /** The counters before the first iteration. */
@@ -39,6 +52,9 @@ export const INITIAL_COUNTERS: Counters = {
   usageLimits: 0,
   gateFailures: 0,
   costUsd: 0,
+  worked: false,
+  networkFailures: 0,
+  networkWaitedMs: 0,
 };
 
 /** What an iteration did, as the judge sees it. */

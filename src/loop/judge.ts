@@ -2,6 +2,7 @@ import { openStories, type ReviewPolicy, type Story } from '../domain/tasks.js';
 import type { FeedbackItem } from './feedback.js';
 import type { Counters, IterationFacts, JudgeSettings } from './judge-inputs.js';
 import { usageLimitRuling } from './limit-ruling.js';
+import { failedForNetwork, networkRuling, reachedApi } from './network-ruling.js';
 import { outcomeOf, wasStoppedByRalph } from './outcome.js';
 import type { Outcome, UnfinishedStory, Wait } from './port-data.js';
 import { describeRewrite } from './progress.js';
@@ -25,7 +26,8 @@ export interface Verdict {
 /**
  * Rules on an iteration: updates the counters, gathers the feedback for the next prompt, and
  * decides whether the run ends. When several endings arrive together the first of this order
- * wins: interrupted, complete, blocked, decide, agent_auth, agent_setup, usage_limit, max_cost,
+ * wins: interrupted, complete, blocked, decide, agent_auth, agent_setup (a network failure after a
+ * working iteration is waited out instead, within --max-network-wait), usage_limit, max_cost,
  * max_runtime, agent_failures, validation_failures, quality_gate_exhausted, stuck (max_iterations
  * is the loop's).
  */
@@ -162,6 +164,10 @@ function nextCounters(
     usageLimits: limited ? previous.usageLimits + 1 : 0,
     gateFailures: claimChecked ? (gateEvent !== undefined ? previous.gateFailures + 1 : 0) : previous.gateFailures,
     costUsd: previous.costUsd + (facts.run.stats.costUsd ?? 0),
+    worked: previous.worked || reachedApi(facts.run),
+    // An outage is the network failures in a row after the API answered once; anything else ends it.
+    networkFailures: previous.worked && failedForNetwork(facts.run) ? previous.networkFailures + 1 : 0,
+    networkWaitedMs: previous.worked && failedForNetwork(facts.run) ? previous.networkWaitedMs : 0,
   };
 }
 
@@ -211,14 +217,16 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
   if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });
   if (run.failure?.kind === 'auth')
     return end({ reason: 'agent_auth', message: run.failure.message, hint: run.failure.hint });
-  if (run.failure?.kind === 'setup')
+  const network = networkRuling(facts, settings, counters);
+  if (network && 'termination' in network) return end(network.termination);
+  if (run.failure?.kind === 'setup' && !network)
     return end({
       reason: 'agent_setup',
       message: run.failure.message,
       ...(run.failure.cause ? { cause: run.failure.cause } : {}),
       hint: run.failure.hint,
     });
-  const pause = usageLimitRuling(facts, settings, counters);
+  const pause = network ?? usageLimitRuling(facts, settings, counters);
   if (pause && 'termination' in pause) return end(pause.termination);
   if (settings.maxCostUsd !== undefined && counters.costUsd >= settings.maxCostUsd) {
     return end({ reason: 'max_cost', costUsd: counters.costUsd, limitUsd: settings.maxCostUsd });
@@ -245,8 +253,15 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
     return end({ reason: 'quality_gate_exhausted', count: counters.gateFailures, event: findings.gateEvent });
   }
   if (counters.stuck >= settings.maxStuck) return end({ reason: 'stuck', stuckCount: counters.stuck });
-  // No ending: the run goes on, after the pause the usage ruling asked for.
-  return pause ? { ...verdict, wait: pause.wait } : verdict;
+  // No ending: the run goes on, after the pause the usage or the network ruling asked for.
+  return pause ? paused(verdict, pause.wait, network !== undefined, facts.now) : verdict;
+}
+
+/** The verdict with its pause; a network pause adds to the outage's waiting (--max-network-wait). */
+function paused(verdict: Verdict, wait: Wait, network: boolean, now: number): Verdict {
+  const { counters } = verdict;
+  const waited = network ? { networkWaitedMs: counters.networkWaitedMs + Math.max(0, wait.until - now) } : {};
+  return { ...verdict, counters: { ...counters, ...waited }, wait };
 }
 
 /**

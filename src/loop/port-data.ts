@@ -150,7 +150,8 @@ export interface Wait {
   /** The announced reset (usage limits), epoch ms, and the evidence it was read from. */
   resetsAt?: number;
   resetSource?: ResetSource;
-  why: 'usage_limit' | 'max_usage' | ServerBusy['kind'];
+  /** `network`: the client could not reach its API after an iteration of this run did (--max-network-wait). */
+  why: 'usage_limit' | 'max_usage' | 'network' | ServerBusy['kind'];
 }
 
 /** A story that keeps a COMPLETE from standing, and why. */

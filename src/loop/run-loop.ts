@@ -51,7 +51,8 @@ export async function runLoop(
     state.feedback = [{ kind: 'gates_blocked', event: verdict.event }];
   }
   // Two counts: `state.started` numbers the logs (from settings.firstIteration, across resumes);
-  // `counted` is what --max-iterations limits (a usage-limited iteration is not counted).
+  // `counted` is what --max-iterations limits (a usage-limited iteration is not counted, nor one whose
+  // client could not reach its API while the network was down).
   let counted = 0;
   while (counted < settings.maxIterations) {
     const signal = ports.interrupts.received();
@@ -74,7 +75,7 @@ export async function runLoop(
     const late = ports.interrupts.received();
     if (late && verdict.termination?.reason !== 'complete') return result({ reason: 'interrupted', signal: late });
     if (verdict.termination) return result(verdict.termination);
-    if (verdict.outcome !== 'usage_limit') counted++;
+    if (verdict.outcome !== 'usage_limit' && verdict.wait?.why !== 'network') counted++;
     if (verdict.wait) await waitOutUsageLimit(verdict.wait, ports);
   }
   return result({ reason: 'max_iterations' });
@@ -119,7 +120,7 @@ async function waitOutAccountLimit(
   return 'waited';
 }
 
-/** Sleeps until a usage limit lifts; an interrupt ends the sleep early. */
+/** Sleeps until a usage limit lifts (or the network is tried again); an interrupt ends the sleep early. */
 async function waitOutUsageLimit(wait: NonNullable<Verdict['wait']>, ports: LoopPorts): Promise<void> {
   const endDisplay = ports.report.usageLimitWait(wait);
   const waitMs = wait.until - ports.clock.now();

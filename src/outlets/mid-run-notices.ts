@@ -5,10 +5,12 @@ import type { Notifier } from './notifier.js';
  * The loop already reports the two mid-run moments worth a notification; this listens to the
  * reporter rather than giving the loop another port. A usage-limit wait (or a --max-usage one)
  * notifies with its reset; the strike that leaves one more before --max-stuck notifies once.
- * The notification is sent aside: the loop is never held up by it.
+ * A network outage mid-run notifies once, at its first pause (not at every retry of it). The
+ * notification is sent aside: the loop is never held up by it.
  */
 export function withNotices<R extends LoopReporter>(reporter: R, notifier: Notifier, maxStuck: number): R {
   let stuckBefore = 0;
+  let outage = false;
   return {
     ...reporter,
     usageLimitWait: (wait) => {
@@ -16,9 +18,16 @@ export function withNotices<R extends LoopReporter>(reporter: R, notifier: Notif
         const resetsAt = new Date(wait.resetsAt ?? wait.until).toISOString();
         notifier.notifyLater({ event: 'usage_limit_wait', resetsAt, why: wait.why });
       }
+      if (wait.why === 'network' && !outage) {
+        const retryAt = new Date(wait.until).toISOString();
+        notifier.notifyLater({ event: 'network_wait', retryAt, message: wait.message });
+      }
+      outage = wait.why === 'network';
       return reporter.usageLimitWait(wait);
     },
     iterationFinished: (event) => {
+      // An iteration that did not fail for the network ends the outage: the next one notifies again.
+      if (event.failure?.kind !== 'setup' || event.failure.cause !== 'network') outage = false;
       const { stuckCount, iteration } = event.row;
       if (stuckCount > stuckBefore && stuckCount === maxStuck - 1)
         notifier.notifyLater({ event: 'stuck_warning', iteration, stuckCount, maxStuck });

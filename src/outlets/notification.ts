@@ -5,10 +5,11 @@ import type { RunReport } from '../loop/run-report.js';
 import { waitsForHuman } from '../loop/termination.js';
 import { oneLine } from '../ui/neutralise.js';
 
-/** What happened, as the run knows it: an ending, or one of the two moments mid-run worth a word. */
+/** What happened, as the run knows it: an ending, or one of the moments mid-run worth a word. */
 export type Happening =
   | { event: 'ending'; report: RunReport; reportPath?: string }
   | { event: 'usage_limit_wait'; resetsAt: string; why: 'usage_limit' | 'max_usage' }
+  | { event: 'network_wait'; retryAt: string; message: string }
   | { event: 'stuck_warning'; iteration: number; stuckCount: number; maxStuck: number };
 
 /** One notification, before any target shapes it: a title, plain lines, and the structured fields. */
@@ -153,6 +154,16 @@ function midRunNotice(happening: Exclude<Happening, { event: 'ending' }>, projec
       title,
       lines: [`${title}, at ${happening.resetsAt}`],
       fields: { resetsAt: happening.resetsAt, why: happening.why },
+    };
+  }
+  if (happening.event === 'network_wait') {
+    const title = `ralph in ${project} waits for the network`;
+    const said = plainText(happening.message);
+    return {
+      event: happening.event,
+      title,
+      lines: [`${title}: the agent could not reach its API (${said}); trying again at ${happening.retryAt}`],
+      fields: { retryAt: happening.retryAt, message: said },
     };
   }
   const { iteration, stuckCount, maxStuck } = happening;

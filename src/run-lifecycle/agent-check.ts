@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { findExecutable } from '../process/find-executable.js';
 import { RalphError } from '../errors.js';
-import type { Check } from './check.js';
+import { refusalOf, type Check } from './check.js';
 import type { AgentDialect } from '../agent/dialect.js';
 import { dialectOf, type AgentKind } from '../agent/dialects.js';
 
@@ -54,11 +54,11 @@ export async function checkAgent(options: AgentCheckOptions): Promise<{ checks: 
   return { checks, ...(path ? { path } : {}) };
 }
 
-/** The agent's path for a run that turned out to need it after all: the first failed check is thrown. */
+/** The agent's path for a run that turned out to need it after all: its failed checks are thrown, all at once. */
 export async function requireAgent(options: Omit<AgentCheckOptions, 'needed'>): Promise<string | undefined> {
   const { checks, path } = await checkAgent({ ...options, needed: true });
-  const failure = checks.find((check) => check.error);
-  if (failure?.error) throw failure.error;
+  const refusal = refusalOf(checks);
+  if (refusal) throw refusal;
   return path;
 }
 

@@ -14,7 +14,7 @@ import type { BoxChoice } from '../box/open-box.js';
 import { openRunBox } from './run-box.js';
 import { previewGates } from './gate-preview.js';
 import { gateEnvironment } from './agent-environment.js';
-import { failed, type Check } from './check.js';
+import { failed, refusalOf, type Check } from './check.js';
 import { runChecks, type PreflightOptions } from './preflight.js';
 import { checkStopHook } from './hook-check.js';
 import { checkScaffold } from './scaffold-check.js';
@@ -24,8 +24,8 @@ import { dialectOf } from '../agent/dialects.js';
 
 /**
  * `ralph run --dry-run`: every check listed, the configuration, the agent's and the gates' command
- * lines; no call. Exits 0 when nothing failed; otherwise the first failure is thrown, as a real run
- * would stop with it.
+ * lines; no call. Exits 0 when nothing failed; otherwise every failure is thrown at once
+ * (`refusalOf`), as a real run stops with them.
  */
 export async function dryRun(
   resolved: ResolvedSettings,
@@ -71,8 +71,8 @@ export async function dryRun(
   const promptShown = shownPath(options.cwd, options.promptPath);
   out.line(renderDryRun(resolved, checks, command ? renderCommand(command, promptShown) : [], gates));
   await box.choice?.box?.close();
-  const failure = checks.find((check) => check.error);
-  if (failure?.error) throw failure.error;
+  const stop = refusalOf(checks);
+  if (stop) throw stop;
   return 0;
 }
 

@@ -144,18 +144,13 @@ async function realFolder(path: string): Promise<string> {
   }
 }
 
-/** The checks of a real run: the first failure is thrown as it is. */
-export async function preflight(options: PreflightOptions): Promise<ReadyRun> {
-  const { checks, ready } = await runChecks(options);
-  const failure = checks.find((check) => check.status === 'failure');
-  if (failure?.error) throw failure.error;
-  if (!ready) throw new Error('preflight: no failure and nothing ready');
-  return ready;
-}
-
 async function checkPrompt(promptPath: string, paths: RalphPaths, shown: (path: string) => string): Promise<Check> {
   const hint =
     promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path';
+  // Without ralph/ at all there is one thing to fix, said by the task list's check (init, or import
+  // the ralph.sh files): the prompt it would bring is no second failure beside it.
+  if (promptPath === paths.prompt && !(await pathExists(paths.dir)))
+    return { name: 'prompt', status: 'warning', detail: `${shown(promptPath)} is made with ralph/` };
   try {
     await readPromptFile(paths.root, promptPath, shown(promptPath), hint);
     return { name: 'prompt', status: 'ok', detail: shown(promptPath) };

@@ -14,7 +14,8 @@ import type { TaskList } from '../domain/tasks.js';
 import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { addToExclude, notYetIgnored } from '../git/ignored-paths.js';
 import { readTemplate } from '../templates.js';
-import { preflight, type PreflightOptions, type ReadyRun } from './preflight.js';
+import { runChecks, type PreflightOptions, type ReadyRun } from './preflight.js';
+import { failed, refusalOf, type Check } from './check.js';
 import { checkWorkTree } from './work-tree-guard.js';
 import { chosenAgent } from './agent-invocation.js';
 import { checkAgentKind, checkFallbackInstalled } from './agent-kind-check.js';
@@ -78,6 +79,19 @@ export async function checkStartTree(plan: StartPlan, paths: RunPaths, signal?: 
   await checkWorkTree(paths.root, { allowDirty, leftBehind: leftBehind ?? {}, ...(signal ? { signal } : {}) });
 }
 
+/** The work tree check as one check among the others (dry run and real run): its refusal is listed, not thrown. */
+export async function treeCheck(plan: StartPlan, paths: RunPaths, signal?: AbortSignal): Promise<Check> {
+  try {
+    await checkStartTree(plan, paths, signal);
+    const { allowDirty } = plan.resolved.settings;
+    const detail = allowDirty ? 'uncommitted changes allowed (--allow-dirty)' : 'no uncommitted change outside ralph/';
+    return { name: 'work tree', status: 'ok', detail };
+  } catch (error) {
+    if (error instanceof RalphError) return failed('work tree', error);
+    throw error;
+  }
+}
+
 /** What a real run hears of its start checks as they go. */
 export interface StartHooks {
   /** The plan, known before any check can refuse the start (and the task list, when it parses). */
@@ -88,25 +102,26 @@ export interface StartHooks {
 
 /**
  * The start checks of a real run, in order: configuration, task list, prompt, pending human, agent,
- * log folder, then the work tree. Each failure is a RalphError; nothing here calls the agent.
+ * log folder, then the work tree — the dry run's own collection (`runChecks`), and like the dry run
+ * it names every failed check at once (`refusalOf`). Nothing here calls the agent.
  */
 export async function checkStart(options: StartOptions, hooks: StartHooks = {}): Promise<PreparedRun> {
   const plan = await planStart(options);
   // The work tree check only reads: its git processes run while the agent answers --version (and
-  // its API is probed), not after. Its refusal still comes after the others', in the order above,
-  // and only once its git has exited.
-  const tree = checkStartTree(plan, options.paths, options.signal).then(
-    () => undefined,
-    (error: unknown) => ({ error }),
-  );
+  // its API is probed), not after. Its result joins the others' in the order above, once its git exited.
+  const tree = treeCheck(plan, options.paths, options.signal);
+  tree.catch(() => undefined);
   if (hooks.onPlan) {
     const parsed = parseTasks(readFileWithin(options.root, options.paths.tasks) ?? '');
     hooks.onPlan(plan, parsed.ok ? parsed.tasks : undefined);
   }
   const enclose = await hooks.openBox?.(plan);
-  const ready = await preflight({ ...plan.checks, ...(enclose ? { enclose } : {}) }).finally(() => tree);
-  const refused = await tree;
-  if (refused) throw refused.error;
+  const { checks, ready } = await runChecks({ ...plan.checks, ...(enclose ? { enclose } : {}) }).finally(() =>
+    tree.catch(() => undefined),
+  );
+  const refusal = refusalOf([...checks, await tree]);
+  if (refusal) throw refusal;
+  if (!ready) throw new Error('start checks: no failure and nothing ready');
   return { ...plan, ready };
 }
 

@@ -58,6 +58,7 @@ const WAIT_WORDS: Record<Wait['why'], { head: string; countdown: string }> = {
   max_usage: { head: '--max-usage reached', countdown: 'waiting for the usage window to reset' },
   rate_limited: { head: 'rate limited (the server, not your usage limit)', countdown: 'rate limited: retrying' },
   overloaded: { head: 'overloaded (the API, not your usage limit)', countdown: 'API overloaded: retrying' },
+  network: { head: 'network down (the API answered before)', countdown: 'waiting for the network' },
 };
 
 /** Renders the loop's events as terminal lines. */

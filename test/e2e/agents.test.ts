@@ -376,10 +376,12 @@ describe('ralph demo --agent', () => {
 describe('ralph run --fallback-agent', () => {
   it('runs the fallback from the limited iteration until the reset, then the first agent again', async () => {
     const repo = await makeRepo();
-    const resetsAt = Math.floor(Date.now() / 1000) + 4;
+    // A reset 3 s after ralph reads the limit, whenever a busy machine gets it there (a reset named
+    // as a time could already have passed by then, and the fallback would never run).
     await repo.steps([
-      { events: [`Claude AI usage limit reached|${resetsAt}`], exit: 1, result: false },
-      // The fallback works past the reset, so the next iteration is the first agent's again.
+      { events: ['Claude AI usage limit reached. Retry in 3s.'], exit: 1, result: false },
+      // The fallback starts after the limit was read and works past its reset, so the next
+      // iteration is the first agent's again.
       { implement: true, sleepMs: 4500 },
       { implement: true, completeWhenDone: true },
     ]);

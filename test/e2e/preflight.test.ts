@@ -35,7 +35,8 @@ const reachable = () => ({
 describe('the preflight of the real client', () => {
   it('a dry run with no login exits 64 with the login fix, and the agent is never called', async () => {
     const repo = await makeRepo();
-    const env = { ...REAL_CLIENT, ...NO_LOGIN, HOME: home, CLAUDE_CONFIG_DIR: undefined };
+    // Its API answers (the local one): the login is the one failure, whatever this machine's network.
+    const env = { ...reachable(), ANTHROPIC_API_KEY: undefined, CLAUDE_CONFIG_DIR: undefined };
     const result = await runRalph(repo, ['run', '--dry-run'], { env });
     expect(result.code).toBe(64);
     expect(result.stdout).toMatch(/FAILED +login +Claude Code is not logged in/);
@@ -50,18 +51,40 @@ describe('the preflight of the real client', () => {
     expect(repo.lastRun()).toMatchObject({ reason: 'setup', exitCode: 64, stories: { complete: 0, total: 2 } });
   });
 
-  it('a run refuses in the documented order: the login before the dirty work tree checked beside it', async () => {
+  it('a real run names every failed start check at once, as the dry run lists them: login, network, work tree', async () => {
     const repo = await makeRepo();
     await repo.write('README.md', 'edited\n');
-    const noLogin = { ...REAL_CLIENT, ...NO_LOGIN, HOME: home, CLAUDE_CONFIG_DIR: undefined };
-    const first = await runRalph(repo, ['run'], { env: noLogin });
-    expect(first.code).toBe(64);
-    expect(first.stderr).toContain('ralph: Claude Code is not logged in');
-    expect(first.stderr).not.toContain('uncommitted');
-    // Logged in and reachable, the work tree's refusal is the one left: its git ran all the same.
+    const env = {
+      ...REAL_CLIENT,
+      ...NO_LOGIN,
+      HOME: home,
+      CLAUDE_CONFIG_DIR: undefined,
+      ANTHROPIC_BASE_URL: 'https://api.ralph-preflight.invalid',
+    };
+    const dry = await runRalph(repo, ['run', '--dry-run'], { env });
+    expect(dry.stdout).toMatch(/3 checks fail: a run would stop before its first call/);
+    const run = await runRalph(repo, ['run'], { env });
+    expect(run.code).toBe(64);
+    expect(repo.calls()).toBe(0);
+    // One refusal, in the documented order, each failure with its own fix — the dry run's stderr says the same.
+    const said = run.stderr.split('\n');
+    const start = said.indexOf('ralph: 3 start checks failed:');
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(said[start + 1]).toMatch(/^ {2}login: Claude Code is not logged in .* — .*run `claude` once/);
+    expect(said[start + 2]).toMatch(
+      /^ {2}network: cannot reach https:\/\/api\.ralph-preflight\.invalid: .* — .*HTTPS_PROXY/,
+    );
+    expect(said[start + 3]).toMatch(
+      /^ {2}work tree: the work tree has uncommitted changes outside ralph\/: README\.md/,
+    );
+    expect(dry.stderr).toContain(said.slice(start, start + 4).join('\n'));
+    expect(repo.lastRun()).toMatchObject({ reason: 'setup', exitCode: 64 });
+    expect(repo.lastRun().detail).toContain('3 start checks failed');
+    // Logged in and reachable, the work tree's refusal is the one left, as it is: its git ran all the same.
     const second = await runRalph(repo, ['run'], { env: reachable() });
     expect(second.code).toBe(64);
     expect(second.stderr).toContain('ralph: the work tree has uncommitted changes outside ralph/: README.md');
+    expect(second.stderr).not.toContain('start checks failed');
     expect(repo.calls()).toBe(0);
   });
 

@@ -113,6 +113,7 @@ const SETTINGS: JudgeSettings = {
   maxGateFailures: 3,
   review: false,
   maxReviews: 3,
+  maxNetworkWaitMs: 30 * 60_000,
 };
 const TASKS = {
   ok: true as const,

@@ -294,6 +294,7 @@ export function judgeSettings(overrides: Partial<JudgeSettings> = {}): JudgeSett
     maxGateFailures: 3,
     review: false,
     maxReviews: 3,
+    maxNetworkWaitMs: 30 * 60_000,
     ...overrides,
   };
 }

@@ -124,6 +124,21 @@ describe('the notification', () => {
       {},
     );
     expect(stuck.fields).toMatchObject({ iteration: 4, stuckCount: 2, maxStuck: 3 });
+    const network = notificationOf(
+      { event: 'network_wait', retryAt: '2026-01-01T05:00:15.000Z', message: 'Unable to connect\nto API\u0007' },
+      checkoutPlace('/work/a'),
+      {},
+    );
+    expect(network.title).toBe('ralph in a waits for the network');
+    expect(network.lines).toEqual([
+      'ralph in a waits for the network: the agent could not reach its API (Unable to connect to API␇); trying again at 2026-01-01T05:00:15.000Z',
+    ]);
+    expect(network.fields).toEqual({
+      event: 'network_wait',
+      project: 'a',
+      retryAt: '2026-01-01T05:00:15.000Z',
+      message: 'Unable to connect to API␇',
+    });
   });
 
   it("of a worktree loop: named by the repository and its list, answered from the repository's top", () => {

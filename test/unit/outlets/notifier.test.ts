@@ -163,6 +163,26 @@ describe('withNotices', () => {
       { event: 'usage_limit_wait', resetsAt: new Date(1000).toISOString(), why: 'usage_limit' },
     ]);
   });
+  it('notifies a network outage once, at its first pause; a working iteration ends the outage', () => {
+    const notifier = recorder();
+    const reporter = withNotices(quiet, notifier, 3);
+    const failure = { kind: 'setup', cause: 'network', message: 'Unable to connect to API', hint: 'h' } as const;
+    const offline = (iteration: number) => ({ ...finished(iteration, 0), failure });
+    const wait = (until: number) =>
+      reporter.usageLimitWait({ until, message: 'Unable to connect to API', why: 'network' });
+    reporter.iterationFinished(offline(2));
+    wait(15_000);
+    reporter.iterationFinished(offline(3));
+    wait(45_000);
+    reporter.iterationFinished(finished(4, 0));
+    reporter.iterationFinished(offline(5));
+    wait(60_000);
+    const retryAt = (ms: number) => new Date(ms).toISOString();
+    expect(notifier.heard).toEqual([
+      { event: 'network_wait', retryAt: retryAt(15_000), message: 'Unable to connect to API' },
+      { event: 'network_wait', retryAt: retryAt(60_000), message: 'Unable to connect to API' },
+    ]);
+  });
 });
 
 describe('an ending', () => {

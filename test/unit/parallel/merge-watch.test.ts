@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MergeCheck } from '../../../src/git/merge-check.js';
 import type { Resolved } from '../../../src/git/merge-check.js';
 import { MergeWatch, PACE } from '../../../src/parallel/merge-watch.js';
@@ -116,18 +116,53 @@ describe('MergeWatch with resolved branches', () => {
   });
 
   it('waits between rounds as long as PACE times the last took, unless hurried', async () => {
-    let delayMs = 100;
-    const watch = new MergeWatch(base, {
-      check: () => new Promise((resolve) => setTimeout(() => resolve(CLEAN), delayMs)),
-    });
-    await watch.committed(side('a'), []);
-    delayMs = 0;
-    let done = false;
-    const next = watch.committed(side('a'), []).then(() => (done = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(done).toBe(false);
-    watch.hurry();
-    await next;
-    expect(PACE).toBeGreaterThan(0);
+    // On the fake clock: a busy machine's late timer can neither end the wait early nor stretch the round.
+    vi.useFakeTimers();
+    try {
+      const roundMs = 60_000;
+      let delayMs = roundMs;
+      const watch = new MergeWatch(base, {
+        check: () => new Promise((resolve) => setTimeout(() => resolve(CLEAN), delayMs)),
+      });
+      const first = watch.committed(side('a'), []);
+      await vi.advanceTimersByTimeAsync(roundMs);
+      await first;
+      delayMs = 0;
+      let done = false;
+      const next = watch.committed(side('a'), []).then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(PACE * roundMs - 1000);
+      expect(done).toBe(false);
+      watch.hurry();
+      await vi.advanceTimersByTimeAsync(1);
+      await next;
+      expect(done).toBe(true);
+      expect(PACE).toBeGreaterThan(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('without a hurry, the next round starts once PACE times the last round has passed', async () => {
+    vi.useFakeTimers();
+    try {
+      const roundMs = 10_000;
+      const asked: number[] = [];
+      const watch = new MergeWatch(base, {
+        check: () => {
+          asked.push(Date.now());
+          return new Promise((resolve) => setTimeout(() => resolve(CLEAN), roundMs));
+        },
+      });
+      const first = watch.committed(side('a'), []);
+      await vi.advanceTimersByTimeAsync(roundMs);
+      await first;
+      const second = watch.committed(side('a'), []);
+      await vi.advanceTimersByTimeAsync(PACE * roundMs + roundMs);
+      await second;
+      expect(asked).toHaveLength(2);
+      expect(asked[1]! - asked[0]!).toBe(roundMs + PACE * roundMs);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
