@@ -16,6 +16,7 @@ import { chooseTaskList } from '../lists/chosen-list.js';
 import { readTemplate } from '../templates.js';
 import { terminalConfirm, type Confirm } from '../ui/confirm.js';
 import { unlessMissing } from '../files/missing-file.js';
+import { counted } from '../domain/plural.js';
 
 export interface ArchiveOptions {
   cwd: string;
@@ -52,7 +53,7 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
   const open = openStories(tasks, await readReviewPolicy(paths.config, 'ralph/config.json', process.env)).length;
   if (open > 0 && !options.yes) {
     // Open: failing, or (with the review cycle on) passing but not yet approved by a review.
-    const unfinished = `${open} of ${tasks.stories.length} stories in ${shown} are not complete`;
+    const unfinished = `${open} of ${counted(tasks.stories.length, 'story')} in ${shown} ${open === 1 ? 'is' : 'are'} not complete`;
     const confirm = options.confirm === undefined ? terminalConfirm() : (options.confirm ?? undefined);
     if (!confirm)
       throw new RalphError(

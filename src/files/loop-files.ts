@@ -14,6 +14,7 @@ import { parseTasks } from './tasks.js';
 import { addReviewRejection, takeResolvedBlock, updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
 import { headRecorder } from './loop-heads.js';
+import { recordPace } from './pace-record.js';
 
 /**
  * The loop's file port over the real ralph/ folder. A failed read or write of one of these files
@@ -43,6 +44,7 @@ export function createLoopFiles(
       await rememberQuestion(paths, taskList);
     },
     appendRow: (row) => appendSummaryRow(paths.root, paths.summaryCsv, row),
+    recordPace: (sample) => recordPace(records, taskList, sample),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
     // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than
     // comparing against an old one.

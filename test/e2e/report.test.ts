@@ -35,7 +35,7 @@ describe('ralph report', () => {
     const csv = parseSummaryCsv(await readFile(join(repo.root, 'ralph/logs/summary.csv'), 'utf8'));
 
     expect(html.match(/<svg viewBox="0 0 1000/g)).toHaveLength(3);
-    expect(html.match(/<tr class="iteration">/g)).toHaveLength(csv.rows.length);
+    expect(html.match(/<tr class="iteration"/g)).toHaveLength(csv.rows.length);
     expect(csv.rows.length).toBe(4);
     expect(html).not.toMatch(/https?:\/\/|\ssrc="|<link|@import/i);
     expect(html).not.toContain('<img');
@@ -141,7 +141,7 @@ describe('ralph run --report', () => {
     expect(run.code).toBe(0);
     const html = await readFile(join(repo.root, 'ralph/logs/report.html'), 'utf8');
     expect(html).toContain('The last run ended: complete (exit 0)');
-    expect(html.match(/<tr class="iteration">/g)).toHaveLength(2);
+    expect(html.match(/<tr class="iteration"/g)).toHaveLength(2);
   });
 
   it('a report that cannot be written is one warning; the exit code stays the run’s', async () => {

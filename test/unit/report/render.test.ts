@@ -16,6 +16,7 @@ function view(csv = CSV): ReportView {
   return {
     project: HOSTILE,
     generatedAt: '2026-01-01T00:00:00Z',
+    forecast: ['forecast: 1 story left; no measure yet', '  usage five_hour 40%'],
     headline: {
       title: 'The last run ended: blocked',
       reason: 'blocked',
@@ -48,7 +49,7 @@ describe('renderHtml', () => {
 
   it('draws one SVG per chart plus legend swatches, and one table row per iteration', () => {
     expect(html.match(/<svg viewBox="0 0 1000/g)).toHaveLength(3);
-    expect(html.match(/<tr class="iteration">/g)).toHaveLength(2);
+    expect(html.match(/<tr class="iteration"/g)).toHaveLength(2);
     expect(html).toContain('href="iteration-002.log"');
     expect(html).toContain('@media print');
   });
