@@ -73,7 +73,8 @@ export function sanePace(value: unknown): Pace {
     iterations: count(record.iterations),
     seconds: count(record.seconds, MAX_SECONDS),
     costUsd: count(record.costUsd, MAX_TOTAL_COST),
-    costIterations: count(record.costIterations),
+    // A cost that is no measurement is no cost data at all, not a measured $0.
+    costIterations: count(record.costUsd, MAX_TOTAL_COST) === record.costUsd ? count(record.costIterations) : 0,
     // Net completions may fall below zero for a while (stories sent back); never beyond the counts' bound.
     completed: Math.max(-MAX_COUNT, Math.min(MAX_COUNT, completed)),
   };

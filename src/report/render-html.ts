@@ -64,7 +64,7 @@ function receiptsHtml(view: ReportView): string {
   if (receipts.length === 0) return '<p class="none">No task list: no story to charge.</p>';
   const rows = receipts.map(
     (r) =>
-      `<tr class="receipt" data-iterations="${r.iterations}" data-seconds="${r.agentSeconds}" data-cost="${r.costUsd ?? ''}" data-tokens="${r.tokens ?? ''}"><td class="text">${e(r.id)}</td><td class="text">${e(r.title)}</td><td>${r.iterations}</td><td>${seconds(r.agentSeconds)}</td><td>${recorded.cost ? money(r.costUsd) : 'not recorded'}</td><td>${recorded.tokens ? count(r.tokens) : 'not recorded'}</td><td>${r.reviews}</td><td>${r.sendBacks}</td></tr>`,
+      `<tr class="receipt" data-iterations="${r.iterations}" data-seconds="${r.agentSeconds}" data-cost="${r.costUsd ?? ''}" data-tokens="${r.tokens ?? ''}" data-story="${e(r.id)}"><td class="text">${e(r.id)}</td><td class="text">${e(r.title)}</td><td>${r.iterations}</td><td>${seconds(r.agentSeconds)}</td><td>${recorded.cost ? money(r.costUsd) : 'not recorded'}</td><td>${recorded.tokens ? count(r.tokens) : 'not recorded'}</td><td>${r.reviews}</td><td>${r.sendBacks}</td></tr>`,
   );
   return `<table class="receipts"><thead><tr><th>Story</th><th class="text">Title</th><th>Iterations</th><th>Agent s</th><th>Cost</th><th>Tokens</th><th>Reviews</th><th>Send-backs</th></tr></thead><tbody>${rows.join('')}</tbody></table>
 <p class="none">${e(receiptsNote(recorded.story))}</p>`;

@@ -75,3 +75,38 @@ describe('renderMarkdown', () => {
     expect(md.match(/^\| \d+ \|/gm)).toHaveLength(2);
   });
 });
+
+describe('an iteration the gates rejected', () => {
+  const rejected = (): ReportView => {
+    const base = view();
+    return {
+      ...base,
+      data: shapeReport(CSV, [], { review: false }, ['gates-001.json']),
+      gateRejections: ['gates-001.json'],
+    };
+  };
+
+  it('shows as rejected in its row and on the timeline, never as ok', () => {
+    const html = renderHtml(rejected());
+    expect(html).toContain('<tr class="iteration" data-outcome="gates rejected">');
+    expect(html).toContain('fill="url(#p-rejected)"');
+    expect(html).not.toContain('data-outcome="ok"');
+    expect(renderMarkdown(rejected())).toMatch(/\| 1 \| 1 \| implement \| 10 \| gates rejected \|/);
+  });
+
+  it('counts in the singular where the count is one', () => {
+    const one = renderHtml({
+      ...view(),
+      data: shapeReport(CSV.split('\n').slice(0, 2).join('\n'), [], { review: false }),
+    });
+    expect(one).toContain('1 iteration in 1 run;');
+    expect(one).toContain('1 commit.');
+  });
+
+  it('shows the forecast it is given', () => {
+    expect(renderHtml(view())).toContain(
+      '<section id="forecast"><h2>Forecast</h2><p class="forecast">1 story left; no measure yet</p>',
+    );
+    expect(renderMarkdown(view())).toContain('### Forecast\n\n- 1 story left; no measure yet\n- usage five\\_hour 40%');
+  });
+});
