@@ -74,8 +74,10 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
     ? await fileListAway(paths, dir, shown)
     : await fileAway(paths, dir, options.includeLogs ?? false);
   const reset = onlyTheList ? [] : await startFresh(paths);
-  // A filed-away task list starts its successor with no unproductive resumes behind it.
-  await updateRunState(paths.records, taskListId(withListBranch(tasks, paths.root, paths.tasks)), (state) => ({
+  // A filed-away task list starts its successor with no unproductive resumes behind it, and no pace:
+  // a new list under the same name is other work, which the forecast must measure afresh.
+  const id = taskListId(withListBranch(tasks, paths.root, paths.tasks));
+  await updateRunState(paths.records, id, ({ pace: _pace, paceWindows: _windows, ...state }) => ({
     ...state,
     resumeAttempts: 0,
   }));

@@ -90,9 +90,17 @@ export function saneWindows(value: unknown): PaceWindow[] {
       const readings = [reading(first), reading(last)];
       if (typeof window !== 'string' || window === '' || !readings[0] || !readings[1]) return [];
       const reset = typeof resetsAt === 'number' && isAmount(resetsAt, MAX_EPOCH_MS) ? { resetsAt } : {};
-      return [{ window: window.slice(0, 40), ...reset, first: readings[0], last: readings[1] }];
+      return [{ window: windowName(window), ...reset, first: readings[0], last: readings[1] }];
     })
     .slice(0, MAX_WINDOWS);
+}
+
+/**
+ * A window's name as the records keep it (`five_hour`): the agent's word, so only letters, digits,
+ * `_`, `.` and `-`, at most 40 — it is printed at a run's start, where a `::error::` would be obeyed.
+ */
+function windowName(name: string): string {
+  return name.replace(/[^\w.-]/g, '_').slice(0, 40);
 }
 
 function reading(value: unknown): WindowReading | undefined {
@@ -133,9 +141,9 @@ export function addWindowReadings(
     const now: WindowReading = { utilization: report.utilization, iterations };
     const reset =
       report.resetsAt !== undefined && isAmount(report.resetsAt, MAX_EPOCH_MS) ? { resetsAt: report.resetsAt } : {};
-    const index = next.findIndex((window) => window.window === report.window);
+    const index = next.findIndex((window) => window.window === windowName(report.window));
     const known = next[index];
-    const fresh = { window: report.window.slice(0, 40), ...reset, first: now, last: now };
+    const fresh = { window: windowName(report.window), ...reset, first: now, last: now };
     if (!known) next.push(fresh);
     else next[index] = startedAgain(known, report) ? fresh : { ...known, ...reset, last: now };
   }

@@ -100,4 +100,15 @@ describe('the forecast', () => {
     const { forecast } = await statusJson(repo);
     expect(forecast.remaining.costUsd).toBeCloseTo(0.8, 9);
   });
+
+  it('starts afresh for a list filed away with ralph archive, even under the same name', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ implement: true }, { implement: true, completeWhenDone: true }]);
+    expect((await runRalph(repo, ['run'])).code).toBe(0);
+    expect((await statusJson(repo)).forecast).toEqual({ state: 'done', storiesLeft: 0 });
+    expect((await runRalph(repo, ['archive'])).code).toBe(0);
+    const next = { project: 'e2e', stories: [{ id: 'US-9', title: 'Next', priority: 1, passes: false }] };
+    await repo.write('ralph/tasks.json', JSON.stringify(next));
+    expect((await statusJson(repo)).forecast).toMatchObject({ state: 'unmeasured', storiesLeft: 1 });
+  });
 });

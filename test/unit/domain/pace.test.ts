@@ -77,3 +77,10 @@ describe('addWindowReadings', () => {
     expect(addWindowReadings([], many, 1)).toHaveLength(8);
   });
 });
+
+describe('a window name the agent chose', () => {
+  it('keeps only letters, digits, _, . and -: nothing a terminal or a CI runner would obey', () => {
+    const [window] = addWindowReadings([], [{ window: '::error::x\u001b[31m five', utilization: 0.1 }], 1);
+    expect(window?.window).toBe('__error__x__31m_five');
+  });
+});
