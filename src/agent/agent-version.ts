@@ -1,4 +1,4 @@
-import { runCaptured } from '../process/run-captured.js';
+import type { AskAgent } from './ask-agent.js';
 
 /** How long `<agent> --version` may take: a client of 250 MB starts slowly from a cold disk cache. */
 const VERSION_TIMEOUT_MS = 30_000;
@@ -8,8 +8,8 @@ const VERSION_TIMEOUT_MS = 30_000;
  * characters and cut to 120 characters — the agent is not trusted with ralph's terminal. Undefined
  * when it fails, says nothing, or takes too long.
  */
-export async function readAgentVersion(path: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const result = await runCaptured(path, ['--version'], { env, timeoutMs: VERSION_TIMEOUT_MS, maxBytes: 64 * 1024 });
+export async function readAgentVersion(ask: AskAgent): Promise<string | undefined> {
+  const result = await ask(['--version'], { timeoutMs: VERSION_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (result.exitCode !== 0 || result.stopped !== undefined) return undefined;
   const line = result.stdout
     .split('\n')

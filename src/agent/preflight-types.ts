@@ -1,3 +1,5 @@
+import type { AskAgent } from './ask-agent.js';
+
 /** Whether the agent is logged in, as far as ralph can tell without a paid call. */
 export type LoginState = 'ok' | 'missing' | 'unknown';
 
@@ -27,8 +29,9 @@ export interface AgentPreflight {
 
 /** What the agent is started with, for its preflight. */
 export interface AgentSetting {
-  path: string;
   env: NodeJS.ProcessEnv;
+  /** Asks its program a question, inside the run's box where it has one (ask-agent.ts). */
+  ask: AskAgent;
   /** The first line of its `--version`. */
   version: string;
 }

@@ -16,7 +16,13 @@ export async function placedMounts(
   const [gitDir, commonDir] = await Promise.all([realpath(dirs.gitDir), realpath(dirs.commonDir)]);
   // Made before the box, so that they are there to be bound read-only: a missing one the agent could make its own.
   const records = await recordDir(workTree);
-  const mustExist = [records, join(commonDir, 'ralph'), join(commonDir, 'hooks'), join(commonDir, 'info')];
+  const mustExist = [
+    records,
+    join(commonDir, 'ralph'),
+    join(commonDir, 'hooks'),
+    join(commonDir, 'info'),
+    join(workTree, 'ralph', 'logs'),
+  ];
   if (!request.dryRun) await Promise.all(mustExist.map((dir) => mkdir(dir, { recursive: true })));
   const fromHome = (path: string) => join(home, path);
   const given = async (path: string) => {

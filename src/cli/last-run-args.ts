@@ -5,7 +5,7 @@ import { readLastRunText } from '../files/last-run.js';
 import { addRunOptions, givenRunFlags } from './run-flags.js';
 import type { ReplayedRun, ReplaySource } from '../commands/answer.js';
 import { neutralise } from '../ui/neutralise.js';
-import { replayedFiles, withRecordedLimit } from './replay-limits.js';
+import { replayedAgentBin, replayedFiles, withRecordedLimit } from './replay-limits.js';
 
 /**
  * The last run's flags, from ralph's own record of it (never the copy in ralph/logs/, which the agent
@@ -39,6 +39,7 @@ export async function readLastRunArgs(source: ReplaySource): Promise<ReplayedRun
     );
   const replayed = parseRunArgs(stored, shown, hint);
   await replayedFiles(replayed.flags, source.root, shown);
+  await replayedAgentBin(replayed.flags, source.root, shown);
   const { replayMaxIterations } = record as { replayMaxIterations?: unknown };
   return { args: [...stored], ...replayed, flags: withRecordedLimit(replayed.flags, replayMaxIterations, shown) };
 }
@@ -47,9 +48,9 @@ export async function readLastRunArgs(source: ReplaySource): Promise<ReplayedRun
  * The words a replay never takes from the file, and why. Each names a program to run or turns one of
  * ralph's checks off: without a box the agent can write even ralph's record, so these come from the
  * human's own command line only. ralph never records --notify (a URL may hold a token), so one there was put there.
+ * --agent-bin is taken only for a program the agent could already make run (replay-limits.ts).
  */
 const FROM_YOU_ONLY: Readonly<Record<string, string>> = {
-  '--agent-bin': 'names a program to run',
   '--notify': 'ralph never records there and which names a program or an address to send to',
   '--no-gates': 'turns the quality gates off',
   '--skip-review': 'turns the review cycle off',

@@ -3,6 +3,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
 import { neutralise } from '../ui/neutralise.js';
+import { agentBinReplayRefusal } from '../run-lifecycle/replay-agent-bin.js';
 
 type Flags = Partial<Record<RunOptionKey, unknown>>;
 
@@ -27,6 +28,22 @@ export async function replayedFiles(flags: Flags, root: string, shown: string): 
       `nothing was answered: answer without --run, then type \`ralph run ${flag} …\` yourself if you mean that file`,
     );
   }
+}
+
+/**
+ * Refuses a replay whose --agent-bin is a program the agent could not already make run: one on PATH
+ * or outside the repository (run-lifecycle/replay-agent-bin.ts says which are taken, and why).
+ */
+export async function replayedAgentBin(flags: Flags, root: string, shown: string): Promise<void> {
+  const value = flags.agentBin;
+  if (typeof value !== 'string') return;
+  const refusal = await agentBinReplayRefusal(value, root);
+  if (refusal === undefined) return;
+  throw new RalphError(
+    'setup',
+    `--run: ${shown} holds --agent-bin ${neutralise(value)}, ${refusal}; a replay runs no program from there`,
+    'nothing was answered: answer without --run, then type `ralph run --agent-bin …` yourself if you mean that program',
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileWithin } from '../files/file-within.js';
 import { rename, copyFile, writeFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import pc from 'picocolors';
@@ -6,7 +7,7 @@ import { readLiveActive } from '../files/active-lock.js';
 import { archiveName, createUniqueDir, localDate } from '../files/archive-name.js';
 import { ralphPaths, type RalphPaths } from '../files/paths.js';
 import { runPaths } from '../git/run-paths.js';
-import { ownFolder, readOwnFile, replaceOwnFile } from '../files/own-file.js';
+import { ownFolder, replaceOwnFile } from '../files/own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
 import { taskListId, updateRunState, withListBranch } from '../files/run-state.js';
@@ -47,7 +48,7 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
   // Another list than ralph/tasks.json is filed away alone: progress.txt and the signals are the checkout's.
   const onlyTheList = paths.tasks !== ralphPaths(root).tasks;
   await refuseWhileRunning(paths);
-  const tasks = await readTaskList(paths, shown);
+  const tasks = readTaskList(paths, shown);
   const name = archiveName(options.name, tasks);
 
   const open = openStories(tasks, await readReviewPolicy(paths.config, 'ralph/config.json', process.env)).length;
@@ -96,8 +97,8 @@ async function refuseWhileRunning(paths: RalphPaths): Promise<void> {
   }
 }
 
-async function readTaskList(paths: RalphPaths, shown: string): Promise<TaskList> {
-  const text = await readOwnFile(paths.tasks);
+function readTaskList(paths: RalphPaths, shown: string): TaskList {
+  const text = readFileWithin(paths.root, paths.tasks);
   if (text === undefined)
     throw new RalphError(
       'setup',

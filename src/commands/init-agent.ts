@@ -1,3 +1,4 @@
+import { askAgent } from '../agent/ask-agent.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_KINDS, dialectOf, type AgentKind } from '../agent/dialects.js';
@@ -75,11 +76,9 @@ export function initAgent(kind: AgentKind, dialect: AgentDialect, version: strin
  */
 export async function loggedIn(dialect: AgentDialect, path: string | undefined): Promise<boolean> {
   if ((process.env[dialect.setup.key.variable] ?? '').trim() !== '') return true;
-  const preflight = dialect.preflight?.({
-    path: path ?? dialect.bin,
-    env: { ...process.env, HOME: process.env.HOME ?? homedir() },
-    version: '',
-  });
+  const env = { ...process.env, HOME: process.env.HOME ?? homedir() };
+  // No run, no box: the person runs init, and the program is the one on their PATH.
+  const preflight = dialect.preflight?.({ env, ask: askAgent(path ?? dialect.bin, env, process.cwd()), version: '' });
   return (await preflight?.login())?.state === 'ok';
 }
 

@@ -13,9 +13,10 @@ import type { AgentDialect } from '../agent/dialect.js';
 import { planInit } from '../init/init-plan.js';
 import { nextSteps, type Whereabouts } from '../init/next-steps.js';
 import { findTaskLists } from '../lists/task-lists.js';
-import { checkInstallSpec, defaultInstallSpec } from '../init/install-spec.js';
-import { vendorRunningRalph } from '../init/vendor.js';
-import { updateInstallStep } from '../init/workflow-install.js';
+import { checkInstallSpec } from '../init/install-spec.js';
+import { chooseInstall, updateWorkflows, type InstallChoice } from '../init/install-choice.js';
+import type { AskOptions } from '../init/registry.js';
+import { RALPH_WORKFLOWS } from '../init/workflow-install.js';
 import { agentNotes, agentToSetUp, checkAgentKind, loggedIn, refusesRoot } from './init-agent.js';
 import { RalphError } from '../errors.js';
 import { oneLine } from '../ui/neutralise.js';
@@ -42,6 +43,8 @@ export interface InitOptions {
   vendor?: boolean;
   /** With --ci github: the matrix workflow, one job per task list and then the integration. */
   matrix?: boolean;
+  /** Where (and how long) to ask whether this version is on the npm registry: the tests' registry. */
+  registry?: AskOptions;
   stdout?: NodeJS.WritableStream;
 }
 
@@ -61,9 +64,8 @@ export async function initCommand(options: InitOptions): Promise<number> {
       : await readRalphSh(resolve(options.cwd, options.from), options.cwd, RALPH_SH_PROMPTS);
   const gates = await detectGates(root);
   const { agent, dialect, agentPath } = await agentToSetUp(root, options.cwd, named, options.ci !== undefined);
-  const packed = options.vendor ? await vendorRunningRalph(root) : undefined;
-  const vendored = packed?.path;
-  const install = vendored === undefined ? installSpec : `./${vendored}`;
+  const choice = await installFor(root, options, installSpec, ci.workflow);
+  const { install, packed } = choice;
   const outcomes = await applyPlan(
     root,
     planInit({
@@ -76,9 +78,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
     }),
     { force: options.force ?? false, reset },
   );
-  // The user named what CI installs: an existing workflow's install line changes, nothing else of it.
-  const workflow = outcomes.findIndex((outcome) => outcome.path === GITHUB_WORKFLOW && outcome.result === 'exists');
-  if (install !== undefined && workflow >= 0) outcomes[workflow] = await updateInstallStep(root, install);
+  if (ci.workflow !== undefined) await updateExisting(root, outcomes, choice, ci.workflow);
   if (packed) outcomes.push({ path: packed.path, result: packed.existed ? 'replaced' : 'created' });
   const written = outcomes
     .filter((outcome) => ['created', 'replaced', 'updated', 'reset'].includes(outcome.result))
@@ -90,16 +90,16 @@ export async function initCommand(options: InitOptions): Promise<number> {
     agentFound: agentPath !== undefined,
     root: refusesRoot(dialect),
     imported: from !== undefined,
-    alsoWritten: [...(ci.workflow ? [ci.workflow] : []), ...(vendored ? [vendored] : [])],
+    alsoWritten: alsoWritten(ci.workflow, outcomes, packed?.path),
     loggedIn: await loggedIn(dialect, agentPath),
-    ...(await stepsDone(root, agent.stopHook ? [agent.stopHook.path] : [])),
+    ...(await stepsDone(root, agent.stopHook ? [agent.stopHook.path] : [], written)),
     ...(ci.matrix && (await findTaskLists(root).catch(() => [])).length === 0 ? { listsMissing: true } : {}),
   };
   const brokenConfig = await brokenConfigReason(root);
   const notes = [
     ...(brokenConfig === undefined ? [] : ['', ...brokenConfigNote(brokenConfig)]),
     ...importNotes(from, dialect),
-    ...(options.ci && install === undefined ? ['', ...installNote()] : []),
+    ...choice.notes,
     ...(named === undefined ? [] : await agentNotes(root, named, outcomes)),
   ];
   stdout.write(renderInit(root, outcomes, gates, where, notes));
@@ -133,16 +133,43 @@ async function requireExisting(root: string, paths: readonly string[]): Promise<
       );
 }
 
+/** What the workflow installs (install-choice.ts decides); nothing to decide without --ci. */
+async function installFor(
+  root: string,
+  options: InitOptions,
+  spec: string | undefined,
+  workflow: string | undefined,
+): Promise<InstallChoice> {
+  if (workflow === undefined) return { notes: [] };
+  return chooseInstall({
+    root,
+    ...(spec === undefined ? {} : { spec }),
+    vendor: options.vendor ?? false,
+    writesWorkflow: (options.force ?? false) || !(await pathExists(join(root, workflow))),
+    ...(options.registry ? { registry: options.registry } : {}),
+  });
+}
+
 /**
- * The workflow installs this ralph from npm: said, since ralph cannot look there (no network), and
- * a build that is not published (a fork, a checkout) must name where it comes from instead.
+ * The workflows ralph wrote before, pointed at what the flags (or the registry's answer) say they
+ * install: the one `--ci` names, in place of its "kept" line, and the other one ralph wrote.
  */
-function installNote(): string[] {
-  return [
-    `The workflow installs ${defaultInstallSpec()} from npm. If this ralph is not published there (a fork, a`,
-    '  build of your own), name where it comes from: ralph init --ci github --install <git URL or tarball>,',
-    '  or pack this one into the repository: ralph init --ci github --vendor',
-  ];
+async function updateExisting(root: string, outcomes: ItemOutcome[], choice: InstallChoice, workflow: string) {
+  const index = outcomes.findIndex((outcome) => outcome.path === workflow);
+  const kept = index >= 0 && outcomes[index]?.result === 'exists';
+  for (const outcome of await updateWorkflows(root, choice, { path: workflow, kept })) {
+    const at = outcomes.findIndex((item) => item.path === outcome.path);
+    if (at >= 0) outcomes[at] = outcome;
+    else outcomes.push(outcome);
+  }
+}
+
+/** What init wrote besides ralph/, the hook settings and .gitignore, for the commit step: workflows, a tarball. */
+function alsoWritten(workflow: string | undefined, outcomes: readonly ItemOutcome[], packed: string | undefined) {
+  const workflows = RALPH_WORKFLOWS.filter(
+    (path) => path === workflow || outcomes.some((outcome) => outcome.path === path && outcome.result === 'updated'),
+  );
+  return [...workflows, ...(packed ? [packed] : [])];
 }
 
 /** The report: one line per item that matters, then the next steps. */

@@ -10,6 +10,8 @@ import { choice, pathList } from './value-kinds.js';
 // that, though the type-aware lint sees only that the literal already fits.
 /* eslint-disable @typescript-eslint/no-unnecessary-type-assertion */
 
+const WIDENS = "would widen the agent's box";
+
 export const BOX_OPTIONS = {
   box: option({
     flag: '--box <mode>',
@@ -18,7 +20,7 @@ export const BOX_OPTIONS = {
     description:
       'the OS box around every agent and gate: auto (bubblewrap on Linux, Seatbelt on macOS, where the machine allows), bubblewrap, seatbelt or none (docs/sandbox.md)',
     configPath: ['box', 'mode'],
-    refusedInConfig: (mode) => mode === 'none',
+    refusedInConfig: (mode) => (mode === 'none' ? WIDENS : undefined),
   }),
   boxWrite: option({
     flag: '--box-write <path>',
@@ -29,7 +31,7 @@ export const BOX_OPTIONS = {
     description:
       'one more path the agent and the gates may write (repeatable; a flag or RALPH_BOX_WRITE only: ralph/config.json may not widen the box)',
     configPath: ['box', 'write'],
-    refusedInConfig: () => true,
+    refusedInConfig: () => WIDENS,
   }),
   boxReadOnly: option({
     flag: '--box-read-only <path>',
@@ -70,6 +72,6 @@ export const BOX_OPTIONS = {
     description:
       'one more host (host, host:port or *.domain) the box may reach in allow-list mode (repeatable; a flag or RALPH_BOX_ALLOW_HOST only)',
     configPath: ['box', 'allowHosts'],
-    refusedInConfig: () => true,
+    refusedInConfig: () => WIDENS,
   }),
 };

@@ -16,8 +16,11 @@ export interface OptionDef<T> {
   repeatable?: boolean;
   /** A list ralph/config.json adds to, whatever the flag or variable gives: the file may narrow, never widen. */
   addsFromConfig?: boolean;
-  /** A value (as the file holds it) ralph/config.json may not give: it would widen the box, and the agent writes it. */
-  refusedInConfig?: (value: unknown) => boolean;
+  /**
+   * Why ralph/config.json may not give this value (as the file holds it), or undefined when it may:
+   * the agent writes that file, so a value there that reaches outside its box is refused.
+   */
+  refusedInConfig?: (value: unknown) => string | undefined;
 }
 
 export function option<T>(def: OptionDef<T>): OptionDef<T> {

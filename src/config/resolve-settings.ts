@@ -48,7 +48,8 @@ export function resolveSettings(
     const def = RUN_OPTIONS[key] as OptionDef<unknown>;
     const variable = envName(def.flag);
     const fromConfig = valueAt(config, configPathOf(key));
-    if (fromConfig !== undefined && def.refusedInConfig?.(fromConfig)) throw widening(key, variable);
+    const refused = fromConfig === undefined ? undefined : def.refusedInConfig?.(fromConfig);
+    if (refused !== undefined) throw widening(key, variable, refused);
     if (flags[key] !== undefined) {
       settings[key] = flags[key];
       sources[key] = 'flag';
@@ -91,12 +92,12 @@ export function gateSpecs(config: ConfigFile): GateSpec[] {
   }));
 }
 
-/** The refusal of a config key that would widen the box: the agent writes ralph/config.json. */
-function widening(key: RunOptionKey, variable: string): RalphError {
+/** The refusal of a config key that would reach outside the box: the agent writes ralph/config.json. */
+function widening(key: RunOptionKey, variable: string, why: string): RalphError {
   const def = RUN_OPTIONS[key];
   return new RalphError(
     'usage',
-    `ralph/config.json: ${configPathOf(key).join('.')} would widen the agent's box, and the agent can write that file`,
+    `ralph/config.json: ${configPathOf(key).join('.')} ${why}, and the agent can write that file`,
     `remove it, and give ${def.flag.split(' ')[0]} or ${variable} instead`,
   );
 }

@@ -1,3 +1,4 @@
+import { isAbsolute, normalize } from 'node:path';
 import { boolean, choice, duration, percent, positiveNumber, text, wholeNumber } from './value-kinds.js';
 import { sandboxName } from './sandbox-kind.js';
 import { BOX_OPTIONS } from './box-options.js';
@@ -38,6 +39,11 @@ export const RUN_OPTIONS = {
     kind: text('a file path'),
     default: 'ralph/prompt.md',
     description: 'the prompt sent every iteration',
+    // Read on this machine and given to the agent: a file outside the repository is the person's to name.
+    refusedInConfig: (path) =>
+      typeof path === 'string' && (isAbsolute(path) || normalize(path).split(/[\\/]/)[0] === '..')
+        ? 'names a file outside the repository, which ralph would read and hand to the agent'
+        : undefined,
   }),
   tasks: option({
     flag: '--tasks <file>',
@@ -180,6 +186,11 @@ export const RUN_OPTIONS = {
     repeatable: true,
     description:
       'where to say that the run ended, blocked, asks, waits or is nearly stuck: desktop, an https:// URL, or cmd:<command> (repeatable; docs/notifications.md)',
+    // A command runs on this machine, outside the box: the agent writes ralph/config.json.
+    refusedInConfig: (targets) =>
+      Array.isArray(targets) && targets.some((target) => typeof target === 'string' && target.startsWith('cmd:'))
+        ? "names a cmd: target, which runs on this machine outside the agent's box"
+        : undefined,
   }),
   notifyOn: option({
     flag: '--notify-on <events>',

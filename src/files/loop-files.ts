@@ -5,8 +5,9 @@ import type { ActiveLock } from './active-lock.js';
 import type { UsageWindow } from '../domain/usage.js';
 import type { LoopFiles } from '../loop/ports.js';
 import type { RunPaths } from './record-paths.js';
-import { readOwnFile, replaceOwnFile } from './own-file.js';
+import { replaceOwnFile } from './own-file.js';
 import { readPromptFile } from './prompt-file.js';
+import { readFileWithin } from './file-within.js';
 import { writeBlocked, writeDecide } from './signal-files.js';
 import { askedDecideState, readDecideExchange, rememberQuestion } from './decide-record.js';
 import { appendSummaryRow } from './summary-csv.js';
@@ -29,12 +30,15 @@ export function createLoopFiles(
 ): LoopFiles & { writeUsage(windows: UsageWindow[]): Promise<void> } {
   const { records } = paths;
   return {
-    readPrompt: () => readPromptFile(promptPath, promptPath, 'restore it: the run reads it every iteration'),
-    readTasks: async () => {
-      // Not a regular file (a FIFO, a folder): refused, the run ends io_error. Gone: said as the list's fault.
-      const text = await readOwnFile(paths.tasks);
-      return text === undefined ? { ok: false, error: 'cannot be read (it is missing)' } : parseTasks(text);
-    },
+    readPrompt: () =>
+      readPromptFile(paths.root, promptPath, promptPath, 'restore it: the run reads it every iteration'),
+    // Not a regular file (a FIFO, a folder) or a link out of the repository: refused, the run ends
+    // io_error or setup. Gone: said as the list's fault.
+    readTasks: () =>
+      Promise.resolve().then(() => {
+        const text = readFileWithin(paths.root, paths.tasks);
+        return text === undefined ? { ok: false, error: 'cannot be read (it is missing)' } : parseTasks(text);
+      }),
     decideState: () => askedDecideState(paths, taskList),
     readDecideExchange: () => readDecideExchange(paths.decide),
     takeBlockResolution: () => takeResolvedBlock(paths.records, taskList),
@@ -49,7 +53,9 @@ export function createLoopFiles(
     // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than
     // comparing against an old one.
     snapshotTasks: async () => {
-      const text = await readOwnFile(paths.tasks).catch(() => undefined);
+      const text = await Promise.resolve()
+        .then(() => readFileWithin(paths.root, paths.tasks))
+        .catch(() => undefined);
       await (text === undefined
         ? ownFile(records.tasksSnapshot, 'write', () => rm(records.tasksSnapshot, { force: true }))
         : replaceOwnFile(records.base, records.tasksSnapshot, text));

@@ -259,7 +259,7 @@ async function refusal(
 }
 
 /** Anything but a regular file (or a folder, where one is wanted) where ralph reads or writes one. */
-function notRegular(path: string, stats: Stats, action: 'read' | 'write', wanted: 'file' | 'folder' = 'file') {
+export function notRegular(path: string, stats: Stats, action: 'read' | 'write', wanted: 'file' | 'folder' = 'file') {
   return new RalphError(
     'io',
     wanted === 'file'

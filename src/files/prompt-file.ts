@@ -1,12 +1,17 @@
+import { isAbsolute, relative } from 'node:path';
 import { RalphError } from '../errors.js';
+import { readFileWithin } from './file-within.js';
 import { readOwnFile } from './own-file.js';
 
 /**
  * The prompt's text, or a set-up error: a missing file, one with only whitespace (the agent would
- * run with no instructions), or one with a NUL byte (no process argument can carry one).
+ * run with no instructions), or one with a NUL byte (no process argument can carry one). A prompt
+ * inside the repository must really be there: a link the agent put on its way out is refused (a
+ * prompt outside it was named by the person, with --prompt or RALPH_PROMPT).
  */
-export async function readPromptFile(path: string, shown: string, missingHint: string): Promise<string> {
-  const text = await readOwnFile(path);
+export async function readPromptFile(root: string, path: string, shown: string, missingHint: string): Promise<string> {
+  const inside = relative(root, path);
+  const text = inside.startsWith('..') || isAbsolute(inside) ? await readOwnFile(path) : readFileWithin(root, path);
   if (text === undefined) throw new RalphError('setup', `prompt file ${shown} not found`, missingHint);
   const nul = text.indexOf('\0');
   if (nul !== -1) {

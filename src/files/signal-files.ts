@@ -28,14 +28,22 @@ export async function writeDecide(
   await replaceOwnFile(root, path, text);
 }
 
-/** What a human does about a BLOCKED: the start checks and the run's summary say the same. */
-export function resolveBlocked(path: string): string {
-  return `resolve it, then say what you did with \`ralph answer --run "<what you did>"\` (or delete ${path} and run again)`;
+/**
+ * What a human does about a BLOCKED: the start checks and the run's summary say the same. `replays`
+ * false: `ralph answer --run` would refuse the run's --agent-bin (run-lifecycle/replay-agent-bin.ts),
+ * so the answer and the run are two commands.
+ */
+export function resolveBlocked(path: string, replays = true): string {
+  return replays
+    ? `resolve it, then say what you did with \`ralph answer --run "<what you did>"\` (or delete ${path} and run again)`
+    : `resolve it, say what you did with \`ralph answer "<what you did>"\`, then run again with your --agent-bin, which --run does not replay (or delete ${path} and run again)`;
 }
 
 /** What a human does about a DECIDE, in the same words wherever ralph says it. */
-export function answerDecide(path: string): string {
-  return `answer with \`ralph answer --run "<your answer>"\` (or write it below the --- line in ${path} and run again)`;
+export function answerDecide(path: string, replays = true): string {
+  return replays
+    ? `answer with \`ralph answer --run "<your answer>"\` (or write it below the --- line in ${path} and run again)`
+    : `answer with \`ralph answer "<your answer>"\`, then run again with your --agent-bin, which --run does not replay (or write it below the --- line in ${path} and run again)`;
 }
 
 /** The answer below `---` in a decide.txt text (without its `## Answer` heading), or "". */

@@ -60,7 +60,33 @@ export async function planBranchSwitch(
         'run the list there (ralph run --worktree --tasks FILE), or remove that worktree first (ralph worktrees prune)',
       );
   }
+  if (exists) await refuseLeavingBehind(root, branch, current, source, signal);
   return { kind: exists ? 'switched' : 'created', branch, from: current };
+}
+
+/**
+ * A switch to an existing branch that lacks commits of the current one would run the loop without
+ * them — the task list edited and committed here, a fix made since — and nothing would say so.
+ * Refused, with the ways on: merge them in, switch by hand to leave them, or stay with --no-branch.
+ * Merge commits are not counted: a branch merged back here lacks only the merge.
+ */
+async function refuseLeavingBehind(
+  root: string,
+  branch: string,
+  current: string | undefined,
+  source: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (!(await hasCommit(root))) return;
+  const range = `refs/heads/${branch}..HEAD`;
+  const count = Number((await gitOutput(root, ['rev-list', '--count', '--no-merges', range], signal)).trim());
+  if (!(count > 0)) return;
+  const here = current ?? 'HEAD';
+  throw new RalphError(
+    'setup',
+    `${source}: branchName "${branch}" exists and lacks ${count} commit${count === 1 ? '' : 's'} of ${here}; switching to it would leave ${count === 1 ? 'it' : 'them'} behind`,
+    `merge ${here} into it first (git switch ${branch} && git merge ${here}), or switch yourself to leave ${count === 1 ? 'it' : 'them'} (git switch ${branch}), or stay on ${here} with --no-branch`,
+  );
 }
 
 /**

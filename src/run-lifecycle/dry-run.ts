@@ -36,7 +36,11 @@ export async function dryRun(
   out: Console,
   after: { records: RecordPaths; tree?: Check; resetResumes?: boolean; noGates?: boolean; env?: NodeJS.ProcessEnv },
 ): Promise<number> {
-  const { checks, agentPath, tasks } = await runChecks(options);
+  // Opened first: the agent's program is asked its --version inside it, as in a real run.
+  const box = await boxCheck(resolved, options.root, after.env ?? process.env, options.cwd);
+  const inBox = box.choice?.box;
+  const enclose = inBox ? { enclose: inBox.wrap.bind(inBox) } : {};
+  const { checks, agentPath, tasks } = await runChecks({ ...options, ...enclose });
   // Checked after the agent's, as a real run does: the work tree, then the branch and the resumes.
   if (after.tree) checks.push(after.tree);
   if (tasks) {
@@ -54,7 +58,6 @@ export async function dryRun(
   checks.push(await checkScaffold(options.root));
   const containment = await probeContainment(dirname(ralphPaths(options.root).active), process.env);
   checks.push({ name: 'containment', status: 'ok', detail: `${containment.mode}: ${containment.reason}` });
-  const box = await boxCheck(resolved, options.root, after.env ?? process.env, agentPath);
   checks.push(box.check);
   let command: AgentCommand | undefined;
   let gates: string[] = [];
@@ -82,10 +85,10 @@ async function boxCheck(
   resolved: ResolvedSettings,
   root: string,
   env: NodeJS.ProcessEnv,
-  agentPath: string | undefined,
+  cwd: string,
 ): Promise<{ check: Check; choice?: BoxChoice }> {
   try {
-    const choice = await openRunBox(resolved, root, env, { dryRun: true, agentPath });
+    const choice = await openRunBox(resolved, root, env, { dryRun: true, cwd });
     return { check: { name: 'box', status: 'ok', detail: `${choice.mode}: ${choice.reason}` }, choice };
   } catch (error) {
     if (!(error instanceof RalphError)) throw error;

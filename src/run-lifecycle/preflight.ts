@@ -1,4 +1,6 @@
+import { readFileWithin } from '../files/file-within.js';
 import { dialectOf } from '../agent/dialects.js';
+import { askAgent, type Enclose } from '../agent/ask-agent.js';
 import { sandboxReachWarning } from '../agent/sandbox.js';
 import { PACKAGE_ROOT } from '../package-info.js';
 import { access, constants, realpath } from 'node:fs/promises';
@@ -50,6 +52,8 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
   sandboxed: boolean;
   /** The PATH ralph finds its own programs on (git, docker): its own, not the agent's. */
   hostPath: string;
+  /** The run's box, around what the agent's program is asked before the first call. */
+  enclose?: Enclose;
 }
 
 /**
@@ -111,6 +115,7 @@ async function checkAgentService(options: PreflightOptions, nothingLeft: boolean
           agentPath: agent.path,
           dialect: dialectOf(options.agentKind),
           agentEnv: options.agentEnv,
+          ask: askAgent(agent.path, options.agentEnv, options.root, options.enclose),
           skip: options.skipPreflight,
           ...(options.serviceTimeoutMs === undefined ? {} : { timeoutMs: options.serviceTimeoutMs }),
         })
@@ -152,7 +157,7 @@ async function checkPrompt(promptPath: string, paths: RalphPaths, shown: (path: 
   const hint =
     promptPath === paths.prompt ? 'run `ralph init` to create it, or pass --prompt FILE' : 'check the --prompt path';
   try {
-    await readPromptFile(promptPath, shown(promptPath), hint);
+    await readPromptFile(paths.root, promptPath, shown(promptPath), hint);
     return { name: 'prompt', status: 'ok', detail: shown(promptPath) };
   } catch (error) {
     if (error instanceof RalphError) return failed('prompt', error);
@@ -165,7 +170,7 @@ async function readTaskList(
   shown: (path: string) => string,
 ): Promise<{ check: Check; list?: TaskList; warning?: string }> {
   const name = shown(paths.tasks);
-  const text = await readOwnFile(paths.tasks);
+  const text = readFileWithin(paths.root, paths.tasks);
   if (text === undefined) {
     // The ralph.sh layout keeps its task list in scripts/ralph/prd.json: the way in is an import.
     const legacy = await readOwnFile(`${paths.root}/scripts/ralph/prd.json`);

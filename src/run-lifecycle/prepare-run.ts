@@ -1,3 +1,5 @@
+import { readFileWithin } from '../files/file-within.js';
+import type { Enclose } from '../agent/ask-agent.js';
 import { agentEnvironment } from './agent-environment.js';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
@@ -76,14 +78,19 @@ export async function checkStartTree(plan: StartPlan, paths: RunPaths, signal?: 
   await checkWorkTree(paths.root, { allowDirty, leftBehind: leftBehind ?? {}, ...(signal ? { signal } : {}) });
 }
 
+/** What a real run hears of its start checks as they go. */
+export interface StartHooks {
+  /** The plan, known before any check can refuse the start (and the task list, when it parses). */
+  onPlan?(plan: StartPlan, tasks: TaskList | undefined): void;
+  /** The run's box, opened before the agent's program is first asked anything (ask-agent.ts). */
+  openBox?(plan: StartPlan): Promise<Enclose | undefined>;
+}
+
 /**
  * The start checks of a real run, in order: configuration, task list, prompt, pending human, agent,
  * log folder, then the work tree. Each failure is a RalphError; nothing here calls the agent.
  */
-export async function checkStart(
-  options: StartOptions,
-  onPlan?: (plan: StartPlan, tasks: TaskList | undefined) => void,
-): Promise<PreparedRun> {
+export async function checkStart(options: StartOptions, hooks: StartHooks = {}): Promise<PreparedRun> {
   const plan = await planStart(options);
   // The work tree check only reads: its git processes run while the agent answers --version (and
   // its API is probed), not after. Its refusal still comes after the others', in the order above,
@@ -92,11 +99,12 @@ export async function checkStart(
     () => undefined,
     (error: unknown) => ({ error }),
   );
-  if (onPlan) {
-    const parsed = parseTasks((await readOwnFile(options.paths.tasks)) ?? '');
-    onPlan(plan, parsed.ok ? parsed.tasks : undefined);
+  if (hooks.onPlan) {
+    const parsed = parseTasks(readFileWithin(options.root, options.paths.tasks) ?? '');
+    hooks.onPlan(plan, parsed.ok ? parsed.tasks : undefined);
   }
-  const ready = await preflight(plan.checks).finally(() => tree);
+  const enclose = await hooks.openBox?.(plan);
+  const ready = await preflight({ ...plan.checks, ...(enclose ? { enclose } : {}) }).finally(() => tree);
   const refused = await tree;
   if (refused) throw refused.error;
   return { ...plan, ready };

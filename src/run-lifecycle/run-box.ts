@@ -13,11 +13,14 @@ export function openRunBox(
   { settings }: ResolvedSettings,
   root: string,
   env: NodeJS.ProcessEnv,
-  options: { dryRun?: boolean; warn?: (line: string) => void; agentPath?: string | undefined } = {},
+  options: { dryRun?: boolean; warn?: (line: string) => void; cwd?: string } = {},
 ): Promise<BoxChoice> {
   const kinds = settings.fallbackAgent === undefined ? [settings.agent] : [settings.agent, settings.fallbackAgent];
   const dialects = kinds.map(dialectOf);
-  const programs = [options.agentPath, ...dialects.map((dialect) => lookUp(dialect.bin, root, env.PATH ?? ''))];
+  // Opened before the agent's program is first asked anything (its --version): found as the start checks find it.
+  const agentBin =
+    settings.agentBin === undefined ? undefined : lookUp(settings.agentBin, options.cwd ?? root, env.PATH ?? '');
+  const programs = [agentBin, ...dialects.map((dialect) => lookUp(dialect.bin, root, env.PATH ?? ''))];
   const clients = {
     stateFolders: [...new Set(dialects.flatMap((dialect) => dialect.stateFolders))],
     apiHosts: dialects.flatMap((dialect) => dialect.apiHosts(env)),

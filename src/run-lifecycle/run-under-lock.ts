@@ -12,7 +12,9 @@ import { noProgress, type RunProgress } from '../loop/run-report.js';
 import { runLoop } from '../loop/run-loop.js';
 import { endingOfError, type RunEnd } from './finish-run.js';
 import { loopSettings } from './loop-settings.js';
-import { checkStart, setUpRun } from './prepare-run.js';
+import { checkStart, setUpRun, type StartPlan } from './prepare-run.js';
+import type { TaskList } from '../domain/tasks.js';
+import type { Enclose } from '../agent/ask-agent.js';
 import { checkResume, doubtAfterKill } from './resume-guard.js';
 import { enterTaskBranch } from './task-branch.js';
 import { openRunBox } from './run-box.js';
@@ -48,24 +50,10 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   const numberWarnings: string[] = [];
   const numbering = nextIterationNumber(paths.logs, paths.summaryCsv, (message) => numberWarnings.push(message));
   numbering.catch(() => undefined);
-  const prepared = await checkStart({ ...start, signal: run.interrupts.graceful }, (plan, tasks) => {
-    // Known before any check can refuse the start: its record then says the real limits and stories.
-    run.maxIterations = plan.resolved.settings.maxIterations;
-    run.outlets = outletsFor(plan.resolved.settings);
-    const { worktreeOf } = run.options;
-    const notifications = notificationsFor(plan.resolved.settings, {
-      // A worktree lies inside the repository: a `cmd:` program anywhere in it is the agent's to rewrite.
-      root: worktreeOf?.root ?? paths.root,
-      ...(worktreeOf ? { place: worktreePlace(worktreeOf.root, worktreeOf.list) } : {}),
-      env: terminal.env,
-      warn: (line) => terminal.out.error(line),
-    });
-    if (notifications) {
-      run.notifier = notifications.notifier;
-      run.outlets.push(notifications.outlet);
-    }
-    if (tasks) run.storiesAtStart = countStories(tasks, { review: !plan.resolved.settings.skipReview });
-  });
+  const prepared = await checkStart(
+    { ...start, signal: run.interrupts.graceful },
+    { onPlan: (plan, tasks) => hearPlan(run, plan, tasks), openBox: (plan) => openBoxOf(run, plan, start.cwd) },
+  );
   const { settings } = prepared.resolved;
   const { agentVersion, warnings } = prepared.ready;
   for (const warning of warnings) terminal.out.line(pc.yellow(`warning: ${warning}`));
@@ -74,7 +62,7 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     terminal.out.line(`agent: ${agentVersion}`);
   }
   // Once the start checks passed: a refused start is its one line, and this is the run's promise.
-  await sayBoundaries(run, prepared);
+  sayBoundaries(run);
   await setUp();
   // Numbered under the lock: no other run can be writing logs now.
   run.firstIteration = await numbering;
@@ -102,6 +90,26 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   return { ...prepared, tasks, branch, unconfirmed, loopRan, policy };
 }
 
+/** What the run knows before any check can refuse its start: its record then says the real limits and stories. */
+function hearPlan(run: LoopRun, plan: StartPlan, tasks: TaskList | undefined): void {
+  const { paths, terminal } = run;
+  run.maxIterations = plan.resolved.settings.maxIterations;
+  run.outlets = outletsFor(plan.resolved.settings);
+  const { worktreeOf } = run.options;
+  const notifications = notificationsFor(plan.resolved.settings, {
+    // A worktree lies inside the repository: a `cmd:` program anywhere in it is the agent's to rewrite.
+    root: worktreeOf?.root ?? paths.root,
+    ...(worktreeOf ? { place: worktreePlace(worktreeOf.root, worktreeOf.list) } : {}),
+    env: terminal.env,
+    warn: (line) => terminal.out.error(line),
+  });
+  if (notifications) {
+    run.notifier = notifications.notifier;
+    run.outlets.push(notifications.outlet);
+  }
+  if (tasks) run.storiesAtStart = countStories(tasks, { review: !plan.resolved.settings.skipReview });
+}
+
 /**
  * Says the forecast as the run starts (ralph's records of this list's pace), and a limit that falls
  * short; resolves to the stories it counted.
@@ -119,18 +127,25 @@ function sayForecast(
 }
 
 /**
- * How the run keeps its processes and which box holds its agents and gates, opened once before the
- * first agent: a box asked for by name that cannot start refuses the run here.
+ * The box that holds the run's agents and gates, opened once, before the agent's program is first
+ * asked anything (its --version runs in it): a box asked for by name that cannot start refuses the run.
  */
-async function sayBoundaries(run: LoopRun, { resolved, ready }: Pick<ReadyRun, 'resolved' | 'ready'>): Promise<void> {
+async function openBoxOf(run: LoopRun, plan: StartPlan, cwd: string): Promise<Enclose | undefined> {
   const { out, env } = run.terminal;
+  run.box = await openRunBox(plan.resolved, run.paths.root, env, {
+    warn: (line) => out.line(pc.yellow(`warning: ${line}`)),
+    cwd,
+  });
+  const { box } = run.box;
+  return box ? (command, where) => box.wrap(command, where) : undefined;
+}
+
+/** How the run keeps its processes and which box holds its agents and gates: the run's promise. */
+function sayBoundaries(run: LoopRun): void {
+  const { out } = run.terminal;
   const { mode, reason } = run.containment.choice;
   out.line(pc.dim(`containment: ${mode} (${reason})`));
-  run.box = await openRunBox(resolved, run.paths.root, env, {
-    warn: (line) => out.line(pc.yellow(`warning: ${line}`)),
-    agentPath: ready.agentPath,
-  });
-  out.line(pc.dim(boxLine(run.box)));
+  if (run.box) out.line(pc.dim(boxLine(run.box)));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { answersVersion, preflightFor, type AgentPreflight } from '../agent/agent-preflight.js';
 import { readAgentVersion } from '../agent/agent-version.js';
 import type { AgentDialect } from '../agent/dialect.js';
+import type { AskAgent } from '../agent/ask-agent.js';
 import { RalphError } from '../errors.js';
 import { failed, type Check } from './check.js';
 
@@ -11,6 +12,8 @@ export interface ServiceCheckOptions {
   /** Its kind's dialect: how the real client names itself, and what it lets ralph check. */
   dialect: AgentDialect;
   agentEnv: NodeJS.ProcessEnv;
+  /** Asks the agent's program its version and login: inside the run's box where it has one. */
+  ask: AskAgent;
   /** --skip-preflight: a gateway of the user's own answers for the API; neither login nor network is probed. */
   skip: boolean;
   /** How long the API may take to answer (5 s; shorter in tests). */
@@ -29,7 +32,7 @@ export async function checkService(options: ServiceCheckOptions): Promise<{ chec
     return {
       checks: [{ name: 'version', status: 'ok', detail: `not asked: only \`${dialect.bin}\` is asked its --version` }],
     };
-  const version = await readAgentVersion(options.agentPath, options.agentEnv);
+  const version = await readAgentVersion(options.ask);
   const checks: Check[] = [
     version === undefined
       ? { name: 'version', status: 'warning', detail: 'the agent did not say its version (--version)' }
@@ -37,9 +40,7 @@ export async function checkService(options: ServiceCheckOptions): Promise<{ chec
   ];
   const found = version === undefined ? {} : { version };
   const preflight =
-    version === undefined
-      ? undefined
-      : preflightFor({ path: options.agentPath, env: options.agentEnv, version }, dialect);
+    version === undefined ? undefined : preflightFor({ env: options.agentEnv, ask: options.ask, version }, dialect);
   if (preflight === undefined) return { checks, ...found };
   if (options.skip) {
     checks.push({ name: 'login', status: 'ok', detail: 'not checked (--skip-preflight)' });

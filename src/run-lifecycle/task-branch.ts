@@ -1,5 +1,5 @@
+import { readFileWithin } from '../files/file-within.js';
 import { RalphError } from '../errors.js';
-import { readOwnFile } from '../files/own-file.js';
 import { shownPath } from '../files/paths.js';
 import { currentBranch, switchToBranch, type BranchSwitch } from '../git/branch.js';
 import type { TaskList } from '../domain/tasks.js';
@@ -30,7 +30,7 @@ export async function enterTaskBranch(options: {
   const result = await switchToBranch(options.root, branchName, listFile, options.signal);
   options.say(describeSwitch(result));
   if (result.kind !== 'switched') return { tasks: options.tasks, branch: branchName };
-  const parsed = parseTasks((await readOwnFile(options.tasksPath)) ?? '');
+  const parsed = parseTasks(readFileWithin(options.root, options.tasksPath) ?? '');
   if (!parsed.ok) {
     throw new RalphError(
       'setup',

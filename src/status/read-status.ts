@@ -1,3 +1,4 @@
+import { readFileWithin } from '../files/file-within.js';
 import type { UsageWindow } from '../domain/usage.js';
 import { readDeadActive, readLiveActive } from '../files/active-lock.js';
 import { readCsvEnds } from '../files/csv-tail.js';
@@ -131,7 +132,7 @@ async function readTasksStatus(
   reviewPolicy: ReviewPolicy,
   now: number,
 ): Promise<{ tasks: TasksStatus; forecast: Forecast | null }> {
-  const text = await readOwnFile(paths.tasks);
+  const text = readFileWithin(paths.root, paths.tasks);
   if (text === undefined) return { tasks: { state: 'missing' }, forecast: null };
   // zod (the schema, and its error messages) is loaded only for a list the plain check is unsure of.
   const json = parseJson(text);

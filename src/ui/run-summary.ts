@@ -27,9 +27,20 @@ const NEXT_STEP: Partial<Record<RunReport['reason'], string>> = {
   decide: answerDecide('ralph/decide.txt'),
 };
 
-/** The summary block printed at the end of every run. */
-export function renderSummary(report: RunReport, csvPath = 'ralph/logs/summary.csv'): string {
-  const [exit, ...rest] = summaryFacts(report).map(([label, value]): [string, string] => [`${label}:`, value]);
+/** The next step when `ralph answer --run` would not replay the run's --agent-bin: answer, then run. */
+export function nextStepWithoutReplay(reason: RunReport['reason']): string | undefined {
+  if (reason === 'blocked') return resolveBlocked('ralph/blocked.txt', false);
+  if (reason === 'decide') return answerDecide('ralph/decide.txt', false);
+  return undefined;
+}
+
+/** The summary block printed at the end of every run; `next` in place of the usual next step. */
+export function renderSummary(
+  report: RunReport,
+  csvPath = 'ralph/logs/summary.csv',
+  next = NEXT_STEP[report.reason],
+): string {
+  const [exit, ...rest] = summaryFacts(report, next).map(([label, value]): [string, string] => [`${label}:`, value]);
   const rows: [string, string][] = [
     exit!,
     ...(report.detail ? ([['Reason:', report.detail.split('\n')[0] ?? '']] as [string, string][]) : []),

@@ -154,6 +154,42 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     expect(repo.lastRun()).toMatchObject({ reason: 'complete', box: { mode: BOX } });
   });
 
+  // The box leaves such a link dangling for the agent; ralph, outside the box, must not follow it.
+  it("never reads the host through a link the agent puts in the task list's place", async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const home = await fakeHome();
+    await repo.steps([{ shell: [`ln -sf ${home}/.ssh/id_rsa ralph/tasks.json`] }]);
+    const result = await runRalph(repo, ['run', '--max-iterations', '2'], {
+      env: { RALPH_BOX: undefined, HOME: home },
+    });
+    expect(result.code, result.stdout + result.stderr).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain(
+      `ralph/tasks.json leads outside the repository, to ${home}/.ssh/id_rsa`,
+    );
+    expect(repo.calls()).toBe(1);
+    // Nowhere in ralph's records, its logs or the published copy: grep finds no file that holds it.
+    const kept = spawnSync('grep', ['-rl', 'PRIVATE KEY', join(repo.root, '.git'), join(repo.root, 'ralph')], {
+      encoding: 'utf8',
+    });
+    expect(kept.status).toBe(1);
+  });
+
+  // ralph/config.json is the agent's to write: a program or environment it names runs only in the box.
+  it("asks the agent's program its --version inside the box, so a config's agent.bin cannot act outside", async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));
+    await mkdir(join(repo.root, 'tools'));
+    const program = `#!/bin/sh\necho "$*" >> asked.txt\necho pwned > ${outside}/pwned\necho '1.0 (a stand-in)'\n`;
+    await writeFile(join(repo.root, 'tools/claude'), program, { mode: 0o755 });
+    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ agent: { bin: 'tools/claude' } }));
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'a program of the agent');
+    const result = await runRalph(repo, ['run', '--max-iterations', '1'], { env: { RALPH_BOX: undefined } });
+    expect(result.stdout).toContain('agent: 1.0 (a stand-in)');
+    expect(repo.read('asked.txt')).toContain('--version');
+    expect(await readdir(outside)).toEqual([]);
+  });
+
   it('runs the gates in the box too: a gate cannot write outside the work tree', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));

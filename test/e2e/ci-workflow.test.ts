@@ -92,7 +92,7 @@ describe('the generated GitHub workflow', () => {
   it('installs this package at this version, or the --install spec as one shell word', async () => {
     const pinned = await generatedWorkflow();
     expect(pinned.workflow).toContain(`npm install -g ${PACKAGE_NAME}@${PACKAGE_VERSION}\n`);
-    // ralph cannot look at npm (no network): it says what the workflow installs, and how to change it.
+    // The registry has this version (the tests inject its answer): installed from there; init says how to change it.
     expect(pinned.stdout).toContain(`The workflow installs ${PACKAGE_NAME}@${PACKAGE_VERSION} from npm.`);
     expect(pinned.stdout).toContain('ralph init --ci github --install <git URL or tarball>');
     expect(pinned.stdout).toContain('ralph init --ci github --vendor');

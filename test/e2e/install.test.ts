@@ -79,6 +79,31 @@ describe('installing ralph where the package is not on the registry', () => {
     },
   );
 
+  it(
+    'from the tarball `ralph init --ci github` packs by itself when the pinned version is not on the registry',
+    { timeout: 5 * MINUTES },
+    () => {
+      const repo = tempDir('ralph-unpublished-');
+      execFileSync('git', ['init', '-q'], { cwd: repo });
+      // The registry's answer is injected: the test means the same with or without a network.
+      const init = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'bin/ralph.cjs'), 'init', '--ci', 'github'], {
+        cwd: repo,
+        encoding: 'utf8',
+        env: { ...cleanNpmEnv(), NO_COLOR: '1', RALPH_TEST_REGISTRY_ANSWER: 'missing' },
+      });
+      expect(init.status, init.stderr).toBe(0);
+      expect(init.stdout).toContain(`${PACKAGE_NAME}@${PACKAGE_VERSION} is not on the npm registry`);
+      const workflow = readFileSync(join(repo, '.github/workflows/ralph.yml'), 'utf8');
+      const line = /^\s*npm install -g (\.\/ralph\/vendor\/\S+\.tgz)\s*$/m.exec(workflow);
+      expect(line?.[1]).toBe(`./ralph/vendor/${tarballName}`);
+      const prefix = tempDir('ralph-prefix-');
+      npm(['install', '-g', '--prefix', prefix, line![1]!], repo);
+      const version = spawnSync(join(prefix, 'bin', 'ralph'), ['--version'], { encoding: 'utf8' });
+      expect(version.status, version.stderr).toBe(0);
+      expect(version.stdout.trim()).toBe(PACKAGE_VERSION);
+    },
+  );
+
   it('from the tarball `npm pack` writes', { timeout: 5 * MINUTES }, () => {
     const out = tempDir('ralph-pack-');
     // `npm test` has just built dist/; --ignore-scripts keeps pack from building it again.

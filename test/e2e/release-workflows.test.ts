@@ -30,16 +30,24 @@ describe("this repository's own workflows", () => {
       expect(ci).toContain(command);
   });
 
-  it('the release publishes with provenance only when NPM_TOKEN is set, and attaches the tarball', () => {
+  it('the release tags a release commit by scripts/release-tag.mjs, publishes only with NPM_TOKEN, attaches the tarball', () => {
     const release = read('.github/workflows/release.yml');
-    expect(release).toContain("tags: ['v*']");
+    // Run by hand on the default branch; the tag is made there, after the tests, never pushed by hand.
+    expect(release).toContain('  workflow_dispatch:\n');
+    expect(release).not.toMatch(/^ +push:/m);
+    expect(release).toContain("if: github.ref == format('refs/heads/{0}', github.event.repository.default_branch)");
+    const steps = ['npm test', 'node scripts/release-tag.mjs', 'git push origin "refs/tags/$TAG"', 'npm pack'];
+    const at = steps.map((step) => release.indexOf(step));
+    expect(at.every((index) => index > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // The notes are checked before anything is tagged.
+    expect(release.indexOf('node scripts/changelog-section.mjs "$version"')).toBeLessThan(at[1]!);
     expect(release).toContain('id-token: write');
     expect(release).toContain('contents: write');
     expect(release).toContain('NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}');
     expect(release).toContain('if [ -z "$NODE_AUTH_TOKEN" ]; then');
     expect(release).toContain('--provenance --access public');
-    expect(release).toContain('gh release create "$GITHUB_REF_NAME" "$TARBALL"');
-    expect(release).toContain('node scripts/changelog-section.mjs "${GITHUB_REF_NAME#v}"');
+    expect(release).toContain('gh release create "$TAG" "$TARBALL"');
   });
 });
 

@@ -161,6 +161,9 @@ export function runRalph(
     // The suites below test ralph's own supervision, whose pids a box's namespace would hide from
     // them; the box has its own suite (box.test.ts), which asks for it.
     RALPH_BOX: 'none',
+    // `ralph init --ci github` asks the npm registry whether this version is published: the tests
+    // inject the answer (a test that means another says so), so none depends on the network.
+    RALPH_TEST_REGISTRY_ANSWER: 'published',
     // The suite itself may run in CI: ralph under test sees a CI only where a test sets one.
     CI: undefined,
     GITHUB_ACTIONS: undefined,

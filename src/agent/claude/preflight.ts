@@ -1,5 +1,4 @@
 import { homedir } from 'node:os';
-import { runCaptured } from '../../process/run-captured.js';
 import type { AgentPreflight, AgentSetting } from '../preflight-types.js';
 import { claudeEndpoint } from './endpoint.js';
 import { CLAUDE_CI_LOGIN_FIX, CLAUDE_LOGIN_FIX, claudeLoginState } from './login-state.js';
@@ -35,12 +34,8 @@ function hasAuthStatus(version: string): boolean {
   return major > 2 || (major === 2 && minor >= 1);
 }
 
-async function authStatus({ path, env }: AgentSetting): Promise<string | undefined> {
-  const result = await runCaptured(path, ['auth', 'status'], {
-    env,
-    timeoutMs: AUTH_STATUS_TIMEOUT_MS,
-    maxBytes: 64 * 1024,
-  });
+async function authStatus({ ask }: AgentSetting): Promise<string | undefined> {
+  const result = await ask(['auth', 'status'], { timeoutMs: AUTH_STATUS_TIMEOUT_MS, maxBytes: 64 * 1024 });
   // What it printed, even cut short: only a whole JSON answer counts.
   return result.error ? undefined : result.stdout;
 }

@@ -1,4 +1,3 @@
-import { runCaptured } from '../../process/run-captured.js';
 import type { AgentPreflight, AgentSetting, LoginReading, ServiceEndpoint } from '../preflight-types.js';
 import { endpointFrom } from '../service-endpoint.js';
 
@@ -22,14 +21,10 @@ export function codexPreflight(agent: AgentSetting): AgentPreflight {
   };
 }
 
-export async function codexLogin({ path, env }: AgentSetting): Promise<LoginReading> {
+export async function codexLogin({ env, ask }: AgentSetting): Promise<LoginReading> {
   const variable = ['OPENAI_API_KEY', 'CODEX_API_KEY'].find((name) => (env[name] ?? '').trim() !== '');
   if (variable) return { state: 'ok', detail: `${variable} is set` };
-  const result = await runCaptured(path, ['login', 'status'], {
-    env,
-    timeoutMs: LOGIN_STATUS_TIMEOUT_MS,
-    maxBytes: 64 * 1024,
-  });
+  const result = await ask(['login', 'status'], { timeoutMs: LOGIN_STATUS_TIMEOUT_MS, maxBytes: 64 * 1024 });
   const said = `${result.stdout}\n${result.stderr}`;
   if (/\bNot logged in\b/i.test(said)) return { state: 'missing', detail: '`codex login status` says not logged in' };
   if (result.exitCode === 0) return { state: 'ok', detail: '`codex login status` says logged in' };

@@ -93,4 +93,34 @@ describe('resolveSettings: the box, which ralph/config.json may narrow but never
     expect(settings.boxReadOnly).toEqual(['vendor', 'fixtures']);
     expect(resolveSettings({}, {}, { box: { hide: ['secrets'] } }).settings.boxHide).toEqual(['secrets']);
   });
+
+  it('refuses a cmd: notification in the file, which would run on this machine, and takes it from a flag', () => {
+    expect(() => resolveSettings({}, {}, { notify: ['desktop', 'cmd:sh -c id'] })).toThrow(
+      expect.objectContaining({
+        kind: 'usage',
+        message: expect.stringContaining('ralph/config.json: notify names a cmd: target, which runs on this machine'),
+        hint: expect.stringContaining('--notify or RALPH_NOTIFY'),
+      }),
+    );
+    expect(resolveSettings({}, {}, { notify: ['desktop', 'https://hooks.example/x'] }).settings.notify).toEqual([
+      'desktop',
+      'https://hooks.example/x',
+    ]);
+    expect(resolveSettings({ notify: ['cmd:page-me'] }, {}, {}).settings.notify).toEqual(['cmd:page-me']);
+  });
+
+  it('refuses a prompt outside the repository in the file, which ralph would read and hand to the agent', () => {
+    for (const prompt of ['/root/.ssh/id_rsa', '../secrets.md', 'ralph/../../x.md']) {
+      expect(() => resolveSettings({}, {}, { prompt })).toThrow(
+        expect.objectContaining({
+          kind: 'usage',
+          message: expect.stringContaining('ralph/config.json: prompt names a file outside'),
+        }),
+      );
+    }
+    expect(resolveSettings({}, {}, { prompt: 'ralph/../docs/prompt.md' }).settings.prompt).toBe(
+      'ralph/../docs/prompt.md',
+    );
+    expect(resolveSettings({ prompt: '/etc/prompt.md' }, {}, {}).settings.prompt).toBe('/etc/prompt.md');
+  });
 });

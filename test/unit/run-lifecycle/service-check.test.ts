@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dialectOf } from '../../../src/agent/dialects.js';
 import type { AgentDialect } from '../../../src/agent/dialect.js';
 import type { AgentPreflight, LoginReading } from '../../../src/agent/preflight-types.js';
+import { askAgent } from '../../../src/agent/ask-agent.js';
 import { checkService } from '../../../src/run-lifecycle/service-check.js';
 
 const made: string[] = [];
@@ -13,6 +14,11 @@ afterEach(async () => {
 });
 
 /** A real `claude` on disk that answers `--version` as the real client does, and nothing else. */
+/** The service check of a client on disk, asked directly (no box). */
+function onDisk(agentPath: string, dialect: AgentDialect) {
+  return { agentPath, dialect, agentEnv: {}, ask: askAgent(agentPath, {}, tmpdir()), skip: false };
+}
+
 async function claudeOnDisk(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ralph-service-check-'));
   made.push(dir);
@@ -45,7 +51,7 @@ describe('checkService', () => {
     const asked = new Promise<void>((resolve) => (endpointAsked = resolve));
     const dialect = withPreflight(login, () => endpointAsked());
 
-    const checked = checkService({ agentPath: await claudeOnDisk(), dialect, agentEnv: {}, skip: false });
+    const checked = checkService(onDisk(await claudeOnDisk(), dialect));
     // `--version` answers first; then the network check begins without waiting for the login
     // (one after the other, this would wait for ever: the test's timeout says so).
     await asked;
@@ -62,7 +68,7 @@ describe('checkService', () => {
 
   it('still reports a missing login first when the network check has passed', async () => {
     const dialect = withPreflight(Promise.resolve({ state: 'missing', detail: 'no key' }), () => undefined);
-    const { checks } = await checkService({ agentPath: await claudeOnDisk(), dialect, agentEnv: {}, skip: false });
+    const { checks } = await checkService(onDisk(await claudeOnDisk(), dialect));
     expect(checks.map((check) => [check.name, check.status])).toEqual([
       ['version', 'ok'],
       ['login', 'failure'],

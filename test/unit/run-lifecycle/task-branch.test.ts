@@ -131,4 +131,44 @@ describe('enterTaskBranch', () => {
     );
     expect((error as RalphError).hint).toContain('--no-branch');
   });
+
+  it('refuses an existing branch that lacks commits of the current one, naming the ways on; a merge back is no loss', async () => {
+    const { root, git, write, tasks, tasksPath } = await repoWithTasks('ralph/feature');
+    await git('branch', 'ralph/feature');
+    await write('notes.txt', 'a fix made on main since\n');
+    await git('add', '-A');
+    await git('commit', '-qm', 'a newer commit on main');
+    const enter = () =>
+      enterTaskBranch({ root, tasks, tasksPath, enabled: true, say: () => undefined, warn: fail }).catch(
+        (caught: unknown) => caught,
+      );
+    const error = await enter();
+    expect(error).toBeInstanceOf(RalphError);
+    expect((error as RalphError).message).toBe(
+      'ralph/tasks.json: branchName "ralph/feature" exists and lacks 1 commit of main; switching to it would leave it behind',
+    );
+    expect((error as RalphError).hint).toBe(
+      'merge main into it first (git switch ralph/feature && git merge main), or switch yourself to leave it (git switch ralph/feature), or stay on main with --no-branch',
+    );
+    expect(await git('branch', '--show-current')).toBe('main');
+    // Merged in: the branch holds main's commits, and main's merge of it back adds nothing to lose.
+    await git('checkout', '-q', 'ralph/feature');
+    await git('merge', '-q', '--no-edit', 'main');
+    await write('feature.txt', 'work on the branch\n');
+    await git('add', '-A');
+    await git('commit', '-qm', 'work on the branch');
+    await git('checkout', '-q', 'main');
+    await git('merge', '-q', '--no-ff', '--no-edit', 'ralph/feature');
+    const said: string[] = [];
+    const entered = await enterTaskBranch({
+      root,
+      tasks,
+      tasksPath,
+      enabled: true,
+      say: (line) => said.push(line),
+      warn: fail,
+    });
+    expect(entered.branch).toBe('ralph/feature');
+    expect(said).toEqual(["switched to branch ralph/feature from main (the task list's branchName)"]);
+  });
 });

@@ -11,6 +11,9 @@ const isClaudeCodeVersion = (version: string) => claude.versionPattern.test(vers
 const emptyHome = () => mkdtemp(join(tmpdir(), 'ralph-home-'));
 const notLoggedIn = () => Promise.resolve('{\n  "loggedIn": false,\n  "authMethod": "none"\n}');
 
+/** The client is never asked here: only the fixes are read. */
+const NOT_ASKED = () => Promise.reject(new Error('not asked'));
+
 describe('claudeLoginState', () => {
   it.each(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'])(
     'is ok with %s set, without asking the client',
@@ -60,9 +63,9 @@ describe('claudeLoginState', () => {
       detail: expect.stringMatching(/^ANTHROPIC_API_KEY set but empty, and no /),
     });
     const version = '2.1.197 (Claude Code)';
-    const inCi = claude.preflight!({ path: 'claude', env: { CI: 'true', ANTHROPIC_API_KEY: '' }, version });
+    const inCi = claude.preflight!({ env: { CI: 'true', ANTHROPIC_API_KEY: '' }, ask: NOT_ASKED, version });
     expect(inCi.loginFix).toMatch(/^add the repository secret ANTHROPIC_API_KEY/);
-    expect(claude.preflight!({ path: 'claude', env: {}, version }).loginFix).toMatch(
+    expect(claude.preflight!({ env: {}, ask: NOT_ASKED, version }).loginFix).toMatch(
       /^log in to Claude Code: run `claude` once/,
     );
   });

@@ -2,6 +2,7 @@ import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { askAgent } from '../../../../src/agent/ask-agent.js';
 import { codexLogin } from '../../../../src/agent/codex/preflight.js';
 import { geminiLogin } from '../../../../src/agent/gemini/preflight.js';
 
@@ -14,20 +15,25 @@ async function fakeCodex(said: string, code: number): Promise<string> {
   return path;
 }
 
+/** What the preflight gets: the fake client asked directly, with the environment given. */
+function setting(path: string, env: NodeJS.ProcessEnv) {
+  return { env, ask: askAgent(path, env, tmpdir()), version: '' };
+}
+
 describe('Codex login, read without a call', () => {
   it('takes an API key variable as a login, without asking the client', async () => {
     const path = await fakeCodex('Not logged in', 1);
-    expect(await codexLogin({ path, env: { OPENAI_API_KEY: 'sk-x' }, version: 'codex-cli 0.171.0' })).toEqual({
+    expect(await codexLogin(setting(path, { OPENAI_API_KEY: 'sk-x' }))).toEqual({
       state: 'ok',
       detail: 'OPENAI_API_KEY is set',
     });
   });
 
   it("reads `codex login status`: its real 'Not logged in' is missing, a login is ok, silence is unknown", async () => {
-    const setting = async (said: string, code: number) => ({ path: await fakeCodex(said, code), env: {}, version: '' });
-    expect((await codexLogin(await setting('Not logged in', 1))).state).toBe('missing');
-    expect((await codexLogin(await setting('Logged in using ChatGPT', 0))).state).toBe('ok');
-    expect((await codexLogin(await setting('', 2))).state).toBe('unknown');
+    const asked = async (said: string, code: number) => setting(await fakeCodex(said, code), {});
+    expect((await codexLogin(await asked('Not logged in', 1))).state).toBe('missing');
+    expect((await codexLogin(await asked('Logged in using ChatGPT', 0))).state).toBe('ok');
+    expect((await codexLogin(await asked('', 2))).state).toBe('unknown');
   });
 });
 
