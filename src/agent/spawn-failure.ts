@@ -1,4 +1,5 @@
 import type { AgentCommand } from './agent-command.js';
+import { counted } from '../domain/plural.js';
 
 /** What one kilobyte is, for the sizes in messages. */
 const KIB = 1024;
@@ -57,7 +58,7 @@ function commandSizes(command: AgentCommand, env: NodeJS.ProcessEnv) {
 }
 
 function kib(bytes: number): string {
-  return bytes < KIB ? `${bytes} bytes` : `${Math.round(bytes / KIB)} KiB`;
+  return bytes < KIB ? counted(bytes, 'byte') : `${Math.round(bytes / KIB)} KiB`;
 }
 
 /** The start of a long string, printable on one line. */

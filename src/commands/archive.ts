@@ -17,6 +17,7 @@ import { chooseTaskList } from '../lists/chosen-list.js';
 import { readTemplate } from '../templates.js';
 import { terminalConfirm, type Confirm } from '../ui/confirm.js';
 import { unlessMissing } from '../files/missing-file.js';
+import { counted } from '../domain/plural.js';
 
 export interface ArchiveOptions {
   cwd: string;
@@ -53,7 +54,7 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
   const open = openStories(tasks, await readReviewPolicy(paths.config, 'ralph/config.json', process.env)).length;
   if (open > 0 && !options.yes) {
     // Open: failing, or (with the review cycle on) passing but not yet approved by a review.
-    const unfinished = `${open} of ${tasks.stories.length} stories in ${shown} are not complete`;
+    const unfinished = `${open} of ${counted(tasks.stories.length, 'story')} in ${shown} ${open === 1 ? 'is' : 'are'} not complete`;
     const confirm = options.confirm === undefined ? terminalConfirm() : (options.confirm ?? undefined);
     if (!confirm)
       throw new RalphError(
@@ -74,8 +75,10 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
     ? await fileListAway(paths, dir, shown)
     : await fileAway(paths, dir, options.includeLogs ?? false);
   const reset = onlyTheList ? [] : await startFresh(paths);
-  // A filed-away task list starts its successor with no unproductive resumes behind it.
-  await updateRunState(paths.records, taskListId(withListBranch(tasks, paths.root, paths.tasks)), (state) => ({
+  // A filed-away task list starts its successor with no unproductive resumes behind it, and no pace:
+  // a new list under the same name is other work, which the forecast must measure afresh.
+  const id = taskListId(withListBranch(tasks, paths.root, paths.tasks));
+  await updateRunState(paths.records, id, ({ pace: _pace, paceWindows: _windows, ...state }) => ({
     ...state,
     resumeAttempts: 0,
   }));

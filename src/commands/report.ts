@@ -7,7 +7,11 @@ import { requireNamedList } from '../lists/chosen-list.js';
 import { findRepoRoot } from '../git/repository.js';
 import { runPaths } from '../git/run-paths.js';
 import { RalphError } from '../errors.js';
-import { readReportInputs } from '../report/read-inputs.js';
+import { readReportInputs, type ReportInputs } from '../report/read-inputs.js';
+import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
+import { countStories } from '../domain/tasks.js';
+import { forecastOfState } from '../status/read-forecast.js';
+import { forecastLines } from '../status/forecast-text.js';
 import { shapeReport } from '../report/report-data.js';
 import { headlineOf } from '../report/headline.js';
 import { renderHtml, type ReportView } from '../report/render-html.js';
@@ -44,11 +48,13 @@ export async function writeReport(
   const inputs = await readReportInputs(paths, options.tasks);
   // A run passes its own policy (--skip-review is a flag too); the command reads it as status does.
   const review = options.review ?? (await statusReviewPolicy(paths, process.env));
-  const data = shapeReport(inputs.csv, inputs.stories, review);
+  const data = shapeReport(inputs.csv, inputs.stories, review, inputs.gateRejections);
+  const now = options.now ?? Date.now();
   const fromOut = relative(dirname(out), paths.logs);
   const view: ReportView = {
     project: inputs.project,
-    generatedAt: new Date(options.now ?? Date.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
+    generatedAt: new Date(now).toISOString().replace(/\.\d+Z$/, 'Z'),
+    forecast: forecastLines(await reportForecast(paths, inputs, review, now), now),
     headline: headlineOf(inputs, data.iterations.length),
     data,
     gateRejections: inputs.gateRejections,
@@ -66,6 +72,18 @@ export async function writeReport(
     throw new RalphError('setup', `${out} could not be written: ${code}`, 'choose another --out');
   }
   return out;
+}
+
+/**
+ * The forecast the report shows: the pace from ralph's records (state.json), never summary.csv; the
+ * stories left from the task list as the report reads it.
+ */
+async function reportForecast(paths: RunPaths, inputs: ReportInputs, review: ReviewPolicy, now: number) {
+  const list = withListBranch({ stories: inputs.stories, ...inputs.list }, paths.root, inputs.tasksPath);
+  const state = await readRunState(paths.records, taskListId(list));
+  const policy = { ...review, unconfirmed: new Set(state.unconfirmedApprovals ?? []) };
+  const { complete, total } = countStories(list, policy);
+  return forecastOfState(state, total - complete, now);
 }
 
 /** `ralph report`: one self-contained file from what runs already wrote; the agent is never called. */

@@ -5,6 +5,7 @@ import { chooseTaskList, requireNamedList, type ChosenList } from '../lists/chos
 import { readStatus } from '../status/read-status.js';
 import { statusReviewPolicy } from '../status/status-policy.js';
 import { renderStatus } from '../status/render-status.js';
+import { forecastJson } from '../status/forecast-text.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { detectCi } from '../config/ci-environment.js';
 
@@ -32,8 +33,10 @@ export async function statusCommand(options: StatusOptions): Promise<number> {
   const paths = (await listWorktreePaths(root, chosen, say)) ?? (await runPaths(root, { tasks: chosen.file, say }));
   // With the review cycle on, a story is complete when it passes and is approved.
   const policy = await statusReviewPolicy(paths, env);
-  const status = await readStatus(paths, { now: options.now ?? Date.now(), rows: options.rows ?? 10, policy });
-  stdout.write(options.json ? machineJson(status) : forTheLog(renderStatus(status), env));
+  const now = options.now ?? Date.now();
+  const status = await readStatus(paths, { now, rows: options.rows ?? 10, policy });
+  const forecast = status.forecast === null ? null : forecastJson(status.forecast);
+  stdout.write(options.json ? machineJson({ ...status, forecast }) : forTheLog(renderStatus(status, now), env));
   return 0;
 }
 

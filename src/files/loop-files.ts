@@ -4,6 +4,7 @@ import { ownFile } from '../errors.js';
 import type { ActiveLock } from './active-lock.js';
 import type { UsageWindow } from '../domain/usage.js';
 import type { LoopFiles } from '../loop/ports.js';
+import type { TasksParse } from '../domain/tasks.js';
 import type { RunPaths } from './record-paths.js';
 import { replaceOwnFile } from './own-file.js';
 import { readPromptFile } from './prompt-file.js';
@@ -15,6 +16,7 @@ import { parseTasks } from './tasks.js';
 import { addReviewRejection, takeResolvedBlock, updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
 import { headRecorder } from './loop-heads.js';
+import { recordPace } from './pace-record.js';
 
 /**
  * The loop's file port over the real ralph/ folder. A failed read or write of one of these files
@@ -31,13 +33,7 @@ export function createLoopFiles(
   return {
     readPrompt: () =>
       readPromptFile(paths.root, promptPath, promptPath, 'restore it: the run reads it every iteration'),
-    // Not a regular file (a FIFO, a folder) or a link out of the repository: refused, the run ends
-    // io_error or setup. Gone: said as the list's fault.
-    readTasks: () =>
-      Promise.resolve().then(() => {
-        const text = readFileWithin(paths.root, paths.tasks);
-        return text === undefined ? { ok: false, error: 'cannot be read (it is missing)' } : parseTasks(text);
-      }),
+    readTasks: () => Promise.resolve().then(() => readTaskList(paths)),
     decideState: () => askedDecideState(paths, taskList),
     readDecideExchange: () => readDecideExchange(paths.decide),
     takeBlockResolution: () => takeResolvedBlock(paths.records, taskList),
@@ -47,6 +43,7 @@ export function createLoopFiles(
       await rememberQuestion(paths, taskList);
     },
     appendRow: (row) => appendSummaryRow(paths.root, paths.summaryCsv, row),
+    recordPace: (sample) => recordPace(records, taskList, sample),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
     // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than
     // comparing against an old one.
@@ -80,4 +77,13 @@ export function createLoopFiles(
       }));
     },
   };
+}
+
+/**
+ * The task list as the loop reads it. Not a regular file (a FIFO, a folder) or a link out of the
+ * repository: refused, the run ends io_error or setup. Gone: said as the list's fault.
+ */
+function readTaskList(paths: RunPaths): TasksParse {
+  const text = readFileWithin(paths.root, paths.tasks);
+  return text === undefined ? { ok: false, error: 'cannot be read (it is missing)' } : parseTasks(text);
 }

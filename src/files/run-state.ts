@@ -5,6 +5,7 @@ import type { Reason } from '../loop/termination.js';
 import { readOwnFile, replaceOwnFile } from './own-file.js';
 import { parseJson } from './json-text.js';
 import type { RecordPaths } from './record-paths.js';
+import type { Pace, PaceWindow } from '../domain/pace.js';
 import { copyCounts, countOf, emptyCounts, withCount, type KeyedCounts } from '../domain/keyed-counts.js';
 
 /**
@@ -38,6 +39,10 @@ export interface RunState {
    * accepts these without --allow-dirty, and catches anything a person changed since.
    */
   leftBehind?: WorkTreeChanges;
+  /** What this list's iterations cost and took, and the stories they completed: the forecast's measure (pace.ts). */
+  pace?: Pace;
+  /** The usage windows' first and latest readings over those iterations. */
+  paceWindows?: PaceWindow[];
 }
 
 /** The state for a task list: what state.json holds when it is about that list, else a fresh start. */

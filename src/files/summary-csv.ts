@@ -22,6 +22,8 @@ export const SUMMARY_COLUMNS = [
   'tool_calls',
   // Appended with the agent kinds: which one ran the iteration (--agent, or --fallback-agent).
   'agent',
+  // Appended with the forecast: the story ralph chose for the iteration's prompt (empty: none was open).
+  'story',
 ] as const;
 
 /** Appends one row, writing the header first when the file is new (or empty). Never re-reads the file. */
@@ -43,6 +45,7 @@ export async function appendSummaryRow(root: string, path: string, row: Iteratio
     row.stats.numTurns ?? '',
     row.stats.toolCalls,
     row.agent ?? '',
+    row.story === undefined ? '' : storyCell(row.story),
   ];
   // A file an older ralph began keeps its columns: its rows stay as wide as its header.
   const width = await headerWidth(path);
@@ -50,6 +53,14 @@ export async function appendSummaryRow(root: string, path: string, row: Iteratio
   await appendOwnFile(root, path, (empty) =>
     stringify(empty ? [[...SUMMARY_COLUMNS], values] : [values.slice(0, width)]),
   );
+}
+
+/**
+ * A story id as the `story` column holds it: on one line (every record is one line, csv-tail.ts),
+ * at most 200 characters. The report compares the task list's ids through this too.
+ */
+export function storyCell(id: string): string {
+  return id.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 200);
 }
 
 let stringifyLoaded: Promise<typeof Stringify> | undefined;

@@ -1,6 +1,7 @@
 import { MAX_BRANCH_TASKS_BYTES as MAX_TASKS_BYTES, parseTasks } from '../files/tasks.js';
 import { runGit, type GitOptions } from '../git/safe-git.js';
 import { LISTS_DIR } from '../lists/task-lists.js';
+import { counted } from '../domain/plural.js';
 
 /** A list run in its worktree is that worktree's ralph/tasks.json, committed on its branch. */
 export const BRANCH_TASKS_PATH = 'ralph/tasks.json';
@@ -44,7 +45,7 @@ async function fileProgress(root: string, branch: string, path: string, options:
   if (stories.length === 0) return { complete: false, why: `${path} on ${branch} has no stories` };
   return open === 0
     ? { complete: true, file: path }
-    : { complete: false, why: `${open} of ${stories.length} stories still open in ${path}` };
+    : { complete: false, why: `${open} of ${counted(stories.length, 'story')} still open in ${path}` };
 }
 
 /** The blob a `<rev>:<path>` names; undefined when there is none. */

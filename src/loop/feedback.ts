@@ -2,6 +2,7 @@ import { quoteLines } from '../domain/quote-lines.js';
 import type { BlockResolution, DecideExchange, RepetitionReport, UnfinishedStory } from './port-data.js';
 import { describeRewrite, type HistoryRewrite } from './progress.js';
 import { unreachable } from './termination.js';
+import { counted } from '../domain/plural.js';
 
 /** Something the next iteration should hear about before it starts. */
 export type FeedbackItem =
@@ -109,7 +110,7 @@ function renderItem(item: FeedbackItem): string {
       const outcome = lastOutcome
         ? ` It last returned${lastOutcome.isError ? ' an error' : ''}: ${lastOutcome.preview}`
         : '';
-      return `- The previous iteration was stopped because it called \`${tool}\` ${count} times with the same input: ${inputPreview}.${outcome} Repeating it will not work: step back, find out why it fails, and take a different approach.`;
+      return `- The previous iteration was stopped because it called \`${tool}\` ${counted(count, 'time')} with the same input: ${inputPreview}.${outcome} Repeating it will not work: step back, find out why it fails, and take a different approach.`;
     }
     case 'time_limit':
       return item.limit === 'idle'

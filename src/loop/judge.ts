@@ -7,6 +7,7 @@ import { outcomeOf, wasStoppedByRalph } from './outcome.js';
 import type { Outcome, UnfinishedStory, Wait } from './port-data.js';
 import { describeRewrite } from './progress.js';
 import type { Termination } from './termination.js';
+import { counted } from '../domain/plural.js';
 
 /** The judge's ruling on one iteration. */
 export interface Verdict {
@@ -211,7 +212,7 @@ function decideEnding(facts: IterationFacts, settings: JudgeSettings, verdict: V
     const last = feedback ? ` Its last review feedback: ${feedback}` : '';
     return end({
       reason: 'blocked',
-      message: `Story ${id} was sent back by review ${count} times (--max-reviews ${settings.maxReviews}): a human should look at it.${last}`,
+      message: `Story ${id} was sent back by review ${counted(count, 'time')} (--max-reviews ${settings.maxReviews}): a human should look at it.${last}`,
     });
   }
   if (run.signals.decide !== undefined) return end({ reason: 'decide', question: run.signals.decide });

@@ -125,6 +125,8 @@ export interface IterationRow {
   stats: AgentStats;
   /** The agent kind that ran it, when known. */
   agent?: string;
+  /** The story ralph chose for the prompt (none when every story was done and the gates said otherwise). */
+  story?: string;
 }
 
 /** Why an iteration ended (the CSV `outcome` column). */

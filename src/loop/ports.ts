@@ -1,6 +1,7 @@
 // The loop's ports: everything with a side effect reaches the loop through these interfaces, so
 // the loop itself stays pure and a test drives it with scripted fakes. The data they carry is in port-data.ts.
 import type { AgentFailure } from '../domain/agent-failure.js';
+import type { PaceSample } from '../domain/pace.js';
 import type { TasksParse } from '../domain/tasks.js';
 import type { Mode } from './mode.js';
 import type { InterruptSignal } from './termination.js';
@@ -90,6 +91,8 @@ export interface LoopFiles {
   writeBlocked(entry: { iteration: number; at: number; reason: string }): Promise<void>;
   writeDecide(entry: { iteration: number; at: number; question: string }): Promise<void>;
   appendRow(row: IterationRow): Promise<void>;
+  /** Adds the iteration to the task list's pace, in ralph's records (the forecast's measure, kept across runs). */
+  recordPace(sample: PaceSample): Promise<void>;
   /** The guide for one mode (templates/modes/NAME.md), and the review-policy note. */
   readModeGuide(name: Mode | 'finish' | 'review-policy'): Promise<string>;
   /** Copies tasks.json aside as the iteration starts, for the Stop hook to compare against. */

@@ -63,10 +63,12 @@ export interface IterationEnd {
   committed: boolean;
   verdict: Verdict;
   stories: { complete: number; total: number };
+  /** Where the iteration began, for the task list's pace: its monotonic start and the stories complete then. */
+  pace: { startedAt: number; storiesBefore: number; firstOfRun: boolean };
 }
 
 /** Records an iteration's end: its commit, a rejected claim, blocked.txt or decide.txt, the summary row, the report. */
-export async function recordEnd(end: IterationEnd, { files, report }: LoopPorts): Promise<void> {
+export async function recordEnd(end: IterationEnd, { files, report, clock }: LoopPorts): Promise<void> {
   const { iteration, run, verdict, endedAt } = end;
   // First, before anything the agent's files could make fail: the commit is the loop's own.
   if (end.commit) await files.recordHead({ branch: end.before.branch, from: end.before.head, to: end.commit });
@@ -88,8 +90,18 @@ export async function recordEnd(end: IterationEnd, { files, report }: LoopPorts)
     agentExitCode: run.exitCode,
     stats: run.stats,
     ...(run.agent ? { agent: run.agent } : {}),
+    ...(end.choice.story ? { story: end.choice.story.id } : {}),
   };
   await files.appendRow(row);
+  await files.recordPace({
+    storiesBefore: end.pace.storiesBefore,
+    storiesAfter: end.stories.complete,
+    counted: verdict.outcome !== 'usage_limit',
+    seconds: (clock.monotonic() - end.pace.startedAt) / 1000,
+    ...(run.stats.costUsd === undefined ? {} : { costUsd: run.stats.costUsd }),
+    ...(run.usage ? { usage: run.usage } : {}),
+    firstOfRun: end.pace.firstOfRun,
+  });
   report.iterationFinished({
     row,
     committed: end.committed,

@@ -139,18 +139,12 @@ async function runIteration(
 ): Promise<Verdict> {
   const stories = () => countStories(state.tasks, policyOf(settings, state));
   const choice = chooseMode(state.tasks, policyOf(settings, state));
-  await recordStart(
-    {
-      iteration,
-      counted,
-      choice,
-      stuckCount: state.counters.stuck,
-      stories: stories(),
-      approved: approvedIds(state.tasks),
-    },
-    settings,
-    ports,
-  );
+  const atStart = stories();
+  // What the iteration adds to the task list's pace (the forecast's measure) is taken from here.
+  const pace = { startedAt: ports.clock.monotonic(), storiesBefore: atStart.complete, firstOfRun: state.started === 0 };
+  const { stuck } = state.counters;
+  const approved = approvedIds(state.tasks);
+  await recordStart({ iteration, counted, choice, stuckCount: stuck, stories: atStart, approved }, settings, ports);
 
   const prompt = await promptFor(iteration, choice, settings, ports.files, state);
   // Where the agent starts from, read last: a commit put on the branch between iterations (while
@@ -175,18 +169,8 @@ async function runIteration(
   const verdict = judgeIteration(facts, state.counters, settings);
   carryOver(state, verdict, run);
 
-  const end = {
-    iteration,
-    choice,
-    run,
-    durationMs,
-    endedAt,
-    committed: observed.committed,
-    before,
-    verdict,
-    stories: stories(),
-  };
-  await recordEnd({ ...end, ...(commit ? { commit } : {}) }, ports);
+  const end = { iteration, choice, run, durationMs, endedAt, committed: observed.committed, before, verdict, pace };
+  await recordEnd({ ...end, stories: stories(), ...(commit ? { commit } : {}) }, ports);
   return verdict;
 }
 

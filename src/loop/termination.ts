@@ -2,6 +2,7 @@ import type { ServerBusy } from '../domain/usage.js';
 import { formatDurationSpec } from '../domain/duration.js';
 import type { RalphError } from '../errors.js';
 import { BUSY_LABEL, times, usageLimitDetail, type UsageLimitEnding } from './usage-limit-ending.js';
+import { counted } from '../domain/plural.js';
 
 /**
  * Why a run ended — the loop's endings, refused starts and faults in ralph's own files alike. The
@@ -149,7 +150,7 @@ export function detailOf(termination: Ending): string | undefined {
     case 'usage_limit':
       return usageLimitDetail(termination);
     case 'validation_failures':
-      return `${termination.count} iterations in a row broke the loop's rules; the last: ${termination.last}`;
+      return `${counted(termination.count, 'iteration')} in a row broke the loop's rules; the last: ${termination.last}`;
     case 'quality_gate_exhausted':
       return gatesExhausted(termination.count, termination.event.trimEnd());
     case 'interrupted':

@@ -4,6 +4,7 @@ import type { NotifyEvent } from '../config/notify-targets.js';
 import type { RunReport } from '../loop/run-report.js';
 import { waitsForHuman } from '../loop/termination.js';
 import { oneLine } from '../ui/neutralise.js';
+import { counted } from '../domain/plural.js';
 
 /** What happened, as the run knows it: an ending, or one of the moments mid-run worth a word. */
 export type Happening =
@@ -115,7 +116,7 @@ function endingNotice(
   const detail = report.detail === undefined ? undefined : plainText(report.detail);
   const answers = waitsForHuman(event);
   const cost = report.costUsd > 0 ? `, $${report.costUsd.toFixed(2)}` : '';
-  const facts = `${report.stories.complete}/${report.stories.total} stories, ${report.iterations} iterations${cost}`;
+  const facts = `${report.stories.complete}/${report.stories.total} stories, ${counted(report.iterations, 'iteration')}${cost}`;
   const headline =
     event === 'blocked'
       ? `ralph in ${project} is blocked (exit ${report.exitCode})`
@@ -171,7 +172,9 @@ function midRunNotice(happening: Exclude<Happening, { event: 'ending' }>, projec
   return {
     event: happening.event,
     title,
-    lines: [`${title}: ${stuckCount} iterations without a commit (iteration ${iteration}); one more stops the run`],
+    lines: [
+      `${title}: ${counted(stuckCount, 'iteration')} without a commit (iteration ${iteration}); one more stops the run`,
+    ],
     fields: { iteration, stuckCount, maxStuck },
   };
 }

@@ -17,12 +17,14 @@ export const OUTCOME_STYLE: Record<string, { colour: string; pattern: string; la
   failed: { colour: '#D55E00', pattern: 'hatch', label: 'agent failed' },
   limit: { colour: '#E69F00', pattern: 'dots', label: 'usage limit / interrupted' },
   stopped: { colour: '#CC79A7', pattern: 'cross', label: 'timeout / repetition / rewritten' },
+  rejected: { colour: '#0072B2', pattern: 'bars', label: 'gates rejected' },
   unknown: { colour: '#999999', pattern: 'solid', label: 'not recorded' },
 };
 
-export function outcomeClass(outcome: string | null): keyof typeof OUTCOME_STYLE {
+/** The style of an iteration's outcome; an `ok` the gates then rejected is `rejected`, never `ok`. */
+export function outcomeClass(outcome: string | null, gateRejected = false): keyof typeof OUTCOME_STYLE {
   if (outcome === null) return 'unknown';
-  if (outcome === 'ok') return 'ok';
+  if (outcome === 'ok') return gateRejected ? 'rejected' : 'ok';
   if (outcome === 'usage_limit' || outcome === 'interrupted') return 'limit';
   if (outcome.startsWith('agent_')) return 'failed';
   return 'stopped';
@@ -35,6 +37,7 @@ function patterns(): string {
       hatch: '<path d="M0,6 L6,0" stroke="#fff" stroke-width="1.5"/>',
       dots: '<circle cx="3" cy="3" r="1.3" fill="#fff"/>',
       cross: '<path d="M0,0 L6,6 M6,0 L0,6" stroke="#fff" stroke-width="1"/>',
+      bars: '<path d="M0,3 H6" stroke="#fff" stroke-width="1.5"/>',
     };
     return `<pattern id="p-${name}" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="${style.colour}"/>${marks[style.pattern]}</pattern>`;
   });
@@ -60,7 +63,7 @@ export function timelineSvg(data: ReportData): string {
   const parts = data.iterations.map((iteration, index) => {
     const left = x(starts[index]!);
     const width = Math.max(x(starts[index]! + (iteration.durationSeconds ?? 0)) - left, 0.5);
-    const style = outcomeClass(iteration.outcome);
+    const style = outcomeClass(iteration.outcome, iteration.gateRejected);
     const bar = `<rect x="${round(left)}" y="30" width="${round(width)}" height="40" fill="url(#p-${style})"><title>#${iteration.iteration}</title></rect>`;
     const commit = iteration.commit ? `<path d="M${round(left + width / 2)},28 l-3,-6 h6 z" fill="#000"/>` : '';
     const review = iteration.mode && iteration.mode !== 'implement';
@@ -80,33 +83,58 @@ export function timelineSvg(data: ReportData): string {
   return svg(height, 'Timeline of iterations by agent time', patterns() + parts.join('') + axis.join(''));
 }
 
-/** A line chart over the iterations; each series normalised to its own maximum, labelled with it. */
-function seriesSvg(
-  label: string,
-  series: { name: string; values: (number | null)[]; dash: string; colour: string; step?: boolean }[],
-): string {
-  const height = 180;
+/** One line of a chart: its values over the iterations, how it is drawn and named. */
+interface Series {
+  name: string;
+  values: (number | null)[];
+  dash: string;
+  colour: string;
+  step?: boolean;
+}
+
+const PANEL_HEIGHT = 150;
+
+/**
+ * A line chart over the iterations, one panel per series stacked on a shared iteration axis: each
+ * series on its own scale, so two that grow alike (cost and tokens) never lie on each other.
+ */
+function seriesSvg(label: string, series: Series[]): string {
+  const height = PANEL_HEIGHT * series.length + MARGIN.bottom;
   const count = Math.max(series[0]?.values.length ?? 0, 2);
   const x = scaleLinear([0, count - 1], [MARGIN.left, WIDTH - MARGIN.right]);
-  const paths = series.map((one, index) => {
-    // A loop, not Math.max(...values): a spread passes every value as an argument, and some
-    // 130,000 rows of summary.csv overflow the call stack.
-    const max = one.values.reduce<number>((most, value) => Math.max(most, value ?? 0), 1e-9);
-    const y = scaleLinear([0, max], [height - MARGIN.bottom, MARGIN.top]);
-    const draw = line<number | null>()
-      .defined((value) => value !== null)
-      .x((_, at) => x(at))
-      .y((value) => y(value ?? 0))
-      .digits(1);
-    if (one.step) draw.curve(curveStepAfter);
-    const legendY = MARGIN.top + 14 * index;
-    return (
-      `<path d="${draw(one.values) ?? ''}" fill="none" stroke="${one.colour}" stroke-width="2" stroke-dasharray="${one.dash}"/>` +
-      `<text x="${MARGIN.left + 6}" y="${legendY + 4}" font-size="11">${escapeHtml(one.name)} (max ${Number(max.toPrecision(3))})</text>`
+  const panels = series.map((one, index) => panelSvg(one, x, PANEL_HEIGHT * index));
+  const bottom = PANEL_HEIGHT * series.length;
+  const axis = `<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${bottom}" y2="${bottom}" stroke="#000"/>`;
+  const ticks = x
+    .ticks(Math.min(count - 1, 10))
+    .filter(Number.isInteger)
+    .map(
+      (tick) => `<text x="${round(x(tick))}" y="${bottom + 16}" font-size="11" text-anchor="middle">${tick + 1}</text>`,
     );
-  });
-  const axis = `<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${height - MARGIN.bottom}" y2="${height - MARGIN.bottom}" stroke="#000"/>`;
-  return svg(height, label, axis + paths.join(''));
+  return svg(height, label, axis + panels.join('') + ticks.join(''));
+}
+
+/** One series in its band of the chart (from `top`, PANEL_HEIGHT high): its line, its scale, its name. */
+function panelSvg(one: Series, x: (at: number) => number, top: number): string {
+  // A loop, not Math.max(...values): a spread passes every value as an argument, and some
+  // 130,000 rows of summary.csv overflow the call stack.
+  const max = one.values.reduce<number>((most, value) => Math.max(most, value ?? 0), 1e-9);
+  const floor = top + PANEL_HEIGHT - 8;
+  const y = scaleLinear([0, max], [floor, top + MARGIN.top + 8]);
+  const draw = line<number | null>()
+    .defined((value) => value !== null)
+    .x((_, at) => x(at))
+    .y((value) => y(value ?? 0))
+    .digits(1);
+  if (one.step) draw.curve(curveStepAfter);
+  const shown = Number(max.toPrecision(3));
+  return (
+    `<g class="panel"><line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${top + MARGIN.top}" y2="${floor}" stroke="#999"/>` +
+    `<text x="${MARGIN.left - 4}" y="${round(y(max) + 4)}" font-size="10" text-anchor="end">${shown}</text>` +
+    `<text x="${MARGIN.left - 4}" y="${floor}" font-size="10" text-anchor="end">0</text>` +
+    `<text x="${MARGIN.left + 6}" y="${top + MARGIN.top}" font-size="11">${escapeHtml(one.name)} (max ${shown})</text>` +
+    `<path class="series" data-series="${escapeHtml(one.name)}" d="${draw(one.values) ?? ''}" fill="none" stroke="${one.colour}" stroke-width="2" stroke-dasharray="${one.dash}"/></g>`
+  );
 }
 
 function cumulative(values: (number | null)[]): (number | null)[] {

@@ -14,6 +14,9 @@ export interface ReportInputs {
   state: Record<string, unknown> | null;
   stories: Story[];
   project: string | null;
+  /** The task list's identity fields (its state in the records is keyed by them), and its file. */
+  list: { branchName?: string; project?: string };
+  tasksPath: string;
   blocked: string | null;
   decide: string | null;
   /** The gates' blocking events in ralph/logs (`gates-007.json`): one per rejection, in order. */
@@ -62,6 +65,11 @@ export async function readReportInputs(paths: RunPaths, tasksPath = paths.tasks)
     state: objectOrNull(state),
     stories: parsed?.tasks.stories ?? [],
     project: parsed?.tasks.project ?? parsed?.tasks.branchName ?? null,
+    list: {
+      ...(parsed?.tasks.branchName === undefined ? {} : { branchName: parsed.tasks.branchName }),
+      ...(parsed?.tasks.project === undefined ? {} : { project: parsed.tasks.project }),
+    },
+    tasksPath,
     blocked: blocked === undefined ? null : blockedReason(blocked),
     decide: decide === undefined ? null : decideQuestion(decide),
     gateRejections: await gateEvents(paths.logs),

@@ -3,6 +3,7 @@ import type { Headline } from './headline.js';
 import { escapeHtml as e } from './escape.js';
 import { costSvg, cumulativeCost, OUTCOME_STYLE, outcomeClass, storiesSvg, timelineSvg } from './charts.js';
 import { iterationFileName } from '../files/paths.js';
+import { counted } from '../domain/plural.js';
 
 /** What the page shows; the HTML and the Markdown renderings read the same. */
 export interface ReportView {
@@ -14,6 +15,8 @@ export interface ReportView {
   gateRejections: string[];
   /** The logs folder as a link from the report's own folder ("" when they are the same). */
   logsHref: string;
+  /** The forecast's lines (forecast-text.ts): the stories left at the pace ralph measured. */
+  forecast: string[];
 }
 
 const NOT_RECORDED = '<p class="none">Not recorded: this summary.csv was written by an older ralph.</p>';
@@ -61,10 +64,17 @@ function receiptsHtml(view: ReportView): string {
   if (receipts.length === 0) return '<p class="none">No task list: no story to charge.</p>';
   const rows = receipts.map(
     (r) =>
-      `<tr class="receipt" data-iterations="${r.iterations}" data-seconds="${r.agentSeconds}" data-cost="${r.costUsd ?? ''}" data-tokens="${r.tokens ?? ''}"><td class="text">${e(r.id)}</td><td class="text">${e(r.title)}</td><td>${r.iterations}</td><td>${seconds(r.agentSeconds)}</td><td>${recorded.cost ? money(r.costUsd) : 'not recorded'}</td><td>${recorded.tokens ? count(r.tokens) : 'not recorded'}</td><td>${r.reviews}</td><td>${r.sendBacks}</td></tr>`,
+      `<tr class="receipt" data-iterations="${r.iterations}" data-seconds="${r.agentSeconds}" data-cost="${r.costUsd ?? ''}" data-tokens="${r.tokens ?? ''}" data-story="${e(r.id)}"><td class="text">${e(r.id)}</td><td class="text">${e(r.title)}</td><td>${r.iterations}</td><td>${seconds(r.agentSeconds)}</td><td>${recorded.cost ? money(r.costUsd) : 'not recorded'}</td><td>${recorded.tokens ? count(r.tokens) : 'not recorded'}</td><td>${r.reviews}</td><td>${r.sendBacks}</td></tr>`,
   );
   return `<table class="receipts"><thead><tr><th>Story</th><th class="text">Title</th><th>Iterations</th><th>Agent s</th><th>Cost</th><th>Tokens</th><th>Reviews</th><th>Send-backs</th></tr></thead><tbody>${rows.join('')}</tbody></table>
-<p class="none">summary.csv does not name the story of an iteration: iterations are charged to the story that became complete after them (in priority order), the rest to the first open story.</p>`;
+<p class="none">${e(receiptsNote(recorded.story))}</p>`;
+}
+
+/** How the iterations were charged to stories: read from the CSV, or (an older ralph's file) inferred. */
+export function receiptsNote(read: boolean): string {
+  return read
+    ? 'Each iteration is charged to the story its summary.csv row names (the story ralph chose for its prompt); "unknown" holds the rows that name none of the list.'
+    : 'This summary.csv was begun by an older ralph and does not name the story of an iteration: iterations are charged to the story that became complete after them (in priority order), the rest to the first open story.';
 }
 
 function stuckHtml(view: ReportView): string {
@@ -79,8 +89,15 @@ function stuckHtml(view: ReportView): string {
 function iterationRow(iteration: ReportIteration, cost: number | null, logsHref: string): string {
   const log = e(logsHref + iterationFileName(iteration.iteration, 'log'));
   const jsonl = e(logsHref + iterationFileName(iteration.iteration, 'jsonl'));
-  const outcome = iteration.outcome ?? 'not recorded';
-  return `<tr class="iteration"><td>${iteration.iteration}</td><td>${iteration.run + 1}</td><td class="text">${e(iteration.mode ?? '—')}</td><td>${count(iteration.durationSeconds)}</td><td class="text">${e(outcome)} [${OUTCOME_STYLE[outcomeClass(iteration.outcome)]!.pattern}]</td><td class="text">${e(iteration.commit?.slice(0, 10) ?? '')}</td><td>${count(iteration.storiesComplete)}/${count(iteration.storiesTotal)}</td><td>${count(iteration.stuckCount)}</td><td>${money(iteration.costUsd)}</td><td>${money(cost)}</td><td class="text">${e(iteration.story ?? '')}</td><td class="text"><a href="${log}">log</a> <a href="${jsonl}">jsonl</a></td></tr>`;
+  const outcome = outcomeText(iteration);
+  const style = OUTCOME_STYLE[outcomeClass(iteration.outcome, iteration.gateRejected)]!;
+  return `<tr class="iteration" data-outcome="${e(outcome)}"><td>${iteration.iteration}</td><td>${iteration.run + 1}</td><td class="text">${e(iteration.mode ?? '—')}</td><td>${count(iteration.durationSeconds)}</td><td class="text">${e(outcome)} [${style.pattern}]</td><td class="text">${e(iteration.commit?.slice(0, 10) ?? '')}</td><td>${count(iteration.storiesComplete)}/${count(iteration.storiesTotal)}</td><td>${count(iteration.stuckCount)}</td><td>${money(iteration.costUsd)}</td><td>${money(cost)}</td><td class="text">${e(iteration.story ?? '')}</td><td class="text"><a href="${log}">log</a> <a href="${jsonl}">jsonl</a></td></tr>`;
+}
+
+/** The outcome as the report says it: an `ok` whose claim the gates rejected is "gates rejected". */
+export function outcomeText(iteration: ReportIteration): string {
+  if (iteration.outcome === null) return 'not recorded';
+  return iteration.gateRejected && iteration.outcome === 'ok' ? 'gates rejected' : iteration.outcome;
 }
 
 function iterationsHtml(view: ReportView): string {
@@ -91,7 +108,13 @@ function iterationsHtml(view: ReportView): string {
 
 function factsHtml(view: ReportView): string {
   const { totals, iterations, runs, recorded } = view.data;
-  return `<p>${iterations.length} iterations in ${runs} run(s); agent time ${seconds(totals.agentSeconds)} s; cost ${recorded.cost ? money(totals.costUsd) : 'not recorded'}; tokens ${recorded.tokens ? count(totals.tokens) : 'not recorded'}; ${totals.commits} commits.</p>`;
+  return `<p>${counted(iterations.length, 'iteration')} in ${counted(runs, 'run')}; agent time ${seconds(totals.agentSeconds)} s; cost ${recorded.cost ? money(totals.costUsd) : 'not recorded'}; tokens ${recorded.tokens ? count(totals.tokens) : 'not recorded'}; ${counted(totals.commits, 'commit')}.</p>`;
+}
+
+function forecastHtml(lines: readonly string[]): string {
+  const [first = '', ...windows] = lines.map((line) => line.replace(/^forecast: /, '').trim());
+  const items = windows.map((line) => `<li>${e(line)}</li>`).join('');
+  return `<p class="forecast">${e(first)}</p>${items ? `<ul>${items}</ul>` : ''}<p class="none">From ralph's own records of this task list's runs (never summary.csv, which the agent can rewrite).</p>`;
 }
 
 /** The whole page: self-contained, readable with scripts off, printable. */
@@ -117,6 +140,7 @@ export function renderHtml(view: ReportView): string {
 <title>${e(title)}</title><style>${CSS}</style></head>
 <body>${headlineHtml(view.headline)}
 <p>${e(title)} · generated ${e(view.generatedAt)}</p>
+<section id="forecast"><h2>Forecast</h2>${forecastHtml(view.forecast)}</section>
 ${body}
 </body></html>
 `;

@@ -1,7 +1,8 @@
 import type { ReportView } from './render-html.js';
 import { escapeMarkdown as m } from './escape.js';
 import { cumulativeCost } from './charts.js';
-import { seconds } from './render-html.js';
+import { outcomeText, receiptsNote, seconds } from './render-html.js';
+import { counted } from '../domain/plural.js';
 
 /** The report as Markdown (tables, no charts) for a pull request's body or a job's step summary. */
 const money = (value: number | null): string => (value === null ? '—' : `$${value.toFixed(2)}`);
@@ -40,7 +41,12 @@ function receipts(view: ReportView): string[] {
     String(r.reviews),
     String(r.sendBacks),
   ]);
-  return [table(['Story', 'Title', 'Iterations', 'Agent s', 'Cost', 'Tokens', 'Reviews', 'Send-backs'], rows), ''];
+  return [
+    table(['Story', 'Title', 'Iterations', 'Agent s', 'Cost', 'Tokens', 'Reviews', 'Send-backs'], rows),
+    '',
+    m(receiptsNote(recorded.story)),
+    '',
+  ];
 }
 
 function iterations(view: ReportView): string[] {
@@ -50,7 +56,7 @@ function iterations(view: ReportView): string[] {
     String(it.run + 1),
     m(it.mode ?? '—'),
     count(it.durationSeconds),
-    m(it.outcome ?? 'not recorded'),
+    m(outcomeText(it)),
     m(it.commit?.slice(0, 10) ?? ''),
     `${count(it.storiesComplete)}/${count(it.storiesTotal)}`,
     money(it.costUsd),
@@ -65,12 +71,20 @@ function iterations(view: ReportView): string[] {
 
 export function renderMarkdown(view: ReportView): string {
   const { data } = view;
-  const lines = [`# ralph report${view.project ? ` — ${m(view.project)}` : ''}`, '', ...headline(view)];
+  const lines = [
+    `# ralph report${view.project ? ` — ${m(view.project)}` : ''}`,
+    '',
+    ...headline(view),
+    '### Forecast',
+    '',
+    ...view.forecast.map((line) => `- ${m(line.replace(/^forecast: /, '').trim())}`),
+    '',
+  ];
   if (data.iterations.length === 0)
     return [...lines, 'No iteration has run yet: summary.csv holds no row.', ''].join('\n');
   const { totals, recorded } = data;
   lines.push(
-    `${data.iterations.length} iterations in ${data.runs} run(s); agent time ${seconds(totals.agentSeconds)} s; cost ${recorded.cost ? money(totals.costUsd) : 'not recorded'}; tokens ${recorded.tokens ? count(totals.tokens) : 'not recorded'}; ${totals.commits} commits.`,
+    `${counted(data.iterations.length, 'iteration')} in ${counted(data.runs, 'run')}; agent time ${seconds(totals.agentSeconds)} s; cost ${recorded.cost ? money(totals.costUsd) : 'not recorded'}; tokens ${recorded.tokens ? count(totals.tokens) : 'not recorded'}; ${counted(totals.commits, 'commit')}.`,
     '',
     '### Receipts per story',
     '',

@@ -1,4 +1,5 @@
 import { splitCsvLine } from '../files/csv-tail.js';
+import { storyCell } from '../files/summary-csv.js';
 import { byPriority, isStoryComplete, type ReviewPolicy, type Story } from '../domain/tasks.js';
 
 /** One summary.csv row as the report reads it: a column the file lacks is null ("not recorded"). */
@@ -17,8 +18,15 @@ export interface ReportIteration {
   costUsd: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
-  /** The story this iteration is charged to (see `chargeStories`); null when no task list says. */
+  /**
+   * The story this iteration is charged to: the CSV's `story` column where it has one (null: the cell
+   * is empty or names no story of the list, "unknown"), else inferred (see `chargeStories`).
+   */
   story: string | null;
+  /** The story cell as written, before it is matched against the task list (null: no column, or empty). */
+  storyCell: string | null;
+  /** The gates rejected the iteration's claim (a gates-NNN.json of its number in the logs). */
+  gateRejected: boolean;
 }
 
 /** What one story cost, summed across every run and resume in summary.csv. */
@@ -32,12 +40,14 @@ export interface StoryReceipt {
   tokens: number | null;
   reviews: number;
   sendBacks: number;
+  /** The receipt of the iterations whose story cell is empty or names no story: id `unknown`. */
+  unknown?: true;
 }
 
 export interface ReportData {
   iterations: ReportIteration[];
   /** Which optional columns the CSV has: an older ralph wrote fewer. */
-  recorded: { cost: boolean; tokens: boolean; outcome: boolean; stories: boolean };
+  recorded: { cost: boolean; tokens: boolean; outcome: boolean; stories: boolean; story: boolean };
   runs: number;
   totals: { agentSeconds: number; costUsd: number | null; tokens: number | null; commits: number };
   receipts: StoryReceipt[];
@@ -99,6 +109,8 @@ export function toIterations(rows: Record<string, string>[]): ReportIteration[] 
       inputTokens: input,
       outputTokens: output,
       story: null,
+      storyCell: textOf(row, 'story'),
+      gateRejected: false,
     });
   }
   return iterations;
@@ -145,21 +157,49 @@ function tokensOf(iteration: ReportIteration): number | null {
   return (iteration.inputTokens ?? 0) + (iteration.outputTokens ?? 0);
 }
 
-/** One receipt per story of the task list, in its order, from the iterations charged to it. */
-export function receiptsOf(iterations: readonly ReportIteration[], stories: readonly Story[]): StoryReceipt[] {
-  return stories.map((story) => {
-    const mine = iterations.filter((iteration) => iteration.story === story.id);
-    return {
-      id: story.id,
-      title: story.title,
-      iterations: mine.length,
-      agentSeconds: mine.reduce((sum, iteration) => sum + (iteration.durationSeconds ?? 0), 0),
-      costUsd: sumOrNull(mine.map((iteration) => iteration.costUsd)),
-      tokens: sumOrNull(mine.map(tokensOf)),
-      reviews: mine.filter((iteration) => iteration.mode === 'review').length,
-      sendBacks: mine.filter((iteration) => iteration.mode === 'review-fix').length,
-    };
-  });
+/**
+ * Charges each iteration to the story its `story` cell names (summary.csv written by this ralph); a
+ * cell that is empty, or names no story of the list, leaves it unknown (null), never an error.
+ */
+export function readStories(iterations: ReportIteration[], stories: readonly Story[]): void {
+  const byCell = new Map(stories.map((story) => [storyCell(story.id), story.id]));
+  for (const iteration of iterations)
+    iteration.story = iteration.storyCell === null ? null : (byCell.get(iteration.storyCell) ?? null);
+}
+
+/**
+ * One receipt per story of the task list, in its order, from the iterations charged to it; with
+ * `unknown`, one more for the iterations charged to none (when there are any).
+ */
+export function receiptsOf(
+  iterations: readonly ReportIteration[],
+  stories: readonly Story[],
+  unknown = false,
+): StoryReceipt[] {
+  const receipts = stories.map((story) =>
+    receiptOf(
+      story.id,
+      story.title,
+      iterations.filter((iteration) => iteration.story === story.id),
+    ),
+  );
+  const uncharged = iterations.filter((iteration) => iteration.story === null);
+  if (unknown && uncharged.length > 0)
+    receipts.push({ ...receiptOf('unknown', 'no story of the list named', uncharged), unknown: true });
+  return receipts;
+}
+
+function receiptOf(id: string, title: string, mine: readonly ReportIteration[]): StoryReceipt {
+  return {
+    id,
+    title,
+    iterations: mine.length,
+    agentSeconds: mine.reduce((sum, iteration) => sum + (iteration.durationSeconds ?? 0), 0),
+    costUsd: sumOrNull(mine.map((iteration) => iteration.costUsd)),
+    tokens: sumOrNull(mine.map(tokensOf)),
+    reviews: mine.filter((iteration) => iteration.mode === 'review').length,
+    sendBacks: mine.filter((iteration) => iteration.mode === 'review-fix').length,
+  };
 }
 
 function stuckStreaksOf(iterations: readonly ReportIteration[]): ReportData['stuckStreaks'] {
@@ -184,11 +224,19 @@ function stuckStreaksOf(iterations: readonly ReportIteration[]): ReportData['stu
  * Everything the report shows about the iterations, from summary.csv's text and the task list's
  * stories, read under the review policy the runs counted stories_complete with.
  */
-export function shapeReport(csvText: string, stories: readonly Story[], policy: ReviewPolicy): ReportData {
+export function shapeReport(
+  csvText: string,
+  stories: readonly Story[],
+  policy: ReviewPolicy,
+  gateRejections: readonly string[] = [],
+): ReportData {
   const { header, rows } = parseSummaryCsv(csvText);
   const iterations = toIterations(rows);
-  chargeStories(iterations, stories, policy);
   const has = (column: string): boolean => header.includes(column);
+  // Read where the CSV names the story; a file an older ralph began (no column) is charged by inference.
+  if (has('story')) readStories(iterations, stories);
+  else chargeStories(iterations, stories, policy);
+  markGateRejections(iterations, gateRejections);
   const last = iterations.at(-1);
   return {
     iterations,
@@ -197,6 +245,7 @@ export function shapeReport(csvText: string, stories: readonly Story[], policy: 
       tokens: has('input_tokens') || has('output_tokens'),
       outcome: has('outcome'),
       stories: has('stories_complete'),
+      story: has('story'),
     },
     runs: last === undefined ? 0 : last.run + 1,
     totals: {
@@ -205,7 +254,18 @@ export function shapeReport(csvText: string, stories: readonly Story[], policy: 
       tokens: sumOrNull(iterations.map(tokensOf)),
       commits: iterations.filter((iteration) => iteration.commit !== null).length,
     },
-    receipts: receiptsOf(iterations, stories),
+    receipts: receiptsOf(iterations, stories, has('story')),
     stuckStreaks: stuckStreaksOf(iterations),
   };
+}
+
+/**
+ * Marks the iterations whose claim the gates rejected: the gates write `gates-007.json` (or
+ * `gates-007.2.json`) only when they block, numbered by the iteration. The number of a run's
+ * start-of-run check is its first iteration's, whose row is then marked too: the gates rejected the
+ * list as that iteration began.
+ */
+export function markGateRejections(iterations: ReportIteration[], names: readonly string[]): void {
+  const rejected = new Set(names.map((name) => Number(/^gates-(\d+)/.exec(name)?.[1])));
+  for (const iteration of iterations) iteration.gateRejected = rejected.has(iteration.iteration);
 }

@@ -5,10 +5,13 @@ import type { ResolvedSettings } from '../config/resolve-settings.js';
 import { RUN_OPTIONS, type RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
-import { ralphPaths, shownPath } from '../files/paths.js';
+import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
+import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
+import { forecastOfState } from '../status/read-forecast.js';
+import { forecastChecks } from './start-forecast.js';
 import type { RecordPaths } from '../files/record-paths.js';
 import type { Console } from '../ui/screen.js';
-import { openStories, type TaskList } from '../domain/tasks.js';
+import { countStories, openStories, type TaskList } from '../domain/tasks.js';
 import { agentInvocation, gatePlace, openSandbox } from './agent-invocation.js';
 import type { BoxChoice } from '../box/open-box.js';
 import { openRunBox } from './run-box.js';
@@ -45,6 +48,7 @@ export async function dryRun(
     checks.push(...(await startStateChecks(paths, tasks, resolved.settings, after.resetResumes === true)));
     const iterations = iterationsCheck(tasks, resolved.settings.maxIterations, options.review);
     if (iterations) checks.push(iterations);
+    checks.push(...(await dryRunForecast(paths, tasks, resolved, options.review)));
   }
   // A real run meets the lock first: the dry run looks at it without taking it.
   const refusal = await lockRefusal(ralphPaths(options.root).active);
@@ -90,6 +94,20 @@ async function boxCheck(
     if (!(error instanceof RalphError)) throw error;
     return { check: failed('box', error) };
   }
+}
+
+/** The forecast, as the run would say it when it starts: from the records, for the list as it stands. */
+async function dryRunForecast(
+  paths: RalphPaths & { records: RecordPaths },
+  tasks: TaskList,
+  resolved: ResolvedSettings,
+  review: boolean,
+): Promise<Check[]> {
+  const state = await readRunState(paths.records, taskListId(withListBranch(tasks, paths.root, paths.tasks)));
+  const policy = { review, unconfirmed: new Set(state.unconfirmedApprovals ?? []) };
+  const { complete, total } = countStories(tasks, policy);
+  const now = Date.now();
+  return forecastChecks(forecastOfState(state, total - complete, now), resolved.settings, now);
 }
 
 /**

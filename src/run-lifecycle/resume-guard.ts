@@ -3,6 +3,7 @@ import { RalphError } from '../errors.js';
 import type { RecordPaths } from '../files/record-paths.js';
 import { updateRunState, type RunState } from '../files/run-state.js';
 import { approvedSince } from '../loop/approvals.js';
+import { counted } from '../domain/plural.js';
 
 /**
  * Counts this start against the resume cap (seed 002): a start after a run that did not
@@ -16,7 +17,7 @@ export function checkResume(state: RunState, maxResumes: number, reset: boolean)
   if (attempts > maxResumes) {
     throw new RalphError(
       'max_resumes',
-      `Maximum resume attempts exceeded (${attempts}/${maxResumes}). This task list has been resumed ${attempts} times without completing a story. ` +
+      `Maximum resume attempts exceeded (${attempts}/${maxResumes}). This task list has been resumed ${counted(attempts, 'time')} without completing a story. ` +
         'Consider: (1) splitting the stories smaller, (2) raising --max-resumes, (3) reading ralph/logs/summary.csv and the last iteration logs for the cause.',
       'after fixing the cause, run again with --reset-resumes',
     );

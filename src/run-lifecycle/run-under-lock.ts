@@ -6,7 +6,7 @@ import { notificationsFor } from '../outlets/notify-outlet.js';
 import { countStories } from '../domain/tasks.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { stoppedByInterrupt } from '../git/safe-git.js';
-import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
+import { readRunState, taskListId, withListBranch, type RunState } from '../files/run-state.js';
 import type { IterationRow } from '../loop/port-data.js';
 import { noProgress, type RunProgress } from '../loop/run-report.js';
 import { runLoop } from '../loop/run-loop.js';
@@ -19,6 +19,7 @@ import { checkResume, doubtAfterKill } from './resume-guard.js';
 import { enterTaskBranch } from './task-branch.js';
 import { openRunBox } from './run-box.js';
 import { boxLine } from '../box/box-gate-place.js';
+import { startForecast, type RunLimits } from './start-forecast.js';
 import { wirePorts, type LoopRun, type ReadyRun, type WiredRun } from './wire-ports.js';
 
 /** What `checkStart` and `planStart` read. */
@@ -84,7 +85,8 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
     terminal.out.line(pc.yellow(`warning: ${text}`)),
   );
   const policy = { review: !settings.skipReview, unconfirmed: new Set(unconfirmed) };
-  const loopRan = { taskList, attempts, completeBefore: countStories(tasks, policy).complete };
+  const stories = sayForecast(run, state, countStories(tasks, policy), settings);
+  const loopRan = { taskList, attempts, completeBefore: stories.complete };
   return { ...prepared, tasks, branch, unconfirmed, loopRan, policy };
 }
 
@@ -106,6 +108,22 @@ function hearPlan(run: LoopRun, plan: StartPlan, tasks: TaskList | undefined): v
     run.outlets.push(notifications.outlet);
   }
   if (tasks) run.storiesAtStart = countStories(tasks, { review: !plan.resolved.settings.skipReview });
+}
+
+/**
+ * Says the forecast as the run starts (ralph's records of this list's pace), and a limit that falls
+ * short; resolves to the stories it counted.
+ */
+function sayForecast(
+  run: LoopRun,
+  state: RunState,
+  stories: { complete: number; total: number },
+  limits: RunLimits,
+): { complete: number; total: number } {
+  const { lines, warning } = startForecast(state, stories, limits, Date.now());
+  for (const line of lines) run.terminal.out.line(line);
+  if (warning) run.terminal.out.line(pc.yellow(`warning: ${warning}`));
+  return stories;
 }
 
 /**

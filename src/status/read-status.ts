@@ -12,8 +12,10 @@ import { plainTaskList } from '../files/plain-json-check.js';
 import type { LastRunFile } from '../files/last-run-schema.js';
 import { parseJson } from '../files/json-text.js';
 import { currentBranch } from '../git/branch.js';
+import type { Forecast } from '../domain/forecast.js';
+import { forecastOfState } from './read-forecast.js';
 
-/** Everything `ralph status` knows, read from ralph's files; the same object is the `--json` output. */
+/** Everything `ralph status` knows, read from ralph's files; the `--json` output, its instants as ISO-8601. */
 export interface StatusReport {
   root: string;
   /** The branch checked out (null: detached HEAD), and the one the task list names (null: none). */
@@ -29,6 +31,11 @@ export interface StatusReport {
    */
   killed: { startedAt: string; iteration: number } | null;
   recentIterations: IterationStatus[];
+  /**
+   * The stories left at the pace ralph measured (its records, never summary.csv); null without a
+   * task list to count them in.
+   */
+  forecast: Forecast | null;
 }
 
 export type TasksStatus =
@@ -75,6 +82,8 @@ export interface IterationStatus {
   durationSeconds: number | null;
   commit: string | null;
   outcome: string | null;
+  /** The story ralph chose for the iteration's prompt (null: none, or a CSV an older ralph began). */
+  story: string | null;
 }
 
 /** Reads the status from the files alone; a missing file is a fresh project, not an error. */
@@ -82,9 +91,9 @@ export async function readStatus(
   paths: RunPaths,
   options: { now: number; rows: number; policy: ReviewPolicy },
 ): Promise<StatusReport> {
-  const [current, tasks, loop, killed, blocked, decide, lastRun, recentIterations] = await Promise.all([
+  const [current, { tasks, forecast }, loop, killed, blocked, decide, lastRun, recentIterations] = await Promise.all([
     currentBranch(paths.root),
-    readTasksStatus(paths, options.policy),
+    readTasksStatus(paths, options.policy, options.now),
     readLoopStatus(paths.active, options.now),
     readKilledRun(paths.active),
     readOwnFile(paths.blocked),
@@ -102,6 +111,7 @@ export async function readStatus(
     lastRun,
     killed,
     recentIterations,
+    forecast,
   };
 }
 
@@ -116,27 +126,33 @@ async function readKilledRun(path: string): Promise<StatusReport['killed']> {
   };
 }
 
-async function readTasksStatus(paths: RunPaths, reviewPolicy: ReviewPolicy): Promise<TasksStatus> {
+/** The task list's stories, and the forecast for those left (null without a list to count them in). */
+async function readTasksStatus(
+  paths: RunPaths,
+  reviewPolicy: ReviewPolicy,
+  now: number,
+): Promise<{ tasks: TasksStatus; forecast: Forecast | null }> {
   const text = readFileWithin(paths.root, paths.tasks);
-  if (text === undefined) return { state: 'missing' };
+  if (text === undefined) return { tasks: { state: 'missing' }, forecast: null };
   // zod (the schema, and its error messages) is loaded only for a list the plain check is unsure of.
   const json = parseJson(text);
   const parsed =
     (json.ok ? plainTaskList(json.value) : undefined) ?? (await import('../files/tasks.js')).parseTasks(text);
-  if (!parsed.ok) return { state: 'invalid', error: parsed.error };
+  if (!parsed.ok) return { tasks: { state: 'invalid', error: parsed.error }, forecast: null };
   // Approvals no review made do not count, as in the run (docs/review-cycle.md).
-  const { unconfirmedApprovals = [] } = await readRunState(
-    paths.records,
-    taskListId(withListBranch(parsed.tasks, paths.root, paths.tasks)),
-  );
-  const policy = { ...reviewPolicy, unconfirmed: new Set(unconfirmedApprovals) };
+  const state = await readRunState(paths.records, taskListId(withListBranch(parsed.tasks, paths.root, paths.tasks)));
+  const policy = { ...reviewPolicy, unconfirmed: new Set(state.unconfirmedApprovals ?? []) };
   const next = openStories(parsed.tasks, policy)[0];
+  const counts = countStories(parsed.tasks, policy);
   return {
-    state: 'ok',
-    project: parsed.tasks.project ?? null,
-    branchName: parsed.tasks.branchName || null,
-    ...countStories(parsed.tasks, policy),
-    next: next ? { id: next.id, title: next.title, priority: next.priority ?? null } : null,
+    tasks: {
+      state: 'ok',
+      project: parsed.tasks.project ?? null,
+      branchName: parsed.tasks.branchName || null,
+      ...counts,
+      next: next ? { id: next.id, title: next.title, priority: next.priority ?? null } : null,
+    },
+    forecast: forecastOfState(state, counts.total - counts.complete, now),
   };
 }
 
@@ -191,6 +207,7 @@ async function readRecentIterations(path: string, count: number): Promise<Iterat
     duration: column('duration_seconds'),
     commit: column('commit_hash'),
     outcome: column('outcome'),
+    story: column('story'),
   };
   return csv.rows.map((row) => ({
     iteration: number(at(row, columns.iteration)),
@@ -198,5 +215,6 @@ async function readRecentIterations(path: string, count: number): Promise<Iterat
     durationSeconds: number(at(row, columns.duration)),
     commit: at(row, columns.commit),
     outcome: at(row, columns.outcome),
+    story: at(row, columns.story),
   }));
 }

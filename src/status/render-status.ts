@@ -2,12 +2,13 @@ import pc from 'picocolors';
 import { formatUsage } from '../domain/usage.js';
 import { formatDuration, reasonLabel } from '../ui/format.js';
 import { neutralise, oneLine } from '../ui/neutralise.js';
+import { forecastLines } from './forecast-text.js';
 import type { IterationStatus, LastRunStatus, LoopStatus, StatusReport, TasksStatus } from './read-status.js';
 
 const BAR_WIDTH = 20;
 
 /** The status as text for people: one line per fact, then the last iterations as a table. */
-export function renderStatus(status: StatusReport): string {
+export function renderStatus(status: StatusReport, now = Date.now()): string {
   const rows: [string, string][] = [
     ['Stories', storiesLine(status.tasks)],
     ...(status.tasks.state === 'ok' ? ([['Next', nextLine(status.tasks)]] as [string, string][]) : []),
@@ -39,6 +40,7 @@ export function renderStatus(status: StatusReport): string {
     ...rows.map(([key, value]) => `${key.padEnd(10)}${value}`),
     '',
   ];
+  if (status.forecast) lines.push(...forecastLines(status.forecast, now), '');
   lines.push(...iterationTable(status.recentIterations));
   // Reasons, questions and titles are the agent's words: colour is ralph's, every other control shown.
   return neutralise(lines.join('\n') + '\n', { color: pc.isColorSupported });
@@ -113,13 +115,14 @@ function agentShares(agents: Record<string, { iterations: number; costUsd?: numb
     .join(', ');
 }
 
-/** The last summary.csv rows: iteration, mode, duration, short commit, outcome (`-` when absent). */
+/** The last summary.csv rows: iteration, mode, story, duration, short commit, outcome (`-` when absent). */
 function iterationTable(rows: readonly IterationStatus[]): string[] {
   if (rows.length === 0) return ['Iterations: none yet'];
-  const header = ['iter', 'mode', 'duration', 'commit', 'outcome'];
+  const header = ['iter', 'mode', 'story', 'duration', 'commit', 'outcome'];
   const cells = rows.map((row) => [
     row.iteration === null ? '-' : String(row.iteration),
     row.mode ?? '-',
+    oneLine(row.story ?? '-').slice(0, 24),
     row.durationSeconds === null ? '-' : formatDuration(row.durationSeconds * 1000),
     row.commit ? row.commit.slice(0, 7) : '-',
     row.outcome ?? '-',

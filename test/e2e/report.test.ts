@@ -35,7 +35,7 @@ describe('ralph report', () => {
     const csv = parseSummaryCsv(await readFile(join(repo.root, 'ralph/logs/summary.csv'), 'utf8'));
 
     expect(html.match(/<svg viewBox="0 0 1000/g)).toHaveLength(3);
-    expect(html.match(/<tr class="iteration">/g)).toHaveLength(csv.rows.length);
+    expect(html.match(/<tr class="iteration"/g)).toHaveLength(csv.rows.length);
     expect(csv.rows.length).toBe(4);
     expect(html).not.toMatch(/https?:\/\/|\ssrc="|<link|@import/i);
     expect(html).not.toContain('<img');
@@ -44,7 +44,7 @@ describe('ralph report', () => {
 
     const receipts = [
       ...html.matchAll(
-        /<tr class="receipt" data-iterations="(\d+)" data-seconds="([\d.]+)" data-cost="([\d.]*)" data-tokens="(\d*)">/g,
+        /<tr class="receipt" data-iterations="(\d+)" data-seconds="([\d.]+)" data-cost="([\d.]*)" data-tokens="(\d*)" data-story="([^"]*)">/g,
       ),
     ];
     const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -56,6 +56,16 @@ describe('ralph report', () => {
     expect(sum(receipts.map((cell) => Number(cell[3] || 0)))).toBeCloseTo(column('cost_usd'), 6);
     expect(sum(receipts.map((cell) => Number(cell[4] || 0)))).toBe(column('input_tokens') + column('output_tokens'));
     expect(html).toContain('href="iteration-004.log"');
+    // Each story's receipt is the sum of the CSV rows that name it: read from the story column, not inferred.
+    expect(csv.header).toContain('story');
+    for (const receipt of receipts) {
+      const mine = csv.rows.filter((row) => row.story === receipt[5]);
+      const own = (name: string) => sum(mine.map((row) => Number(row[name] || 0)));
+      expect(Number(receipt[1])).toBe(mine.length);
+      expect(Number(receipt[3] || 0)).toBeCloseTo(own('cost_usd'), 9);
+      expect(Number(receipt[2])).toBeCloseTo(own('duration_seconds'), 6);
+    }
+    expect(csv.rows.map((row) => row.story)).toEqual(['US-1', 'US-2', 'US-2', 'US-3']);
   });
 
   it('--format md --out: Markdown tables, escaped, with links nowhere', async () => {
@@ -133,6 +143,73 @@ describe('ralph report', () => {
   });
 });
 
+/** A headless Chromium's reading of a page: the DOM after its scripts ran, as text. */
+function dumpDom(page: string, profile: string): string {
+  return execFileSync(
+    chromium()!,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+      '--window-size=1200,1600',
+      '--dump-dom',
+      `file://${page}`,
+    ],
+    { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+}
+
+describe('ralph report: the cost chart as laid out', () => {
+  it.skipIf(chromium() === undefined)(
+    'draws cost and tokens apart: their lines and labels do not overlap',
+    async () => {
+      const repo = await ranRepo();
+      expect((await runRalph(repo, ['report'])).code).toBe(0);
+      const html = await readFile(join(repo.root, 'ralph/logs/report.html'), 'utf8');
+      const chart = /<section id="cost">[\s\S]*?<\/section>/.exec(html)?.[0];
+      expect(chart).toBeDefined();
+      // The report runs no script (its CSP): a page of the test's own lays its chart out and measures it.
+      const measure = `<script>const boxes=[...document.querySelectorAll('#cost svg path.series, #cost svg text')].map((el)=>{const r=el.getBoundingClientRect();return{tag:el.tagName,name:el.getAttribute('data-series')||el.textContent,top:r.top,bottom:r.bottom,left:r.left,right:r.right};});document.body.setAttribute('data-boxes',JSON.stringify(boxes));</script>`;
+      const profile = await mkdtemp(join(tmpdir(), 'ralph-chromium-'));
+      const page = join(profile, 'measure.html');
+      await writeFile(page, `<!doctype html><html><body style="width:1000px">${chart}${measure}</body></html>`);
+      let dom: string;
+      try {
+        dom = dumpDom(page, join(profile, 'profile'));
+      } finally {
+        await rm(profile, { recursive: true, force: true });
+      }
+      const attribute = /data-boxes="([^"]*)"/.exec(dom)?.[1] ?? '[]';
+      const boxes = JSON.parse(attribute.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as {
+        tag: string;
+        name: string;
+        top: number;
+        bottom: number;
+        left: number;
+        right: number;
+      }[];
+      const series = boxes.filter((box) => box.tag === 'path');
+      const cost = series.find((box) => box.name === 'cost (USD)');
+      const tokens = series.find((box) => box.name === 'tokens');
+      expect(cost && tokens).toBeTruthy();
+      expect(cost!.bottom).toBeLessThanOrEqual(tokens!.top);
+      const labels = boxes.filter((box) => box.tag === 'text');
+      const overlaps = labels.flatMap((a, index) =>
+        labels
+          .slice(index + 1)
+          .filter((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+          .map((b) => `${a.name} / ${b.name}`),
+      );
+      expect(overlaps).toEqual([]);
+    },
+  );
+});
+
 describe('ralph run --report', () => {
   it('writes ralph/logs/report.html at the ending, with the run in it', async () => {
     const repo = await makeRepo();
@@ -141,7 +218,7 @@ describe('ralph run --report', () => {
     expect(run.code).toBe(0);
     const html = await readFile(join(repo.root, 'ralph/logs/report.html'), 'utf8');
     expect(html).toContain('The last run ended: complete (exit 0)');
-    expect(html.match(/<tr class="iteration">/g)).toHaveLength(2);
+    expect(html.match(/<tr class="iteration"/g)).toHaveLength(2);
   });
 
   it('a report that cannot be written is one warning; the exit code stays the run’s', async () => {

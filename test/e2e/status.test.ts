@@ -40,6 +40,12 @@ describe('ralph status: a fresh project', () => {
       lastRun: null,
       killed: null,
       recentIterations: [],
+      forecast: {
+        state: 'unmeasured',
+        storiesLeft: 2,
+        note: 'no measure yet: no story has been completed in any run of this task list',
+        windows: [],
+      },
     });
   });
 
@@ -85,9 +91,10 @@ describe('ralph status: a finished project', () => {
     expect(text.stdout).toMatch(/Next +none: every story passes/);
     expect(text.stdout).toMatch(/Last run +COMPLETE \(code 0\) · 2 iterations/);
     expect(text.stdout).toContain('Last 2 iterations (ralph/logs/summary.csv):');
-    expect(text.stdout).toMatch(/iter +mode +duration +commit +outcome/);
-    expect(text.stdout).toMatch(new RegExp(` 1 +implement +\\d+s +${commits[0]!.slice(0, 7)} +ok\\n`));
-    expect(text.stdout).toMatch(new RegExp(` 2 +implement +\\d+s +${commits[1]!.slice(0, 7)} +ok\\n`));
+    expect(text.stdout).toMatch(/iter +mode +story +duration +commit +outcome/);
+    expect(text.stdout).toMatch(new RegExp(` 1 +implement +US-1 +\\d+s +${commits[0]!.slice(0, 7)} +ok\\n`));
+    expect(text.stdout).toMatch(new RegExp(` 2 +implement +US-2 +\\d+s +${commits[1]!.slice(0, 7)} +ok\\n`));
+    expect(text.stdout).toContain('forecast: no story left');
 
     const json = await statusJson(repo);
     expect(json.tasks).toMatchObject({ state: 'ok', complete: 2, total: 2, next: null });
@@ -99,9 +106,24 @@ describe('ralph status: a finished project', () => {
       stories: { complete: 2, total: 2 },
     });
     expect(json.recentIterations).toEqual([
-      { iteration: 1, mode: 'implement', durationSeconds: expect.any(Number), commit: commits[0], outcome: 'ok' },
-      { iteration: 2, mode: 'implement', durationSeconds: expect.any(Number), commit: commits[1], outcome: 'ok' },
+      {
+        iteration: 1,
+        mode: 'implement',
+        durationSeconds: expect.any(Number),
+        commit: commits[0],
+        outcome: 'ok',
+        story: 'US-1',
+      },
+      {
+        iteration: 2,
+        mode: 'implement',
+        durationSeconds: expect.any(Number),
+        commit: commits[1],
+        outcome: 'ok',
+        story: 'US-2',
+      },
     ]);
+    expect(json.forecast).toEqual({ state: 'done', storiesLeft: 0 });
   });
 });
 
@@ -173,8 +195,8 @@ describe('ralph status: what needs attention', () => {
 
     const text = await runRalph(repo, ['status']);
     expect(text.stdout).toContain('Last 10 iterations');
-    expect(text.stdout).toMatch(/5000 +implement +20s +- +no-commit\n/);
-    expect(text.stdout).toMatch(/4999 +implement +19s +abcdef0 +committed\n/);
+    expect(text.stdout).toMatch(/5000 +implement +- +20s +- +no-commit\n/);
+    expect(text.stdout).toMatch(/4999 +implement +- +19s +abcdef0 +committed\n/);
     expect(text.stdout).not.toMatch(/\n +4990 /);
 
     const json = await statusJson(repo);
@@ -186,6 +208,7 @@ describe('ralph status: what needs attention', () => {
       durationSeconds: 20,
       commit: null,
       outcome: 'no-commit',
+      story: null,
     });
   });
 });

@@ -1,6 +1,7 @@
 import { unreachable } from '../../loop/termination.js';
 import { firstLine, groupThousands, truncate } from './summary-text.js';
 import type { ResultEvent, StreamEvent, ToolUse } from './stream-events.js';
+import { counted } from '../../domain/plural.js';
 
 /** One line of the readable transcript; its kind decides its colour on the terminal. */
 export interface RenderedLine {
@@ -29,7 +30,7 @@ export function renderEvent(event: StreamEvent, verbose: boolean): RenderedLine[
       return [{ kind: 'notice', text: `⟳ API retry ${event.attempt ?? '?'}/${event.maxRetries ?? '?'} in ${delay}s` }];
     }
     case 'init': {
-      const text = `· claude ${event.version ?? ''} · model ${event.model ?? '?'} · ${event.tools ?? 0} tools`;
+      const text = `· claude ${event.version ?? ''} · model ${event.model ?? '?'} · ${counted(event.tools ?? 0, 'tool')}`;
       return verbose ? [{ kind: 'detail', text }] : [];
     }
     case 'other':
@@ -89,7 +90,7 @@ function summariseInput({ name, input }: ToolUse): string {
     keys.map((key) => fields[key]).find((value): value is string => typeof value === 'string');
   const chosen =
     name === 'TodoWrite' && Array.isArray(fields.todos)
-      ? `${fields.todos.length} todos`
+      ? counted(fields.todos.length, 'todo')
       : (pick('command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt') ??
         JSON.stringify(input));
   return truncate(firstLine(chosen ?? ''), MAX_SUMMARY);

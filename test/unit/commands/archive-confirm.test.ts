@@ -22,7 +22,7 @@ describe('archiveCommand: confirming an unfinished task list', () => {
       stdout: out.stream,
     });
     expect(code).toBe(0);
-    expect(questions).toEqual(['1 of 2 stories in ralph/tasks.json are not complete. Archive anyway?']);
+    expect(questions).toEqual(['1 of 2 stories in ralph/tasks.json is not complete. Archive anyway?']);
     expect(await repo.list('ralph/archive')).toHaveLength(1);
   });
 
@@ -35,7 +35,7 @@ describe('archiveCommand: confirming an unfinished task list', () => {
     });
     const questions: string[] = [];
     await archiveCommand({ cwd: repo.root, confirm: async (question) => (questions.push(question), false) });
-    expect(questions).toEqual(['1 of 2 stories in ralph/tasks.json are not complete. Archive anyway?']);
+    expect(questions).toEqual(['1 of 2 stories in ralph/tasks.json is not complete. Archive anyway?']);
   });
 
   it('archives nothing and exits 1 when the answer is no', async () => {

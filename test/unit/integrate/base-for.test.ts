@@ -95,7 +95,7 @@ describe('baseFor', () => {
     );
     expect(refused).toBeInstanceOf(RalphError);
     expect((refused as RalphError).message).toBe(
-      'ui depends on api, whose work is not in its base ralph/integration/for-ui: api  ralph/api not merged: 1 of 1 stories still open in ralph/tasks.json',
+      'ui depends on api, whose work is not in its base ralph/integration/for-ui: api  ralph/api not merged: 1 of 1 story still open in ralph/tasks.json',
     );
   });
 });

@@ -70,7 +70,7 @@ describe('integrate', () => {
       ['open', 'not_complete'],
     ]);
     expect(result.lists[1]).toMatchObject({ files: ['shared.txt'] });
-    expect(result.lists[3]).toMatchObject({ why: '1 of 1 stories still open in ralph/tasks.json' });
+    expect(result.lists[3]).toMatchObject({ why: '1 of 1 story still open in ralph/tasks.json' });
     expect(git('rev-parse', 'ralph/integration/test')).toBe(result.head);
     expect(git('show', 'ralph/integration/test:shared.txt')).toBe('from clash');
     // Every loop's task list conflicts with every other's: the integration branch keeps the start's (none here).

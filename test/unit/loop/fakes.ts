@@ -1,6 +1,7 @@
 import type { AgentFailure } from '../../../src/domain/agent-failure.js';
 import type { PromiseSignals } from '../../../src/domain/promise-signals.js';
 import type { UsageWindow } from '../../../src/domain/usage.js';
+import type { PaceSample } from '../../../src/domain/pace.js';
 import type { TaskList } from '../../../src/domain/tasks.js';
 import type { LoopPorts, Git, LoopReporter } from '../../../src/loop/ports.js';
 import type {
@@ -78,6 +79,7 @@ export function fakePorts(
   let interrupt: InterruptSignal | undefined;
   const prompts: string[] = [];
   const rows: IterationRow[] = [];
+  const paceSamples: PaceSample[] = [];
   const active: ActiveState[] = [];
   const blocked: { iteration: number; reason: string }[] = [];
   const decided: { iteration: number; question: string }[] = [];
@@ -163,6 +165,7 @@ export function fakePorts(
       writeBlocked: async (entry) => void blocked.push(entry),
       writeDecide: async (entry) => void decided.push(entry),
       appendRow: async (row) => void rows.push(row),
+      recordPace: async (sample) => void paceSamples.push(sample),
       writeActive: async (state) => void active.push(state),
       saveUnconfirmedApprovals: async (ids) => void unconfirmedSaved.push([...ids]),
       recordSeenApprovals: async (ids) => void seenApprovals.push([...ids]),
@@ -194,6 +197,7 @@ export function fakePorts(
     ports,
     prompts,
     rows,
+    paceSamples,
     active,
     blocked,
     decided,

@@ -465,7 +465,7 @@ describe('runLoop: the review cycle', () => {
       initial,
     );
     expect(blocked[0]?.reason).toBe(
-      'Story US-1 was sent back by review 1 times (--max-reviews 1): a human should look at it.',
+      'Story US-1 was sent back by review 1 time (--max-reviews 1): a human should look at it.',
     );
   });
 

@@ -16,6 +16,7 @@ function view(csv = CSV): ReportView {
   return {
     project: HOSTILE,
     generatedAt: '2026-01-01T00:00:00Z',
+    forecast: ['forecast: 1 story left; no measure yet', '  usage five_hour 40%'],
     headline: {
       title: 'The last run ended: blocked',
       reason: 'blocked',
@@ -48,7 +49,7 @@ describe('renderHtml', () => {
 
   it('draws one SVG per chart plus legend swatches, and one table row per iteration', () => {
     expect(html.match(/<svg viewBox="0 0 1000/g)).toHaveLength(3);
-    expect(html.match(/<tr class="iteration">/g)).toHaveLength(2);
+    expect(html.match(/<tr class="iteration"/g)).toHaveLength(2);
     expect(html).toContain('href="iteration-002.log"');
     expect(html).toContain('@media print');
   });
@@ -72,5 +73,40 @@ describe('renderMarkdown', () => {
     expect(md).not.toContain('<img');
     expect(escapeMarkdown('a|b\nc [x](http://e)')).toBe('a\\|b c \\[x\\]\\(http://e\\)');
     expect(md.match(/^\| \d+ \|/gm)).toHaveLength(2);
+  });
+});
+
+describe('an iteration the gates rejected', () => {
+  const rejected = (): ReportView => {
+    const base = view();
+    return {
+      ...base,
+      data: shapeReport(CSV, [], { review: false }, ['gates-001.json']),
+      gateRejections: ['gates-001.json'],
+    };
+  };
+
+  it('shows as rejected in its row and on the timeline, never as ok', () => {
+    const html = renderHtml(rejected());
+    expect(html).toContain('<tr class="iteration" data-outcome="gates rejected">');
+    expect(html).toContain('fill="url(#p-rejected)"');
+    expect(html).not.toContain('data-outcome="ok"');
+    expect(renderMarkdown(rejected())).toMatch(/\| 1 \| 1 \| implement \| 10 \| gates rejected \|/);
+  });
+
+  it('counts in the singular where the count is one', () => {
+    const one = renderHtml({
+      ...view(),
+      data: shapeReport(CSV.split('\n').slice(0, 2).join('\n'), [], { review: false }),
+    });
+    expect(one).toContain('1 iteration in 1 run;');
+    expect(one).toContain('1 commit.');
+  });
+
+  it('shows the forecast it is given', () => {
+    expect(renderHtml(view())).toContain(
+      '<section id="forecast"><h2>Forecast</h2><p class="forecast">1 story left; no measure yet</p>',
+    );
+    expect(renderMarkdown(view())).toContain('### Forecast\n\n- 1 story left; no measure yet\n- usage five\\_hour 40%');
   });
 });

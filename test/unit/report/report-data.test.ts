@@ -50,7 +50,7 @@ describe('shapeReport', () => {
     const text =
       'iteration,mode,duration_seconds,commit_hash,stories_complete,stories_total,stuck_count,timestamp\n1,implement,5,,0,2,0,t\n';
     const data = shapeReport(text, stories, NO_REVIEW);
-    expect(data.recorded).toEqual({ cost: false, tokens: false, outcome: false, stories: true });
+    expect(data.recorded).toEqual({ cost: false, tokens: false, outcome: false, stories: true, story: false });
     expect(data.iterations[0]!.outcome).toBeNull();
     expect(data.receipts.every((receipt) => receipt.costUsd === null)).toBe(true);
   });

@@ -22,6 +22,7 @@ const base: StatusReport = {
   lastRun: null,
   killed: null,
   recentIterations: [],
+  forecast: null,
 };
 
 describe('progressBar', () => {
@@ -88,13 +89,20 @@ describe('renderStatus', () => {
     const text = renderStatus({
       ...base,
       recentIterations: [
-        { iteration: 7, mode: 'implement', durationSeconds: 65, commit: '0123456789abcdef', outcome: null },
-        { iteration: 8, mode: null, durationSeconds: null, commit: null, outcome: 'stuck' },
+        {
+          iteration: 7,
+          mode: 'implement',
+          durationSeconds: 65,
+          commit: '0123456789abcdef',
+          outcome: null,
+          story: 'US-2',
+        },
+        { iteration: 8, mode: null, durationSeconds: null, commit: null, outcome: 'stuck', story: null },
       ],
     });
     expect(text).toContain('Last 2 iterations');
-    expect(text).toMatch(/ 7  implement  1m 5s +0123456  -\n/);
-    expect(text).toMatch(/ 8 {2}- +- +- +stuck\n/);
+    expect(text).toMatch(/ 7  implement  US-2 +1m 5s +0123456  -\n/);
+    expect(text).toMatch(/ 8 {2}- +- +- +- +stuck\n/);
   });
 
   it('shows a last run that stopped, with its reason', () => {
