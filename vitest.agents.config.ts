@@ -7,7 +7,9 @@ export default defineConfig({
     include: ['test/real-clients/**/*.test.ts'],
     testTimeout: 180_000,
     hookTimeout: 300_000,
-    maxWorkers: 1,
+    // Two at once: most of a case is waiting (on a client's start, a stream, an idle timeout), and
+    // .ci/run must stay under 30 minutes with five clients' whole loops in it.
+    maxWorkers: 2,
     // One temporary folder per run, removed at its end (test/helpers/temporary-folder.ts).
     globalSetup: ['test/helpers/temporary-folder.ts'],
   },
