@@ -66,31 +66,7 @@ export async function runParallelCommand(options: ParallelCommandOptions): Promi
       onConflict: options.onConflict ?? 'report',
       ...(options.maxTotalCost === undefined ? {} : { maxTotalCost: options.maxTotalCost }),
     },
-    {
-      loopCommand: (list, from) => ({
-        command: process.execPath,
-        args: [...process.execArgv, process.argv[1] ?? 'ralph', ...loopArgs(list, from ?? start, options.passThrough)],
-        cwd: root,
-        env: loopEnvironment(env, github),
-      }),
-      // The work of every list it depends on, merged and gated as `ralph integrate` does.
-      baseFor: (list) =>
-        baseFor(root, list, lists, {
-          env: gateEnvironment(env),
-          ...(start ? { start } : {}),
-          ...stopping,
-          onLine: (line) => screen.say(list.name, line),
-        }),
-      merge: gitMergePorts(root),
-      readRecord: async (list, since) => {
-        const records = await recordDir(worktreeDir(root, list.branch)).catch(() => undefined);
-        return records === undefined ? undefined : readLoopRecord(recordPaths(records), since);
-      },
-      output: (list) => screen.output(list.name, 'stdout'),
-      changed: (views) => screen.changed(views),
-      say: (list, text) => screen.say(list, text),
-      now: Date.now,
-    },
+    supervisorPorts({ root, lists, env, github, start, stopping, screen, passThrough: options.passThrough }),
   );
   const interrupts = passInterrupts(supervisor, screen, halt);
   try {
@@ -116,6 +92,45 @@ async function screenFor(
   if (stdout.isTTY !== true || at.ci) return prefixedScreen(stdout, at.names, at.github);
   const stamp = new Date(at.startedAt).toISOString().replace(/[:.]/g, '-');
   return liveScreen(stdout, at.root, at.logs, at.names, stamp);
+}
+
+/** How the supervisor starts each loop, makes a dependent list's base, and hears of the loops. */
+function supervisorPorts(at: {
+  root: string;
+  lists: readonly TaskList[];
+  env: NodeJS.ProcessEnv;
+  github: boolean;
+  start: string | undefined;
+  stopping: { signal: AbortSignal; force: AbortSignal };
+  screen: SupervisorScreen;
+  passThrough: readonly string[];
+}): ConstructorParameters<typeof Supervisor>[1] {
+  const { root, lists, env, start, screen } = at;
+  return {
+    loopCommand: (list, from) => ({
+      command: process.execPath,
+      args: [...process.execArgv, process.argv[1] ?? 'ralph', ...loopArgs(list, from ?? start, at.passThrough)],
+      cwd: root,
+      env: loopEnvironment(env, at.github),
+    }),
+    // The work of every list it depends on, merged and gated as `ralph integrate` does.
+    baseFor: (list) =>
+      baseFor(root, list, lists, {
+        env: gateEnvironment(env),
+        ...(start ? { start } : {}),
+        ...at.stopping,
+        onLine: (line) => screen.say(list.name, line),
+      }),
+    merge: gitMergePorts(root),
+    readRecord: async (list, since) => {
+      const records = await recordDir(worktreeDir(root, list.branch)).catch(() => undefined);
+      return records === undefined ? undefined : readLoopRecord(recordPaths(records), since);
+    },
+    output: (list) => screen.output(list.name, 'stdout'),
+    changed: (views) => screen.changed(views),
+    say: (list, text) => screen.say(list, text),
+    now: Date.now,
+  };
 }
 
 /**

@@ -26,8 +26,9 @@ export function readFileWithin(root: string, path: string): string | undefined {
     const opened = openedPath(fd, path);
     const inside = relative(realpathSync(root), opened);
     if (inside === '' || inside.startsWith('..') || isAbsolute(inside))
+      // One of ralph's own files, like a link in ralph/logs' place: an io fault (74), as own-file.ts says those.
       throw new RalphError(
-        'setup',
+        'io',
         `${shownPath(process.cwd(), path)} leads outside the repository, to ${opened}`,
         "put the file itself there, not a link: ralph reads it outside the agent's box",
       );

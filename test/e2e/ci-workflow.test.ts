@@ -153,6 +153,8 @@ describe('the generated GitHub workflow', () => {
       name.startsWith(`./ralph/vendor/${PACKAGE_NAME}-`) ||
       // ralph's own tarball: packed here (`./ralph-loop-cli-<version>.tgz`), or a release's download.
       name.startsWith(`./${PACKAGE_NAME}-`) ||
+      // ralph from a release tag, which carries dist/ (docs/releasing.md).
+      /^git\+https:\/\/github\.com\/<owner>\/<repo>\.git#v[\d.]+$/.test(name) ||
       new RegExp(`^https://github\\.com/<owner>/<repo>/releases/download/v[\\d.]+/${PACKAGE_NAME}-[\\d.]+\\.tgz$`).test(
         name,
       );

@@ -120,7 +120,8 @@ describe('installing ralph where the package is not on the registry', () => {
       const dir = tempDir('ralph-git-');
       const clone = join(dir, 'ralph');
       execFileSync('git', ['clone', '--quiet', '--no-hardlinks', PACKAGE_ROOT, clone]);
-      execFileSync('git', ['-C', clone, 'tag', `v${PACKAGE_VERSION}`]);
+      // -f: this checkout may hold the release's own tag already, on another commit.
+      execFileSync('git', ['-C', clone, 'tag', '-f', `v${PACKAGE_VERSION}`]);
       const repo = join(dir, 'project');
       execFileSync('git', ['init', '-q', repo]);
       const init = spawnSync(
@@ -166,7 +167,8 @@ describe('installing ralph where the package is not on the registry', () => {
       const dir = tempDir('ralph-git-');
       const clone = join(dir, 'ralph');
       execFileSync('git', ['clone', '--quiet', '--no-hardlinks', PACKAGE_ROOT, clone]);
-      execFileSync('git', ['-C', clone, 'tag', `v${PACKAGE_VERSION}`]);
+      // -f: this checkout may hold the release's own tag already, on another commit.
+      execFileSync('git', ['-C', clone, 'tag', '-f', `v${PACKAGE_VERSION}`]);
       const prefix = join(dir, 'prefix');
       const result = spawnSync(
         'npm',

@@ -202,6 +202,7 @@ describe('ralph run: logs, CSV and state', () => {
       'num_turns',
       'tool_calls',
       'agent',
+      'story',
     ]);
     expect(rows).toHaveLength(4);
     const [one, two, three] = rows.slice(1);

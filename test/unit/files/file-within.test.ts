@@ -35,7 +35,7 @@ describe('readFileWithin: what ralph reads of the agent outside the box stays in
     symlinkSync(join(base, 'id_rsa'), join(root, 'ralph/tasks.json'));
     expect(() => readFileWithin(root, join(root, 'ralph/tasks.json'))).toThrow(
       expect.objectContaining({
-        kind: 'setup',
+        kind: 'io',
         message: expect.stringContaining(`leads outside the repository, to ${base}/id_rsa`),
       }),
     );
