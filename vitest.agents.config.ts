@@ -11,6 +11,7 @@ export default defineConfig({
     // .ci/run must stay under 30 minutes with five clients' whole loops in it.
     maxWorkers: 2,
     // One temporary folder per run, removed at its end (test/helpers/temporary-folder.ts).
-    globalSetup: ['test/helpers/temporary-folder.ts'],
+    // Then every client installed once, before two files of one client could install it side by side.
+    globalSetup: ['test/helpers/temporary-folder.ts', 'test/real-clients/install-all.ts'],
   },
 });
