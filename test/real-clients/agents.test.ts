@@ -137,14 +137,17 @@ describe.each(CASES)('the real $kind, logged out, through ralph', (c) => {
       const repo = await taskRepo();
       const started = Date.now();
       const args = ['run', '--agent', c.kind, '--agent-bin', executable, '--max-iterations', '3', ...(c.args ?? [])];
-      const result = await ralph(repo, args, c.withinMs ?? TWO_MINUTES, c.env);
+      // A mark in the environment ralph hands its clients: the files beside this one run the same
+      // client at the same time, and only what this run started is this run's to leave nothing of.
+      const mark = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+      const result = await ralph(repo, args, c.withinMs ?? TWO_MINUTES, { ...c.env, RALPH_REAL_CASE: mark });
       const said = result.stdout + result.stderr;
       expect(result.code, said).toBe(64);
       expect(Date.now() - started).toBeLessThan(c.withinMs ?? TWO_MINUTES);
       expect(said).toMatch(c.reason);
       expect(said).toMatch(c.fix);
       expect(iterationsRun(repo)).toBeLessThanOrEqual(c.noCall ? 0 : 1);
-      expect(processesUnder(clientPrefix(c.kind))).toEqual([]);
+      expect(processesUnder(clientPrefix(c.kind), `RALPH_REAL_CASE=${mark}`)).toEqual([]);
     },
     (c.withinMs ?? TWO_MINUTES) + 30_000,
   );
@@ -207,14 +210,19 @@ function iterationsRun(root: string): number {
   return existsSync(csv) ? readFileSync(csv, 'utf8').trim().split('\n').length - 1 : 0;
 }
 
-/** Live processes whose command line names a path under the prefix (the client, its native binary). */
-function processesUnder(prefix: string): string[] {
+/**
+ * Live processes whose command line names a path under the prefix (the client, its native binary)
+ * and whose environment holds `mark`: this case's, not a neighbouring file's.
+ */
+function processesUnder(prefix: string, mark: string): string[] {
   const found: string[] = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
       const state = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (cmdline.includes(prefix) && !/^\d+ \(.*\) Z/.test(state)) found.push(`${pid}: ${cmdline.slice(0, 200)}`);
+      if (!cmdline.includes(prefix) || /^\d+ \(.*\) Z/.test(state)) continue;
+      if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(mark))
+        found.push(`${pid}: ${cmdline.slice(0, 200)}`);
     } catch {
       // Gone while we looked.
     }
