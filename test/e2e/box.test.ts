@@ -216,8 +216,9 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     await repo.steps([{ shell: ['(setsid sleep 3217 &) ; true'], hang: true }]);
     const result = await runRalph(repo, ['run', '--max-iterations', '1'], {
       env: { RALPH_BOX: undefined },
+      // One Ctrl-C: every later chunk of output would otherwise send another, and a third ends ralph at once.
       onStdout: (text, child) => {
-        if (text.includes('sleep 3217')) setImmediate(() => child.kill('SIGINT'));
+        if (text.includes('sleep 3217') && !child.killed) child.kill('SIGINT');
       },
     });
     expect(result.code).toBe(130);
