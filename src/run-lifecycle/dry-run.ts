@@ -39,7 +39,11 @@ export async function dryRun(
   // Opened first: the agent's program is asked its --version inside it, as in a real run.
   const box = await boxCheck(resolved, options.root, after.env ?? process.env, options.cwd);
   const inBox = box.choice?.box;
-  const enclose = inBox ? { enclose: inBox.wrap.bind(inBox) } : {};
+  const enclose = inBox
+    ? { enclose: inBox.wrap.bind(inBox) }
+    : box.check.status === 'failure'
+      ? { enclose: { refused: 'the box it would be asked in cannot start here' } }
+      : {};
   const { checks, agentPath, tasks } = await runChecks({ ...options, ...enclose });
   // Checked after the agent's, as a real run does: the work tree, then the branch and the resumes.
   if (after.tree) checks.push(after.tree);

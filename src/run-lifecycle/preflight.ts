@@ -52,8 +52,11 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
   sandboxed: boolean;
   /** The PATH ralph finds its own programs on (git, docker): its own, not the agent's. */
   hostPath: string;
-  /** The run's box, around what the agent's program is asked before the first call. */
-  enclose?: Enclose;
+  /**
+   * The run's box, around what the agent's program is asked before the first call; `refused` where
+   * the box the run names cannot start (the dry run goes on to list the rest): then nothing is asked.
+   */
+  enclose?: Enclose | { refused: string };
 }
 
 /**
@@ -109,13 +112,19 @@ export async function runChecks(
  */
 async function checkAgentService(options: PreflightOptions, nothingLeft: boolean) {
   const agent = await checkAgent({ ...options, needed: !nothingLeft });
+  const { enclose } = options;
+  if (typeof enclose === 'object') {
+    // Its program and environment may be the agent's own (ralph/config.json): never run outside the box.
+    const detail = `not asked: ${enclose.refused}`;
+    return { agent, service: { checks: [{ name: 'version', status: 'warning', detail } satisfies Check] } };
+  }
   const service =
     agent.path && !nothingLeft
       ? await checkService({
           agentPath: agent.path,
           dialect: dialectOf(options.agentKind),
           agentEnv: options.agentEnv,
-          ask: askAgent(agent.path, options.agentEnv, options.root, options.enclose),
+          ask: askAgent(agent.path, options.agentEnv, options.root, enclose),
           skip: options.skipPreflight,
           ...(options.serviceTimeoutMs === undefined ? {} : { timeoutMs: options.serviceTimeoutMs }),
         })

@@ -417,6 +417,21 @@ describe.skipIf(process.platform !== 'linux')('ralph run: where no box can be ma
     expect(repo.calls()).toBe(0);
   });
 
+  it("in the dry run, when the box asked for by name cannot start, does not ask the agent's program outside it", async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await mkdir(join(repo.root, 'tools'));
+    await writeFile(join(repo.root, 'tools/claude'), `#!/bin/sh\necho "$*" >> asked.txt\necho '1.0'\n`, {
+      mode: 0o755,
+    });
+    await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ agent: { bin: 'tools/claude' } }));
+    const result = await runRalph(repo, ['run', '--dry-run', '--box', 'bubblewrap'], {
+      env: { PATH: await pathWithout('bwrap') },
+    });
+    expect(result.code).toBe(64);
+    expect(result.stdout).toMatch(/version\s+.*not asked: the box it would be asked in cannot start here/);
+    expect(repo.exists('asked.txt')).toBe(false);
+  });
+
   it('refuses a ralph/config.json that would widen the box, naming the key', async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
     await writeFile(join(repo.root, 'ralph/config.json'), JSON.stringify({ box: { write: ['/'] } }));
