@@ -7,7 +7,7 @@
  * RALPH_REAL_AMP points the case at a client of your own.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clientOrSkip, loggedOut, realRun } from './real-run.js';
+import { clientOrSkip, runLoop, withoutLogins } from './loop.js';
 import { startAmpStandIn } from './stand-in-amp.js';
 
 let client: { bin: string } | { skip: string } = { skip: 'not installed yet' };
@@ -24,8 +24,10 @@ describe('the real Amp, a whole ralph run against a stand-in of its server', () 
       if ('skip' in client) return context.skip();
       const server = await startAmpStandIn();
       try {
-        const env = loggedOut({ AMP_API_KEY: 'sgamp_stand_in', AMP_URL: server.url, AMP_SKIP_UPDATE_CHECK: '1' });
-        const outcome = await realRun('amp', client.bin, {
+        const env = withoutLogins({ AMP_API_KEY: 'sgamp_stand_in', AMP_URL: server.url, AMP_SKIP_UPDATE_CHECK: '1' });
+        const outcome = await runLoop({
+          kind: 'amp',
+          bin: client.bin,
           args: ['--max-iterations', '3'],
           env: { ...env, RALPH_BOX_NETWORK: 'open' },
           timeoutMs: RUN_MS,

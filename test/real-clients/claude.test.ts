@@ -7,14 +7,12 @@
  * whole loops against a stand-in API are in claude-loops.test.ts.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeLoginState } from '../../src/agent/claude/login-state.js';
 import { claude } from '../../src/agent/claude/dialect.js';
 import { liftsRootRefusal, ROOT_RULE_READ_FROM } from '../../src/agent/claude/sandbox-rule.js';
 import { installOrSkip } from './install-client.js';
+import { withoutLogins } from './loop.js';
 
 const isClaudeCodeVersion = (version: string) => claude.versionPattern.test(version);
 
@@ -22,16 +20,11 @@ const installed = await installOrSkip('claude', process.env.RALPH_REAL_CLAUDE);
 const CLAUDE = installed.bin ?? '';
 const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/sudo privileges';
 
-/** An environment with no login: an empty HOME and none of the key variables. */
+/** An environment with no login, where ralph's own runs do not say it is a sandbox either. */
 function loggedOut(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const {
-    ANTHROPIC_API_KEY: _k,
-    ANTHROPIC_AUTH_TOKEN: _t,
-    CLAUDE_CODE_OAUTH_TOKEN: _o,
-    IS_SANDBOX: _s,
-    ...rest
-  } = process.env;
-  return { ...rest, HOME: mkdtempSync(join(tmpdir(), 'ralph-real-home-')), CLAUDE_CONFIG_DIR: undefined, ...extra };
+  const env = withoutLogins(extra);
+  if (!('IS_SANDBOX' in extra)) delete env.IS_SANDBOX;
+  return env;
 }
 
 function version(): string {

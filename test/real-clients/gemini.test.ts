@@ -8,7 +8,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clientOrSkip, loggedOut, realRun } from './real-run.js';
+import { clientOrSkip, runLoop, withoutLogins } from './loop.js';
+import { endingCases } from './shared-cases.js';
 import { GEMINI_USAGE, startGeminiStandIn } from './stand-in-gemini.js';
 import { SCENARIOS, usageLimit, type Turn } from './turns.js';
 
@@ -24,14 +25,16 @@ async function run(script: readonly Turn[], args: string[] = [], options: { key?
   if ('skip' in client) return undefined;
   const api = await startGeminiStandIn(script);
   try {
-    const env = loggedOut({ GEMINI_API_KEY: options.key ?? 'stand-in-key', GOOGLE_GEMINI_BASE_URL: api.url });
+    const env = withoutLogins({ GEMINI_API_KEY: options.key ?? 'stand-in-key', GOOGLE_GEMINI_BASE_URL: api.url });
     const home = env.HOME ?? '';
     await mkdir(join(home, '.gemini'));
     await writeFile(
       join(home, '.gemini/settings.json'),
       JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
     );
-    const outcome = await realRun('gemini', client.bin, {
+    const outcome = await runLoop({
+      kind: 'gemini',
+      bin: client.bin,
       args: ['--model', 'gemini-stand-in', ...args],
       env: { ...env, RALPH_BOX_NETWORK: 'open' },
       timeoutMs: RUN_MS,
@@ -44,6 +47,8 @@ async function run(script: readonly Turn[], args: string[] = [], options: { key?
 }
 
 describe('the real Gemini CLI, whole ralph runs against a stand-in Gemini API', () => {
+  endingCases(run, RUN_MS + 30_000);
+
   it(
     'completes the story through its own run_shell_command call and commit, then COMPLETE',
     async (context) => {
@@ -67,31 +72,6 @@ describe('the real Gemini CLI, whole ralph runs against a stand-in Gemini API', 
   );
 
   it(
-    'ends BLOCKED with the reason its text gives (exit 2)',
-    async (context) => {
-      const outcome = await run(SCENARIOS.blocked);
-      if (!outcome) return context.skip();
-      expect(outcome.result.code, outcome.said).toBe(2);
-      expect(outcome.repo.lastRun()).toMatchObject({
-        reason: 'blocked',
-        detail: 'The stand-in cannot reach the database',
-      });
-    },
-    RUN_MS + 30_000,
-  );
-
-  it(
-    'ends DECIDE with the question its text asks (exit 3)',
-    async (context) => {
-      const outcome = await run(SCENARIOS.decide);
-      if (!outcome) return context.skip();
-      expect(outcome.result.code, outcome.said).toBe(3);
-      expect(outcome.repo.lastRun()).toMatchObject({ reason: 'decide', detail: 'Postgres or SQLite for the store?' });
-    },
-    RUN_MS + 30_000,
-  );
-
-  it(
     'stops on a usage limit with the reset the API sent (RetryInfo), read from its output',
     async (context) => {
       const now = new Date();
@@ -103,18 +83,6 @@ describe('the real Gemini CLI, whole ralph runs against a stand-in Gemini API', 
       expect(last).toMatchObject({ reason: 'usage_limit', resetSource: 'retry_after' });
       const sent = (script[0] as { resetsAt: Date }).resetsAt.getTime();
       expect(Math.abs(Date.parse(String(last.resetsAt)) - sent)).toBeLessThan(120_000);
-    },
-    RUN_MS + 30_000,
-  );
-
-  it(
-    'with a key the API refuses, ends AGENT AUTH after one call (exit 64)',
-    async (context) => {
-      const outcome = await run(SCENARIOS.auth, ['--max-iterations', '3']);
-      if (!outcome) return context.skip();
-      expect(outcome.result.code, outcome.said).toBe(64);
-      expect(outcome.repo.lastRun()).toMatchObject({ reason: 'agent_auth' });
-      expect(outcome.rows).toHaveLength(1);
     },
     RUN_MS + 30_000,
   );

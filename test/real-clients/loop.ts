@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentKind } from '../../src/agent/dialects.js';
 import { makeRepo, runRalph, type RalphResult, type Repo } from '../helpers/e2e.js';
+import { installOrSkip } from './install-client.js';
 
-/** Every variable through which a client could find a login of this machine's. */
+/** Every variable through which a client could find a login, or a server, of this machine's. */
 const LOGIN_VARIABLES = [
   'ANTHROPIC_API_KEY',
   'ANTHROPIC_AUTH_TOKEN',
@@ -23,15 +24,33 @@ const LOGIN_VARIABLES = [
   'CODEX_HOME',
   'GEMINI_API_KEY',
   'GOOGLE_API_KEY',
-  'AMP_API_KEY',
+  'GOOGLE_GENAI_USE_VERTEXAI',
+  'GOOGLE_GENAI_USE_GCA',
+  'GOOGLE_GEMINI_BASE_URL',
   'OPENCODE_API_KEY',
+  'OPENCODE_CONFIG',
+  'OPENCODE_CONFIG_CONTENT',
+  'AMP_API_KEY',
+  'AMP_URL',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
 ];
 
 /** An environment with none of this machine's logins: an empty HOME, no key variable, then `extra`. */
 export function withoutLogins(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'ralph-real-home-')) };
-  for (const name of LOGIN_VARIABLES) env[name] = undefined;
+  // Deleted, not set to undefined: some cases hand this environment to the client directly.
+  for (const name of LOGIN_VARIABLES) delete env[name];
   return { ...env, ...extra };
+}
+
+/**
+ * The installed client (RALPH_REAL_<KIND> names one of your own), or why it cannot be had here:
+ * installOrSkip's one line, which the CI job counts, and the cases then skip.
+ */
+export async function clientOrSkip(kind: AgentKind): Promise<{ bin: string } | { skip: string }> {
+  const installed = await installOrSkip(kind, process.env[`RALPH_REAL_${kind.toUpperCase()}`]);
+  return installed.skip === undefined ? { bin: installed.bin } : { skip: installed.skip };
 }
 
 let boxChecked: boolean | undefined;
@@ -73,6 +92,8 @@ export async function runLoop(options: {
     env: {
       ...options.env,
       RALPH_BOX: boxWorks() ? 'bubblewrap' : 'none',
+      // The suite may itself run in CI: the client under test sees none.
+      CI: '',
       // As root the real Claude Code refuses --dangerously-skip-permissions unless told it is in a sandbox.
       IS_SANDBOX: '1',
     },

@@ -6,7 +6,8 @@
  * of the tokens the stand-in charged. RALPH_REAL_OPENCODE points the cases at a client of your own.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clientOrSkip, loggedOut, realRun } from './real-run.js';
+import { clientOrSkip, runLoop, withoutLogins } from './loop.js';
+import { endingCases } from './shared-cases.js';
 import { CHAT_USAGE, OPENCODE_PRICE as PRICE, opencodeConfig, startChatStandIn } from './stand-in-openai-chat.js';
 import { SCENARIOS, usageLimit, type Turn } from './turns.js';
 
@@ -22,8 +23,10 @@ async function run(script: readonly Turn[], args: string[] = []) {
   if ('skip' in client) return undefined;
   const api = await startChatStandIn(script);
   try {
-    const env = loggedOut({ OPENCODE_CONFIG_CONTENT: opencodeConfig(api.url), OPENCODE_DISABLE_MODELS_FETCH: '1' });
-    const outcome = await realRun('opencode', client.bin, {
+    const env = withoutLogins({ OPENCODE_CONFIG_CONTENT: opencodeConfig(api.url), OPENCODE_DISABLE_MODELS_FETCH: '1' });
+    const outcome = await runLoop({
+      kind: 'opencode',
+      bin: client.bin,
       args,
       env: { ...env, RALPH_BOX_NETWORK: 'open' },
       timeoutMs: RUN_MS,
@@ -39,6 +42,8 @@ async function run(script: readonly Turn[], args: string[] = []) {
 }
 
 describe('the real OpenCode, whole ralph runs against a stand-in Chat Completions API', () => {
+  endingCases(run, RUN_MS + 30_000);
+
   it(
     'completes the story through its own bash tool call and commit, then COMPLETE; cost as charged',
     async (context) => {
@@ -60,31 +65,6 @@ describe('the real OpenCode, whole ralph runs against a stand-in Chat Completion
     RUN_MS + 30_000,
   );
 
-  it(
-    'ends BLOCKED with the reason its text gives (exit 2)',
-    async (context) => {
-      const outcome = await run(SCENARIOS.blocked);
-      if (!outcome) return context.skip();
-      expect(outcome.result.code, outcome.said).toBe(2);
-      expect(outcome.repo.lastRun()).toMatchObject({
-        reason: 'blocked',
-        detail: 'The stand-in cannot reach the database',
-      });
-    },
-    RUN_MS + 30_000,
-  );
-
-  it(
-    'ends DECIDE with the question its text asks (exit 3)',
-    async (context) => {
-      const outcome = await run(SCENARIOS.decide);
-      if (!outcome) return context.skip();
-      expect(outcome.result.code, outcome.said).toBe(3);
-      expect(outcome.repo.lastRun()).toMatchObject({ reason: 'decide', detail: 'Postgres or SQLite for the store?' });
-    },
-    RUN_MS + 30_000,
-  );
-
   // OpenCode 1.18.33 waits out a 429 itself, for as long as its retry-after says, and prints nothing
   // meanwhile in `run --format json` (nor in --print-logs): ralph has no words to read a reset from.
   // This pins that: the day the client says something, this fails and the dialect learns to read it.
@@ -98,18 +78,6 @@ describe('the real OpenCode, whole ralph runs against a stand-in Chat Completion
       expect(outcome.result.code, outcome.said).not.toBe(0);
       expect(outcome.calls).toBe(1);
       expect(outcome.rows.map((row) => row.outcome)).toEqual(['idle_timeout']);
-    },
-    RUN_MS + 30_000,
-  );
-
-  it(
-    'with a key the API refuses, ends AGENT AUTH after one call (exit 64)',
-    async (context) => {
-      const outcome = await run(SCENARIOS.auth, ['--max-iterations', '3']);
-      if (!outcome) return context.skip();
-      expect(outcome.result.code, outcome.said).toBe(64);
-      expect(outcome.repo.lastRun()).toMatchObject({ reason: 'agent_auth' });
-      expect(outcome.rows).toHaveLength(1);
     },
     RUN_MS + 30_000,
   );
