@@ -21,6 +21,7 @@ const ADAPTERS = [
   'src/init',
   'src/status',
   'src/ui',
+  'src/text',
   'src/report',
   'src/answer',
   'src/demo',

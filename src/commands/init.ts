@@ -19,7 +19,7 @@ import type { AskOptions } from '../init/registry.js';
 import { RALPH_WORKFLOWS } from '../init/workflow-install.js';
 import { agentNotes, agentToSetUp, checkAgentKind, loggedIn, refusesRoot } from './init-agent.js';
 import { RalphError } from '../errors.js';
-import { oneLine } from '../ui/neutralise.js';
+import { oneLine } from '../text/neutralise.js';
 import { pathExists } from '../files/missing-file.js';
 import { resetPaths } from '../init/reset-files.js';
 import { stepsDone } from '../init/steps-done.js';

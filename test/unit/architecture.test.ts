@@ -26,6 +26,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'report',
     'answer',
     'ui',
+    'text',
     'demo',
     'templates.ts',
     'package-info.ts',
