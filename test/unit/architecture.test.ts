@@ -118,6 +118,14 @@ describe('the architecture, drawn from the imports', () => {
     expect(named.filter((folder) => !present.includes(folder))).toEqual([]);
   });
 
+  it('says in docs/development.md what every folder of src/ holds', () => {
+    const text = readFileSync(resolve(SRC, '../docs/development.md'), 'utf8');
+    const named = FLOORS.flatMap(({ folders }) => folders).map((folder) =>
+      folder.endsWith('.ts') ? `src/${folder}` : `src/${folder}/`,
+    );
+    expect(named.filter((folder) => !text.includes(`| \`${folder}\` |`))).toEqual([]);
+  });
+
   it('has no import that goes up a floor', () => {
     expect(held.filter(upward).map(withFloors)).toEqual([]);
   });
