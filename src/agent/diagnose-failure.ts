@@ -2,7 +2,7 @@ import type { AgentFailure, Exhaustion } from '../domain/agent-failure.js';
 import type { ExhaustedCause } from '../domain/usage.js';
 import type { AgentDialect } from './dialect.js';
 import type { OutputSummary } from './output/agent-output.js';
-import { neutralise } from '../ui/neutralise.js';
+import { neutralise } from '../text/neutralise.js';
 import { detectServerBusy, detectUsageLimit, isLimitStatus } from './usage-limit.js';
 
 /**

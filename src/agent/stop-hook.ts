@@ -1,4 +1,4 @@
-import type { Merged } from '../init/merged.js';
+import type { Merged } from '../files/merged.js';
 
 /** What ralph uses of the JSON a client sends its Stop hook on stdin. */
 export interface StopHookInput {

@@ -7,7 +7,7 @@ import type { RunPaths } from '../files/record-paths.js';
 import { updateRunState } from '../files/run-state.js';
 import { quoteLines } from '../domain/quote-lines.js';
 import { isoSeconds } from '../loop/time.js';
-import { neutralise } from '../ui/neutralise.js';
+import { neutralise } from '../text/neutralise.js';
 import type { Waiting } from './waiting.js';
 
 /** Where one answer went, for the human's confirmation. */

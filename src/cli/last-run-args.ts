@@ -4,7 +4,7 @@ import { parseJson } from '../files/json-text.js';
 import { readLastRunText } from '../files/last-run.js';
 import { addRunOptions, givenRunFlags } from './run-flags.js';
 import type { ReplayedRun, ReplaySource } from '../commands/answer.js';
-import { neutralise } from '../ui/neutralise.js';
+import { neutralise } from '../text/neutralise.js';
 import { replayedAgentBin, replayedFiles, withRecordedLimit } from './replay-limits.js';
 
 /**

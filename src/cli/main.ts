@@ -10,7 +10,7 @@ import { declareIntegrate } from './declare-integrate.js';
 import { declareAnswer } from './answer-command.js';
 import { declareRun, declareRunOptions } from './run-command.js';
 import { declareLists, declareWorktrees } from './list-commands.js';
-import { detectCi } from '../config/ci-environment.js';
+import { detectCi } from '../process/ci-environment.js';
 import { currentDirectory, requireWorkingDirectory } from './working-directory.js';
 
 /** The exit code of a bad command line: a usage error, like every other refusal of its kind. */

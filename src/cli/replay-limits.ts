@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
-import { neutralise } from '../ui/neutralise.js';
+import { neutralise } from '../text/neutralise.js';
 import { agentBinReplayRefusal } from '../run-lifecycle/replay-agent-bin.js';
 
 type Flags = Partial<Record<RunOptionKey, unknown>>;

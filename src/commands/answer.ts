@@ -1,7 +1,7 @@
 import { readAnswerText, type AnswerSource } from '../answer/answer-text.js';
 import { recordAnswer } from '../answer/record-answer.js';
 import { findWaiting, type Waiting } from '../answer/waiting.js';
-import { detectCi } from '../config/ci-environment.js';
+import { detectCi } from '../process/ci-environment.js';
 import type { RunOptionKey } from '../config/run-options.js';
 import { quoteLines } from '../domain/quote-lines.js';
 import { RalphError } from '../errors.js';
@@ -16,7 +16,7 @@ import { runPaths } from '../git/run-paths.js';
 import { chooseTaskList, TASKS_VARIABLE, type ChosenList } from '../lists/chosen-list.js';
 import { existingListWorktree } from '../lists/list-worktree.js';
 import { findTaskLists, worktreeDir } from '../lists/task-lists.js';
-import { neutralise, oneLine } from '../ui/neutralise.js';
+import { neutralise, oneLine } from '../text/neutralise.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 
 /** Where `ralph answer --run` reads the last run's flags: ralph's record, in the records of the work tree `root`. */

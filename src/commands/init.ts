@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { detectGates, type DetectedGate } from '../gates/detect-gates.js';
 import { acceptAsLeftBehind } from '../files/run-state.js';
 import { runPaths } from '../git/run-paths.js';
+import { uncommittedChanges } from '../git/work-tree.js';
 import { findRepoRoot } from '../git/repository.js';
 import { applyPlan, type ItemOutcome } from '../init/apply-plan.js';
 import { GITHUB_WORKFLOW, type CiProvider } from '../init/ci-providers.js';
@@ -19,7 +20,7 @@ import type { AskOptions } from '../init/registry.js';
 import { RALPH_WORKFLOWS } from '../init/workflow-install.js';
 import { agentNotes, agentToSetUp, checkAgentKind, loggedIn, refusesRoot } from './init-agent.js';
 import { RalphError } from '../errors.js';
-import { oneLine } from '../ui/neutralise.js';
+import { oneLine } from '../text/neutralise.js';
 import { pathExists } from '../files/missing-file.js';
 import { resetPaths } from '../init/reset-files.js';
 import { stepsDone } from '../init/steps-done.js';
@@ -84,7 +85,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
     .filter((outcome) => ['created', 'replaced', 'updated', 'reset'].includes(outcome.result))
     .map((outcome) => outcome.path);
   const { records } = await runPaths(root, { say: (line) => process.stderr.write(`${line}\n`) });
-  await acceptAsLeftBehind(root, records, written);
+  await acceptAsLeftBehind(records, written, await uncommittedChanges(root));
   const where: Whereabouts = {
     agent,
     agentFound: agentPath !== undefined,

@@ -1,4 +1,4 @@
-import { detectCi } from '../config/ci-environment.js';
+import { detectCi } from '../process/ci-environment.js';
 import { findRepoRoot } from '../git/repository.js';
 import { GitStopped } from '../git/safe-git.js';
 import { exitCodeFor, type InterruptSignal } from '../loop/termination.js';

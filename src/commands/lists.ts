@@ -1,12 +1,12 @@
 import pc from 'picocolors';
 import { readReviewPolicy } from '../config/review-policy.js';
-import { detectCi } from '../config/ci-environment.js';
+import { detectCi } from '../process/ci-environment.js';
 import { RalphError } from '../errors.js';
 import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { ralphPaths } from '../files/paths.js';
 import { findRepoRoot } from '../git/repository.js';
 import { readListOverviews, type ListOverview } from '../lists/list-overview.js';
-import { neutralise, oneLine } from '../ui/neutralise.js';
+import { neutralise, oneLine } from '../text/neutralise.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 
 export interface ListsOptions {

@@ -7,7 +7,7 @@ import { statusReviewPolicy } from '../status/status-policy.js';
 import { renderStatus } from '../status/render-status.js';
 import { forecastJson } from '../status/forecast-text.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
-import { detectCi } from '../config/ci-environment.js';
+import { detectCi } from '../process/ci-environment.js';
 
 export interface StatusOptions {
   cwd: string;

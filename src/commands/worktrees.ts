@@ -1,6 +1,6 @@
 import { findRepoRoot } from '../git/repository.js';
 import { pruneWorktrees, type PruneVerdict } from '../lists/prune-worktrees.js';
-import { neutralise } from '../ui/neutralise.js';
+import { neutralise } from '../text/neutralise.js';
 
 export interface WorktreesPruneOptions {
   cwd: string;

@@ -4,7 +4,7 @@ import { sandboxName } from './sandbox-kind.js';
 import { BOX_OPTIONS } from './box-options.js';
 import { option, type OptionDef } from './option-def.js';
 import { AGENT_KINDS, type AgentKind } from '../agent/dialects.js';
-import { isCi } from './ci-environment.js';
+import { isCi } from '../process/ci-environment.js';
 import { notifyEvents, notifyTargets, type NotifyEvent } from './notify-targets.js';
 
 export type { OptionDef };

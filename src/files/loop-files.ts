@@ -69,7 +69,7 @@ export function createLoopFiles(
     recordSeenApprovals: async (ids) => {
       await updateRunState(records, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] }));
     },
-    recordHead: headRecorder(paths.root),
+    recordHead: headRecorder(records.dir),
     saveUnconfirmedApprovals: async (ids) => {
       await updateRunState(records, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({
         ...current,

@@ -1,6 +1,5 @@
 import { dirname, join } from 'node:path';
 import { ownFile } from '../errors.js';
-import { recordDir } from '../git/record-dir.js';
 import { parseJson } from './json-text.js';
 import { lazySchema } from './lazy-zod.js';
 import { readOwnFile, replaceOwnFile } from './own-file.js';
@@ -70,12 +69,7 @@ export async function recordLoopHead(records: string, move: HeadMove): Promise<v
   await replaceOwnFile(dirname(records), join(records, LOOP_HEADS_FILE), text);
 }
 
-/** The loop's `recordHead`: each move into the record folder of the work tree at `root`, found at the first. */
-export function headRecorder(root: string): (move: HeadMove) => Promise<void> {
-  let records: Promise<string> | undefined;
-  return async (move) => {
-    records ??= recordDir(root);
-    const dir = await records;
-    await ownFile(join(dir, LOOP_HEADS_FILE), 'write', () => recordLoopHead(dir, move));
-  };
+/** The loop's `recordHead`: each move into the record folder `dir` (the run's, as `recordDir` resolved it). */
+export function headRecorder(dir: string): (move: HeadMove) => Promise<void> {
+  return (move) => ownFile(join(dir, LOOP_HEADS_FILE), 'write', () => recordLoopHead(dir, move));
 }

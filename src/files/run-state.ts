@@ -1,6 +1,6 @@
 import { relative, sep } from 'node:path';
 import { ownFile } from '../errors.js';
-import { uncommittedChanges, type WorkTreeChanges } from '../git/work-tree.js';
+import type { WorkTreeChanges } from '../domain/work-tree-changes.js';
 import type { Reason } from '../loop/termination.js';
 import { readOwnFile, replaceOwnFile } from './own-file.js';
 import { parseJson } from './json-text.js';
@@ -115,14 +115,14 @@ export function withListBranch<T extends { branchName?: string }>(tasks: T, root
 
 /**
  * Counts what ralph itself just wrote outside ralph/ (`ralph init`: .gitignore, the client's hook settings,
- * a CI workflow) as left behind by ralph, so the first `ralph run` does not refuse over it.
+ * a CI workflow) as left behind by ralph, so the first `ralph run` does not refuse over it. `now`: the
+ * work tree's uncommitted changes as they stand (git/work-tree.ts), read by the caller.
  */
 export async function acceptAsLeftBehind(
-  root: string,
   records: RecordPaths,
   written: readonly string[],
+  now: WorkTreeChanges,
 ): Promise<void> {
-  const now = await uncommittedChanges(root);
   const ours = Object.entries(now).filter(([changed]) => written.includes(changed));
   if (ours.length === 0) return;
   const stored = await readStored(records);

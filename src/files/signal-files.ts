@@ -3,7 +3,7 @@ import { isoSeconds } from '../loop/time.js';
 import { readFile } from 'node:fs/promises';
 import { ioError, isErrno, RalphError } from '../errors.js';
 import { readOwnFile, replaceOwnFile } from './own-file.js';
-import { neutralise } from '../ui/neutralise.js';
+import { neutralise } from '../text/neutralise.js';
 
 /** Writes ralph/blocked.txt: where the reason came from, then the reason. */
 export async function writeBlocked(

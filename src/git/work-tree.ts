@@ -3,13 +3,11 @@ import { createReadStream } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import type { WorkTreeChanges } from '../domain/work-tree-changes.js';
 import { isErrno } from '../errors.js';
 import { pathExists } from '../files/missing-file.js';
 import { gitOutput } from './safe-git.js';
 import { gitDirsFromFiles } from './head-file.js';
-
-/** Uncommitted paths (relative to the root) and a hash of each one's content; `deleted` when it is gone. */
-export type WorkTreeChanges = Record<string, string>;
 
 /** ralph's own folder (or a link to it): its files change during every run and never count as the user's changes. */
 const isRalphs = (path: string) => path === 'ralph' || path.startsWith('ralph/');

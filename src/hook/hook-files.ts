@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { parseJson } from '../files/json-text.js';
 import { appendOwnFile, readOwnFile, replaceOwnFile } from '../files/own-file.js';
-import { oneLine } from '../ui/neutralise.js';
+import { oneLine } from '../text/neutralise.js';
 
 /**
  * How many times the hook has blocked the current iteration. Kept in ralph/logs/hook-state.json,

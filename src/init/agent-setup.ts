@@ -1,4 +1,4 @@
-import type { Merged } from './merged.js';
+import type { Merged } from '../files/merged.js';
 
 /**
  * What `ralph init` needs to know of the agent client it sets up, in that client's own terms: its

@@ -5,7 +5,7 @@ import { readOptional } from '../files/signal-files.js';
 import type { PlannedItem } from './init-plan.js';
 import { unlessMissing } from '../files/missing-file.js';
 import { backUp } from './reset-files.js';
-import type { Merged } from './merged.js';
+import type { Merged } from '../files/merged.js';
 import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
 
 /** What happened to one planned item. */

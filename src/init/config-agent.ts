@@ -1,5 +1,5 @@
 import { indentOf, isObject, parseJson } from '../files/json-text.js';
-import type { Merged } from './merged.js';
+import type { Merged } from '../files/merged.js';
 
 /**
  * `ralph init --agent <kind> --force` on a config that exists: the flag names `agent.kind`, so that

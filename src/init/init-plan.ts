@@ -1,7 +1,7 @@
 import { mergeGitignore } from '../files/gitignore.js';
 import { LOOP_OWNED_PATHS } from '../files/paths.js';
 import { readTemplate } from '../templates.js';
-import type { Merged } from './merged.js';
+import type { Merged } from '../files/merged.js';
 import type { DetectedGate } from '../gates/detect-gates.js';
 import { GITHUB_WORKFLOW, type CiProvider } from './ci-providers.js';
 import type { RalphShSetup } from './import-ralph-sh.js';

@@ -1,6 +1,6 @@
 import { RalphError } from '../errors.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.js';
-import { oneLine } from '../ui/neutralise.js';
+import { oneLine } from '../text/neutralise.js';
 import type { ItemOutcome } from './apply-plan.js';
 import { defaultInstallSpec, installArgument } from './install-spec.js';
 import { askRegistry, type AskOptions, type RegistryAnswer } from './registry.js';

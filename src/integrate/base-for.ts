@@ -7,7 +7,7 @@ import { ralphPaths } from '../files/paths.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
 import { commitOf } from '../git/merge-check.js';
 import { WORKTREES_DIR, worktreeDir } from '../lists/task-lists.js';
-import { oneLine } from '../ui/neutralise.js';
+import { oneLine } from '../text/neutralise.js';
 import { integrate } from './integrate.js';
 import { dependenciesOf, type ListRef } from './integration-order.js';
 import { isIn, outcomeLine } from './integration-report.js';

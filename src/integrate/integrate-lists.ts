@@ -9,7 +9,7 @@ import { branchCommit } from '../git/integration-branch.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
 import { findTaskLists, LISTS_DIR, WORKTREES_DIR, worktreeDir } from '../lists/task-lists.js';
 import { exitCodeFor } from '../loop/termination.js';
-import { oneLine } from '../ui/neutralise.js';
+import { oneLine } from '../text/neutralise.js';
 import { integrate } from './integrate.js';
 import { integrationBox } from './gate-box.js';
 import { boxLine } from '../box/box-gate-place.js';

@@ -1,9 +1,9 @@
 import { basename, relative } from 'node:path';
-import { isCi } from '../config/ci-environment.js';
+import { isCi } from '../process/ci-environment.js';
 import type { NotifyEvent } from '../config/notify-targets.js';
 import type { RunReport } from '../loop/run-report.js';
 import { waitsForHuman } from '../loop/termination.js';
-import { oneLine } from '../ui/neutralise.js';
+import { oneLine } from '../text/neutralise.js';
 import { counted } from '../domain/plural.js';
 
 /** What happened, as the run knows it: an ending, or one of the moments mid-run worth a word. */

@@ -1,4 +1,4 @@
-import { oneLine } from '../ui/neutralise.js';
+import { oneLine } from '../text/neutralise.js';
 import type { LoopMessage } from './channel-messages.js';
 
 /** What the supervisor shows of one loop: all it holds of it, rebuilt from the loop's messages. */

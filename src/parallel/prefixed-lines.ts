@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { drained } from '../ui/drained.js';
-import { oneLine } from '../ui/neutralise.js';
+import { drained } from '../text/drained.js';
+import { oneLine } from '../text/neutralise.js';
 import { BoundedLines } from './bounded-lines.js';
 
 /** A line of a loop's output longer than this is cut there, marked `…`: memory stays bounded. */

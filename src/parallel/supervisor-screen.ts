@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { createOwnFile } from '../files/own-file.js';
 import { stopToken } from '../ui/runner-fence.js';
-import { oneLine } from '../ui/neutralise.js';
+import { oneLine } from '../text/neutralise.js';
 import { LiveBoard, nameWidth } from './live-board.js';
 import { loopLine, type LoopView } from './loop-view.js';
 import { prefixedLines } from './prefixed-lines.js';

@@ -1,4 +1,4 @@
-import { oneLine } from '../ui/neutralise.js';
+import { oneLine } from '../text/neutralise.js';
 
 /**
  * Text from the agent or the task list is hostile: a reason may hold `<script>`, a title an

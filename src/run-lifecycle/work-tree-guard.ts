@@ -1,5 +1,6 @@
 import { RalphError } from '../errors.js';
-import { foreignChanges, pendingOperation, uncommittedChanges, type WorkTreeChanges } from '../git/work-tree.js';
+import type { WorkTreeChanges } from '../domain/work-tree-changes.js';
+import { foreignChanges, pendingOperation, uncommittedChanges } from '../git/work-tree.js';
 
 /** How many changed paths a refusal lists before it says how many more there are. */
 const LISTED_PATHS = 10;

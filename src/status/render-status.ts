@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { formatUsage } from '../domain/usage.js';
 import { formatDuration, reasonLabel } from '../ui/format.js';
-import { neutralise, oneLine } from '../ui/neutralise.js';
+import { neutralise, oneLine } from '../text/neutralise.js';
 import { forecastLines } from './forecast-text.js';
 import type { IterationStatus, LastRunStatus, LoopStatus, StatusReport, TasksStatus } from './read-status.js';
 

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { isCi } from '../config/ci-environment.js';
+import { isCi } from '../process/ci-environment.js';
 
 /** Asks a yes/no question; resolves true only on an explicit yes. */
 export type Confirm = (question: string) => Promise<boolean>;

@@ -5,7 +5,7 @@ import type { RunReport } from '../loop/run-report.js';
 import { waitsForHuman } from '../loop/termination.js';
 import { summaryFacts } from './run-summary.js';
 import { formatDuration, reasonLabel } from './format.js';
-import { neutralise, oneLine } from './neutralise.js';
+import { neutralise, oneLine } from '../text/neutralise.js';
 
 /** Escapes the data of a workflow command (`::error::data`), which must stay on one line. */
 export function escapeData(text: string): string {

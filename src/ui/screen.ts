@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import pc from 'picocolors';
-import { drained } from './drained.js';
+import { drained } from '../text/drained.js';
 import { displayWidth, fitToWidth } from './display-width.js';
 import { fencedFromRunner, stopToken } from './runner-fence.js';
-import { neutralise, Neutraliser } from './neutralise.js';
+import { neutralise, Neutraliser } from '../text/neutralise.js';
 
 /** Where ralph's own lines go; on a TTY also one status line kept below everything else. */
 export interface Console {
@@ -252,5 +252,5 @@ function written(stream: NodeJS.WritableStream): Promise<void> {
   });
 }
 
-/** Whether this is a CI job, and GitHub Actions in particular: the one reading, in config/ci-environment.ts. */
-export { detectCi } from '../config/ci-environment.js';
+/** Whether this is a CI job, and GitHub Actions in particular: the one reading, in process/ci-environment.ts. */
+export { detectCi } from '../process/ci-environment.js';

@@ -2,36 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { FLOORS } from '../../floors.js';
 
 /**
- * The floors of src/, drawn from its imports (type imports included): each module may import
- * its own floor and those below. CONTRIBUTING.md names them; eslint.config.js enforces the same.
+ * Imports that go up a floor today, each as `from → to` under src/: removed by the listeners
+ * branch (one list of what listens to a run, issue 42). Nothing is to be added here.
  */
-const FLOORS: readonly (readonly string[])[] = [
-  ['domain', 'errors.ts'],
-  ['loop'],
-  [
-    'agent',
-    'process',
-    'box',
-    'config',
-    'files',
-    'gates',
-    'git',
-    'lists',
-    'integrate',
-    'hook',
-    'init',
-    'status',
-    'report',
-    'answer',
-    'ui',
-    'demo',
-    'templates.ts',
-    'package-info.ts',
-  ],
-  ['commands', 'run-lifecycle', 'outlets', 'parallel'],
-  ['cli'],
+const KNOWN_UPWARD: readonly string[] = [
+  'outlets/report-outlet.ts → commands/report.ts',
+  'outlets/summary-outlet.ts → run-lifecycle/replay-agent-bin.ts',
 ];
 
 const SRC = resolve(import.meta.dirname, '../../src');
@@ -49,25 +28,129 @@ function importsOf(file: string): string[] {
   return specifiers.map((specifier) => relative(SRC, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'));
 }
 
+/** The folder of src/ a module is in (a module at the top is its own). */
+const folderOf = (path: string) => path.split('/')[0]!;
+
 function floorOf(path: string): number {
-  const top = path.split('/')[0]!;
-  const floor = FLOORS.findIndex((names) => names.includes(top));
-  if (floor === -1) throw new Error(`src/${path} is on no floor: add its folder to FLOORS (and to CONTRIBUTING.md)`);
+  const floor = FLOORS.findIndex(({ folders }) => folders.includes(folderOf(path)));
+  if (floor === -1) throw new Error(`src/${path} is on no floor: add its folder to FLOORS in floors.js`);
   return floor;
 }
 
 const graph = new Map(modules(SRC).map((file) => [relative(SRC, file), importsOf(file)]));
+
+/** One import of a module: `edge` is `from → to`, as KNOWN_UPWARD names it. */
+interface Import {
+  from: string;
+  to: string;
+  edge: string;
+}
+
+const imports: Import[] = [...graph].flatMap(([from, targets]) =>
+  targets.map((to) => ({ from, to, edge: `${from} → ${to}` })),
+);
+/** Every import but the known upward ones: what the floors and the folders' circles are checked on. */
+const held = imports.filter(({ edge }) => !KNOWN_UPWARD.includes(edge));
+
+const upward = ({ from, to }: Import) => floorOf(to) > floorOf(from);
+/** An import, named with the floor at each end. */
+const withFloors = ({ from, to }: Import) =>
+  `${from} (${FLOORS[floorOf(from)]!.name}) → ${to} (${FLOORS[floorOf(to)]!.name})`;
+
+/**
+ * The circles between folders: the strongly connected components of the folder graph, each as its
+ * edges, with one import that makes each edge.
+ */
+function folderCircles(edges: readonly Import[]): string[] {
+  const next = new Map<string, Set<string>>();
+  const example = new Map<string, string>();
+  for (const { from, to, edge } of edges) {
+    const [source, target] = [folderOf(from), folderOf(to)];
+    if (source === target) continue;
+    next.set(source, (next.get(source) ?? new Set()).add(target));
+    if (!example.has(`${source} ${target}`)) example.set(`${source} ${target}`, edge);
+  }
+  return stronglyConnected(next)
+    .filter((component) => component.length > 1)
+    .map((component) =>
+      component
+        .flatMap((source) =>
+          [...(next.get(source) ?? [])]
+            .filter((target) => component.includes(target))
+            .sort()
+            .map((target) => `${source} → ${target} (${example.get(`${source} ${target}`)})`),
+        )
+        .join('; '),
+    );
+}
+
+/** Tarjan's strongly connected components, each sorted by name. */
+function stronglyConnected(next: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const target of next.get(node) ?? []) {
+      if (!index.has(target)) visit(target);
+      if (stack.includes(target)) low.set(node, Math.min(low.get(node)!, low.get(target)!));
+    }
+    if (low.get(node) === index.get(node)) components.push(stack.splice(stack.indexOf(node)).sort());
+  };
+  for (const node of [...next.keys()].sort()) if (!index.has(node)) visit(node);
+  return components;
+}
 
 describe('the architecture, drawn from the imports', () => {
   it('finds the modules and their imports', () => {
     expect(graph.size).toBeGreaterThan(50);
   });
 
-  it('has no import that goes up a floor', () => {
-    const upward = [...graph].flatMap(([from, targets]) =>
-      targets.filter((to) => floorOf(to) > floorOf(from)).map((to) => `${from} → ${to}`),
+  it('puts every folder of src/ on one floor, and no floor names a folder that is gone', () => {
+    const present = readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || entry.name.endsWith('.ts'))
+      .map((entry) => entry.name);
+    const named = FLOORS.flatMap(({ folders }) => folders);
+    expect(present.filter((name) => named.filter((folder) => folder === name).length !== 1)).toEqual([]);
+    expect(named.filter((folder) => !present.includes(folder))).toEqual([]);
+  });
+
+  it('says in docs/development.md what every folder of src/ holds', () => {
+    const text = readFileSync(resolve(SRC, '../docs/development.md'), 'utf8');
+    const named = FLOORS.flatMap(({ folders }) => folders).map((folder) =>
+      folder.endsWith('.ts') ? `src/${folder}` : `src/${folder}/`,
     );
-    expect(upward).toEqual([]);
+    expect(named.filter((folder) => !text.includes(`| \`${folder}\` |`))).toEqual([]);
+  });
+
+  it('has no import that goes up a floor', () => {
+    expect(held.filter(upward).map(withFloors)).toEqual([]);
+  });
+
+  it('knows of no upward import that is gone: remove it from KNOWN_UPWARD', () => {
+    const still = imports.filter(upward).map(({ edge }) => edge);
+    expect(KNOWN_UPWARD.filter((edge) => !still.includes(edge))).toEqual([]);
+  });
+
+  it('has no circle between folders', () => {
+    expect(folderCircles(held)).toEqual([]);
+  });
+
+  it('finds a circle between folders, with one import for each of its edges', () => {
+    const made = (from: string, to: string): Import => ({ from, to, edge: `${from} → ${to}` });
+    const edges = [
+      made('a/x.ts', 'b/y.ts'),
+      made('b/y.ts', 'c/z.ts'),
+      made('c/z.ts', 'a/w.ts'),
+      made('c/z.ts', 'd/v.ts'),
+    ];
+    expect(folderCircles([...edges, made('a/x.ts', 'a/w.ts'), made('d/v.ts', 'e.ts')])).toEqual([
+      'a → b (a/x.ts → b/y.ts); b → c (b/y.ts → c/z.ts); c → a (c/z.ts → a/w.ts)',
+    ]);
+    expect(folderCircles(edges.slice(0, 2))).toEqual([]);
   });
 
   it('has no import circles', () => {

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import type { AgentPreflight, AgentSetting } from '../preflight-types.js';
 import { claudeEndpoint } from './endpoint.js';
 import { CLAUDE_CI_LOGIN_FIX, CLAUDE_LOGIN_FIX, claudeLoginState } from './login-state.js';
-import { detectCi } from '../../config/ci-environment.js';
+import { detectCi } from '../../process/ci-environment.js';
 
 /** How long `claude auth status` may take (it reads local files; it calls nothing paid). */
 const AUTH_STATUS_TIMEOUT_MS = 10_000;

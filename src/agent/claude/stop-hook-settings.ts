@@ -1,5 +1,5 @@
 import { PACKAGE_NAME } from '../../package-info.js';
-import type { Merged } from '../../init/merged.js';
+import type { Merged } from '../../files/merged.js';
 import { indentOf, isObject, parseJson } from '../../files/json-text.js';
 
 /** The command Claude Code runs when the agent wants to stop. */

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { drained } from '../../ui/drained.js';
-import { Neutraliser } from '../../ui/neutralise.js';
+import { drained } from '../../text/drained.js';
+import { Neutraliser } from '../../text/neutralise.js';
 
 /**
  * The readable `.log` as the agent's bytes become text a person may `cat` or `tail -f`: controls

@@ -12,7 +12,7 @@ import type { ResultEvent, StreamEvent, ToolResult, ToolUse } from './stream-eve
 import { TailLines } from './tail-lines.js';
 import { tee } from './tee.js';
 import { neutralisedLog } from './neutralised-log.js';
-import { neutralise } from '../../ui/neutralise.js';
+import { neutralise } from '../../text/neutralise.js';
 
 /** What the iteration wants to hear about while the stream flows (repetition tracking). */
 export interface StreamHooks {

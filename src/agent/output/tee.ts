@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { drained } from '../../ui/drained.js';
+import { drained } from '../../text/drained.js';
 
 /**
  * A writable that shows each chunk to `onChunk`, copies it to each target, and accepts the next

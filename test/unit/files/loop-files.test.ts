@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ActiveLock } from '../../../src/files/active-lock.js';
 import { createLoopFiles } from '../../../src/files/loop-files.js';
+import { readLoopHeads } from '../../../src/files/loop-heads.js';
 import { ralphPaths } from '../../../src/files/paths.js';
 import { withRecords } from '../../../src/files/record-paths.js';
 
@@ -63,5 +64,29 @@ describe('createLoopFiles: review rejections', () => {
     expect(counts).toEqual([1, 1, 2, 1, 1, 3]);
     const stored = JSON.parse(await readFile(paths.records.state, 'utf8')) as { reviewRejections: unknown };
     expect(JSON.stringify(stored.reviewRejections)).toBe('{"__proto__":3,"toString":1,"constructor":1,"US-1":1}');
+  });
+});
+
+describe('createLoopFiles: loop heads', () => {
+  it('records each move of the branch in the record folder the run was given', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
+    await mkdir(join(root, 'ralph'));
+    // Not a repository: the record folder comes from the paths, not from asking git again.
+    await mkdir(join(root, 'records'));
+    const paths = withRecords(ralphPaths(root), join(root, 'records/ralph'));
+    const lock = new ActiveLock(paths.active, {
+      pid: 42,
+      startedAt: '',
+      iteration: 0,
+      thisRun: 0,
+      maxIterations: 5,
+      stuckCount: 0,
+      mode: 'implement',
+    });
+    const files = createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list');
+    const [first, second] = ['a'.repeat(40), 'b'.repeat(40)];
+    await files.recordHead({ branch: 'ralph/list', from: null, to: first });
+    await files.recordHead({ branch: 'ralph/list', from: first, to: second });
+    expect(await readLoopHeads(paths.records.dir)).toEqual({ state: 'read', heads: { 'ralph/list': second } });
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderLists } from '../../../src/commands/lists.js';
 import type { ListOverview } from '../../../src/lists/list-overview.js';
 import { prefixedScreen } from '../../../src/parallel/supervisor-screen.js';
-import { oneLine } from '../../../src/ui/neutralise.js';
+import { oneLine } from '../../../src/text/neutralise.js';
 
 // A branchName, a story title, a BLOCKED reason: the agent writes them. Printed within a line of
 // ralph's, a line break in one would start a line of the agent's choosing: `::error::…` where a CI

@@ -7,7 +7,7 @@ import { claude } from '../../../../src/agent/claude/dialect.js';
 import { CLAUDE_HINTS } from '../../../../src/agent/claude/hints.js';
 import type { EventReader } from '../../../../src/agent/event-reader.js';
 import { AGENT_KINDS, dialectOf } from '../../../../src/agent/dialects.js';
-import { neutralise } from '../../../../src/ui/neutralise.js';
+import { neutralise } from '../../../../src/text/neutralise.js';
 import { gemini } from '../../../../src/agent/gemini/dialect.js';
 import { createStreamJsonOutput, type StreamHooks } from '../../../../src/agent/output/stream-json-output.js';
 import { createTextOutput } from '../../../../src/agent/output/text-output.js';

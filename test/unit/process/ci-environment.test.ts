@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectCi } from '../../../src/config/ci-environment.js';
+import { detectCi } from '../../../src/process/ci-environment.js';
 import { resolveSettings } from '../../../src/config/resolve-settings.js';
 import { detectCi as screenDetectCi } from '../../../src/ui/screen.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Neutraliser } from '../../../src/ui/neutralise.js';
+import { Neutraliser } from '../../../src/text/neutralise.js';
 
 /**
  * The reading `Neutraliser.push` had before it copied plain runs whole: a character at a time

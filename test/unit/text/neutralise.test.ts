@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { neutralise, Neutraliser, neutralisingStream } from '../../../src/ui/neutralise.js';
+import { neutralise, Neutraliser, neutralisingStream } from '../../../src/text/neutralise.js';
 
 const ESC = '\u001b';
 
