@@ -30,6 +30,10 @@ export function createLoopFiles(
   taskList: string,
 ): LoopFiles & { writeUsage(windows: UsageWindow[]): Promise<void> } {
   const { records } = paths;
+  // What this run last wrote, so that nothing is written again unchanged: the snapshot grows with
+  // the task list, and each rename of a record waits for the disk when it is busy (bench/RESULTS.md).
+  let snapshot: string | undefined;
+  let seen: string | undefined;
   return {
     readPrompt: () =>
       readPromptFile(paths.root, promptPath, promptPath, 'restore it: the run reads it every iteration'),
@@ -51,9 +55,12 @@ export function createLoopFiles(
       const text = await Promise.resolve()
         .then(() => readFileWithin(paths.root, paths.tasks))
         .catch(() => undefined);
+      if (text !== undefined && text === snapshot) return;
+      snapshot = undefined;
       await (text === undefined
         ? ownFile(records.tasksSnapshot, 'write', () => rm(records.tasksSnapshot, { force: true }))
         : replaceOwnFile(records.base, records.tasksSnapshot, text));
+      snapshot = text;
     },
     recordReviewRejection: (storyId) => addReviewRejection(paths.records, taskList, storyId),
     writeFeedback: async (iteration, text) => {
@@ -66,8 +73,13 @@ export function createLoopFiles(
     writeActive: (state) =>
       ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
     writeUsage: (windows) => ownFile(paths.active, 'write', () => lock.update({ usage: windows })),
+    // The run is open from its first iteration on; the approvals change only when a story is approved.
     recordSeenApprovals: async (ids) => {
+      const key = JSON.stringify(ids);
+      if (key === seen) return;
+      seen = undefined;
       await updateRunState(records, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] }));
+      seen = key;
     },
     recordHead: headRecorder(paths.root),
     saveUnconfirmedApprovals: async (ids) => {
