@@ -15,6 +15,7 @@ export const AGENTS = {
   instantCommit: join(BENCH_DIR, 'agents/instant-commit.sh'),
   flood: join(BENCH_DIR, 'agents/flood.sh'),
   streamJson: join(BENCH_DIR, 'agents/stream-json.mjs'),
+  streamCommit: join(BENCH_DIR, 'agents/stream-commit.sh'),
 };
 
 const IDENTITY = {
