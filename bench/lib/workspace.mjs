@@ -7,7 +7,8 @@ import { delimiter, join, resolve } from 'node:path';
 
 export const BENCH_DIR = resolve(import.meta.dirname, '..');
 export const PACKAGE_ROOT = resolve(BENCH_DIR, '..');
-export const RALPH_BIN = join(PACKAGE_ROOT, 'bin/ralph.cjs');
+/** The ralph under test: this checkout's, or another build's (RALPH_BENCH_BIN, for a before/after). */
+export const RALPH_BIN = process.env.RALPH_BENCH_BIN ?? join(PACKAGE_ROOT, 'bin/ralph.cjs');
 export const REFERENCE_SCRIPT = join(BENCH_DIR, 'reference-ralph.sh');
 
 /** The fake agents, by the job they do. */

@@ -87,7 +87,7 @@ async function renamesPerIteration(/** @type {import('../lib/loops.mjs').Context
       LONG,
     );
   // The difference of two runs: what each run does once (its start, its ending) cancels out.
-  const [few, many] = ctx.quick ? [2, 5] : [5, 25];
+  const [few, many] = ctx.quick ? [2, 4] : [5, 25];
   const [a, b] = [await count(few), await count(many)];
   return { all: (b.all - a.all) / (many - few), records: (b.records - a.records) / (many - few) };
 }
@@ -97,7 +97,7 @@ export async function iterationWrites(ctx) {
   const scenario = '10 iteration writes';
   if (!canCountCpu())
     return { rows: [], notes: [`Scenario 10 skipped: it needs GNU time (/usr/bin/time).`], targets: [] };
-  const iterations = ctx.quick ? 6 : 100;
+  const iterations = ctx.quick ? 4 : 100;
   const bin = ctx.ws.agentBin(AGENTS.instantCommit);
   const disks = /** @type {const} */ (ctx.quick ? ['quiet'] : ['quiet', 'busy']);
   /** @type {Record<string, Record<number, { gap: number[], cpu: number[] }>>} */
@@ -162,7 +162,7 @@ export async function iterationWrites(ctx) {
   return {
     rows: [...disks.map(gapRow), cpuRow(SHORT), cpuRow(LONG), renameRow('all'), renameRow('records')],
     notes: [
-      `Scenario 10: ${iterations} iterations of an agent that commits at once, with ${SHORT} and ${LONG} stories in tasks.json, turn about; with a busy disk, a \`dd … conv=fsync\` loop writes beside the run. ralph's own CPU is the whole tree's (GNU time) less what the agent reports for itself and its \`git commit\` (bash's \`times\`), over the iterations: ralph's start and its git calls included. Renames: strace -f over two runs (${ctx.quick ? '2 and 5' : '5 and 25'} iterations), the difference over the iterations between them.`,
+      `Scenario 10: ${iterations} iterations of an agent that commits at once, with ${SHORT} and ${LONG} stories in tasks.json, turn about; with a busy disk, a \`dd … conv=fsync\` loop writes beside the run. ralph's own CPU is the whole tree's (GNU time) less what the agent reports for itself and its \`git commit\` (bash's \`times\`), over the iterations: ralph's start and its git calls included. Renames: strace -f over two runs (${ctx.quick ? '2 and 4' : '5 and 25'} iterations), the difference over the iterations between them.`,
     ],
     targets: [
       gapTarget('quiet'),
