@@ -20,6 +20,8 @@ import { reportScale } from './scenarios/report.mjs';
 import { streamJsonThroughput } from './scenarios/stream-json.mjs';
 import { parallelLoops } from './scenarios/parallel.mjs';
 import { boxCost } from './scenarios/box.mjs';
+import { iterationWrites } from './scenarios/iteration-writes.mjs';
+import { peerRunners } from './scenarios/peers.mjs';
 
 const USAGE = `usage: node bench/run.mjs [--quick] [--out PATH] [--runs N] [--big-runs N] [--only 1,2,…]
   --quick       a few iterations and small sizes, one run each (about 10 s); writes to a temp file
@@ -27,7 +29,8 @@ const USAGE = `usage: node bench/run.mjs [--quick] [--out PATH] [--runs N] [--bi
   --runs N      runs of the cheap scenarios: loop overhead, start-up (default 5)
   --big-runs N  runs of the big ones: 1 GB of text, stream-json, 1,000 iterations (default 3)
   --only LIST   run only these scenarios (1 overhead, 2 text output, 3 stream-json, 4 scaling, 5 start-up,
-                6 busy machine, 7 report, 8 parallel loops, 9 the box)`;
+                6 busy machine, 7 report, 8 parallel loops, 9 the box, 10 iteration writes,
+                11 peers: ralph-tui, ralphy, ralph-starter from npm; not with --quick)`;
 
 const SCENARIOS = [
   loopOverhead,
@@ -39,6 +42,8 @@ const SCENARIOS = [
   reportScale,
   parallelLoops,
   boxCost,
+  iterationWrites,
+  peerRunners,
 ];
 
 /** The command line as settings; exits 64 with the usage on anything it does not know. */

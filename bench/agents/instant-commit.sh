@@ -8,4 +8,7 @@
 git commit --allow-empty -q -m "bench iteration"
 echo "Implemented the next story and committed it."
 [[ -n "${BENCH_STAMPS:-}" ]] && echo "e $EPOCHREALTIME" >>"$BENCH_STAMPS"
+# With BENCH_TIMES set it appends its own CPU and its children's (bash's `times`), so a scenario can
+# take the agent's share out of the loop's whole tree.
+[[ -n "${BENCH_TIMES:-}" ]] && times >>"$BENCH_TIMES"
 exit 0

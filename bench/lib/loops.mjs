@@ -41,9 +41,13 @@ export function loopsForRound(/** @type {Context} */ ctx, /** @type {number} */ 
   return round % 2 === 0 ? loops : loops.reverse();
 }
 
-/** Runs `body` in a fresh repository and removes it afterwards. @template T */
-export async function inFreshRepo(/** @type {Context} */ ctx, /** @type {(dir: string) => Promise<T>} */ body) {
-  const repo = ctx.ws.makeRepo();
+/** Runs `body` in a fresh repository (of `stories` stories) and removes it afterwards. @template T */
+export async function inFreshRepo(
+  /** @type {Context} */ ctx,
+  /** @type {(dir: string) => Promise<T>} */ body,
+  stories = 3,
+) {
+  const repo = ctx.ws.makeRepo(stories);
   try {
     return await body(repo.dir);
   } finally {

@@ -7,7 +7,8 @@ import { delimiter, join, resolve } from 'node:path';
 
 export const BENCH_DIR = resolve(import.meta.dirname, '..');
 export const PACKAGE_ROOT = resolve(BENCH_DIR, '..');
-export const RALPH_BIN = join(PACKAGE_ROOT, 'bin/ralph.cjs');
+/** The ralph under test: this checkout's, or another build's (RALPH_BENCH_BIN, for a before/after). */
+export const RALPH_BIN = process.env.RALPH_BENCH_BIN ?? join(PACKAGE_ROOT, 'bin/ralph.cjs');
 export const REFERENCE_SCRIPT = join(BENCH_DIR, 'reference-ralph.sh');
 
 /** The fake agents, by the job they do. */
@@ -15,6 +16,7 @@ export const AGENTS = {
   instantCommit: join(BENCH_DIR, 'agents/instant-commit.sh'),
   flood: join(BENCH_DIR, 'agents/flood.sh'),
   streamJson: join(BENCH_DIR, 'agents/stream-json.mjs'),
+  streamCommit: join(BENCH_DIR, 'agents/stream-commit.sh'),
 };
 
 const IDENTITY = {
@@ -35,9 +37,10 @@ export function createWorkspace() {
     scratch,
     /**
      * A fresh git repository with ralph/prompt.md and a tasks.json whose stories never all pass,
-     * so neither loop ever stops early on COMPLETE.
+     * so neither loop ever stops early on COMPLETE. `stories`: how many (3 unless a scenario
+     * measures a long list).
      */
-    makeRepo() {
+    makeRepo(stories = 3) {
       const dir = join(root, `repo-${++repos}`);
       mkdirSync(join(dir, 'ralph'), { recursive: true });
       const git = (/** @type {string[]} */ ...args) =>
@@ -49,8 +52,13 @@ export function createWorkspace() {
         join(dir, 'ralph/prompt.md'),
         'Implement the highest-priority story that does not pass yet, run the tests, commit.\n',
       );
-      const stories = [1, 2, 3].map((n) => ({ id: `US-${n}`, title: `Story ${n}`, priority: n, passes: n === 1 }));
-      writeFileSync(join(dir, 'ralph/tasks.json'), JSON.stringify({ project: 'bench', stories }, null, 2) + '\n');
+      const list = Array.from({ length: stories }, (_, i) => i + 1).map((n) => ({
+        id: `US-${n}`,
+        title: `Story ${n}`,
+        priority: n,
+        passes: n === 1,
+      }));
+      writeFileSync(join(dir, 'ralph/tasks.json'), JSON.stringify({ project: 'bench', stories: list }, null, 2) + '\n');
       git('add', '-A');
       git('commit', '-q', '-m', 'initial');
       return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };

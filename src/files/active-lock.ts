@@ -8,7 +8,7 @@ import { RalphError, ownFile } from '../errors.js';
 import { isKernelLockHeld, lockScope, takeKernelLock, type KernelLock } from './kernel-lock.js';
 import type { ActiveState } from '../loop/port-data.js';
 import { readOptional } from './signal-files.js';
-import { replaceWholeSync } from './own-file.js';
+import { appendOwnFile, replaceWholeSync } from './own-file.js';
 import { parseJson } from './json-text.js';
 
 /** Who holds the lock: enough to tell that very process apart from any other, and to find what it started. */
@@ -76,9 +76,25 @@ export async function lockRefusal(path: string): Promise<RalphError | undefined>
   return lockHeld(await readLiveActive(path));
 }
 
+/**
+ * The lock's description: the file whole (as an older ralph wrote it), or its last whole line that
+ * describes a run (ActiveLock appends one a change; the line being appended may be cut short).
+ */
 function parseActive(text: string): ActiveFile | undefined {
-  const parsed = parseJson(text);
-  const value = parsed.ok ? (parsed.value as Partial<ActiveFile> | null) : undefined;
+  const whole = parseJson(text);
+  if (whole.ok) return asActive(whole.value);
+  for (let end = text.length; end > 0;) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = parseJson(text.slice(start, end));
+    const active = line.ok ? asActive(line.value) : undefined;
+    if (active) return active;
+    end = start - 1;
+  }
+  return undefined;
+}
+
+function asActive(json: unknown): ActiveFile | undefined {
+  const value = json as Partial<ActiveFile> | null;
   return value && Number.isInteger(value.pid) && value.pid! > 0 ? (value as ActiveFile) : undefined;
 }
 
@@ -159,8 +175,10 @@ function lockHeld(active: ActiveFile | undefined): RalphError {
 }
 
 /**
- * The run's own `.ralph-active` while it holds the lock: the loop's state and the agent's
- * process group arrive separately, and each write is the whole file, one after another.
+ * The run's own `.ralph-active` while it holds the lock: described whole once, as the run takes it;
+ * each change after that (the iteration, the agent's process group, its usage) is one more line,
+ * the whole description again, appended after the writes before it. An append never waits for the
+ * disk, where a rename over the file does (bench/RESULTS.md): the file is rewritten once a run.
  */
 export class ActiveLock {
   private writing: Promise<void> = Promise.resolve();
@@ -179,12 +197,13 @@ export class ActiveLock {
     return warning === undefined ? {} : { warning };
   }
 
-  /** Changes some fields and rewrites the file atomically, after any write still in flight; nothing once released. */
+  /** Changes some fields and appends the description, after any write still in flight; nothing once released. */
   update(change: Partial<ActiveFile>): Promise<void> {
     if (this.released) return Promise.resolve();
     this.content = { ...this.content, ...change };
-    const content = this.content;
-    this.writing = this.writing.catch(() => undefined).then(() => writeActive(this.path, content));
+    const line = describe(this.content);
+    const folder = dirname(this.path);
+    this.writing = this.writing.catch(() => undefined).then(() => appendOwnFile(folder, this.path, line));
     return this.writing;
   }
 
@@ -206,11 +225,16 @@ export class ActiveLock {
 }
 
 /**
- * Rewrites `.ralph-active` atomically, so readers never see half a file. Synchronously: it is
- * rewritten around every agent, and two thread-pool round trips each time are measurable (own-file.ts).
+ * Writes `.ralph-active` whole, atomically, so readers never see half a file: once, as the run
+ * takes the lock. Synchronously: nothing of the run may go on before it is described.
  */
 function writeActive(path: string, active: ActiveFile): void {
   replaceWholeSync(path, JSON.stringify(active, null, 2) + '\n');
+}
+
+/** One line that describes the run whole. */
+function describe(active: ActiveFile): string {
+  return `${JSON.stringify(active)}\n`;
 }
 
 /** Removes `.ralph-active` if it is still ours. */

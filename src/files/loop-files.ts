@@ -18,6 +18,9 @@ import { readTemplate } from '../templates.js';
 import { headRecorder } from './loop-heads.js';
 import { recordPace } from './pace-record.js';
 
+/** A task list that is not there, as the loop reads it. */
+const MISSING: TasksParse = { ok: false, error: 'cannot be read (it is missing)' };
+
 /**
  * The loop's file port over the real ralph/ folder. A failed read or write of one of these files
  * is an `io` RalphError naming it (the run ends with io_error); a removed ralph/logs is recreated.
@@ -30,10 +33,15 @@ export function createLoopFiles(
   taskList: string,
 ): LoopFiles & { writeUsage(windows: UsageWindow[]): Promise<void> } {
   const { records } = paths;
+  // What this run last wrote, so that nothing is written again unchanged: the snapshot grows with
+  // the task list, and each rename of a record waits for the disk when it is busy (bench/RESULTS.md).
+  let snapshot: string | undefined;
+  let seen: string | undefined;
+  let tasks: { text: string; parse: TasksParse } | undefined;
   return {
     readPrompt: () =>
       readPromptFile(paths.root, promptPath, promptPath, 'restore it: the run reads it every iteration'),
-    readTasks: () => Promise.resolve().then(() => readTaskList(paths)),
+    readTasks: () => Promise.resolve().then(() => (tasks = readTaskList(paths, tasks))?.parse ?? MISSING),
     decideState: () => askedDecideState(paths, taskList),
     readDecideExchange: () => readDecideExchange(paths.decide),
     takeBlockResolution: () => takeResolvedBlock(paths.records, taskList),
@@ -51,9 +59,12 @@ export function createLoopFiles(
       const text = await Promise.resolve()
         .then(() => readFileWithin(paths.root, paths.tasks))
         .catch(() => undefined);
+      if (text !== undefined && text === snapshot) return;
+      snapshot = undefined;
       await (text === undefined
         ? ownFile(records.tasksSnapshot, 'write', () => rm(records.tasksSnapshot, { force: true }))
         : replaceOwnFile(records.base, records.tasksSnapshot, text));
+      snapshot = text;
     },
     recordReviewRejection: (storyId) => addReviewRejection(paths.records, taskList, storyId),
     writeFeedback: async (iteration, text) => {
@@ -66,8 +77,13 @@ export function createLoopFiles(
     writeActive: (state) =>
       ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
     writeUsage: (windows) => ownFile(paths.active, 'write', () => lock.update({ usage: windows })),
+    // The run is open from its first iteration on; the approvals change only when a story is approved.
     recordSeenApprovals: async (ids) => {
+      const key = JSON.stringify(ids);
+      if (key === seen) return;
+      seen = undefined;
       await updateRunState(records, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] }));
+      seen = key;
     },
     recordHead: headRecorder(records.dir),
     saveUnconfirmedApprovals: async (ids) => {
@@ -81,9 +97,15 @@ export function createLoopFiles(
 
 /**
  * The task list as the loop reads it. Not a regular file (a FIFO, a folder) or a link out of the
- * repository: refused, the run ends io_error or setup. Gone: said as the list's fault.
+ * repository: refused, the run ends io_error or setup. Gone: said as the list's fault. The same
+ * text as the last read is not parsed again: with 1,000 stories the parse is most of an
+ * iteration's own work, and most iterations leave the list as it was.
  */
-function readTaskList(paths: RunPaths): TasksParse {
+function readTaskList(
+  paths: RunPaths,
+  last: { text: string; parse: TasksParse } | undefined,
+): { text: string; parse: TasksParse } | undefined {
   const text = readFileWithin(paths.root, paths.tasks);
-  return text === undefined ? { ok: false, error: 'cannot be read (it is missing)' } : parseTasks(text);
+  if (text === undefined) return undefined;
+  return text === last?.text ? last : { text, parse: parseTasks(text) };
 }

@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { ownFile } from '../errors.js';
 import { parseJson } from './json-text.js';
 import { lazySchema } from './lazy-zod.js';
-import { readOwnFile, replaceOwnFile } from './own-file.js';
+import { appendOwnFile, readOwnFile, replaceOwnFile } from './own-file.js';
 
 /**
  * The last commit each loop saw its own work reach, per branch, in the loop's record folder
@@ -45,31 +45,72 @@ export function nextLoopHead(recorded: string | undefined, move: HeadMove): stri
 export async function readLoopHeads(records: string): Promise<LoopHeads> {
   const text = await readOwnFile(join(records, LOOP_HEADS_FILE));
   if (text === undefined) return { state: 'none' };
-  const json = parseJson(text);
-  if (!json.ok) return { state: 'damaged', why: `not valid JSON (${json.error})` };
-  const parsed = loopHeadsSchema().safeParse(json.value);
-  if (!parsed.success) return { state: 'damaged', why: 'not a record of loop heads' };
-  return { state: 'read', heads: parsed.data.heads };
+  return headsOf(text);
+}
+
+/**
+ * The heads a record's text holds: one record (as an older ralph wrote it, or as compacted), or one
+ * record a line, each adding its heads to those before it (recordLoopHead appends them).
+ */
+function headsOf(text: string): LoopHeads {
+  const whole = parseJson(text);
+  const records = whole.ok ? [whole.value] : [];
+  if (!whole.ok)
+    for (const line of text.split('\n').filter((part) => part.trim() !== '')) {
+      const json = parseJson(line);
+      if (!json.ok) return { state: 'damaged', why: `not valid JSON (${json.error})` };
+      records.push(json.value);
+    }
+  const heads: Record<string, string> = {};
+  for (const record of records) {
+    const parsed = loopHeadsSchema().safeParse(record);
+    if (!parsed.success) return { state: 'damaged', why: 'not a record of loop heads' };
+    Object.assign(heads, parsed.data.heads);
+  }
+  return { state: 'read', heads };
 }
 
 /**
  * Records `move` in the record folder `records` when it carries the branch's record on
- * (nextLoopHead); a damaged record is left as it is for `ralph integrate` to name. One small
- * write, only when the head moved.
+ * (nextLoopHead); a damaged record is left as it is for `ralph integrate` to name. One line
+ * appended, only when the head moved: no rename, which on a busy disk waits for the disk's
+ * write-back (bench/RESULTS.md). A record an older ralph wrote over several lines is compacted
+ * into one line first. `known`: the heads the record holds, as the last call returned them, so
+ * that a loop reads the record once a run, not once an iteration; returned again as they now are
+ * (undefined: read the record next time).
  */
-export async function recordLoopHead(records: string, move: HeadMove): Promise<void> {
-  if (move.branch === null) return;
-  const current = await readLoopHeads(records);
-  if (current.state === 'damaged') return;
+export async function recordLoopHead(
+  records: string,
+  move: HeadMove,
+  known?: Record<string, string>,
+): Promise<Record<string, string> | undefined> {
+  const { branch } = move;
+  if (branch === null) return known;
+  const path = join(records, LOOP_HEADS_FILE);
+  const text = known === undefined ? await readOwnFile(path) : undefined;
+  const current = known ? { state: 'read' as const, heads: known } : text === undefined ? NONE : headsOf(text);
+  if (current.state === 'damaged') return undefined;
   const heads = current.state === 'read' ? current.heads : {};
-  const next = nextLoopHead(heads[move.branch], move);
-  if (next === undefined) return;
-  const text = `${JSON.stringify({ version: 1, heads: { ...heads, [move.branch]: next } }, null, 2)}\n`;
+  const next = nextLoopHead(heads[branch], move);
+  if (next === undefined) return known;
+  const after = { ...heads, [branch]: next };
+  const line = (added: Record<string, string>) => `${JSON.stringify({ version: 1, heads: added })}\n`;
   // The record folder sits in a git dir, outside the work tree: the git dir is the root no link may leave.
-  await replaceOwnFile(dirname(records), join(records, LOOP_HEADS_FILE), text);
+  if (text !== undefined && text.trimEnd().includes('\n') && parseJson(text).ok)
+    await replaceOwnFile(dirname(records), path, line(after));
+  else {
+    const apart = text !== undefined && text !== '' && !text.endsWith('\n');
+    await appendOwnFile(dirname(records), path, (empty) => `${apart && !empty ? '\n' : ''}${line({ [branch]: next })}`);
+  }
+  return after;
 }
+
+const NONE: LoopHeads = { state: 'none' };
 
 /** The loop's `recordHead`: each move into the record folder `dir` (the run's, as `recordDir` resolved it). */
 export function headRecorder(dir: string): (move: HeadMove) => Promise<void> {
-  return (move) => ownFile(join(dir, LOOP_HEADS_FILE), 'write', () => recordLoopHead(dir, move));
+  let known: Record<string, string> | undefined;
+  return async (move) => {
+    known = await ownFile(join(dir, LOOP_HEADS_FILE), 'write', () => recordLoopHead(dir, move, known));
+  };
 }

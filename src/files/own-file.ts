@@ -232,7 +232,7 @@ function lstatOrNothing(path: string): Stats | undefined {
 }
 
 /** The refusal for what stands at `path`, from the failed open's error or the lstat of it. */
-async function refusal(
+export async function refusal(
   cause: unknown,
   path: string,
   action: 'read' | 'write',

@@ -2,7 +2,8 @@ import { relative, sep } from 'node:path';
 import { ownFile } from '../errors.js';
 import type { WorkTreeChanges } from '../domain/work-tree-changes.js';
 import type { Reason } from '../loop/termination.js';
-import { readOwnFile, replaceOwnFile } from './own-file.js';
+import { readOwnFile } from './own-file.js';
+import { replaceOwnFileOffLoop } from './replace-off-loop.js';
 import { parseJson } from './json-text.js';
 import type { RecordPaths } from './record-paths.js';
 import type { Pace, PaceWindow } from '../domain/pace.js';
@@ -71,7 +72,7 @@ export async function storedTaskList(records: RecordPaths): Promise<string | und
  */
 function writeRunState(records: RecordPaths, state: RunState): Promise<void> {
   return ownFile(records.state, 'write', () =>
-    replaceOwnFile(records.base, records.state, `${JSON.stringify(state, null, 2)}\n`),
+    replaceOwnFileOffLoop(records.base, records.state, `${JSON.stringify(state, null, 2)}\n`),
   );
 }
 

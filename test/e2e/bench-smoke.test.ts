@@ -40,6 +40,7 @@ describe('bench/run.mjs --quick', () => {
       '5 start-up',
       '6 busy machine',
       '7 report',
+      '10 iteration writes',
     ]) {
       expect(stdout).toContain(scenario);
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cgroupHome, cgroupWritable } from '../helpers/cgroup.js';
-import { isAlive, makeRepo, PACKAGE_ROOT, runRalph, waitFor } from '../helpers/e2e.js';
+import { isAlive, lockNow, makeRepo, PACKAGE_ROOT, runRalph, waitFor } from '../helpers/e2e.js';
 
 const rejected = (resetsAt: number) => ({
   type: 'rate_limit_event',
@@ -54,7 +54,7 @@ describe('an internal error no code path catches', () => {
     // Nor its cgroup: a repository deleted before its next run would leave it for good. The lock,
     // left for the next run to take over, names the run whose cgroup it was.
     if (cgroupWritable && 'dir' in cgroupHome) {
-      const { marker } = JSON.parse(repo.read('ralph/.ralph-active')) as { marker: string };
+      const { marker } = lockNow(repo.read('ralph/.ralph-active')) as { marker: string };
       expect(marker).toMatch(/^[0-9a-f]{12}$/);
       expect(readdirSync(cgroupHome.dir).filter((name) => name.endsWith(`-${marker}`))).toEqual([]);
     }

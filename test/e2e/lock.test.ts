@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../src/process/proc.js';
-import { isAlive, liveLock, makeRepo, processesMarked, runPrefix, runRalph, waitFor } from '../helpers/e2e.js';
+import { isAlive, liveLock, lockNow, makeRepo, processesMarked, runPrefix, runRalph, waitFor } from '../helpers/e2e.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -116,7 +116,7 @@ describe('ralph/.ralph-active knows its owner', () => {
     const crashed = await crashing;
     expect(crashed.code).toBe(null);
     expect(JSON.parse((await runRalph(repo, ['status', '--json'])).stdout).loop).toEqual({ running: false });
-    const lock = JSON.parse(repo.read('ralph/.ralph-active')) as Record<string, unknown>;
+    const lock = lockNow(repo.read('ralph/.ralph-active'));
     expect(lock).toMatchObject({ pid: 1, startTime: expect.stringMatching(/^\d+@/) });
 
     const result = await runRalph(repo, ['run'], { wrapper: namespace });
@@ -137,7 +137,7 @@ describe('ralph/.ralph-active contents', () => {
     const result = await runRalph(repo, ['run', '--max-iterations', '1'], {
       onStdout: (_text, child) => {
         if (seen || repo.calls() < 1) return;
-        const lock = JSON.parse(repo.read('ralph/.ralph-active')) as Record<string, unknown>;
+        const lock = lockNow(repo.read('ralph/.ralph-active'));
         if (lock.agentGroup === undefined) return;
         seen = lock;
         child.kill('SIGINT');

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runRalph } from '../helpers/e2e.js';
+import { lockNow, makeRepo, runRalph } from '../helpers/e2e.js';
 
 const REVIEW_ON = { RALPH_SKIP_REVIEW: '0' };
 
@@ -104,7 +104,7 @@ describe('ralph run: the review cycle', () => {
       onStdout: (text, child) => {
         if (seen.active || !text.includes('reviewing')) return;
         seen = {
-          active: JSON.parse(repo.read('ralph/.ralph-active')),
+          active: lockNow(repo.read('ralph/.ralph-active')),
           snapshot: repo.read('.git/ralph/tasks-snapshot.json'),
         };
         child.kill('SIGINT');

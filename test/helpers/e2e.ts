@@ -251,6 +251,18 @@ export function runPrefix(marker: string | null): string {
   return `${marker.slice(0, marker.indexOf(':'))}:`;
 }
 
+/**
+ * What a `.ralph-active` text says now: described whole as the run takes the lock, then once more a
+ * line for each change (the iteration, the agent's group), the last line the run as it is.
+ */
+export function lockNow(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return JSON.parse(text.trimEnd().split('\n').at(-1)!) as Record<string, unknown>;
+  }
+}
+
 /** A `.ralph-active` naming a live process (this test's, by default) as its owner. */
 export function liveLock(fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -302,14 +302,17 @@ describe('taking the lock on a full filesystem', () => {
 });
 
 describe('holding and releasing the lock', () => {
-  it('rewrites the whole file on each update, keeping the fields not changed, with no temporary file left', async () => {
+  it('appends the whole description on each update, keeping the fields not changed, with no temporary file left', async () => {
     const path = await lockPath();
     const lock = new ActiveLock(path, mine());
     await lock.acquire();
     await lock.update({ iteration: 2, stuckCount: 1 });
     await lock.update({ agentGroup: 777 });
-    const expected = { ...mine(), iteration: 2, stuckCount: 1, agentGroup: 777 };
-    expect(await readFile(path, 'utf8')).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+    const changed = { ...mine(), iteration: 2, stuckCount: 1 };
+    const expected = { ...changed, agentGroup: 777 };
+    expect(await readFile(path, 'utf8')).toBe(
+      `${JSON.stringify(mine(), null, 2)}\n${JSON.stringify(changed)}\n${JSON.stringify(expected)}\n`,
+    );
     expect(await leftovers(path)).toEqual([]);
     await lock.release();
   });

@@ -28,6 +28,16 @@ async function heldLock(): Promise<ActiveLock> {
 
 const content = (lock: ActiveLock) => readFile(lock.path, 'utf8').catch(() => undefined);
 
+/** A link to a file of the user's, planted where the lock is (the agent can write ralph/); the file's path. */
+async function plantedLink(lock: ActiveLock): Promise<string> {
+  const victim = join(await mkdtemp(join(tmpdir(), 'ralph-victim-')), 'bashrc');
+  cleanup.push(join(victim, '..'));
+  await writeFile(victim, '# mine\n');
+  await rm(lock.path);
+  await symlink(victim, lock.path);
+  return victim;
+}
+
 describe('ActiveLock.release', () => {
   it('waits for the writes still in flight, so none brings the file back after it is removed', async () => {
     const lock = await heldLock();
@@ -46,25 +56,26 @@ describe('ActiveLock.release', () => {
     expect(await content(lock)).toBeUndefined();
   });
 
-  it('still removes the file when a write in flight failed', async () => {
+  it('still releases the kernel lock when a write in flight failed, leaving what is not its own', async () => {
     const lock = await heldLock();
-    // A folder where the temporary file goes: it is not removed, so the rewrite fails; the lock file stays.
-    await mkdir(`${lock.path}.${process.pid}.tmp`);
+    // A link planted in place of the lock: the append refuses it, and the link is not this run's to remove.
+    const victim = await plantedLink(lock);
     const update = lock.update({ iteration: 1 });
     await lock.release();
-    await expect(update).rejects.toThrow(/directory/);
-    expect(await content(lock)).toBeUndefined();
+    await expect(update).rejects.toThrow(/symbolic link/);
+    expect(await readFile(victim, 'utf8')).toBe('# mine\n');
+    expect(await lockRefusal(lock.path)).toBeUndefined();
   });
 
   it("an update after release writes nothing and settles quietly, whatever the last write's fate", async () => {
     const lock = await heldLock();
-    await mkdir(`${lock.path}.${process.pid}.tmp`);
+    const victim = await plantedLink(lock);
     const failed = lock.update({ iteration: 1 });
     await lock.release();
-    await expect(failed).rejects.toThrow(/directory/);
+    await expect(failed).rejects.toThrow(/symbolic link/);
     // A late usage report: no warning about a write that was never this one.
     await expect(lock.update({ iteration: 2 })).resolves.toBeUndefined();
-    expect(await content(lock)).toBeUndefined();
+    expect(await readFile(victim, 'utf8')).toBe('# mine\n');
   });
 
   it('leaves a lock that another run holds now: only its own is removed', async () => {
@@ -128,15 +139,23 @@ describe('readDeadActive', () => {
 });
 
 describe('ActiveLock.update', () => {
-  it('never writes through a link planted at its temporary file: the link goes, the target stays', async () => {
+  it('never writes through a link planted in place of the lock: the update is refused, the target stays', async () => {
     const lock = await heldLock();
-    const victim = join(await mkdtemp(join(tmpdir(), 'ralph-victim-')), 'bashrc');
-    cleanup.push(join(victim, '..'));
-    await writeFile(victim, '# mine\n');
-    await symlink(victim, `${lock.path}.${process.pid}.tmp`);
-    await lock.update({ iteration: 2 });
+    const victim = await plantedLink(lock);
+    await expect(lock.update({ iteration: 2 })).rejects.toThrow(/symbolic link/);
     expect(await readFile(victim, 'utf8')).toBe('# mine\n');
-    expect(JSON.parse((await content(lock)) ?? '{}')).toMatchObject({ iteration: 2 });
+    await lock.release();
+  });
+
+  it('appends the whole description a change, which every reader takes from the last line', async () => {
+    const lock = await heldLock();
+    await lock.update({ iteration: 2 });
+    await lock.update({ agentGroup: 4242 });
+    const lines = (await content(lock))!.trimEnd().split('\n');
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ iteration: 2, agentGroup: 4242, pid: process.pid });
+    // A line cut short (read while it was being appended) is passed over.
+    await writeFile(lock.path, `${(await content(lock))!}{"pid": ${process.pid}, "iter`);
+    expect(await lockRefusal(lock.path)).toMatchObject({ message: expect.stringContaining('iteration 2)') });
     await lock.release();
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, readFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,9 @@ describe('createLoopFiles: .ralph-active', () => {
       mode: 'implement',
     });
     const files = createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list');
-    const read = async () => JSON.parse(await readFile(paths.active, 'utf8')) as Record<string, unknown>;
+    // The lock is described once, then once more a line for each change: the last line is the run as it is.
+    const read = async () =>
+      JSON.parse((await readFile(paths.active, 'utf8')).trimEnd().split('\n').at(-1)!) as Record<string, unknown>;
 
     await files.writeActive({ iteration: 1, thisRun: 1, maxIterations: 5, stuckCount: 0, mode: 'implement' });
     // Two updates without waiting between them: both land, in order, whole.
@@ -88,5 +90,38 @@ describe('createLoopFiles: loop heads', () => {
     await files.recordHead({ branch: 'ralph/list', from: null, to: first });
     await files.recordHead({ branch: 'ralph/list', from: first, to: second });
     expect(await readLoopHeads(paths.records.dir)).toEqual({ state: 'read', heads: { 'ralph/list': second } });
+  });
+});
+
+describe('createLoopFiles: what an iteration writes', () => {
+  it('writes the snapshot and the approvals seen only when they changed', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
+    await mkdir(join(root, 'ralph'));
+    await mkdir(join(root, '.git'));
+    const paths = withRecords(ralphPaths(root), join(root, '.git/ralph'));
+    const lock = new ActiveLock(paths.active, {
+      pid: 42,
+      startedAt: '',
+      iteration: 0,
+      thisRun: 0,
+      maxIterations: 5,
+      stuckCount: 0,
+      mode: 'implement',
+    });
+    const files = createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list');
+    const inode = async (path: string) => (await stat(path)).ino;
+    await writeFile(paths.tasks, '{"stories":[]}\n');
+    await files.snapshotTasks();
+    await files.recordSeenApprovals(['US-1']);
+    const [snapshot, state] = [await inode(paths.records.tasksSnapshot), await inode(paths.records.state)];
+    await files.snapshotTasks();
+    await files.recordSeenApprovals(['US-1']);
+    // Not replaced: a rename would have given each a new inode.
+    expect([await inode(paths.records.tasksSnapshot), await inode(paths.records.state)]).toEqual([snapshot, state]);
+    await writeFile(paths.tasks, '{"stories":[{"id":"US-2"}]}\n');
+    await files.snapshotTasks();
+    await files.recordSeenApprovals(['US-1', 'US-2']);
+    expect(await readFile(paths.records.tasksSnapshot, 'utf8')).toBe('{"stories":[{"id":"US-2"}]}\n');
+    expect(JSON.parse(await readFile(paths.records.state, 'utf8'))).toMatchObject({ seenApprovals: ['US-1', 'US-2'] });
   });
 });

@@ -46,6 +46,19 @@ describe('recordLoopHead', () => {
     expect(await readLoopHeads(dir)).toEqual({ state: 'read', heads: { 'ralph/a': C, 'ralph/b': B } });
   });
 
+  it('appends one line a move, and compacts a record an older ralph wrote over several lines', async () => {
+    const dir = await records();
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, LOOP_HEADS_FILE);
+    await writeFile(path, `${JSON.stringify({ version: 1, heads: { 'ralph/b': B } }, null, 2)}\n`);
+    let known = await recordLoopHead(dir, { branch: 'ralph/a', from: null, to: A });
+    expect(await readFile(path, 'utf8')).toBe(`{"version":1,"heads":{"ralph/b":"${B}","ralph/a":"${A}"}}\n`);
+    known = await recordLoopHead(dir, { branch: 'ralph/a', from: A, to: C }, known);
+    expect((await readFile(path, 'utf8')).split('\n')).toHaveLength(3);
+    expect(known).toEqual({ 'ralph/a': C, 'ralph/b': B });
+    expect(await readLoopHeads(dir)).toEqual({ state: 'read', heads: { 'ralph/a': C, 'ralph/b': B } });
+  });
+
   it('leaves a damaged record as it is, for integrate to name', async () => {
     const dir = await records();
     await mkdir(dir, { recursive: true });
