@@ -33,10 +33,6 @@ export function createLoopFiles(
   taskList: string,
 ): LoopFiles & { writeUsage(windows: UsageWindow[]): Promise<void> } {
   const { records } = paths;
-  // What this run last wrote, so that nothing is written again unchanged: the snapshot grows with
-  // the task list, and each rename of a record waits for the disk when it is busy (bench/RESULTS.md).
-  let snapshot: string | undefined;
-  let seen: string | undefined;
   let tasks: { text: string; parse: TasksParse } | undefined;
   return {
     readPrompt: () =>
@@ -53,19 +49,7 @@ export function createLoopFiles(
     appendRow: (row) => appendSummaryRow(paths.root, paths.summaryCsv, row),
     recordPace: (sample) => recordPace(records, taskList, sample),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
-    // No stale snapshot: when the copy fails the Stop hook finds none and allows, rather than
-    // comparing against an old one.
-    snapshotTasks: async () => {
-      const text = await Promise.resolve()
-        .then(() => readFileWithin(paths.root, paths.tasks))
-        .catch(() => undefined);
-      if (text !== undefined && text === snapshot) return;
-      snapshot = undefined;
-      await (text === undefined
-        ? ownFile(records.tasksSnapshot, 'write', () => rm(records.tasksSnapshot, { force: true }))
-        : replaceOwnFile(records.base, records.tasksSnapshot, text));
-      snapshot = text;
-    },
+    snapshotTasks: tasksSnapshotter(paths),
     recordReviewRejection: (storyId) => addReviewRejection(paths.records, taskList, storyId),
     writeFeedback: async (iteration, text) => {
       const name = `feedback-${String(iteration).padStart(3, '0')}.md`;
@@ -77,14 +61,7 @@ export function createLoopFiles(
     writeActive: (state) =>
       ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
     writeUsage: (windows) => ownFile(paths.active, 'write', () => lock.update({ usage: windows })),
-    // The run is open from its first iteration on; the approvals change only when a story is approved.
-    recordSeenApprovals: async (ids) => {
-      const key = JSON.stringify(ids);
-      if (key === seen) return;
-      seen = undefined;
-      await updateRunState(records, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] }));
-      seen = key;
-    },
+    recordSeenApprovals: seenApprovalsRecorder(records, taskList),
     recordHead: headRecorder(records.dir),
     saveUnconfirmedApprovals: async (ids) => {
       await updateRunState(records, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({
@@ -92,6 +69,44 @@ export function createLoopFiles(
         ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}),
       }));
     },
+  };
+}
+
+// Each writer below keeps what this run last wrote, so that nothing is written again unchanged: the
+// snapshot grows with the task list, and each rename of a record waits for the disk when it is busy
+// (bench/RESULTS.md).
+
+/**
+ * The copy of the task list the Stop hook compares against. No stale snapshot: when the copy fails
+ * the hook finds none and allows, rather than comparing against an old one.
+ */
+function tasksSnapshotter({ root, tasks, records }: RunPaths): () => Promise<void> {
+  let snapshot: string | undefined;
+  return async () => {
+    const text = await Promise.resolve()
+      .then(() => readFileWithin(root, tasks))
+      .catch(() => undefined);
+    if (text !== undefined && text === snapshot) return;
+    snapshot = undefined;
+    await (text === undefined
+      ? ownFile(records.tasksSnapshot, 'write', () => rm(records.tasksSnapshot, { force: true }))
+      : replaceOwnFile(records.base, records.tasksSnapshot, text));
+    snapshot = text;
+  };
+}
+
+/** The run is open from its first iteration on; the approvals change only when a story is approved. */
+function seenApprovalsRecorder(
+  records: RunPaths['records'],
+  taskList: string,
+): (ids: readonly string[]) => Promise<void> {
+  let seen: string | undefined;
+  return async (ids) => {
+    const key = JSON.stringify(ids);
+    if (key === seen) return;
+    seen = undefined;
+    await updateRunState(records, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] }));
+    seen = key;
   };
 }
 
