@@ -93,24 +93,33 @@ function commonJsEntry(specifier) {
 // What every command loads at its start is bundled in too: compiled through the cache with the rest,
 // instead of found, read and compiled file by file (commander is seven files).
 const AT_EVERY_START = ['commander', 'picocolors'];
+// zod is bundled too, the part of it ralph uses alone (src/files/zod-subset.ts): ralph's own modules
+// import only its types, and load it through src/files/lazy-zod.ts.
+const BUNDLED = [...AT_EVERY_START, 'zod'];
 
 function external(id) {
   if (id.startsWith('.') || id.startsWith('/')) return false;
   if (id.startsWith('node:') || builtinModules.includes(id)) return true;
   const name = id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0];
-  return dependencies.includes(name) && !AT_EVERY_START.includes(name) && commonJsEntry(id);
+  return dependencies.includes(name) && !BUNDLED.includes(name) && commonJsEntry(id);
 }
 
 const cacheSource = join(dist, 'cli/compile-cache.js');
 try {
   await rolldown.build({
-    input: { ralph: join(dist, 'cli/main.js'), ...(existsSync(cacheSource) ? { 'compile-cache': cacheSource } : {}) },
+    input: {
+      ralph: join(dist, 'cli/main.js'),
+      // zod's part that ralph uses, in a file of its own that src/files/lazy-zod.ts requires when needed.
+      'ralph-zod': join(dist, 'files/zod-subset.js'),
+      ...(existsSync(cacheSource) ? { 'compile-cache': cacheSource } : {}),
+    },
     platform: 'node',
     external,
     logLevel: 'warn',
     output: {
       dir: dist,
       format: 'cjs',
+      exports: 'named',
       strict: true,
       // import() in a chunk becomes require(): the code cache compiles chunks with vm.Script, where
       // Node 20 has no import() to give them.
