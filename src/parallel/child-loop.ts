@@ -2,7 +2,7 @@ import { constants } from 'node:os';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { execa, type ResultPromise } from 'execa';
-import { BoundedLines } from './bounded-lines.js';
+import { BoundedLines } from '../files/bounded-lines.js';
 import {
   LoopMessage,
   MAX_MESSAGE_BYTES,
