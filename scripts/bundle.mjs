@@ -67,7 +67,7 @@ const groups = [
 
 // The bundle is CommonJS: a start then does without the ES module loader, and its chunks can be
 // compiled through V8's code cache (src/cli/compile-cache.ts). So a package stays outside only
-// where every Node ralph supports can require() it; one that is an ES module alone (execa, d3) is
+// where every Node ralph supports can require() it; one that is an ES module alone (d3) is
 // bundled in: require() of an ES module needs Node 20.19.
 const manifest = join(dist, '..', 'package.json');
 const dependencies = existsSync(manifest)
@@ -105,12 +105,13 @@ function external(id) {
 }
 
 const cacheSource = join(dist, 'cli/compile-cache.js');
+const zodSource = join(dist, 'files/zod-subset.js');
 try {
   await rolldown.build({
     input: {
       ralph: join(dist, 'cli/main.js'),
       // zod's part that ralph uses, in a file of its own that src/files/lazy-zod.ts requires when needed.
-      'ralph-zod': join(dist, 'files/zod-subset.js'),
+      ...(existsSync(zodSource) ? { 'ralph-zod': zodSource } : {}),
       ...(existsSync(cacheSource) ? { 'compile-cache': cacheSource } : {}),
     },
     platform: 'node',
