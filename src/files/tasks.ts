@@ -27,8 +27,10 @@ function storySchema(zod: Zod) {
 }
 
 /** The task list's schema, built on first use: zod is loaded by the commands that read a task list. */
-const taskListSchema = lazySchema((zod) =>
-  zod
+const taskListSchema = lazySchema((zod) => {
+  // One story schema for both names of the list: zod builds each schema at some cost, at every start.
+  const story = storySchema(zod);
+  return zod
     .looseObject({
       project: zod.string().optional(),
       branchName: zod.string().optional(),
@@ -37,9 +39,9 @@ const taskListSchema = lazySchema((zod) =>
       example: zod.boolean().optional(),
       // Lists under ralph/lists/ that must end COMPLETE before this one starts (src/lists/task-lists.ts).
       dependsOn: zod.array(zod.string().min(1)).optional(),
-      stories: zod.array(storySchema(zod)).optional(),
+      stories: zod.array(story).optional(),
       // The prd.json shape users already have names the same list `userStories`.
-      userStories: zod.array(storySchema(zod)).optional(),
+      userStories: zod.array(story).optional(),
     })
     .refine((value) => value.stories !== undefined || value.userStories !== undefined, {
       message: 'needs a "stories" array (or "userStories")',
@@ -60,8 +62,8 @@ const taskListSchema = lazySchema((zod) =>
           });
         seen.add(story.id);
       });
-    }),
-);
+    });
+});
 
 /** Larger than any task list: one the agent blew up on its branch is not read into memory from git. */
 export const MAX_BRANCH_TASKS_BYTES = 4 * 1024 * 1024;
