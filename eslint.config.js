@@ -74,20 +74,27 @@ export default tseslint.config(
     },
   },
   {
-    // One way to start a child process in the product: execa. src/demo/ is not ralph but the agent
+    // One way to start a child process in the product (CONTRIBUTING.md): src/process/run-captured.ts
+    // for a query whose output is kept, src/process/start-in-group.ts for a child ralph supervises;
+    // the modules there that spawn say so inline. src/demo/ is not ralph but the agent
     // (bin/scripted-agent.js, a separate program standing in for `claude`): like any agent it runs
     // git and sh with node's own child_process, and leaves processes behind on purpose (unref'd,
     // setsid) for the containment tests, outside any wrapper that would watch or end them.
-    // src/agent/start-agent.ts is the other exception: it starts the agent once an iteration and
-    // uses nothing of execa (no buffering, no rejection), whose machinery cost about 3 ms of CPU
-    // a spawn (bench/RESULTS.md, scenario 8, issue 28). A few modules on the way to a run's first
-    // agent also spawn on their own (process/run-captured.ts, systemd-scope.ts) and say why inline.
     files: ['src/**'],
-    ignores: ['src/demo/**', 'src/agent/start-agent.ts'],
+    ignores: ['src/demo/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'node:child_process', message: 'start processes with execa' }] },
+        {
+          paths: [
+            {
+              name: 'node:child_process',
+              message: 'start processes through src/process/ (run-captured.ts, start-in-group.ts)',
+              allowTypeImports: true,
+            },
+            { name: 'execa', message: 'start processes through src/process/ (run-captured.ts, start-in-group.ts)' },
+          ],
+        },
       ],
     },
   },

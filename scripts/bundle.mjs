@@ -67,7 +67,7 @@ const groups = [
 
 // The bundle is CommonJS: a start then does without the ES module loader, and its chunks can be
 // compiled through V8's code cache (src/cli/compile-cache.ts). So a package stays outside only
-// where every Node ralph supports can require() it; one that is an ES module alone (execa, d3) is
+// where every Node ralph supports can require() it; one that is an ES module alone (d3) is
 // bundled in: require() of an ES module needs Node 20.19.
 const manifest = join(dist, '..', 'package.json');
 const dependencies = existsSync(manifest)
@@ -93,24 +93,34 @@ function commonJsEntry(specifier) {
 // What every command loads at its start is bundled in too: compiled through the cache with the rest,
 // instead of found, read and compiled file by file (commander is seven files).
 const AT_EVERY_START = ['commander', 'picocolors'];
+// zod is bundled too, the part of it ralph uses alone (src/files/zod-subset.ts): ralph's own modules
+// import only its types, and load it through src/files/lazy-zod.ts.
+const BUNDLED = [...AT_EVERY_START, 'zod'];
 
 function external(id) {
   if (id.startsWith('.') || id.startsWith('/')) return false;
   if (id.startsWith('node:') || builtinModules.includes(id)) return true;
   const name = id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0];
-  return dependencies.includes(name) && !AT_EVERY_START.includes(name) && commonJsEntry(id);
+  return dependencies.includes(name) && !BUNDLED.includes(name) && commonJsEntry(id);
 }
 
 const cacheSource = join(dist, 'cli/compile-cache.js');
+const zodSource = join(dist, 'files/zod-subset.js');
 try {
   await rolldown.build({
-    input: { ralph: join(dist, 'cli/main.js'), ...(existsSync(cacheSource) ? { 'compile-cache': cacheSource } : {}) },
+    input: {
+      ralph: join(dist, 'cli/main.js'),
+      // zod's part that ralph uses, in a file of its own that src/files/lazy-zod.ts requires when needed.
+      ...(existsSync(zodSource) ? { 'ralph-zod': zodSource } : {}),
+      ...(existsSync(cacheSource) ? { 'compile-cache': cacheSource } : {}),
+    },
     platform: 'node',
     external,
     logLevel: 'warn',
     output: {
       dir: dist,
       format: 'cjs',
+      exports: 'named',
       strict: true,
       // import() in a chunk becomes require(): the code cache compiles chunks with vm.Script, where
       // Node 20 has no import() to give them.

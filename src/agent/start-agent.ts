@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isErrno } from '../errors.js';
 import type { Readable } from 'node:stream';
 import type { AgentCommand } from './agent-command.js';
 import { findExecutable } from '../process/find-executable.js';
+import { startInGroup, type InGroup } from '../process/start-in-group.js';
 import { describeSpawnError, findNulByte } from './spawn-failure.js';
 
 /** A started agent: its process group's leader, with its output as two pipes. */
@@ -16,9 +17,8 @@ export type StartedAgent = { child: AgentChild } | { cause: string };
  * Starts the agent in its own process group, or says in one line why it could not be started:
  * a NUL byte, E2BIG, ENOENT, EACCES. Such a spawn has no pid and will never emit `exit`.
  *
- * Node's own spawn, not execa: this runs once an iteration, and execa's promise, stream and
- * option machinery (none of it used here: no buffering, no rejection) cost about as much CPU as
- * the fork itself.
+ * Started as every supervised child is (src/process/start-in-group.ts): execa's promise, stream
+ * and option machinery cost about as much CPU as the fork itself, once an iteration.
  */
 export async function startAgent(
   command: AgentCommand,
@@ -28,24 +28,23 @@ export async function startAgent(
 ): Promise<StartedAgent> {
   const nul = findNulByte(command, env);
   if (nul !== undefined) return { cause: `the agent could not be started: ${nul}` };
-  let child: ChildProcess;
+  let started: InGroup;
   try {
     const { file, args } = await wrapped(command, env, cwd, wrap);
-    child = spawn(file, args, {
+    // Its own process group, so one signal reaches the agent and everything it started; exactly
+    // this environment (nothing of ralph's own added); the prompt on stdin, or no stdin at all.
+    started = startInGroup(file, args, {
       cwd,
-      // Exactly this environment: nothing of ralph's own is added.
       env,
-      // Its own process group, so one signal reaches the agent and everything it started.
-      detached: true,
-      // The prompt on stdin, or no stdin at all.
       stdio: [command.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
   } catch (error) {
     return { cause: whyNotStarted(error, command, env, cwd) };
   }
-  if (child.pid === undefined) {
-    // The kernel refused it (ENOENT, EACCES, E2BIG): node says so on the next tick.
-    const error = await new Promise<unknown>((resolve) => child.once('error', resolve));
+  const { child } = started;
+  if (child?.pid === undefined) {
+    // Refused (ENOENT, EACCES, E2BIG, an argument spawn will not take): `ended` says why.
+    const { error } = await started.ended;
     return { cause: whyNotStarted(error, command, env, cwd) };
   }
   if (command.input !== undefined && child.stdin) {

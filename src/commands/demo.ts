@@ -1,10 +1,10 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import pc from 'picocolors';
 import { packagePath, readTemplate } from '../templates.js';
 import { runCommand } from './run.js';
+import { gitOutput } from '../git/safe-git.js';
 import { shownPath } from '../files/paths.js';
 
 /**
@@ -19,7 +19,7 @@ export async function demoCommand(options: { agent?: string; printAgentPath?: bo
     return 0;
   }
   const repo = await mkdtemp(join(tmpdir(), 'ralph-demo-'));
-  const git = (...args: string[]) => execa('git', args, { cwd: repo, stdio: 'ignore' });
+  const git = (...args: string[]) => gitOutput(repo, args);
   await git('init', '-q');
   await git('config', 'user.name', 'Ralph Demo');
   await git('config', 'user.email', 'demo@ralph.invalid');

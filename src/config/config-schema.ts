@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { gateOrderProblem } from '../gates/gate-order.js';
-import { lazySchema, loadZod } from '../files/lazy-zod.js';
+import { lazySchema, loadZod, type ZodApi } from '../files/lazy-zod.js';
 import { RUN_OPTIONS, type RunOptionKey } from './run-options.js';
 import { duration } from './value-kinds.js';
 
-type Zod = typeof z;
+type Zod = ZodApi;
 
 /** The `agent` block: how the agent is started. */
 function agentSchema(zod: Zod) {
@@ -84,7 +84,7 @@ export const TOP_LEVEL_KEYS = (Object.keys(RUN_OPTIONS) as RunOptionKey[]).filte
 
 /**
  * ralph/config.json: one strict schema that validates the file and exports the JSON Schema for
- * editors. Built on first use: the usual file is read by src/config/plain-config.ts without zod.
+ * editors. Built on first use, with zod loaded then (src/files/lazy-zod.ts).
  */
 export const configSchema = lazySchema((zod) =>
   zod.strictObject({

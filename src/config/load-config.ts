@@ -4,7 +4,6 @@ import { readOwnFile } from '../files/own-file.js';
 import { formatPath } from '../files/schema-errors.js';
 import { configSchema, type ConfigFile } from './config-schema.js';
 import { parseJson } from '../files/json-text.js';
-import { plainConfig } from './plain-config.js';
 import { closestKey } from '../files/nearest-key.js';
 
 /** Reads and validates ralph/config.json; an absent file is an empty config. */
@@ -19,9 +18,6 @@ export async function loadConfig(path: string, shownPath: string): Promise<Confi
       'fix the file (keys are camelCase, durations are strings like "90m")',
     );
   const json = parsed.value;
-  // The usual file is read without zod; the schema decides (and words the error) on any doubt.
-  const plain = plainConfig(json);
-  if (plain !== undefined) return plain;
   const result = configSchema().safeParse(json);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

@@ -70,7 +70,6 @@ export function notifyTargets(): ValueKind<string[]> {
             if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error, input: target });
           }
         }),
-    plain: (value) => (isList(value, (target) => parseTarget(target).ok) ? [...value] : undefined),
     fromText: splitList,
     expected: EXPECTED_TARGET,
     format: (targets) => (targets.length === 0 ? 'none' : targets.map(maskTarget).join(', ')),
@@ -80,25 +79,12 @@ export function notifyTargets(): ValueKind<string[]> {
 /** `--notify-on <events>`: a comma-separated list of event names. */
 export function notifyEvents(): ValueKind<NotifyEvent[]> {
   const expected = `a comma-separated list of ${NOTIFY_EVENTS.join(', ')}`;
-  const events: readonly string[] = NOTIFY_EVENTS;
   return lazyKind({
     build: (zod) =>
       zod.array(zod.enum(NOTIFY_EVENTS, { error: `expected ${expected}` })).min(1, { error: `expected ${expected}` }),
-    plain: (value) =>
-      isList(value, (event) => events.includes(event)) && value.length > 0 ? ([...value] as NotifyEvent[]) : undefined,
     fromText: splitList,
     expected,
   });
-}
-
-/** A list of strings each of which passes `check` (a hole is no string: not `every`, which skips it). */
-function isList(value: unknown, check: (item: string) => boolean): value is string[] {
-  if (!Array.isArray(value)) return false;
-  for (let index = 0; index < value.length; index++) {
-    const item: unknown = value[index];
-    if (typeof item !== 'string' || !check(item)) return false;
-  }
-  return true;
 }
 
 /** `a, b,,c` → `["a", "b", "c"]`. */

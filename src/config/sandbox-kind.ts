@@ -10,8 +10,6 @@ export function sandboxName(): ValueKind<string | boolean> {
       zod.union([zod.boolean(), zod.string().regex(NAME, { error: `expected ${expected}` })], {
         error: `expected ${expected}`,
       }),
-    plain: (value) =>
-      typeof value === 'boolean' || (typeof value === 'string' && NAME.test(value)) ? value : undefined,
     fromText: (value) => {
       const word = value.trim().toLowerCase();
       if (['1', 'true', 'yes', 'on'].includes(word)) return true;

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { formatDurationSpec, parseDuration } from '../domain/duration.js';
-import { loadZod } from '../files/lazy-zod.js';
+import { loadZod, type ZodApi } from '../files/lazy-zod.js';
 
-type Zod = typeof z;
+type Zod = ZodApi;
 
 /**
  * How one kind of option value is read: `schema` checks a JSON value (from config.json),
@@ -12,12 +12,6 @@ type Zod = typeof z;
 export interface ValueKind<T> {
   /** Built the first time it is read, so that loading the options loads no zod. */
   readonly schema: z.ZodType<T, unknown>;
-  /**
-   * The value the schema gives for an input it surely accepts, checked without zod; undefined when
-   * unsure, and then the schema decides (and words the error). test/unit/config/plain-kinds.test.ts
-   * holds the two side by side.
-   */
-  plain: (value: unknown) => T | undefined;
   fromText: (text: string) => unknown;
   expected: string;
   /** How a resolved value reads back (durations as `1h30m`, not milliseconds). */
@@ -38,14 +32,11 @@ export function lazyKind<T>(
   };
 }
 
-const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
 /** A whole number at least `min`. */
 export function wholeNumber(min: number): ValueKind<number> {
   const expected = `a whole number ≥ ${min}`;
   return lazyKind({
     build: (zod) => zod.int({ error: `expected ${expected}` }).min(min, { error: `expected ${expected}` }),
-    plain: (value) => (Number.isSafeInteger(value) && (value as number) >= min ? (value as number) : undefined),
     fromText: (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text),
     expected,
   });
@@ -56,7 +47,6 @@ export function positiveNumber(): ValueKind<number> {
   const expected = 'a number above 0';
   return lazyKind({
     build: (zod) => zod.number({ error: `expected ${expected}` }).positive({ error: `expected ${expected}` }),
-    plain: (value) => (finite(value) && value > 0 ? value : undefined),
     fromText: (text) => (/^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text),
     expected,
   });
@@ -71,7 +61,6 @@ export function percent(): ValueKind<number> {
         .number({ error: `expected ${expected}` })
         .min(1, { error: `expected ${expected}` })
         .max(100, { error: `expected ${expected}` }),
-    plain: (value) => (finite(value) && value >= 1 && value <= 100 ? value : undefined),
     fromText: (text) => (/^\s*\d+(\.\d+)?\s*%?\s*$/.test(text) ? Number(text.replace('%', '')) : text),
     expected,
   });
@@ -84,7 +73,6 @@ const FALSE_WORDS = new Set(['0', 'false', 'no', 'off', '']);
 export function boolean(): ValueKind<boolean> {
   return lazyKind({
     build: (zod) => zod.boolean({ error: 'expected true or false' }),
-    plain: (value) => (typeof value === 'boolean' ? value : undefined),
     fromText: (text) => {
       const word = text.trim().toLowerCase();
       return TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : text;
@@ -98,7 +86,6 @@ export function choice<const T extends readonly [string, ...string[]]>(values: T
   const expected = `one of ${values.join(', ')}`;
   return lazyKind<T[number]>({
     build: (zod) => zod.enum(values, { error: `expected ${expected}` }),
-    plain: (value) => (typeof value === 'string' && values.includes(value) ? value : undefined),
     fromText: (text) => text.trim(),
     expected,
   });
@@ -108,7 +95,6 @@ export function choice<const T extends readonly [string, ...string[]]>(values: T
 export function text(what = 'a non-empty string'): ValueKind<string> {
   return lazyKind({
     build: (zod) => zod.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }),
-    plain: (value) => (typeof value === 'string' && value.length > 0 ? value : undefined),
     fromText: (value) => value,
     expected: what,
   });
@@ -116,7 +102,7 @@ export function text(what = 'a non-empty string'): ValueKind<string> {
 
 type TextParse<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** The schema's verdict on a value the plain check was unsure of; the error names the expected form. */
+/** The schema's verdict on a value; the error names the expected form. */
 function bySchema<T>(kind: ValueKind<T>, input: unknown, raw: string): TextParse<T> {
   const result = kind.schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
@@ -127,17 +113,13 @@ function bySchema<T>(kind: ValueKind<T>, input: unknown, raw: string): TextParse
 
 /** Checks a flag or environment string against a kind; the error names the expected form. */
 export function parseText<T>(kind: ValueKind<T>, raw: string): TextParse<T> {
-  const input = kind.fromText(raw);
-  const plain = kind.plain(input);
-  return plain === undefined ? bySchema(kind, input, raw) : { ok: true, value: plain };
+  return bySchema(kind, kind.fromText(raw), raw);
 }
 
 /** One more value of a repeatable flag (`--notify a --notify b`), taken whole: no comma splits it. */
 export function parseRepeated<T>(kind: ValueKind<T>, raw: string, previous: unknown): TextParse<T> {
-  if (kind.plain([raw]) === undefined) {
-    const checked = bySchema(kind, [raw], raw);
-    if (!checked.ok) return checked;
-  }
+  const checked = bySchema(kind, [raw], raw);
+  if (!checked.ok) return checked;
   const earlier = Array.isArray(previous) ? (previous as unknown[]) : [];
   return { ok: true, value: [...earlier, raw] as T };
 }
@@ -153,10 +135,6 @@ export function duration(): ValueKind<number> {
         context.issues.push({ code: 'custom', message: parsed.error, input: value });
         return zod.NEVER;
       }),
-    plain: (value) => {
-      const parsed = typeof value === 'string' ? parseDuration(value) : undefined;
-      return parsed?.ok ? parsed.ms : undefined;
-    },
     fromText: (value) => value,
     expected,
     format: formatDurationSpec,
@@ -166,18 +144,8 @@ export function duration(): ValueKind<number> {
 /** A list of paths or names (`--box-write a --box-write b`; the environment separates them by commas). */
 export function pathList(what = 'paths'): ValueKind<string[]> {
   const expected = `a list of ${what}`;
-  // A loop, not `every`: `every` skips an array's holes, which the schema refuses.
-  const isPaths = (value: unknown): value is string[] => {
-    if (!Array.isArray(value)) return false;
-    for (let index = 0; index < value.length; index++) {
-      const item: unknown = value[index];
-      if (typeof item !== 'string' || item.length === 0) return false;
-    }
-    return true;
-  };
   return lazyKind({
     build: (zod) => zod.array(zod.string().min(1), { error: `expected ${expected}` }),
-    plain: (value) => (isPaths(value) ? [...value] : undefined),
     fromText: (text) =>
       text
         .split(',')

@@ -1,4 +1,7 @@
-import { z } from 'zod';
+import type { z as Z } from 'zod';
+import { loadZod } from './lazy-zod.js';
+
+const { z } = loadZod();
 
 /** last-run.json as ralph writes it (see last-run.ts, its owner); unknown fields pass through. */
 export const lastRunSchema = z.looseObject({
@@ -15,4 +18,4 @@ export const lastRunSchema = z.looseObject({
 });
 
 /** What last-run.json holds, as `ralph status` reads it. */
-export type LastRunFile = z.infer<typeof lastRunSchema>;
+export type LastRunFile = Z.infer<typeof lastRunSchema>;

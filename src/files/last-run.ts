@@ -5,7 +5,6 @@ import type { RunReport } from '../loop/run-report.js';
 import { parseJson } from './json-text.js';
 import type { LastRunFile } from './last-run-schema.js';
 import { readOwnFileNoLink, replaceOwnFile, replaceWholeSync } from './own-file.js';
-import { plainLastRun } from './plain-json-check.js';
 import type { RecordPaths } from './record-paths.js';
 
 /**
@@ -73,8 +72,8 @@ export async function readLastRun(records: RecordPaths): Promise<Record<string, 
 }
 
 /**
- * The record as `ralph status` and `ralph lists` show it, checked against its schema (zod loaded only
- * when the plain check is unsure of it); undefined without a record.
+ * The record as `ralph status` and `ralph lists` show it, checked against its schema (zod loaded
+ * only when there is a record to check); undefined without a record.
  */
 export async function readCheckedLastRun(
   records: RecordPaths,
@@ -83,8 +82,6 @@ export async function readCheckedLastRun(
   if (text === undefined) return undefined;
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, error: `not valid JSON (${parsed.error})` };
-  const plain = plainLastRun(parsed.value) as LastRunFile | undefined;
-  if (plain) return { ok: true, run: plain };
   const { lastRunSchema } = await import('./last-run-schema.js');
   const result = lastRunSchema.safeParse(parsed.value);
   if (result.success) return { ok: true, run: result.data };

@@ -1,11 +1,9 @@
-import type { z } from 'zod';
 import { describeIssue } from './schema-errors.js';
 import { parseJson } from './json-text.js';
-import { lazySchema } from './lazy-zod.js';
-import { plainTaskList } from './plain-json-check.js';
+import { lazySchema, type ZodApi } from './lazy-zod.js';
 import type { TasksParse } from '../domain/tasks.js';
 
-type Zod = typeof z;
+type Zod = ZodApi;
 
 function storySchema(zod: Zod) {
   return zod.looseObject({
@@ -28,9 +26,11 @@ function storySchema(zod: Zod) {
   });
 }
 
-/** The task list's schema, built on first use: the usual list is read by plainTaskList without zod. */
-const taskListSchema = lazySchema((zod) =>
-  zod
+/** The task list's schema, built on first use: zod is loaded by the commands that read a task list. */
+const taskListSchema = lazySchema((zod) => {
+  // One story schema for both names of the list: zod builds each schema at some cost, at every start.
+  const story = storySchema(zod);
+  return zod
     .looseObject({
       project: zod.string().optional(),
       branchName: zod.string().optional(),
@@ -39,9 +39,9 @@ const taskListSchema = lazySchema((zod) =>
       example: zod.boolean().optional(),
       // Lists under ralph/lists/ that must end COMPLETE before this one starts (src/lists/task-lists.ts).
       dependsOn: zod.array(zod.string().min(1)).optional(),
-      stories: zod.array(storySchema(zod)).optional(),
+      stories: zod.array(story).optional(),
       // The prd.json shape users already have names the same list `userStories`.
-      userStories: zod.array(storySchema(zod)).optional(),
+      userStories: zod.array(story).optional(),
     })
     .refine((value) => value.stories !== undefined || value.userStories !== undefined, {
       message: 'needs a "stories" array (or "userStories")',
@@ -62,16 +62,13 @@ const taskListSchema = lazySchema((zod) =>
           });
         seen.add(story.id);
       });
-    }),
-);
+    });
+});
 
 /** Larger than any task list: one the agent blew up on its branch is not read into memory from git. */
 export const MAX_BRANCH_TASKS_BYTES = 4 * 1024 * 1024;
 
-/**
- * Parses the text of tasks.json without throwing. The usual list is checked by hand; anything else
- * goes to the schema, for its verdict and its message.
- */
+/** Parses the text of tasks.json without throwing; the schema's first issue is the error. */
 export function parseTasks(text: string): TasksParse {
   return readTasks(text).parsed;
 }
@@ -80,10 +77,10 @@ export function parseTasks(text: string): TasksParse {
 export function readTasks(text: string): { parsed: TasksParse; json?: unknown } {
   const json = parseJson(text);
   if (!json.ok) return { parsed: { ok: false, error: `not valid JSON (${json.error})` } };
-  return { parsed: plainTaskList(json.value) ?? parseBySchema(json.value), json: json.value };
+  return { parsed: parseBySchema(json.value), json: json.value };
 }
 
-/** The schema's reading of a task list (exported for the test that holds the two side by side). */
+/** The schema's reading of a task list. */
 export function parseBySchema(json: unknown): TasksParse {
   const result = taskListSchema().safeParse(json);
   if (!result.success) {

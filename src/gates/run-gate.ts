@@ -1,8 +1,8 @@
 import { accessSync, constants } from 'node:fs';
-import { execa } from 'execa';
 import type { Containment, RunMarker } from '../process/containment.js';
 import { describeEnded } from '../process/marked-processes.js';
 import { terminateGroup } from '../process/process-group.js';
+import { startInGroup } from '../process/start-in-group.js';
 import { appendOwnFile, createOwnFile } from '../files/own-file.js';
 import type { GatePlace } from './types.js';
 
@@ -106,22 +106,16 @@ async function spawnGate(options: GateProcessOptions, marker: RunMarker | undefi
   });
   const log = await createOwnFile(options.cwd, options.logPath);
   try {
-    let child: ReturnType<typeof startProgram>;
-    try {
-      child = startProgram(program, options, marker, log.fd);
-    } catch (error) {
-      // Thrown, not emitted: a NUL byte in the command. No exit event will ever come.
-      return { child: undefined, exited: Promise.resolve(notStarted(error)) };
-    }
-    // Listen before anything awaits: a command that fails to start or ends at once must not be missed.
+    const { child, ended } = startProgram(program, options, marker, log.fd);
+    // No pid: it never started (E2BIG, a missing shell, a NUL byte in the command), and `ended` says why.
+    if (child?.pid === undefined)
+      return { child: undefined, exited: ended.then((exit) => notStarted(exit.error ?? new Error('no process'))) };
+    // Listen before anything awaits: a command that ends at once must not be missed.
     const exited = new Promise<GateExit>((resolve) => {
       child.once('exit', (code) => resolve({ exitCode: code }));
       child.once('error', (error) => resolve(notStarted(error)));
     });
-    if (child.pid !== undefined) return { child, exited };
-    // No pid: it never started (E2BIG, a missing shell), and execa's result says why.
-    const result = await child;
-    return { child: undefined, exited: Promise.resolve(notStarted(result.cause ?? result)) };
+    return { child, exited };
   } finally {
     await log.close();
   }
@@ -138,22 +132,13 @@ function startProgram(
   marker: RunMarker | undefined,
   logFd: number,
 ) {
-  // execa's types spell out descriptors 3 to 9 only; at run time it passes any number on.
-  const fd = logFd as 3;
   // In the gate's cgroup, when the run has one, from the program's first instruction.
   // A program that is not there is started as it is: the kernel's error then names it.
   const { file, args } = marker && isExecutable(program.file) ? marker.wrap(program.file, program.args) : program;
-  return execa(file, args, {
+  return startInGroup(file, args, {
     cwd: options.cwd,
     env: marker ? marker.env(options.env) : options.env,
-    extendEnv: false,
-    detached: true,
-    cleanup: false,
-    stdin: 'ignore',
-    stdout: fd,
-    stderr: fd,
-    buffer: false,
-    reject: false,
+    stdio: ['ignore', logFd, logFd],
   });
 }
 

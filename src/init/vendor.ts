@@ -1,6 +1,6 @@
 import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
+import { runCaptured } from '../process/run-captured.js';
 import { RalphError } from '../errors.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.js';
 import { packagePath } from '../templates.js';
@@ -31,17 +31,15 @@ export async function vendorRunningRalph(root: string): Promise<{ path: string; 
   const destination = join(root, 'ralph/vendor');
   await mkdir(destination, { recursive: true });
   // --ignore-scripts: packing must not rebuild (or run anything of) the package.
-  const packed = await execa('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', destination], {
+  const packed = await runCaptured('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', destination], {
     cwd: packageRoot,
-    reject: false,
-    stdin: 'ignore',
-    timeout: 120_000,
-    maxBuffer: 1024 * 1024,
+    timeoutMs: 120_000,
+    maxBytes: 1024 * 1024,
   });
   if (packed.exitCode !== 0 || !(await present(join(root, target))))
     throw new RalphError(
       'usage',
-      `--vendor: npm pack in ${packageRoot} failed: ${String(packed.stderr).trim().split('\n').at(-1) ?? `exit ${packed.exitCode}`}`,
+      `--vendor: npm pack in ${packageRoot} failed: ${packed.stderr.trim().split('\n').at(-1) ?? `exit ${packed.exitCode}`}`,
       `run npm pack in ${packageRoot} yourself to see why, or name a published version with --install`,
     );
   return { path: target, existed };

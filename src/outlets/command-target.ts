@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { relative, isAbsolute } from 'node:path';
 import { findExecutable } from '../process/find-executable.js';
 import { signalGroup } from '../process/process-group.js';
+import { startInGroup } from '../process/start-in-group.js';
 import type { Notification } from './notification.js';
 
 /** `costUsd` → `RALPH_EVENT_COST_USD`; the event's own name is `RALPH_EVENT_NAME`. */
@@ -40,30 +41,23 @@ export async function runCommand(
   const root = await realpath(options.root);
   if (within(options.root, file) || within(root, await realpath(file)))
     throw new Error(`${name} is inside the repository, where the agent can rewrite it; use a command outside it`);
-  // Loaded when a notification goes to a command, not on the way to a run's first agent.
-  const { execa } = await import('execa');
   if (options.signal.aborted) throw new Error('it did not finish in time and was ended');
-  const child = execa(file, args, {
+  const { child, ended } = startInGroup(file, args, {
     cwd: options.root,
     env: { ...withoutEvents(options.env), ...eventEnvironment(notification) },
-    extendEnv: false,
-    detached: true,
-    cleanup: false,
-    input: eventJson(notification),
-    stdout: 'ignore',
-    stderr: 'ignore',
-    buffer: false,
-    reject: false,
+    stdio: ['pipe', 'ignore', 'ignore'],
   });
+  // A command that exits without reading all of it (EPIPE) has still been told.
+  child?.stdin?.on('error', () => undefined);
+  child?.stdin?.end(eventJson(notification));
   const kill = () => {
-    if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+    if (child?.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
   };
   options.signal.addEventListener('abort', kill, { once: true });
   try {
-    const result = await child;
+    const result = await ended;
     if (options.signal.aborted) throw new Error('it did not finish in time and was ended');
-    if (result.failed && result.exitCode === undefined && result.signal === undefined)
-      throw new Error(`it could not start: ${result.code ?? result.shortMessage}`);
+    if (result.error) throw new Error(`it could not start: ${result.error.code ?? result.error.message}`);
     if (result.signal) throw new Error(`it was ended by ${result.signal}`);
     if (result.exitCode !== 0) throw new Error(`it exited with ${result.exitCode}`);
   } finally {

@@ -1,8 +1,9 @@
 import { constants } from 'node:os';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { execa, type ResultPromise } from 'execa';
-import { BoundedLines } from './bounded-lines.js';
+import type { ChildProcess } from 'node:child_process';
+import { startInGroup } from '../process/start-in-group.js';
+import { BoundedLines } from '../files/bounded-lines.js';
 import {
   LoopMessage,
   MAX_MESSAGE_BYTES,
@@ -40,38 +41,35 @@ export function startLoop(
   output: (stream: 'stdout' | 'stderr') => Writable,
   heard: (message: LoopMessage) => void,
 ): ChildLoop {
-  const child = execa(loop.command, loop.args, {
+  const { child, ended: exit } = startInGroup(loop.command, loop.args, {
     cwd: loop.cwd,
     env: { ...loop.env, [CHANNEL_VARIABLE]: '3' },
-    extendEnv: false,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    detached: true,
-    cleanup: false,
-    buffer: false,
-    reject: false,
   });
-  const channel = child.stdio[3] as Duplex | null;
+  const channel = (child?.stdio[3] ?? null) as Duplex | null;
   const messages = new BoundedLines(MAX_MESSAGE_BYTES, (line, cut) => {
     const message = cut ? undefined : parseMessage(LoopMessage, line);
     if (message) heard(message);
   });
   channel?.on('data', (chunk: Buffer) => messages.push(chunk));
   channel?.on('error', () => undefined);
-  const streams = [forward(child.stdout, output('stdout')), forward(child.stderr, output('stderr'))];
-  const ended = child.then(async ({ exitCode, signal, failed }) => {
+  const streams = [forward(child?.stdout ?? null, output('stdout')), forward(child?.stderr ?? null, output('stderr'))];
+  const ended = exit.then(async ({ exitCode, signal, error }) => {
     await Promise.all(streams);
     channel?.destroy();
     if (exitCode !== undefined) return exitCode;
     if (signal !== undefined) return 128 + (constants.signals[signal] ?? 0);
     // Never started (its executable gone): as a shell says of a command it cannot run.
-    return failed ? 127 : 70;
+    return error ? 127 : 70;
   });
   return {
     tell(message) {
       const line = messageLine(message);
       if (line !== undefined && channel?.writable) channel.write(line);
     },
-    signal: (signal) => sendSignal(child, signal),
+    signal: (signal) => {
+      if (child) sendSignal(child, signal);
+    },
     ended,
   };
 }
@@ -87,7 +85,7 @@ async function forward(stream: Readable | null, sink: Writable): Promise<void> {
 }
 
 function sendSignal(
-  child: Pick<ResultPromise, 'exitCode' | 'signalCode' | 'pid' | 'kill'>,
+  child: Pick<ChildProcess, 'exitCode' | 'signalCode' | 'pid' | 'kill'>,
   signal: NodeJS.Signals,
 ): void {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;

@@ -3,9 +3,14 @@ import type { AgentFailure } from '../domain/agent-failure.js';
 import type { AccountLimit, LoopReporter } from '../loop/ports.js';
 import type { Wait } from '../loop/port-data.js';
 import { RESET_MARGIN_MS } from '../loop/limit-ruling.js';
-import { BoundedLines } from './bounded-lines.js';
-import type { LoopMessage } from './channel-messages.js';
-import { MAX_MESSAGE_BYTES, messageLine, parseHold } from './channel-lines.js';
+import { BoundedLines } from '../files/bounded-lines.js';
+import {
+  MAX_MESSAGE_BYTES,
+  messageLine,
+  parseMessage,
+  SupervisorMessage,
+  type LoopMessage,
+} from './channel-messages.js';
 
 /**
  * The variable that names the loop's end of its channel to the supervisor (a file descriptor). The
@@ -40,7 +45,7 @@ export function openLoopChannel(env: NodeJS.ProcessEnv, onLost: () => void): Loo
   let hold: Wait | undefined;
   let closing = false;
   const lines = new BoundedLines(MAX_MESSAGE_BYTES, (line, cut) => {
-    const message = cut ? undefined : parseHold(line);
+    const message = cut ? undefined : parseMessage(SupervisorMessage, line);
     if (message && message.until > (hold?.until ?? 0))
       hold = { until: message.until, message: message.message, why: 'usage_limit' };
   });

@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { startInGroup } from '../process/start-in-group.js';
 
 /**
  * The platform's opener for a file, when a person can see its window: never in CI (a runner has
@@ -23,10 +23,11 @@ export async function openWithPlatform(
     out.write('ralph: --open skipped: no display here (or CI); open the file above yourself\n');
     return;
   }
-  // Detached and unreferenced: the browser outlives ralph, which does not wait for it.
-  const child = execa(opener, [path], { detached: true, stdio: 'ignore', reject: false, timeout: 10_000 });
-  child.unref();
-  const result = await Promise.race([child, new Promise((done) => setTimeout(done, 2000, undefined))]);
-  if (result && typeof result === 'object' && 'failed' in result && result.failed)
+  // A group of its own, unreferenced: the browser outlives ralph, which does not wait for it.
+  const { child, ended } = startInGroup(opener, [path], { cwd: process.cwd(), env: process.env, stdio: 'ignore' });
+  child?.unref();
+  const waited = new Promise<undefined>((done) => setTimeout(done, 2000, undefined));
+  const result = await Promise.race([ended, waited]);
+  if (result && (result.error !== undefined || result.signal !== undefined || result.exitCode !== 0))
     out.write(`ralph: --open could not start ${opener}; open the file above yourself\n`);
 }

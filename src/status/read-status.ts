@@ -8,9 +8,7 @@ import { blockedReason, decideAnswer, decideQuestion } from '../files/signal-fil
 import { readOwnFile } from '../files/own-file.js';
 import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
 import { countStories, openStories, type ReviewPolicy } from '../domain/tasks.js';
-import { plainTaskList } from '../files/plain-json-check.js';
 import type { LastRunFile } from '../files/last-run-schema.js';
-import { parseJson } from '../files/json-text.js';
 import { currentBranch } from '../git/branch.js';
 import type { Forecast } from '../domain/forecast.js';
 import { forecastOfState } from './read-forecast.js';
@@ -134,10 +132,8 @@ async function readTasksStatus(
 ): Promise<{ tasks: TasksStatus; forecast: Forecast | null }> {
   const text = readFileWithin(paths.root, paths.tasks);
   if (text === undefined) return { tasks: { state: 'missing' }, forecast: null };
-  // zod (the schema, and its error messages) is loaded only for a list the plain check is unsure of.
-  const json = parseJson(text);
-  const parsed =
-    (json.ok ? plainTaskList(json.value) : undefined) ?? (await import('../files/tasks.js')).parseTasks(text);
+  // zod (the schema, and its error messages) is loaded only where there is a task list to check.
+  const parsed = (await import('../files/tasks.js')).parseTasks(text);
   if (!parsed.ok) return { tasks: { state: 'invalid', error: parsed.error }, forecast: null };
   // Approvals no review made do not count, as in the run (docs/review-cycle.md).
   const state = await readRunState(paths.records, taskListId(withListBranch(parsed.tasks, paths.root, paths.tasks)));

@@ -5,7 +5,7 @@ import { usageLimitFromEvent } from '../usage-limit.js';
 import type { UsageWindow } from '../../domain/usage.js';
 import { usageWindowsFromEvent } from '../usage-windows.js';
 import type { AgentOutput, OutputSummary, OutputTargets } from './agent-output.js';
-import { LineSplitter } from './line-splitter.js';
+import { BoundedLines } from '../../files/bounded-lines.js';
 import { renderEvent, type RenderedLine } from './render-event.js';
 import type { EventReader } from '../event-reader.js';
 import type { ResultEvent, StreamEvent, ToolResult, ToolUse } from './stream-events.js';
@@ -13,6 +13,9 @@ import { TailLines } from './tail-lines.js';
 import { tee } from './tee.js';
 import { neutralisedLog } from './neutralised-log.js';
 import { neutralise } from '../../text/neutralise.js';
+
+/** Lines longer than this are not parsed (they stay in the raw .jsonl log): memory stays bounded. */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 /** What the iteration wants to hear about while the stream flows (repetition tracking). */
 export interface StreamHooks {
@@ -51,8 +54,11 @@ export function createStreamJsonOutput(
 ): AgentOutput {
   const { log, jsonl, terminal, onError } = targets;
   const reading = new StreamReading(reader, hooks, targets.verbose);
-  const splitter = new LineSplitter(
-    (line) => reading.line(line),
+  const splitter = new BoundedLines(
+    MAX_LINE_BYTES,
+    (line, cut) => {
+      if (!cut) reading.line(line);
+    },
     (bytes) => reading.tooLong(bytes),
   );
   const raw = tee([jsonl], onError);
@@ -118,7 +124,7 @@ class StreamReading {
   private rateLimitRejected: OutputSummary['rateLimitRejected'];
   private rendered: RenderedLine[] = [];
   /** stderr cut into lines, only for a reader that looks for retries there. */
-  private readonly stderrLines: LineSplitter | undefined;
+  private readonly stderrLines: BoundedLines | undefined;
 
   constructor(
     private readonly reader: EventReader,
@@ -128,13 +134,10 @@ class StreamReading {
     const retry = reader.stderrRetry?.bind(reader);
     this.stderrLines =
       retry &&
-      new LineSplitter(
-        (line) => {
-          const note = retry(line);
-          if (note) hooks.onRetry?.(note);
-        },
-        () => undefined,
-      );
+      new BoundedLines(MAX_LINE_BYTES, (line, cut) => {
+        const note = cut ? undefined : retry(line);
+        if (note) hooks.onRetry?.(note);
+      });
   }
 
   /** One complete line of the stream. */

@@ -55,10 +55,4 @@ describe('start-up', () => {
     const later = ['commands/report.ts', 'run-lifecycle/dry-run.ts', 'lists/list-worktree.ts'];
     expect([...modules].filter((module) => module.startsWith('report/') || later.includes(module))).toEqual([]);
   });
-
-  it('a run reaches its first agent without zod: its files and values are checked by hand first', () => {
-    for (const entry of ['commands/run.ts', 'cli/run-flags.ts', 'cli/run-command.ts']) {
-      expect(staticImports(join(SRC, entry)).packages, entry).not.toContain('zod');
-    }
-  });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedLines } from '../../../src/parallel/bounded-lines.js';
-import { parseHold } from '../../../src/parallel/channel-lines.js';
+import { BoundedLines } from '../../../src/files/bounded-lines.js';
 import {
   LoopMessage,
   MAX_MESSAGE_BYTES,
@@ -81,33 +80,5 @@ describe('the channel messages', () => {
     const long = { t: 'waiting', until: 1, message: 'x'.repeat(MAX_MESSAGE_BYTES) };
     expect(parseMessage(LoopMessage, JSON.stringify(long))).toBeUndefined();
     expect(messageLine(long as LoopMessage)).toBeUndefined();
-  });
-});
-
-describe("a loop's reading of the supervisor's hold, without zod", () => {
-  const hold = { t: 'hold', until: 1_750_000_000_000, message: 'usage limit' };
-  const LINES = [
-    JSON.stringify(hold),
-    JSON.stringify({ message: 'm', until: 0, t: 'hold' }),
-    JSON.stringify({ ...hold, until: 8.64e15 }),
-    JSON.stringify({ ...hold, until: 8.64e15 + 1 }),
-    JSON.stringify({ ...hold, until: -1 }),
-    JSON.stringify({ ...hold, until: 1.5 }),
-    JSON.stringify({ ...hold, until: '1' }),
-    JSON.stringify({ ...hold, message: 'x'.repeat(500) }),
-    JSON.stringify({ ...hold, message: 'x'.repeat(501) }),
-    JSON.stringify({ ...hold, message: 5 }),
-    JSON.stringify({ ...hold, t: 'waiting' }),
-    JSON.stringify({ ...hold, extra: 1 }),
-    JSON.stringify({ t: 'hold', until: 1 }),
-    JSON.stringify({ ...hold, message: 'x'.repeat(MAX_MESSAGE_BYTES) }),
-    '{"t":"hold"',
-    '[]',
-    'null',
-    '{"__proto__":{"t":"hold"},"until":1,"message":"m"}',
-  ];
-
-  it.each(LINES)('reads %s as the schema does', (line) => {
-    expect(parseHold(line)).toEqual(parseMessage(SupervisorMessage, line));
   });
 });

@@ -1,10 +1,12 @@
 import { StringDecoder } from 'node:string_decoder';
 
 /**
- * Splits a byte stream into whole lines, holding at most `maxBytes` of an unfinished one: of a
- * longer line the first `maxBytes` are handed on (`cut` says so) and the rest up to its newline is
- * dropped, so memory stays bounded whatever a child (or the agent behind it) prints, and what is
- * handed on as a whole line always is one: the tail of a cut line never passes for a line.
+ * ralph's one line splitter: a byte stream (a child's output, the agent's events, a gate's log)
+ * into whole lines, holding at most `maxBytes` of an unfinished one: of a longer line the first
+ * `maxBytes` are handed on (`cut` says so) and the rest up to its newline is dropped, so memory
+ * stays bounded whatever a child (or the agent behind it) prints, and what is handed on as a whole
+ * line always is one: the tail of a cut line never passes for a line. A trailing carriage return
+ * is no part of the line. `onCutLineEnd` hears, at a cut line's end, how many bytes it had.
  */
 export class BoundedLines {
   private readonly decoder = new StringDecoder('utf8');
@@ -12,10 +14,13 @@ export class BoundedLines {
   private heldBytes = 0;
   /** The line under way was cut: what remains of it, up to its newline, is dropped. */
   private cutting = false;
+  /** The bytes of the cut line under way, counted past the bound. */
+  private cutLineBytes = 0;
 
   constructor(
     private readonly maxBytes: number,
     private readonly onLine: (line: string, cut: boolean) => void,
+    private readonly onCutLineEnd?: (bytes: number) => void,
   ) {}
 
   push(chunk: Buffer | string): void {
@@ -36,16 +41,22 @@ export class BoundedLines {
   }
 
   private add(text: string): void {
-    if (text === '' || this.cutting) return;
+    if (text === '') return;
     const size = Buffer.byteLength(text);
+    if (this.cutting) {
+      this.cutLineBytes += size;
+      return;
+    }
     if (this.heldBytes + size <= this.maxBytes) {
       this.held += text;
       this.heldBytes += size;
       return;
     }
+    const before = this.heldBytes;
     for (const char of text) {
       const bytes = Buffer.byteLength(char);
       if (this.heldBytes + bytes > this.maxBytes) {
+        this.cutLineBytes = before + size;
         this.flush(true);
         this.cutting = true;
         return;
@@ -57,8 +68,10 @@ export class BoundedLines {
 
   /** A newline (or the end): the line is handed on, unless it was cut and handed on already. */
   private endLine(): void {
-    if (this.cutting) this.cutting = false;
-    else this.flush(false);
+    if (!this.cutting) return this.flush(false);
+    this.cutting = false;
+    this.onCutLineEnd?.(this.cutLineBytes);
+    this.cutLineBytes = 0;
   }
 
   private flush(cut: boolean): void {
