@@ -1,4 +1,4 @@
-import { BoundedLines } from '../files/bounded-lines.js';
+import { BoundedLines } from '../text/bounded-lines.js';
 import { openOwnFileForReading } from '../files/own-file.js';
 
 /** Longest line kept whole; a parser needs the start of a line, and a 50 MB line must not be held. */
@@ -17,7 +17,7 @@ export interface LineRange {
 /**
  * The lines of a file (or a byte range of it), read as a stream and handed out a chunk's worth
  * at a time. Unlike node:readline, a line longer than `maxLength` bytes is cut there and the rest
- * skipped up to its line break (src/files/bounded-lines.ts), so memory stays bounded whatever the
+ * skipped up to its line break (src/text/bounded-lines.ts), so memory stays bounded whatever the
  * output looks like.
  */
 export async function* readLineBatches(path: string, range: LineRange = {}): AsyncGenerator<string[]> {

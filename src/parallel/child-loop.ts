@@ -3,7 +3,7 @@ import type { Duplex, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ChildProcess } from 'node:child_process';
 import { startInGroup } from '../process/start-in-group.js';
-import { BoundedLines } from '../files/bounded-lines.js';
+import { BoundedLines } from '../text/bounded-lines.js';
 import {
   LoopMessage,
   MAX_MESSAGE_BYTES,

@@ -3,7 +3,7 @@ import type { AgentFailure } from '../domain/agent-failure.js';
 import type { AccountLimit, LoopReporter } from '../loop/ports.js';
 import type { Wait } from '../loop/port-data.js';
 import { RESET_MARGIN_MS } from '../loop/limit-ruling.js';
-import { BoundedLines } from '../files/bounded-lines.js';
+import { BoundedLines } from '../text/bounded-lines.js';
 import {
   MAX_MESSAGE_BYTES,
   messageLine,

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { drained } from '../text/drained.js';
 import { oneLine } from '../text/neutralise.js';
-import { BoundedLines } from '../files/bounded-lines.js';
+import { BoundedLines } from '../text/bounded-lines.js';
 
 /** A line of a loop's output longer than this is cut there, marked `…`: memory stays bounded. */
 export const MAX_LINE_BYTES = 16 * 1024;

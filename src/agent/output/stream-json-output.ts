@@ -5,7 +5,7 @@ import { usageLimitFromEvent } from '../usage-limit.js';
 import type { UsageWindow } from '../../domain/usage.js';
 import { usageWindowsFromEvent } from '../usage-windows.js';
 import type { AgentOutput, OutputSummary, OutputTargets } from './agent-output.js';
-import { BoundedLines } from '../../files/bounded-lines.js';
+import { BoundedLines } from '../../text/bounded-lines.js';
 import { renderEvent, type RenderedLine } from './render-event.js';
 import type { EventReader } from '../event-reader.js';
 import type { ResultEvent, StreamEvent, ToolResult, ToolUse } from './stream-events.js';

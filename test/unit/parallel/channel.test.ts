@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedLines } from '../../../src/files/bounded-lines.js';
+import { BoundedLines } from '../../../src/text/bounded-lines.js';
 import {
   LoopMessage,
   MAX_MESSAGE_BYTES,

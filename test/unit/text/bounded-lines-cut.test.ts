@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LINE_BYTES } from '../../../src/agent/output/stream-json-output.js';
-import { BoundedLines } from '../../../src/files/bounded-lines.js';
+import { BoundedLines } from '../../../src/text/bounded-lines.js';
 
 /** The agent's event stream as stream-json-output.ts splits it: a cut line is skipped, its size told. */
 function split(chunks: Buffer[]) {
