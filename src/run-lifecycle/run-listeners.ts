@@ -13,7 +13,9 @@ import type { Console, Screen } from '../ui/screen.js';
 
 /** What the table reads of a run whose settings resolved; undefined for a start refused before. */
 export interface PlannedRun {
-  settings: Pick<RunSettings, 'report' | 'skipReview' | 'notify' | 'notifyOn' | 'maxStuck'>;
+  settings: RunSettings;
+  /** Where ralph was started: a path the person named on the command line is relative to it. */
+  cwd: string;
   /** The repository: a notification's `cmd:` program inside it is refused (a worktree's is its repository's). */
   root: string;
   /** How notifications name the loop; the repository's own checkout when absent. */

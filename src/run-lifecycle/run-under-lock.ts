@@ -99,6 +99,7 @@ function hearPlan(run: RunContext, plan: StartPlan, tasks: TaskList | undefined)
   const { worktreeOf } = run.options;
   const planned = {
     settings,
+    cwd: run.options.cwd,
     // A worktree lies inside the repository: a `cmd:` program anywhere in it is the agent's to rewrite.
     root: worktreeOf?.root ?? paths.root,
     ...(worktreeOf ? { place: worktreePlace(worktreeOf.root, worktreeOf.list) } : {}),
