@@ -1,4 +1,5 @@
 import type { RalphError } from '../errors.js';
+import { recordOf } from '../loop/run-report.js';
 import { endingOf, waitsForHuman } from '../loop/termination.js';
 import type { Console, Screen } from '../ui/screen.js';
 import type { RunListener } from './run-listener.js';
@@ -25,10 +26,7 @@ export function gitHubOutlet(
       );
     },
     async refused(error: RalphError) {
-      const [{ annotationFor, answerHint, writeOutputs }, { recordOf }] = await Promise.all([
-        import('../ui/github-actions.js'),
-        import('../loop/run-report.js'),
-      ]);
+      const { annotationFor, answerHint, writeOutputs } = await import('../ui/github-actions.js');
       const record = recordOf(endingOf(error));
       const hint = answerHint(env);
       // A BLOCKED or DECIDE still waiting is answered the workflow's way there, not the terminal's.
