@@ -1,4 +1,5 @@
 import type { RunSettings } from '../config/run-options.js';
+import { eventsFileOutlet } from '../outlets/events-file-outlet.js';
 import { gitHubOutlet } from '../outlets/github-outlet.js';
 import type { LoopPlace } from '../outlets/notification.js';
 import { notificationsListener } from '../outlets/notify-outlet.js';
@@ -58,6 +59,7 @@ const LISTENERS: readonly ListenerRow[] = [
     ),
   (_run, { out, env, github }) => (github ? gitHubOutlet(out, env) : undefined),
   (run) => (run?.settings.report ? reportOutlet(!run.settings.skipReview) : undefined),
+  (run) => (run?.settings.eventsFile ? eventsFileOutlet(run.settings.eventsFile, run.cwd) : undefined),
   (_run, { channel }) => (channel ? { name: 'parallel channel', events: channel.events } : undefined),
   (run, { env, out }) =>
     run &&
