@@ -11,35 +11,14 @@ const zone = (folder, from, message) => ({
   message,
 });
 
-/**
- * The imports up a floor that test/unit/architecture.test.ts knows (its KNOWN_UPWARD), let through
- * here too: removed by the listeners branch. Any module of the folder may make them, a little wider
- * than the test, which holds each to its one file.
- */
-const KNOWN_UPWARD = [
-  { folder: 'outlets', to: 'commands/report.ts' },
-  { folder: 'outlets', to: 'run-lifecycle/replay-agent-bin.ts' },
-];
-
-/** A folder's zones: nothing of the folders `above`, but for its known upward imports. */
-function zonesOf(folder, above, floor) {
-  const message = `src/${folder} is on the ${floor} floor: it imports nothing of a floor above (floors.js)`;
-  const known = KNOWN_UPWARD.filter((edge) => edge.folder === folder);
-  const excepted = [...new Set(known.map(({ to }) => to.split('/')[0]))];
-  const plain = above.filter((higher) => !excepted.includes(higher));
-  return [
-    zone(folder, plain, message),
-    ...excepted.map((higher) => ({
-      ...zone(folder, [higher], message),
-      except: known.filter(({ to }) => to.startsWith(`${higher}/`)).map(({ to }) => `./${to.slice(higher.length + 1)}`),
-    })),
-  ];
-}
-
 /** The import-x/no-restricted-paths zones: no folder imports anything of a floor above its own. */
 const floorZones = FLOORS.flatMap(({ name, folders }, floor) => {
   const above = FLOORS.slice(floor + 1).flatMap((higher) => higher.folders);
-  return above.length === 0 ? [] : folders.flatMap((folder) => zonesOf(folder, above, name));
+  return above.length === 0
+    ? []
+    : folders.map((folder) =>
+        zone(folder, above, `src/${folder} is on the ${name} floor: it imports nothing of a floor above (floors.js)`),
+      );
 });
 
 export default tseslint.config(

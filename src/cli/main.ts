@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { errorLine, knownError, RalphError } from '../errors.js';
 import { CI_PROVIDERS, type CiProvider } from '../init/ci-providers.js';
 import { RESETTABLE } from '../init/reset-files.js';
-import { endingOf, exitCodeFor, waitsForHuman } from '../loop/termination.js';
+import { endingOf, exitCodeFor } from '../loop/termination.js';
 import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { fencedFromRunner } from '../ui/runner-fence.js';
 import { oneLineUsageErrors } from './usage-errors.js';
@@ -219,25 +219,21 @@ export async function main(argv: string[]): Promise<number> {
     const code = reportError(known ?? error, github);
     // A bad command line is a refused start too: on Actions it is annotated, and its reason output.
     const refused = known ?? commandLineRefusal(error);
-    if (refused && github) await reportToGitHub(refused);
+    if (refused) await hearRefusal(refused, github);
     return code;
   }
 }
 
-/** On GitHub Actions a refused start is annotated and its reason written to the step outputs too. */
-async function reportToGitHub(error: RalphError): Promise<void> {
-  const [{ annotationFor, answerHint, writeOutputs }, { recordOf }] = await Promise.all([
-    import('../ui/github-actions.js'),
-    import('../loop/run-report.js'),
+/** A start refused before any lock, told to the run's listeners (on GitHub Actions: its annotation and outputs). */
+async function hearRefusal(refusal: RalphError, github: boolean): Promise<void> {
+  const [{ listenersFor }, { hearRefusal: tell }] = await Promise.all([
+    import('../run-lifecycle/run-listeners.js'),
+    import('../outlets/combined-listeners.js'),
   ]);
-  const record = recordOf(endingOf(error));
-  const hint = answerHint(process.env);
-  // A BLOCKED or DECIDE still waiting is answered the workflow's way there, not the terminal's.
-  const waits = hint !== undefined && waitsForHuman(record.reason);
-  const said = error.hint && !waits ? `${error.message} — ${error.hint}` : error.message;
-  const annotation = annotationFor(record.reason, record.exitCode, said, hint);
-  if (annotation) process.stdout.write(`${annotation}\n`);
-  await writeOutputs(process.env, record.reason, record.exitCode);
+  const write = (stream: NodeJS.WritableStream) => (text: string) => void stream.write(`${text}\n`);
+  const [line, error] = [write(process.stdout), write(process.stderr)];
+  const out = { line, command: line, error, status: () => undefined };
+  await tell(listenersFor(undefined, { out, env: process.env, github }), refusal);
 }
 
 /** commander's refusal of the command line as the usage error it is; undefined for help and --version. */

@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
 import { neutralise } from '../text/neutralise.js';
-import { agentBinReplayRefusal } from '../run-lifecycle/replay-agent-bin.js';
+import { agentBinReplayRefusal } from '../answer/replay-agent-bin.js';
 
 type Flags = Partial<Record<RunOptionKey, unknown>>;
 
@@ -32,7 +32,7 @@ export async function replayedFiles(flags: Flags, root: string, shown: string): 
 
 /**
  * Refuses a replay whose --agent-bin is a program the agent could not already make run: one on PATH
- * or outside the repository (run-lifecycle/replay-agent-bin.ts says which are taken, and why).
+ * or outside the repository (answer/replay-agent-bin.ts says which are taken, and why).
  */
 export async function replayedAgentBin(flags: Flags, root: string, shown: string): Promise<void> {
   const value = flags.agentBin;

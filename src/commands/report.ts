@@ -1,26 +1,12 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { shownPath } from '../files/paths.js';
-import type { RunPaths } from '../files/record-paths.js';
 import { pathExists } from '../files/missing-file.js';
 import { requireNamedList } from '../lists/chosen-list.js';
 import { findRepoRoot } from '../git/repository.js';
 import { runPaths } from '../git/run-paths.js';
 import { RalphError } from '../errors.js';
-import { readReportInputs, type ReportInputs } from '../report/read-inputs.js';
-import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
-import { countStories } from '../domain/tasks.js';
-import { forecastOfState } from '../status/read-forecast.js';
-import { forecastLines } from '../status/forecast-text.js';
-import { shapeReport } from '../report/report-data.js';
-import { headlineOf } from '../report/headline.js';
-import { renderHtml, type ReportView } from '../report/render-html.js';
-import { renderMarkdown } from '../report/render-markdown.js';
 import { openWithPlatform } from '../report/open-report.js';
-import { statusReviewPolicy } from '../status/status-policy.js';
-import type { ReviewPolicy } from '../domain/tasks.js';
-
-export type ReportFormat = 'html' | 'md';
+import { writeReport, type ReportFormat } from '../report/write-report.js';
 
 export interface ReportOptions {
   cwd: string;
@@ -36,54 +22,6 @@ export interface ReportOptions {
 function formatOf(format: string | undefined): ReportFormat {
   if (format === undefined || format === 'html' || format === 'md') return format ?? 'html';
   throw new RalphError('usage', `--format ${format} is not a report format`, 'use --format html or --format md');
-}
-
-/** Writes the report of the runs recorded under `paths` to `out`; resolves to the path written. */
-export async function writeReport(
-  paths: RunPaths,
-  options: { out?: string; tasks?: string; format?: ReportFormat; now?: number; review?: ReviewPolicy },
-): Promise<string> {
-  const format = options.format ?? 'html';
-  const out = options.out ?? join(paths.logs, format === 'md' ? 'report.md' : 'report.html');
-  const inputs = await readReportInputs(paths, options.tasks);
-  // A run passes its own policy (--skip-review is a flag too); the command reads it as status does.
-  const review = options.review ?? (await statusReviewPolicy(paths, process.env));
-  const data = shapeReport(inputs.csv, inputs.stories, review, inputs.gateRejections);
-  const now = options.now ?? Date.now();
-  const fromOut = relative(dirname(out), paths.logs);
-  const view: ReportView = {
-    project: inputs.project,
-    generatedAt: new Date(now).toISOString().replace(/\.\d+Z$/, 'Z'),
-    forecast: forecastLines(await reportForecast(paths, inputs, review, now), now),
-    headline: headlineOf(inputs, data.iterations.length),
-    data,
-    gateRejections: inputs.gateRejections,
-    logsHref: fromOut === '' ? '' : `${fromOut.split(sep).join('/')}/`,
-  };
-  const text = format === 'md' ? renderMarkdown(view) : renderHtml(view);
-  // Whole or not at all: a reader (a CI upload) never sees half a report.
-  const temporary = `${out}.${process.pid}.tmp`;
-  try {
-    await mkdir(dirname(out), { recursive: true });
-    await writeFile(temporary, text);
-    await rename(temporary, out);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new RalphError('setup', `${out} could not be written: ${code}`, 'choose another --out');
-  }
-  return out;
-}
-
-/**
- * The forecast the report shows: the pace from ralph's records (state.json), never summary.csv; the
- * stories left from the task list as the report reads it.
- */
-async function reportForecast(paths: RunPaths, inputs: ReportInputs, review: ReviewPolicy, now: number) {
-  const list = withListBranch({ stories: inputs.stories, ...inputs.list }, paths.root, inputs.tasksPath);
-  const state = await readRunState(paths.records, taskListId(list));
-  const policy = { ...review, unconfirmed: new Set(state.unconfirmedApprovals ?? []) };
-  const { complete, total } = countStories(list, policy);
-  return forecastOfState(state, total - complete, now);
 }
 
 /** `ralph report`: one self-contained file from what runs already wrote; the agent is never called. */

@@ -11,7 +11,7 @@ import { finishRun } from '../run-lifecycle/finish-run.js';
 import { closeRun, openRun } from '../run-lifecycle/open-run.js';
 import { checkStart, planStart, treeCheck } from '../run-lifecycle/prepare-run.js';
 import { runUnderLock, type StartInput } from '../run-lifecycle/run-under-lock.js';
-import type { Terminal } from '../run-lifecycle/wire-ports.js';
+import type { Terminal } from '../run-lifecycle/run-context.js';
 import { detectCi, Screen } from '../ui/screen.js';
 
 export interface RunCommandOptions {
@@ -72,6 +72,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (run.lockWarning) terminal.out.line(pc.yellow(`warning: ${run.lockWarning}`));
     const end = await runUnderLock(start, run);
     const { out, env, github } = terminal;
+    const { firstIteration, maxIterations, agentVersion, box, listeners } = run.start.facts;
     return await finishRun(end, {
       paths,
       out,
@@ -79,15 +80,14 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       github,
       startedAt: run.startedAt,
       startedMonotonicMs: run.startedMonotonicMs,
-      firstIteration: run.firstIteration,
-      maxIterations: run.maxIterations,
-      ...(run.agentVersion === undefined ? {} : { agentVersion: run.agentVersion }),
+      firstIteration,
+      maxIterations,
+      ...(agentVersion === undefined ? {} : { agentVersion }),
       strayProcessesEnded: run.containment.ended,
       containment: run.containment.choice,
-      ...(run.box ? { box: { mode: run.box.mode, reason: run.box.reason } } : {}),
-      outlets: run.outlets,
+      ...(box ? { box: { mode: box.mode, reason: box.reason } } : {}),
+      outlets: listeners,
       ...(options.runArgs ? { runArgs: options.runArgs } : {}),
-      ...(run.notifier ? { notifier: run.notifier } : {}),
     });
   } finally {
     await closeRun(run);

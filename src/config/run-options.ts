@@ -200,6 +200,16 @@ export const RUN_OPTIONS = {
         ? "names a cmd: target, which runs on this machine outside the agent's box"
         : undefined,
   }),
+  eventsFile: option({
+    flag: '--events-file <path>',
+    kind: text('a file path'),
+    default: undefined as string | undefined,
+    defaultLabel: 'none',
+    description:
+      'append one JSON line per run ending to this file (a flag or RALPH_EVENTS_FILE only: ralph/config.json may not choose where ralph writes)',
+    // The agent writes ralph/config.json: it must not choose where ralph writes.
+    refusedInConfig: () => 'names a file ralph writes, which only a flag or RALPH_EVENTS_FILE may choose',
+  }),
   notifyOn: option({
     flag: '--notify-on <events>',
     kind: notifyEvents(),

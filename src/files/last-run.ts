@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoCode, RalphError } from '../errors.js';
 import type { RunReport } from '../loop/run-report.js';
@@ -62,8 +63,21 @@ export async function readLastRunText(records: RecordPaths): Promise<string | un
   return await readOwnFileNoLink(records.lastRun);
 }
 
-/** The record as a JSON object; undefined without one, or with one that does not read as an object. */
-export async function readLastRun(records: RecordPaths): Promise<Record<string, unknown> | undefined> {
+/**
+ * The record as a JSON object; undefined without one, with one that does not read as an object, or
+ * with one larger than `maxBytes` (a loop's record as its supervisor reads it: ralph writes a few KiB).
+ */
+export async function readLastRun(
+  records: RecordPaths,
+  maxBytes?: number,
+): Promise<Record<string, unknown> | undefined> {
+  if (maxBytes !== undefined) {
+    const size = await stat(records.lastRun).then(
+      (stats) => stats.size,
+      () => undefined,
+    );
+    if (size === undefined || size > maxBytes) return undefined;
+  }
   const text = await readLastRunText(records).catch(() => undefined);
   const parsed = text === undefined ? undefined : parseJson(text);
   return parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)

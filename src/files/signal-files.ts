@@ -30,7 +30,7 @@ export async function writeDecide(
 
 /**
  * What a human does about a BLOCKED: the start checks and the run's summary say the same. `replays`
- * false: `ralph answer --run` would refuse the run's --agent-bin (run-lifecycle/replay-agent-bin.ts),
+ * false: `ralph answer --run` would refuse the run's --agent-bin (answer/replay-agent-bin.ts),
  * so the answer and the run are two commands.
  */
 export function resolveBlocked(path: string, replays = true): string {

@@ -86,14 +86,21 @@ export function endingOf(error: RalphError): Ending {
   }
 }
 
-/** The documented exit code of each ending (README, "Exit codes"): the one place exit codes are chosen. */
-export function exitCodeFor(termination: Ending): number {
+/** Why the supervisor of a parallel run stopped a loop itself; its ending is then this, not the signal it got. */
+export type SupervisorStop = 'merge_conflict' | 'max_total_cost';
+
+/**
+ * The documented exit code of each ending (README, "Exit codes"), and of a loop the supervisor
+ * stopped: the one place exit codes are chosen.
+ */
+export function exitCodeFor(termination: Ending | { reason: SupervisorStop }): number {
   switch (termination.reason) {
     case 'complete':
       return 0;
     case 'max_iterations':
     case 'max_runtime':
     case 'max_cost':
+    case 'max_total_cost':
     case 'usage_limit':
       return 1;
     case 'blocked':
@@ -105,6 +112,7 @@ export function exitCodeFor(termination: Ending): number {
     case 'validation_failures':
     case 'quality_gate_exhausted':
     case 'max_resumes':
+    case 'merge_conflict':
       return 4;
     case 'agent_auth':
     case 'agent_setup':

@@ -1,18 +1,22 @@
 import type { LoopReporter } from '../loop/ports.js';
+import { combinedEvents } from './combined-listeners.js';
 import type { Notifier } from './notifier.js';
+import type { RunEvents } from './run-listener.js';
 
 /**
- * The loop already reports the two mid-run moments worth a notification; this listens to the
- * reporter rather than giving the loop another port. A usage-limit wait (or a --max-usage one)
- * notifies with its reset; the strike that leaves one more before --max-stuck notifies once.
+ * The loop already reports the two mid-run moments worth a notification; the notifications listen
+ * to its events rather than giving the loop another port. A usage-limit wait (or a --max-usage
+ * one) notifies with its reset; the strike that leaves one more before --max-stuck notifies once.
  * A network outage mid-run notifies once, at its first pause (not at every retry of it). The
  * notification is sent aside: the loop is never held up by it.
  */
-export function withNotices<R extends LoopReporter>(reporter: R, notifier: Notifier, maxStuck: number): R {
+export function midRunNotices(
+  notifier: Notifier,
+  maxStuck: number,
+): Pick<RunEvents, 'usageLimitWait' | 'iterationFinished'> {
   let stuckBefore = 0;
   let outage = false;
   return {
-    ...reporter,
     usageLimitWait: (wait) => {
       if (wait.why === 'usage_limit' || wait.why === 'max_usage') {
         const resetsAt = new Date(wait.resetsAt ?? wait.until).toISOString();
@@ -23,7 +27,7 @@ export function withNotices<R extends LoopReporter>(reporter: R, notifier: Notif
         notifier.notifyLater({ event: 'network_wait', retryAt, message: wait.message });
       }
       outage = wait.why === 'network';
-      return reporter.usageLimitWait(wait);
+      return () => undefined;
     },
     iterationFinished: (event) => {
       // An iteration that did not fail for the network ends the outage: the next one notifies again.
@@ -32,7 +36,19 @@ export function withNotices<R extends LoopReporter>(reporter: R, notifier: Notif
       if (stuckCount > stuckBefore && stuckCount === maxStuck - 1)
         notifier.notifyLater({ event: 'stuck_warning', iteration, stuckCount, maxStuck });
       stuckBefore = stuckCount;
-      reporter.iterationFinished(event);
     },
+  };
+}
+
+/** A reporter that also sends the mid-run notices: the two heard together, the notices first. */
+export function withNotices<R extends LoopReporter>(reporter: R, notifier: Notifier, maxStuck: number): R {
+  const both = combinedEvents([
+    { name: 'notifications', events: midRunNotices(notifier, maxStuck) },
+    { name: 'reporter', events: reporter },
+  ]);
+  return {
+    ...reporter,
+    usageLimitWait: (wait) => both.usageLimitWait(wait),
+    iterationFinished: (event) => both.iterationFinished(event),
   };
 }

@@ -1,16 +1,7 @@
 import { maskTarget, maskTokens } from '../config/mask-secrets.js';
 import { parseTarget, type NotifyEvent, type NotifyTarget } from '../config/notify-targets.js';
-import { runCommand } from './command-target.js';
-import { desktopCommand } from './desktop-target.js';
-import {
-  checkoutPlace,
-  notificationOf,
-  wanted,
-  type Happening,
-  type LoopPlace,
-  type Notification,
-} from './notification.js';
-import { postWebhook } from './webhook-target.js';
+import { checkoutPlace, notificationOf, wanted, type Happening, type LoopPlace } from './notification.js';
+import { deliver } from './target-deliveries.js';
 
 /** How long one notification may take before it is given up (its command killed, its request aborted). */
 export const NOTIFY_TIMEOUT_MS = 10_000;
@@ -49,15 +40,12 @@ export function createNotifier(options: NotifierOptions): Notifier {
   let skipSaid = false;
   const timeoutMs = options.timeoutMs ?? NOTIFY_TIMEOUT_MS;
   let failed = 0;
-  const deliver = async (target: NotifyTarget, notification: Notification, signal: AbortSignal) => {
-    if (target.kind === 'webhook') return postWebhook(target.url, notification, signal);
-    if (target.kind === 'command') return runCommand(target.argv, notification, { ...options, signal });
-    const desktop = await desktopCommand(notification, options.platform ?? process.platform, options.env);
-    if (desktop.ok) return runCommand(desktop.argv, notification, { ...options, signal });
-    // Not a failure: this machine has no desktop. Said once a run.
-    if (!skipSaid) options.warn(`ralph: desktop notifications skipped: ${desktop.why}`);
+  // Not a failure: this machine has no desktop. Said once a run.
+  const skipped = (why: string) => {
+    if (!skipSaid) options.warn(`ralph: desktop notifications skipped: ${why}`);
     skipSaid = true;
   };
+  const platform = options.platform ?? process.platform;
   const notify = async (happening: Happening) => {
     if (targets.length === 0 || !wanted(happening, options.chosen, options.env)) return;
     const notification = notificationOf(happening, place, options.env);
@@ -65,7 +53,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       targets.map(async ({ target, shown }) => {
         const signal = AbortSignal.timeout(timeoutMs);
         try {
-          await deliver(target, notification, signal);
+          await deliver(target, notification, { root: options.root, env: options.env, platform, signal, skipped });
         } catch (error) {
           failed += 1;
           options.warn(

@@ -1,6 +1,6 @@
 import { writeLastRun } from '../files/last-run.js';
 import type { Screen } from '../ui/screen.js';
-import type { Outlet } from './outlet.js';
+import type { Outlet } from './run-listener.js';
 
 /**
  * The run's record (last-run.json: ralph's own, and the published copy in ralph/logs/ for scripts and

@@ -22,8 +22,8 @@ export const CHANNEL_VARIABLE = 'RALPH_PARALLEL_CHANNEL';
 /** A loop's side of its channel: what it tells the supervisor, and the account's limit as heard back. */
 export interface LoopChannel extends AccountLimit {
   send(message: LoopMessage): void;
-  /** A reporter that also tells the supervisor each event it shows. */
-  reporting<R extends LoopReporter>(reporter: R): R;
+  /** The loop's events the supervisor hears: each loop's line and the account's limit. */
+  readonly events: ChannelEvents;
   close(): void;
 }
 
@@ -63,7 +63,7 @@ export function openLoopChannel(env: NodeJS.ProcessEnv, onLost: () => void): Loo
   return {
     send,
     held: (now) => (hold && hold.until > now ? hold : undefined),
-    reporting: (reporter) => reportingTo(send, reporter),
+    events: eventsFor(send),
     close() {
       closing = true;
       socket.end();
@@ -71,10 +71,12 @@ export function openLoopChannel(env: NodeJS.ProcessEnv, onLost: () => void): Loo
   };
 }
 
-/** The reporter, also telling the supervisor what each event means for the loop's line and the account. */
-function reportingTo<R extends LoopReporter>(send: (message: LoopMessage) => void, reporter: R): R {
+/** The loop's events the channel tells the supervisor of. */
+export type ChannelEvents = Pick<LoopReporter, 'iterationStarted' | 'iterationFinished' | 'usageLimitWait'>;
+
+/** What each event means for the loop's line and the account, told to the supervisor. */
+function eventsFor(send: (message: LoopMessage) => void): ChannelEvents {
   return {
-    ...reporter,
     iterationStarted(event) {
       const { iteration, mode, stories, story } = event;
       send({
@@ -84,7 +86,6 @@ function reportingTo<R extends LoopReporter>(send: (message: LoopMessage) => voi
         stories,
         ...(story ? { story: { id: cut(story.id, 100), title: cut(story.title) } } : {}),
       });
-      reporter.iterationStarted(event);
     },
     iterationFinished(event) {
       const { row, committed, failure } = event;
@@ -98,13 +99,12 @@ function reportingTo<R extends LoopReporter>(send: (message: LoopMessage) => voi
       });
       const limit = announcedLimit(failure);
       if (limit) send(limit);
-      reporter.iterationFinished(event);
     },
     usageLimitWait(wait) {
       const message = cut(wait.message);
       if (wait.why === 'usage_limit') send({ t: 'usage_limit', until: wait.until, message });
       send({ t: 'waiting', until: wait.until, message });
-      return reporter.usageLimitWait(wait);
+      return () => undefined;
     },
   };
 }

@@ -1,12 +1,29 @@
+import { exitCodeFor, type Ending } from '../loop/termination.js';
+
 /**
- * Exit codes from the most urgent down. A stop the user asked for (a signal) and a fault in ralph
- * come first: the parallel run did not do what it set out to, whatever the others did. Then the
- * documented order: set-up 64 > blocked 2 > decide 3 > limits 4 > max iterations 1 > complete 0.
+ * Endings from the most urgent down, as their exit codes (exitCodeFor chooses them). A stop the
+ * user asked for (a signal) and a fault in ralph come first: the parallel run did not do what it
+ * set out to, whatever the others did. Then the documented order: set-up 64 > blocked 2 > decide 3
+ * > limits 4 > max iterations 1 > complete 0.
  */
-const URGENCY: readonly number[] = [130, 143, 129, 70, 74, 64, 2, 3, 4, 1, 0];
+const URGENCY: readonly number[] = (
+  [
+    { reason: 'interrupted', signal: 'SIGINT' },
+    { reason: 'interrupted', signal: 'SIGTERM' },
+    { reason: 'interrupted', signal: 'SIGHUP' },
+    { reason: 'internal_error', message: '' },
+    { reason: 'io_error', message: '' },
+    { reason: 'setup', message: '' },
+    { reason: 'blocked', message: '' },
+    { reason: 'decide', question: '' },
+    { reason: 'stuck', stuckCount: 0 },
+    { reason: 'max_iterations' },
+    { reason: 'complete' },
+  ] satisfies Ending[]
+).map(exitCodeFor);
 
 /** A code ralph never returns (a child killed outright, a crash): ranked with ralph's own faults. */
-const UNKNOWN_RANK = URGENCY.indexOf(70);
+const UNKNOWN_RANK = URGENCY.indexOf(exitCodeFor({ reason: 'internal_error', message: '' }));
 
 function rank(code: number): number {
   const at = URGENCY.indexOf(code);

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readLastRun } from '../files/last-run.js';
 import { replaceOwnFile } from '../files/own-file.js';
@@ -38,12 +37,7 @@ export async function readLoopRecord(
   records: RecordPaths,
   since: number,
 ): Promise<{ reason: string; record: unknown } | undefined> {
-  const size = await stat(records.lastRun).then(
-    (stats) => stats.size,
-    () => undefined,
-  );
-  if (size === undefined || size > MAX_RECORD_BYTES) return undefined;
-  const record = await readLastRun(records);
+  const record = await readLastRun(records, MAX_RECORD_BYTES);
   if (record === undefined) return undefined;
   const { reason, startedAt } = record;
   if (typeof reason !== 'string' || !/^[a-z_]{1,40}$/.test(reason) || typeof startedAt !== 'string') return undefined;

@@ -4,15 +4,9 @@ import type { LoopMessage, SupervisorMessage } from './channel-messages.js';
 import { startLoop, type ChildLoop, type LoopCommand } from './child-loop.js';
 import { applyMessage, newView, type LoopView } from './loop-view.js';
 import { MergeWatch, type MatrixCell, type MergePorts } from './merge-watch.js';
-import { exitCodeFor, type InterruptSignal } from '../loop/termination.js';
+import { exitCodeFor, type InterruptSignal, type SupervisorStop } from '../loop/termination.js';
 import { mostUrgent } from './most-urgent.js';
 import { schedule, type ListOutcome, type LoopEnd } from './scheduler.js';
-
-/** Why the supervisor stopped a loop itself; its ending is then this, not the signal it got. */
-export type SupervisorStop = 'merge_conflict' | 'max_total_cost';
-
-/** The exit code of each ending the supervisor gives a loop it stopped (as exitCodeFor gives a loop's own). */
-const STOP_EXIT_CODES: Record<SupervisorStop, number> = { merge_conflict: 4, max_total_cost: 1 };
 
 export interface SupervisorOptions {
   lists: readonly TaskList[];
@@ -115,7 +109,7 @@ export class Supervisor {
       const end: LoopEnd = signal
         ? { exitCode: exitCodeFor({ reason: 'interrupted', signal }), reason: 'interrupted' }
         : // No base holding its dependencies' work: the list must not start from one without it.
-          { exitCode: 64, reason: `no base with the work it depends on: ${(error as Error).message.split('\n')[0]}` };
+          noBase((error as Error).message.split('\n')[0] ?? '');
       Object.assign(view, { state: 'ended', ending: signal ? end.reason : 'set-up' });
       this.ports.say(list.name, signal ? 'interrupted while its base was made' : end.reason);
       this.show();
@@ -137,7 +131,7 @@ export class Supervisor {
     const own = await this.ports.readRecord(list, startedAt);
     const stop = this.stoppedBy.get(list.name);
     const end: LoopEnd = stop
-      ? { exitCode: STOP_EXIT_CODES[stop], reason: stop }
+      ? { exitCode: exitCodeFor({ reason: stop }), reason: stop }
       : { exitCode, reason: own?.reason ?? `exit ${exitCode}` };
     Object.assign(view, { state: 'ended', ending: end.reason });
     this.records.set(list.name, own?.record);
@@ -239,4 +233,10 @@ export class Supervisor {
       ...(this.skippedMergeCheck === undefined ? {} : { skippedMergeCheck: this.skippedMergeCheck }),
     };
   }
+}
+
+/** A list with no base holding its dependencies' work: refused as a set-up fault of its own. */
+function noBase(why: string): LoopEnd {
+  const reason = `no base with the work it depends on: ${why}`;
+  return { exitCode: exitCodeFor({ reason: 'setup', message: reason }), reason };
 }

@@ -4,14 +4,12 @@ import { readLastRun } from '../files/last-run.js';
 import type { RunPaths } from '../files/record-paths.js';
 import { blockedReason, decideQuestion } from '../files/signal-files.js';
 import { parseTasks } from '../files/tasks.js';
-import { parseJson } from '../files/json-text.js';
 import type { Story } from '../domain/tasks.js';
 
 /** What the report reads, as text: only files runs already wrote; the agent is never called. */
 export interface ReportInputs {
   csv: string;
   lastRun: Record<string, unknown> | null;
-  state: Record<string, unknown> | null;
   stories: Story[];
   project: string | null;
   /** The task list's identity fields (its state in the records is keyed by them), and its file. */
@@ -42,18 +40,11 @@ export async function readReportFile(path: string): Promise<string | undefined> 
   }
 }
 
-function objectOrNull(text: string | undefined): Record<string, unknown> | null {
-  if (text === undefined) return null;
-  const parsed = parseJson(text);
-  return parsed.ok && typeof parsed.value === 'object' && parsed.value !== null
-    ? (parsed.value as Record<string, unknown>)
-    : null;
-}
-
 /** Reads every input; `tasksPath` replaces ralph/tasks.json (`--tasks FILE`). */
 export async function readReportInputs(paths: RunPaths, tasksPath = paths.tasks): Promise<ReportInputs> {
-  const [csv, state, tasks, blocked, decide] = await Promise.all(
-    [paths.summaryCsv, paths.records.state, tasksPath, paths.blocked, paths.decide].map(readReportFile),
+  // The run state is read by its owner (files/run-state.ts) where the forecast needs it, not here.
+  const [csv, tasks, blocked, decide] = await Promise.all(
+    [paths.summaryCsv, tasksPath, paths.blocked, paths.decide].map(readReportFile),
   );
   const lastRun = await readLastRun(paths.records);
   const parsed = tasks === undefined ? undefined : parseTasks(tasks);
@@ -62,7 +53,6 @@ export async function readReportInputs(paths: RunPaths, tasksPath = paths.tasks)
   return {
     csv: csv ?? '',
     lastRun: lastRun ?? null,
-    state: objectOrNull(state),
     stories: parsed?.tasks.stories ?? [],
     project: parsed?.tasks.project ?? parsed?.tasks.branchName ?? null,
     list: {

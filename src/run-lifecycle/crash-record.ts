@@ -7,7 +7,7 @@ import { PACKAGE_VERSION, whereToReport } from '../package-info.js';
 import { monotonicMs } from '../process/monotonic-clock.js';
 import { bugMessage } from './internal-error.js';
 import { progressOfRows } from './run-under-lock.js';
-import type { LoopRun } from './wire-ports.js';
+import type { RunContext } from './run-context.js';
 
 /**
  * Keeps the README's promise for a fault no code path caught (a throw in a stream callback, a
@@ -15,7 +15,7 @@ import type { LoopRun } from './wire-ports.js';
  * internal-error.log written, synchronously, and exits 70 — its agent and gates killed by the
  * containment's exit handler. Returns the function that stops listening.
  */
-export function recordCrashes(run: LoopRun): () => void {
+export function recordCrashes(run: RunContext): () => void {
   const crash = (bug: unknown) => {
     const message = recordCrash(run, bug);
     run.terminal.stderr.write(`${message}\n`);
@@ -30,7 +30,7 @@ export function recordCrashes(run: LoopRun): () => void {
 }
 
 /** Writes the trace and the run's record; the line the terminal gets. Never throws: it is the last word. */
-export function recordCrash(run: LoopRun, bug: unknown): string {
+export function recordCrash(run: RunContext, bug: unknown): string {
   const { paths } = run;
   const log = join(paths.logs, 'internal-error.log');
   const trace = bug instanceof Error ? (bug.stack ?? bugMessage(bug)) : String(bug);
@@ -45,8 +45,8 @@ export function recordCrash(run: LoopRun, bug: unknown): string {
       startedAt: run.startedAt,
       endedAt: now.getTime(),
       durationMs: monotonicMs() - run.startedMonotonicMs,
-      firstIteration: run.firstIteration,
-      maxIterations: run.maxIterations,
+      firstIteration: run.start.facts.firstIteration,
+      maxIterations: run.start.facts.maxIterations,
       strayProcessesEnded: run.containment.ended,
     });
     writeLastRunNow(paths, report);

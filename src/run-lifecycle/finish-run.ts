@@ -14,11 +14,9 @@ import { buildRunReport, type RunProgress, type RunReport } from '../loop/run-re
 import { recordedReplay, writeLastRun } from '../files/last-run.js';
 import { pathExists } from '../files/missing-file.js';
 import { withAgentShares } from './agent-shares.js';
-import { fanOut, type Outlet } from '../outlets/outlet.js';
-import type { Notifier } from '../outlets/notifier.js';
-import { recordOutlet } from '../outlets/record-outlet.js';
-import { summaryOutlet } from '../outlets/summary-outlet.js';
-import { gitHubOutlet } from '../outlets/github-outlet.js';
+import { fanOut } from '../outlets/combined-listeners.js';
+import type { RunListener } from '../outlets/run-listener.js';
+import { listenersFor } from './run-listeners.js';
 
 /**
  * The ending an error stands for, once the lock is held: a RalphError by its kind, an OS error on
@@ -69,12 +67,15 @@ export interface FinishContext {
   containment?: { mode: string; reason: string };
   /** The OS box the agents and gates ran in, and why (none, and why not). */
   box?: { mode: string; reason: string };
-  /** The ending's other outlets (the report…); none of them can change the exit code. */
-  outlets?: readonly Outlet[];
+  /**
+   * The run's listeners, as run-listeners.ts made them (none can change the exit code); default:
+   * those of a start refused before its settings resolved (last-run.json, the screen, GitHub).
+   */
+  outlets?: readonly RunListener[];
   /** The run's own flags as given, for last-run.json (`ralph answer --run` replays them). */
   runArgs?: readonly string[];
-  /** The run's notifier (--notify): its failures are counted in last-run.json. */
-  notifier?: Notifier;
+  /** What the listeners still deliver (the notifications): counted in last-run.json; default: theirs. */
+  notifier?: NonNullable<RunListener['pending']>;
 }
 
 /**
@@ -101,22 +102,19 @@ export async function finishRun(end: RunEnd, context: FinishContext): Promise<nu
     ({ ending, error, bug } = endingOfError(reportBugFound));
     report = reportOf(ending, end, context);
   }
+  const listeners = context.outlets ?? listenersFor(undefined, context);
+  const notifier = context.notifier ?? listeners.find((listener) => listener.pending)?.pending;
   // Mid-run notifications still under way finish first: the record counts them.
-  await context.notifier?.settled();
-  if (context.notifier) report = { ...report, notificationsFailed: context.notifier.failed() };
+  await notifier?.settled();
+  if (notifier) report = { ...report, notificationsFailed: notifier.failed() };
   if (context.runArgs) report = { ...report, ...(await replayable(context.runArgs, end, context)) };
   if (error) context.out.error(errorLine(error));
-  // One record, fanned out once, in this order: the report reads last-run.json.
-  const outlets = [
-    recordOutlet(context.out),
-    ...(end.loopRan ? [summaryOutlet(context.out)] : []),
-    ...(context.github ? [gitHubOutlet(context.out, context.env, end.rows)] : []),
-    ...(context.outlets ?? []),
-  ];
-  await fanOut(outlets, { report, paths: context.paths }, (line) => context.out.error(line));
-  if (context.notifier && context.notifier.failed() !== report.notificationsFailed) {
+  // One record, fanned out once, in the table's order: the report reads last-run.json.
+  const note = { report, paths: context.paths, rows: end.rows, loopRan: end.loopRan !== undefined };
+  await fanOut(listeners, note, (line) => context.out.error(line));
+  if (notifier && notifier.failed() !== report.notificationsFailed) {
     // The ending's own notifications failed after the record was written: it is written again, counting them.
-    const recount = await writeLastRun(context.paths, { ...report, notificationsFailed: context.notifier.failed() });
+    const recount = await writeLastRun(context.paths, { ...report, notificationsFailed: notifier.failed() });
     if (recount) context.out.error(`ralph: ${recount}; it does not count the failed notifications`);
   }
   if (bug !== undefined) context.out.error(await reportBug(bug, context.paths, new Date()));

@@ -9,7 +9,8 @@ import type { RunPaths } from '../files/record-paths.js';
 import { recordCrashes } from './crash-record.js';
 import { installInterrupts } from './interrupts.js';
 import { openLoopChannel } from '../parallel/loop-channel.js';
-import type { LoopRun, RunChoices, Terminal } from './wire-ports.js';
+import { StartSoFar, type RunChoices, type RunContext, type Terminal } from './run-context.js';
+import { listenersFor } from './run-listeners.js';
 
 /** The chosen task list in the lock, when it is not ralph/tasks.json: the Stop hook checks that file. */
 function tasksField(paths: RalphPaths): { tasks?: string } {
@@ -21,7 +22,7 @@ function tasksField(paths: RalphPaths): { tasks?: string } {
  * Takes the lock and listens for interrupts. Before the lock, a refusal writes nothing: it must
  * never overwrite the record of a live run.
  */
-export async function openRun(options: RunChoices, terminal: Terminal, paths: RunPaths): Promise<LoopRun> {
+export async function openRun(options: RunChoices, terminal: Terminal, paths: RunPaths): Promise<RunContext> {
   const startedAt = Date.now();
   const startedMonotonicMs = monotonicMs();
   const containment = new Containment();
@@ -48,7 +49,8 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ru
   );
   // A loop of a parallel run: its supervisor going away stops it as SIGTERM would.
   const channel = openLoopChannel(terminal.env, () => process.kill(process.pid, 'SIGTERM'));
-  const run: LoopRun = {
+  const { out, env, github } = terminal;
+  const run: RunContext = {
     ...(channel ? { channel } : {}),
     options,
     terminal,
@@ -60,19 +62,22 @@ export async function openRun(options: RunChoices, terminal: Terminal, paths: Ru
     rows: [],
     startedAt,
     startedMonotonicMs,
-    firstIteration: 1,
-    maxIterations: 0,
-    outlets: [],
+    // Until the settings resolve, a refusal is heard as one before them.
+    start: new StartSoFar({
+      firstIteration: 1,
+      maxIterations: 0,
+      listeners: listenersFor(undefined, { out, env, github, ...(channel ? { channel } : {}) }),
+    }),
   };
   crashRecords.set(run, recordCrashes(run));
   return run;
 }
 
 /** Per open run, how to stop recording what no code path caught (see recordCrashes). */
-const crashRecords = new WeakMap<LoopRun, () => void>();
+const crashRecords = new WeakMap<RunContext, () => void>();
 
 /** Closes the screen, stops listening for interrupts, and releases the lock — however the run ended. */
-export async function closeRun(run: LoopRun): Promise<void> {
+export async function closeRun(run: RunContext): Promise<void> {
   const { terminal, interrupts, paths, lock, containment } = run;
   crashRecords.get(run)?.();
   run.channel?.close();
@@ -80,7 +85,7 @@ export async function closeRun(run: LoopRun): Promise<void> {
   const closed = terminal.out.close();
   interrupts.dispose();
   await containment.close();
-  await run.box?.box?.close().catch(() => undefined);
+  await run.start.facts.box?.box?.close().catch(() => undefined);
   await rm(paths.records.tasksSnapshot, { force: true }).catch(() => undefined);
   await lock
     .release()

@@ -20,7 +20,7 @@ import { checkService } from './service-check.js';
 import { exampleRefusal } from './example-task-list.js';
 
 /** What a run may start with once every check passed. */
-export interface ReadyRun {
+export interface CheckedStart {
   paths: RalphPaths;
   promptPath: string;
   tasks: TaskList;
@@ -65,7 +65,7 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
  */
 export async function runChecks(
   options: PreflightOptions,
-): Promise<{ checks: Check[]; ready?: ReadyRun; agentPath?: string; agentVersion?: string; tasks?: TaskList }> {
+): Promise<{ checks: Check[]; ready?: CheckedStart; agentPath?: string; agentVersion?: string; tasks?: TaskList }> {
   const paths = ralphPaths(options.root, options.tasksPath);
   const shown = (path: string) => shownPath(options.cwd, path);
   const checks: Check[] = [];
@@ -95,7 +95,7 @@ export async function runChecks(
   };
   if (!tasks.list) return { checks, ...found };
   if (checks.some((check) => check.status === 'failure')) return { checks, ...found, tasks: tasks.list };
-  const ready: ReadyRun = {
+  const ready: CheckedStart = {
     paths,
     promptPath: options.promptPath,
     tasks: tasks.list,

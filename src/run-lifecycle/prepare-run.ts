@@ -14,7 +14,7 @@ import type { TaskList } from '../domain/tasks.js';
 import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { addToExclude, notYetIgnored } from '../git/ignored-paths.js';
 import { readTemplate } from '../templates.js';
-import { runChecks, type PreflightOptions, type ReadyRun } from './preflight.js';
+import { runChecks, type PreflightOptions, type CheckedStart } from './preflight.js';
 import { failed, refusalOf, type Check } from './check.js';
 import { checkWorkTree } from './work-tree-guard.js';
 import { chosenAgent } from './agent-invocation.js';
@@ -28,7 +28,7 @@ export interface StartPlan {
 
 /** Everything a run starts with once every start check passed. */
 export interface PreparedRun extends StartPlan {
-  ready: ReadyRun;
+  ready: CheckedStart;
 }
 
 /** The configuration (flag > environment > config > default) and what the start checks look at. */

@@ -1,8 +1,6 @@
 import { relative, sep } from 'node:path';
 import pc from 'picocolors';
-import { outletsFor } from '../outlets/report-outlet.js';
 import { worktreePlace } from '../outlets/notification.js';
-import { notificationsFor } from '../outlets/notify-outlet.js';
 import { countStories } from '../domain/tasks.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { stoppedByInterrupt } from '../git/safe-git.js';
@@ -20,13 +18,15 @@ import { enterTaskBranch } from './task-branch.js';
 import { openRunBox } from './run-box.js';
 import { boxLine } from '../box/box-gate-place.js';
 import { startForecast, type RunLimits } from './start-forecast.js';
-import { wirePorts, type LoopRun, type ReadyRun, type WiredRun } from './wire-ports.js';
+import { wirePorts, type WiredRun } from './wire-ports.js';
+import type { ReadyRun, RunContext } from './run-context.js';
+import { listenersFor } from './run-listeners.js';
 
 /** What `checkStart` and `planStart` read. */
 export type StartInput = Parameters<typeof checkStart>[0];
 
 /** Prepare → wire → loop, under the lock; any refusal or fault becomes the run's ending. */
-export async function runUnderLock(start: StartInput, run: LoopRun): Promise<RunEnd> {
+export async function runUnderLock(start: StartInput, run: RunContext): Promise<RunEnd> {
   try {
     const prepared = await prepareUnderLock(start, run);
     return await loopOver(prepared, run, await wirePorts(prepared, run));
@@ -38,12 +38,12 @@ export async function runUnderLock(start: StartInput, run: LoopRun): Promise<Run
       signal && stoppedByInterrupt(error)
         ? { ending: { reason: 'interrupted', signal } as const }
         : endingOfError(error);
-    return { progress: noProgress(run.storiesAtStart), rows: run.rows, ...ending };
+    return { progress: noProgress(run.start.facts.storiesAtStart), rows: run.rows, ...ending };
   }
 }
 
 /** Checks the start, sets up ralph's files, numbers the iterations, enters the task branch, and counts the resume. */
-async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyRun> {
+async function prepareUnderLock(start: StartInput, run: RunContext): Promise<ReadyRun> {
   const { paths, terminal } = run;
   const setUp = setUpRun(paths);
   // Read beside the start checks (it only reads, and the lock is held); its warnings keep their place.
@@ -58,14 +58,15 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   const { agentVersion, warnings } = prepared.ready;
   for (const warning of warnings) terminal.out.line(pc.yellow(`warning: ${warning}`));
   if (agentVersion !== undefined) {
-    run.agentVersion = agentVersion;
+    run.start.learn({ agentVersion });
     terminal.out.line(`agent: ${agentVersion}`);
   }
   // Once the start checks passed: a refused start is its one line, and this is the run's promise.
   sayBoundaries(run);
   await setUp();
   // Numbered under the lock: no other run can be writing logs now.
-  run.firstIteration = await numbering;
+  const firstIteration = await numbering;
+  run.start.learn({ firstIteration });
   for (const message of numberWarnings) terminal.out.line(pc.yellow(`warning: ${message}`));
   // Under the lock: two runs never switch branches under each other.
   const { tasks, branch } = await enterTaskBranch({
@@ -87,27 +88,29 @@ async function prepareUnderLock(start: StartInput, run: LoopRun): Promise<ReadyR
   const policy = { review: !settings.skipReview, unconfirmed: new Set(unconfirmed) };
   const stories = sayForecast(run, state, countStories(tasks, policy), settings);
   const loopRan = { taskList, attempts, completeBefore: stories.complete };
-  return { ...prepared, tasks, branch, unconfirmed, loopRan, policy };
+  const { listeners } = run.start.facts;
+  return { ...prepared, tasks, branch, unconfirmed, loopRan, policy, firstIteration, listeners };
 }
 
 /** What the run knows before any check can refuse its start: its record then says the real limits and stories. */
-function hearPlan(run: LoopRun, plan: StartPlan, tasks: TaskList | undefined): void {
-  const { paths, terminal } = run;
-  run.maxIterations = plan.resolved.settings.maxIterations;
-  run.outlets = outletsFor(plan.resolved.settings);
+function hearPlan(run: RunContext, plan: StartPlan, tasks: TaskList | undefined): void {
+  const { paths, terminal, channel } = run;
+  const { settings } = plan.resolved;
   const { worktreeOf } = run.options;
-  const notifications = notificationsFor(plan.resolved.settings, {
+  const planned = {
+    settings,
+    cwd: run.options.cwd,
     // A worktree lies inside the repository: a `cmd:` program anywhere in it is the agent's to rewrite.
     root: worktreeOf?.root ?? paths.root,
     ...(worktreeOf ? { place: worktreePlace(worktreeOf.root, worktreeOf.list) } : {}),
-    env: terminal.env,
-    warn: (line) => terminal.out.error(line),
+    runStartedAt: run.startedMonotonicMs,
+  };
+  const { out, env, github } = terminal;
+  run.start.learn({
+    maxIterations: settings.maxIterations,
+    listeners: listenersFor(planned, { out, env, github, ...(channel ? { channel } : {}) }),
+    ...(tasks ? { storiesAtStart: countStories(tasks, { review: !settings.skipReview }) } : {}),
   });
-  if (notifications) {
-    run.notifier = notifications.notifier;
-    run.outlets.push(notifications.outlet);
-  }
-  if (tasks) run.storiesAtStart = countStories(tasks, { review: !plan.resolved.settings.skipReview });
 }
 
 /**
@@ -115,7 +118,7 @@ function hearPlan(run: LoopRun, plan: StartPlan, tasks: TaskList | undefined): v
  * short; resolves to the stories it counted.
  */
 function sayForecast(
-  run: LoopRun,
+  run: RunContext,
   state: RunState,
   stories: { complete: number; total: number },
   limits: RunLimits,
@@ -130,29 +133,31 @@ function sayForecast(
  * The box that holds the run's agents and gates, opened once, before the agent's program is first
  * asked anything (its --version runs in it): a box asked for by name that cannot start refuses the run.
  */
-async function openBoxOf(run: LoopRun, plan: StartPlan, cwd: string): Promise<Enclose | undefined> {
+async function openBoxOf(run: RunContext, plan: StartPlan, cwd: string): Promise<Enclose | undefined> {
   const { out, env } = run.terminal;
-  run.box = await openRunBox(plan.resolved, run.paths.root, env, {
+  const opened = await openRunBox(plan.resolved, run.paths.root, env, {
     warn: (line) => out.line(pc.yellow(`warning: ${line}`)),
     cwd,
   });
-  const { box } = run.box;
+  run.start.learn({ box: opened });
+  const { box } = opened;
   return box ? (command, where) => box.wrap(command, where) : undefined;
 }
 
 /** How the run keeps its processes and which box holds its agents and gates: the run's promise. */
-function sayBoundaries(run: LoopRun): void {
+function sayBoundaries(run: RunContext): void {
   const { out } = run.terminal;
   const { mode, reason } = run.containment.choice;
   out.line(pc.dim(`containment: ${mode} (${reason})`));
-  if (run.box) out.line(pc.dim(boxLine(run.box)));
+  const { box } = run.start.facts;
+  if (box) out.line(pc.dim(boxLine(box)));
 }
 
 /**
  * Runs the loop. A fault mid-run (a full disk) closes what its iteration left open on the terminal,
  * and still counts the iterations it started in the record.
  */
-async function loopOver(ready: ReadyRun, run: LoopRun, wired: WiredRun): Promise<RunEnd> {
+async function loopOver(ready: ReadyRun, run: RunContext, wired: WiredRun): Promise<RunEnd> {
   const { tasks, loopRan, policy } = ready;
   const { rows } = run;
   const { ports, started, lastFailure } = wired;
@@ -160,7 +165,7 @@ async function loopOver(ready: ReadyRun, run: LoopRun, wired: WiredRun): Promise
     const { termination, ...progress } = await runLoop(
       loopSettings(
         ready.resolved.settings,
-        run.firstIteration,
+        ready.firstIteration,
         ready.branch,
         relative(run.paths.root, run.paths.tasks).split(sep).join('/'),
       ),

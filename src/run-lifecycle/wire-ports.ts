@@ -1,22 +1,14 @@
-import type { ChosenList } from '../lists/chosen-list.js';
-import type { Outlet } from '../outlets/outlet.js';
-import type { Notifier } from '../outlets/notifier.js';
-import { withNotices } from '../outlets/mid-run-notices.js';
+import { combinedEvents } from '../outlets/combined-listeners.js';
+import type { RunEvents, RunListener } from '../outlets/run-listener.js';
 import { join } from 'node:path';
 import { gateEnvironment } from './agent-environment.js';
-import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
-import type { Containment } from '../process/containment.js';
 import { createAgentRunner } from '../agent/spawn-agent.js';
-import type { ActiveLock } from '../files/active-lock.js';
 import { createLoopFiles } from '../files/loop-files.js';
 import { iterationFileName } from '../files/paths.js';
-import type { RunPaths } from '../files/record-paths.js';
 import { createGit } from '../git/repository.js';
 import type { LoopPorts } from '../loop/ports.js';
-import { createReporter } from '../ui/reporter.js';
-import type { Screen } from '../ui/screen.js';
 import { requireAgent } from './agent-check.js';
 import {
   agentInvocation,
@@ -30,80 +22,13 @@ import {
 import { ranBy, withFallbackAgent } from './fallback-agent.js';
 import type { AgentKind } from '../agent/dialects.js';
 import { deferredAgent } from './deferred-agent.js';
-import type { RunEnd } from './finish-run.js';
-import type { installInterrupts } from './interrupts.js';
-import type { PreparedRun } from './prepare-run.js';
+import type { ReadyRun, RunContext } from './run-context.js';
 import type { GatePlace } from '../gates/types.js';
-import type { BoxChoice } from '../box/open-box.js';
 import { sweptAgent } from './box-sweep.js';
-import type { IterationRow } from '../loop/port-data.js';
 import type { AgentFailure } from '../domain/agent-failure.js';
-import type { ReviewPolicy, TaskList } from '../domain/tasks.js';
-import type { LoopChannel } from '../parallel/loop-channel.js';
 import { monotonicMs } from '../process/monotonic-clock.js';
 
-/** The run command's choices the wiring reads. */
-export interface RunChoices {
-  cwd: string;
-  /** --no-gates: skip the quality gates for this run. */
-  noGates?: boolean;
-  /** --reset-resumes: clear the resume counter (a human fixed the cause). */
-  resetResumes?: boolean;
-  /** A loop in its list's worktree (--worktree): the repository's top and the list, as notifications name them. */
-  worktreeOf?: { root: string; list: ChosenList };
-}
-
 type LoopFiles = ReturnType<typeof createLoopFiles>;
-
-/** Where a run shows itself: the terminal (or CI log) and whether GitHub Actions is listening. */
-export interface Terminal {
-  stdout: Writable;
-  stderr: Writable;
-  env: NodeJS.ProcessEnv;
-  out: Screen;
-  tty: boolean;
-  github: boolean;
-}
-
-/** One run under its lock: what the loop needs from the command around it. */
-export interface LoopRun {
-  options: RunChoices;
-  terminal: Terminal;
-  paths: RunPaths;
-  lock: ActiveLock;
-  lockWarning: string | undefined;
-  containment: Containment;
-  interrupts: ReturnType<typeof installInterrupts>;
-  rows: IterationRow[];
-  /** When the run started: by the wall clock, for its timestamps; by the monotonic clock, for its duration. */
-  startedAt: number;
-  startedMonotonicMs: number;
-  /** Known once the start checks pass (until then a refusal records 1 and 0). */
-  firstIteration: number;
-  maxIterations: number;
-  /** The first line of the agent's `--version`, once the start checks read it. */
-  agentVersion?: string;
-  /** The OS box every agent and gate runs in, once the start checks pass (none, and why not). */
-  box?: BoxChoice;
-  /** The task list's stories as the start found them (a refused start records them too). */
-  storiesAtStart?: { complete: number; total: number };
-  /** Where the ending goes besides the screen and last-run.json (src/outlets/); set once settings resolve. */
-  outlets: Outlet[];
-  /** The channel to the supervisor, when this loop is one of a parallel run (src/parallel/). */
-  channel?: LoopChannel;
-  /** Sends the run's notifications (--notify), mid-run and at the ending; set once settings resolve. */
-  notifier?: Notifier;
-}
-
-/** A run whose start checks passed, on its task branch, with its resume counted. */
-export interface ReadyRun extends PreparedRun {
-  tasks: TaskList;
-  branch: string | undefined;
-  /** Approvals an earlier run saw made outside a review iteration. */
-  unconfirmed: readonly string[];
-  loopRan: NonNullable<RunEnd['loopRan']>;
-  policy: ReviewPolicy;
-}
 
 /** The loop wired to the real world, and what the run's record reads of it afterwards. */
 export interface WiredRun {
@@ -117,18 +42,16 @@ export interface WiredRun {
 }
 
 /** The loop's ports over the real world: the agent, git, the clock, ralph's files, the terminal, the gates. */
-export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun> {
+export async function wirePorts(ready: ReadyRun, run: RunContext): Promise<WiredRun> {
   const { paths, interrupts, terminal } = run;
-  const recorded = recordingReporter(ready, run);
-  const { started, lastFailure } = recorded;
-  const reporter = run.notifier
-    ? withNotices(recorded.reporter, run.notifier, ready.resolved.settings.maxStuck)
-    : recorded.reporter;
+  const { memory, started, lastFailure } = runMemory(run);
+  // The run's own memory hears each event first, then every listener in the table's order.
+  const reporter = combinedEvents([memory, ...ready.listeners]);
+  const box = run.start.facts.box?.box;
   const files = createLoopFiles(paths, ready.ready.promptPath, run.lock, ready.loopRan.taskList);
   // One sandbox for the run's agents and gates, checked once, and not before one of them needs it:
   // a run with nothing left to do and no gates needs no docker.
   let opened: Promise<Sandbox | undefined> | undefined;
-  const box = run.box?.box;
   const sandbox = () => (opened ??= openSandbox(ready.resolved, paths.root, run.options.cwd));
   const enclosure = async (): Promise<Enclosure> => ({ root: paths.root, sandbox: await sandbox(), box });
   const warn = (line: string) => reporter.warning(line);
@@ -163,37 +86,28 @@ export async function wirePorts(ready: ReadyRun, run: LoopRun): Promise<WiredRun
   return { ports, started, lastFailure, abandonIteration: () => reporter.abandon() };
 }
 
-/** The terminal's reporter, also keeping every finished iteration's row and failure for the run's record. */
-function recordingReporter({ resolved }: ReadyRun, run: LoopRun) {
-  const shown = createReporter(run.terminal.out, {
-    maxStuck: resolved.settings.maxStuck,
-    runStartedAt: run.startedMonotonicMs,
-    elapsed: monotonicMs,
-    github: run.terminal.github,
-  });
+/** Every finished iteration's row and failure, and the iterations started, kept for the run's record. */
+function runMemory(run: RunContext) {
   let started = 0;
   let lastFailure: AgentFailure | undefined;
-  const told = run.channel ? run.channel.reporting(shown) : shown;
-  const reporter: typeof shown = {
-    ...told,
-    iterationStarted: (event) => {
-      started++;
-      told.iterationStarted(event);
-    },
-    iterationFinished: (event) => {
-      run.rows.push(event.row);
-      lastFailure = event.failure;
-      told.iterationFinished(event);
+  const memory: RunListener = {
+    name: 'record',
+    events: {
+      iterationStarted: () => void started++,
+      iterationFinished: (event) => {
+        run.rows.push(event.row);
+        lastFailure = event.failure;
+      },
     },
   };
   return {
-    reporter,
+    memory,
     started: () => started,
     lastFailure: (): { lastFailure?: AgentFailure } => (lastFailure ? { lastFailure } : {}),
   };
 }
 
-type Reporter = ReturnType<typeof recordingReporter>['reporter'];
+type Reporter = RunEvents;
 
 /** The gates' place as an optional key: none on this machine. */
 function placeOf(place: GatePlace | undefined): { place?: GatePlace } {
@@ -203,7 +117,7 @@ function placeOf(place: GatePlace | undefined): { place?: GatePlace } {
 /** The agent runner; with nothing left to do it is found only if the gates send the loop back to work. */
 async function agentFor(
   ready: ReadyRun,
-  run: LoopRun,
+  run: RunContext,
   { reporter, files, enclosure }: { reporter: Reporter; files: LoopFiles; enclosure: () => Promise<Enclosure> },
 ): Promise<LoopPorts['agent']> {
   const { resolved, checks } = ready;
@@ -227,7 +141,7 @@ async function agentFor(
 /** How each iteration's agent is spawned, logged, shown, limited and reported. */
 function agentOptions(
   ready: ReadyRun,
-  run: LoopRun,
+  run: RunContext,
   reporter: Reporter,
   files: LoopFiles,
   invocation: AgentInvocation,

@@ -4,15 +4,6 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { FLOORS } from '../../floors.js';
 
-/**
- * Imports that go up a floor today, each as `from → to` under src/: removed by the listeners
- * branch (one list of what listens to a run, issue 42). Nothing is to be added here.
- */
-const KNOWN_UPWARD: readonly string[] = [
-  'outlets/report-outlet.ts → commands/report.ts',
-  'outlets/summary-outlet.ts → run-lifecycle/replay-agent-bin.ts',
-];
-
 const SRC = resolve(import.meta.dirname, '../../src');
 
 function modules(dir: string): string[] {
@@ -39,7 +30,7 @@ function floorOf(path: string): number {
 
 const graph = new Map(modules(SRC).map((file) => [relative(SRC, file), importsOf(file)]));
 
-/** One import of a module: `edge` is `from → to`, as KNOWN_UPWARD names it. */
+/** One import of a module: `edge` is `from → to`. */
 interface Import {
   from: string;
   to: string;
@@ -50,8 +41,6 @@ const imports: Import[] = [...graph].flatMap(([from, targets]) =>
   targets.map((to) => ({ from, to, edge: `${from} → ${to}` })),
 );
 /** Every import but the known upward ones: what the floors and the folders' circles are checked on. */
-const held = imports.filter(({ edge }) => !KNOWN_UPWARD.includes(edge));
-
 const upward = ({ from, to }: Import) => floorOf(to) > floorOf(from);
 /** An import, named with the floor at each end. */
 const withFloors = ({ from, to }: Import) =>
@@ -127,16 +116,11 @@ describe('the architecture, drawn from the imports', () => {
   });
 
   it('has no import that goes up a floor', () => {
-    expect(held.filter(upward).map(withFloors)).toEqual([]);
-  });
-
-  it('knows of no upward import that is gone: remove it from KNOWN_UPWARD', () => {
-    const still = imports.filter(upward).map(({ edge }) => edge);
-    expect(KNOWN_UPWARD.filter((edge) => !still.includes(edge))).toEqual([]);
+    expect(imports.filter(upward).map(withFloors)).toEqual([]);
   });
 
   it('has no circle between folders', () => {
-    expect(folderCircles(held)).toEqual([]);
+    expect(folderCircles(imports)).toEqual([]);
   });
 
   it('finds a circle between folders, with one import for each of its edges', () => {

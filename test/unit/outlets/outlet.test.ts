@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fanOut, type EndingNote, type Outlet } from '../../../src/outlets/outlet.js';
+import { fanOut } from '../../../src/outlets/combined-listeners.js';
+import type { EndingNote, Outlet } from '../../../src/outlets/run-listener.js';
 
 const note = { report: { reason: 'complete', exitCode: 0 }, paths: { root: '/r' } } as unknown as EndingNote;
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeReport } from '../../../src/commands/report.js';
+import { writeReport } from '../../../src/report/write-report.js';
 import { ralphPaths } from '../../../src/files/paths.js';
 import { withRecords, type RunPaths } from '../../../src/files/record-paths.js';
 import { literalBlock } from '../../../src/ui/github-actions.js';
