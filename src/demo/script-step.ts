@@ -10,6 +10,12 @@ export interface Step {
   tools?: { name: string; input: unknown; result?: string; isError?: boolean }[];
   /** Raw stdout lines: objects are written as JSON, strings as they are. */
   events?: unknown[];
+  /**
+   * Meet the usage limit as Claude says it (`Claude AI usage limit reached|<epoch seconds>`), the
+   * reset this many seconds after the call (negative: before it). Relative to the call, not to
+   * when the script was written: a slow start cannot move the call past the reset.
+   */
+  usageLimitResetInSeconds?: number;
   /** Replace ralph/tasks.json: an object is written as JSON, a string as it is. */
   writeTasks?: unknown;
   /** Write these files (path → content) before implementing or committing. */
