@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../../src/package-info.js';
 import { PACKAGE_ROOT } from '../helpers/e2e.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 // These installs may reach the npm registry, as `npm install` itself does; --prefer-offline takes what
 // the project's own install left in the cache. Building from a git spec installs the dev dependencies
@@ -19,16 +19,8 @@ const MINUTES = 60_000;
  */
 const HANG_GUARD = { timeout: 30 * MINUTES };
 
-/** Every temporary directory these tests make: prefixes hold a whole install each. */
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+/** Prefixes and clones hold a whole install each: removed after this file. */
+const tempDir = tempDirs();
 
 function npm(args: string[], cwd: string): string {
   return execFileSync('npm', [...args, ...NPM_FLAGS], { cwd, encoding: 'utf8', env: cleanNpmEnv() });
