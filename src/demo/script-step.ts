@@ -11,11 +11,11 @@ export interface Step {
   /** Raw stdout lines: objects are written as JSON, strings as they are. */
   events?: unknown[];
   /**
-   * Meet the usage limit as Claude says it (`Claude AI usage limit reached|<epoch seconds>`), the
-   * reset this many seconds after the call (negative: before it). Relative to the call, not to
-   * when the script was written: a slow start cannot move the call past the reset.
+   * A raw stdout line, after `events`, naming a moment relative to the call: `{epoch}` in `text`
+   * becomes the call's time in epoch seconds plus `inSeconds` (a usage limit's reset, say, that a
+   * slow start cannot carry the call past, as a time fixed when the script was written could).
    */
-  usageLimitResetInSeconds?: number;
+  eventAtCall?: { text: string; inSeconds: number };
   /** Replace ralph/tasks.json: an object is written as JSON, a string as it is. */
   writeTasks?: unknown;
   /** Write these files (path → content) before implementing or committing. */

@@ -31,7 +31,7 @@ describe('ralph run --parallel: the account is shared', () => {
     // wait ends 8 s after the call, however long the run took to get there. The other loop is
     // mid-call and finishes that iteration first.
     await repo.steps([
-      { usageLimitResetInSeconds: -52, exit: 1, result: false },
+      { eventAtCall: { text: 'Claude AI usage limit reached|{epoch}', inSeconds: -52 }, exit: 1, result: false },
       { implement: true, sleepMs: 1500, completeWhenDone: true },
     ]);
     const result = await runRalph(repo, ['run', '--parallel', '--max-iterations', '8', '--on-usage-limit', 'wait'], {
