@@ -10,6 +10,12 @@ export interface Step {
   tools?: { name: string; input: unknown; result?: string; isError?: boolean }[];
   /** Raw stdout lines: objects are written as JSON, strings as they are. */
   events?: unknown[];
+  /**
+   * A raw stdout line, after `events`, naming a moment relative to the call: `{epoch}` in `text`
+   * becomes the call's time in epoch seconds plus `inSeconds` (a usage limit's reset, say, that a
+   * slow start cannot carry the call past, as a time fixed when the script was written could).
+   */
+  eventAtCall?: { text: string; inSeconds: number };
   /** Replace ralph/tasks.json: an object is written as JSON, a string as it is. */
   writeTasks?: unknown;
   /** Write these files (path → content) before implementing or committing. */

@@ -35,6 +35,8 @@ async function main(argv: string[]): Promise<void> {
   for (const tool of step.tools ?? [])
     await out.tool(tool.name, tool.input, tool.result ?? 'ok', tool.isError ?? false);
   for (const event of step.events ?? []) await out.raw(typeof event === 'string' ? event : JSON.stringify(event));
+  const timed = step.eventAtCall;
+  if (timed) await out.raw(timed.text.replace('{epoch}', String(Math.floor(Date.now() / 1000) + timed.inSeconds)));
   if (step.writeTasks !== undefined) {
     const text = typeof step.writeTasks === 'string' ? step.writeTasks : JSON.stringify(step.writeTasks, null, 2);
     writeFileSync('ralph/tasks.json', text);

@@ -20,12 +20,24 @@ const NEXT: Record<string, string> = {
   stuck: 'Read the last iterations’ logs: the loop made no progress.',
 };
 
+/**
+ * The next step after a BLOCKED or DECIDE where `ralph answer --run` would refuse the last run's
+ * --agent-bin (answer/replay-agent-bin.ts): answer, then run, as the run's summary says.
+ */
+const NEXT_WITHOUT_REPLAY: Record<string, string> = {
+  blocked:
+    'Resolve what blocks the loop, say what you did with ralph answer "<what you did>", then run again with your --agent-bin, which --run does not replay.',
+  decide:
+    'Answer the question with ralph answer "<your answer>", then run again with your --agent-bin, which --run does not replay.',
+};
+
 function stringField(record: Record<string, unknown> | null, key: string): string | null {
   const value = record?.[key];
   return typeof value === 'string' ? value : null;
 }
 
-export function headlineOf(inputs: ReportInputs, iterations: number): Headline {
+/** `replays`: whether `ralph answer --run` would replay the last run's --agent-bin (default: it would). */
+export function headlineOf(inputs: ReportInputs, iterations: number, { replays = true } = {}): Headline {
   const reason = stringField(inputs.lastRun, 'reason');
   const exit = inputs.lastRun?.exitCode;
   const detail = inputs.decide ?? inputs.blocked ?? stringField(inputs.lastRun, 'detail');
@@ -43,7 +55,9 @@ export function headlineOf(inputs: ReportInputs, iterations: number): Headline {
     reason,
     exitCode: typeof exit === 'number' ? exit : null,
     detail,
-    next: (reason && NEXT[reason]) ?? 'Read the iteration logs below, then run again.',
+    next:
+      (reason && ((replays ? undefined : NEXT_WITHOUT_REPLAY[reason]) ?? NEXT[reason])) ??
+      'Read the iteration logs below, then run again.',
     endedAt: stringField(inputs.lastRun, 'endedAt'),
   };
 }

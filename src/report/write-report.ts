@@ -9,6 +9,8 @@ import { forecastOfState } from '../status/read-forecast.js';
 import { forecastLines } from '../status/forecast-text.js';
 import { shapeReport } from './report-data.js';
 import { headlineOf } from './headline.js';
+import { recordedReplay } from '../files/last-run.js';
+import { replaysAgentBin } from '../answer/replay-agent-bin.js';
 import { renderHtml, type ReportView } from './render-html.js';
 import { renderMarkdown } from './render-markdown.js';
 import { statusReviewPolicy } from '../status/status-policy.js';
@@ -32,7 +34,9 @@ export async function writeReport(
     project: inputs.project,
     generatedAt: new Date(now).toISOString().replace(/\.\d+Z$/, 'Z'),
     forecast: forecastLines(await reportForecast(paths, inputs, review, now), now),
-    headline: headlineOf(inputs, data.iterations.length),
+    headline: headlineOf(inputs, data.iterations.length, {
+      replays: await replaysAgentBin((await recordedReplay(paths.records))?.runArgs, paths.root),
+    }),
     data,
     gateRejections: inputs.gateRejections,
     logsHref: fromOut === '' ? '' : `${fromOut.split(sep).join('/')}/`,

@@ -9,6 +9,8 @@ import { pathExists } from '../files/missing-file.js';
 import { isErrno, RalphError } from '../errors.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { readPromptFile } from '../files/prompt-file.js';
+import { recordedReplay } from '../files/last-run.js';
+import type { RecordPaths, RunPaths } from '../files/record-paths.js';
 import { answerDecide, decideAnswer, decideQuestion, resolveBlocked } from '../files/signal-files.js';
 import { ownFolder, readOwnFile } from '../files/own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
@@ -18,6 +20,7 @@ import { checkAgent, type AgentCheckOptions } from './agent-check.js';
 import { failed, type Check } from './check.js';
 import { checkService } from './service-check.js';
 import { exampleRefusal } from './example-task-list.js';
+import { replaysAgentBin } from '../answer/replay-agent-bin.js';
 
 /** What a run may start with once every check passed. */
 export interface CheckedStart {
@@ -40,6 +43,8 @@ export interface PreflightOptions extends Omit<AgentCheckOptions, 'needed'> {
   promptPath: string;
   /** The task list `--tasks` chose (absolute); default ralph/tasks.json. */
   tasksPath?: string;
+  /** ralph's records: the last run's flags say whether `ralph answer --run` would go on. */
+  records: RecordPaths;
   /** Whether stories need a review to count as complete. */
   review: boolean;
   /** --yes: run even on the example task list. */
@@ -82,7 +87,7 @@ export async function runChecks(
   add(tasks.check);
   add(await checkPrompt(options.promptPath, paths, shown));
   if (tasks.list) add(exampleCheck(tasks.list, shown(paths.tasks), options.yes));
-  add(await checkPendingHuman(paths, shown));
+  add(await checkPendingHuman({ ...paths, records: options.records }, shown));
   const { agent, service } = await asked;
   checks.push(...agent.checks, ...(service?.checks ?? []));
   add(await logDir);
@@ -214,27 +219,31 @@ function exampleCheck(tasks: TaskList, shown: string, yes: boolean): Check {
 }
 
 /** A BLOCKED or an unanswered DECIDE waits for a human: no agent call until it is resolved. */
-async function checkPendingHuman(paths: RalphPaths, shown: (path: string) => string): Promise<Check> {
+async function checkPendingHuman(paths: RunPaths, shown: (path: string) => string): Promise<Check> {
   const blocked = await readOwnFile(paths.blocked);
   if (blocked !== undefined) {
     const reason = blocked.split('\n').slice(1).join(' ').trim() || blocked.trim();
-    return failed(
-      'signals',
-      new RalphError('blocked', `the loop is blocked: ${reason}`, resolveBlocked(shown(paths.blocked))),
-    );
+    const fix = resolveBlocked(shown(paths.blocked), await answerReplays(paths));
+    return failed('signals', new RalphError('blocked', `the loop is blocked: ${reason}`, fix));
   }
   const decide = await readOwnFile(paths.decide);
   if (decide !== undefined && !decideAnswer(decide)) {
-    return failed(
-      'signals',
-      new RalphError('decide', `a decision is pending: ${decideQuestion(decide)}`, answerDecide(shown(paths.decide))),
-    );
+    const fix = answerDecide(shown(paths.decide), await answerReplays(paths));
+    return failed('signals', new RalphError('decide', `a decision is pending: ${decideQuestion(decide)}`, fix));
   }
   return {
     name: 'signals',
     status: 'ok',
     detail: decide === undefined ? 'no BLOCKED, no DECIDE' : 'the decision is answered',
   };
+}
+
+/**
+ * Whether `ralph answer --run` would go on: it replays the recorded run's flags (the run that asked,
+ * since every start is refused while a question waits), and refuses an --agent-bin from outside.
+ */
+async function answerReplays(paths: RunPaths): Promise<boolean> {
+  return replaysAgentBin((await recordedReplay(paths.records))?.runArgs, paths.root);
 }
 
 async function checkLogDir(root: string, dir: string, shown: string): Promise<Check> {

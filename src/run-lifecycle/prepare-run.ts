@@ -45,6 +45,7 @@ export async function planStart(options: StartOptions): Promise<StartPlan> {
     root,
     promptPath: resolve(promptBase, settings.prompt),
     tasksPath: paths.tasks,
+    records: paths.records,
     review: !settings.skipReview,
     yes: options.yes,
     skipPreflight: settings.skipPreflight,

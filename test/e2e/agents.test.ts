@@ -285,7 +285,8 @@ describe.each(KINDS)('ralph run --agent $kind', ({ kind, argv, reportsCost, auth
   it('ends a client that would never work as what it is, within the retry window, not the idle timeout', async () => {
     const repo = await makeRepo();
     await repo.steps([retries.step, { implement: true }]);
-    const started = Date.now();
+    // Ended by the retry window, not by either timeout: the reason says which (and were it the
+    // 10-minute idle timeout, runRalph's own limit would fail the test first). No clock needed.
     const result = await runRalph(
       repo,
       ['run', '--agent', kind, '--idle-timeout', '10m', '--iteration-timeout', '20m'],
@@ -294,7 +295,6 @@ describe.each(KINDS)('ralph run --agent $kind', ({ kind, argv, reportsCost, auth
       },
     );
     expect(result.code, result.stdout + result.stderr).toBe(64);
-    expect(Date.now() - started).toBeLessThan(40_000);
     expect(repo.calls()).toBe(1);
     expect(repo.lastRun()).toMatchObject({ reason: retries.reason });
     expect(String(repo.lastRun().detail)).toMatch(retries.said);

@@ -1,7 +1,9 @@
-import { chmod, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAKE_BIN_DIR, makeRepo, runRalph } from '../helpers/e2e.js';
+import { FAKE_BIN_DIR, makeRepo, runRalph, type Repo } from '../helpers/e2e.js';
 
 // After a run started with --agent-bin, the summary's next step and `ralph answer --run` agree: a
 // program inside the repository is replayed (the agent could make code there run anyway), one
@@ -10,6 +12,19 @@ import { FAKE_BIN_DIR, makeRepo, runRalph } from '../helpers/e2e.js';
 const ASK = { say: '<promise>DECIDE:WebSockets or polling?</promise>' };
 const FINISH = { implement: true, completeWhenDone: true };
 const OUTSIDE = join(FAKE_BIN_DIR, 'claude');
+const ANSWER_THEN_RUN = 'then run again with your --agent-bin, which --run does not replay';
+
+/** The next step `ralph report` names (its Markdown, escapes undone), written outside the work tree. */
+async function reportNext(repo: Repo): Promise<string> {
+  const out = join(await mkdtemp(join(tmpdir(), 'ralph-report-')), 'report.md');
+  const result = await runRalph(repo, ['report', '--format', 'md', '--out', out]);
+  expect(result.code, result.stderr).toBe(0);
+  const next = readFileSync(out, 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('**Next:**'));
+  const entities: Record<string, string> = { '&quot;': '"', '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+  return (next ?? '').replace(/\\/g, '').replace(/&(quot|lt|gt|amp);/g, (entity) => entities[entity] ?? entity);
+}
 
 describe('ralph answer --run after a run with --agent-bin', () => {
   it('a program outside the repository: the summary says answer, then run; --run refuses, answering nothing', async () => {
@@ -21,6 +36,14 @@ describe('ralph answer --run after a run with --agent-bin', () => {
       'Next:        answer with `ralph answer "<your answer>"`, then run again with your --agent-bin, which --run does not replay',
     );
     expect(asked.stdout).not.toContain('ralph answer --run');
+    // A start while the question waits, and the report, name the same two commands.
+    const again = await runRalph(repo, ['run', '--agent-bin', OUTSIDE]);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain(`answer with \`ralph answer "<your answer>"\`, ${ANSWER_THEN_RUN}`);
+    expect(again.stderr).not.toContain('ralph answer --run');
+    expect(await reportNext(repo)).toBe(
+      `**Next:** Answer the question with ralph answer "<your answer>", ${ANSWER_THEN_RUN}.`,
+    );
     const before = repo.read('ralph/decide.txt');
     const refused = await runRalph(repo, ['answer', '--run', 'Use polling.']);
     expect(refused.code).toBe(64);
@@ -44,6 +67,10 @@ describe('ralph answer --run after a run with --agent-bin', () => {
     const asked = await runRalph(repo, ['run', '--agent-bin', './agent.sh']);
     expect(asked.code).toBe(3);
     expect(asked.stdout).toContain('Next:        answer with `ralph answer --run "<your answer>"`');
+    const again = await runRalph(repo, ['run', '--agent-bin', './agent.sh']);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain('answer with `ralph answer --run "<your answer>"`');
+    expect(await reportNext(repo)).toBe('**Next:** Answer the question and go on: ralph answer --run "<your answer>".');
     const answered = await runRalph(repo, ['answer', '--run', 'Use polling.']);
     expect(answered.code, answered.stderr).toBe(0);
     expect(repo.calls()).toBe(2);

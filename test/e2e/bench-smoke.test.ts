@@ -13,41 +13,48 @@ describe('bench/run.mjs --quick', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('completes, prints the results table and writes it to --out', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'ralph-bench-smoke-'));
-    const out = join(dir, 'results.md');
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve) => {
-        const child = spawn(process.execPath, ['bench/run.mjs', '--quick', '--out', out], {
-          cwd: PACKAGE_ROOT,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-        child.on('close', (exitCode) => resolve({ code: exitCode, stdout, stderr }));
-      },
-    );
+  it(
+    'completes, prints the results table and writes it to --out',
+    async () => {
+      dir = await mkdtemp(join(tmpdir(), 'ralph-bench-smoke-'));
+      const out = join(dir, 'results.md');
+      const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+        (resolve) => {
+          const child = spawn(process.execPath, ['bench/run.mjs', '--quick', '--out', out], {
+            cwd: PACKAGE_ROOT,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+          child.on('close', (exitCode) => resolve({ code: exitCode, stdout, stderr }));
+        },
+      );
 
-    expect(code, stderr).toBe(0);
-    expect(stdout).toMatch(/^scenario +metric +ralph +peer +peer value +ralph \/ peer$/m);
-    for (const scenario of [
-      '1 loop overhead',
-      '2 text output',
-      '3 stream-json',
-      '4 scaling',
-      '5 start-up',
-      '6 busy machine',
-      '7 report',
-      '10 iteration writes',
-    ]) {
-      expect(stdout).toContain(scenario);
-    }
-    expect(stdout).toContain('`ralph --version` ≤ 150 ms');
-    const results = await readFile(out, 'utf8');
-    expect(results).toContain('| scenario | metric | ralph | peer | peer value | ralph / peer |');
-    expect(results).toContain('**Machine:**');
-    // Only that it finishes: a busy machine may take minutes over its ten seconds.
-  }, 300_000);
+      expect(code, stderr).toBe(0);
+      expect(stdout).toMatch(/^scenario +metric +ralph +peer +peer value +ralph \/ peer$/m);
+      for (const scenario of [
+        '1 loop overhead',
+        '2 text output',
+        '3 stream-json',
+        '4 scaling',
+        '5 start-up',
+        '6 busy machine',
+        '7 report',
+        '10 iteration writes',
+      ]) {
+        expect(stdout).toContain(scenario);
+      }
+      expect(stdout).toContain('`ralph --version` ≤ 150 ms');
+      const results = await readFile(out, 'utf8');
+      expect(results).toContain('| scenario | metric | ralph | peer | peer value | ralph / peer |');
+      expect(results).toContain('**Machine:**');
+      // Only that it finishes: a busy machine may take minutes over its ten seconds. The limit is a
+      // guard against a hang, not a measure: its scenarios time processes against each other, and a
+      // loaded machine (two CPU hogs beside the suite on two cores) stretches each of them several
+      // times over, so it is generous.
+    },
+    20 * 60_000,
+  );
 });

@@ -18,15 +18,20 @@ function agentCalls(repo: Repo): { at: number; loop: string; call: number }[] {
     .sort((a, b) => a.at - b.at);
 }
 
+/** The reset, in epoch seconds, that the limited loop's first call announced (its raw log keeps it). */
+function announcedReset(repo: Repo, loop: string): number {
+  const raw = readFileSync(join(repo.root, 'ralph/worktrees', loop, 'ralph/logs/iteration-001.jsonl'), 'utf8');
+  return Number(/usage limit reached\|(\d+)/.exec(raw)?.[1]);
+}
+
 describe('ralph run --parallel: the account is shared', () => {
   it('with --on-usage-limit wait, every loop waits for the reset one met, with no call of its own, then all go on', async () => {
     const repo = await repoWithLists(['a', 'b'], 3);
-    // The reset lies in the past by less than the minute ralph adds to it: the wait is a few seconds.
-    const resetSeconds = Math.floor(Date.now() / 1000) - 52;
-    const until = resetSeconds * 1000 + 60_000;
-    // The first call meets the limit; the other loop is mid-call and finishes that iteration first.
+    // The first call meets the limit, its reset 52 s before the call: with the minute ralph adds, the
+    // wait ends 8 s after the call, however long the run took to get there. The other loop is
+    // mid-call and finishes that iteration first.
     await repo.steps([
-      { events: [`Claude AI usage limit reached|${resetSeconds}`], exit: 1, result: false },
+      { eventAtCall: { text: 'Claude AI usage limit reached|{epoch}', inSeconds: -52 }, exit: 1, result: false },
       { implement: true, sleepMs: 1500, completeWhenDone: true },
     ]);
     const result = await runRalph(repo, ['run', '--parallel', '--max-iterations', '8', '--on-usage-limit', 'wait'], {
@@ -37,6 +42,7 @@ describe('ralph run --parallel: the account is shared', () => {
     const calls = agentCalls(repo);
     const limited = calls.find((each) => each.call === 1)!;
     const other = limited.loop === 'ralph-a' ? 'ralph-b' : 'ralph-a';
+    const until = announcedReset(repo, limited.loop) * 1000 + 60_000;
     // Before the reset: the limit's call and at most the one call the other loop had under way
     // when the limit was met (a loop that starts later hears of it before its first call).
     const before = calls.filter((each) => each.at < until);

@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION } from '../../src/package-info.js';
 import { gitEnv, PACKAGE_ROOT } from '../helpers/e2e.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 // The release path of docs/releasing.md, end to end: scripts/release-tag.mjs tags a release commit in
 // a clone of this repository, and `npm install -g <git URL>#<tag>` installs a working ralph from it in
@@ -14,15 +14,8 @@ const MINUTES = 60_000;
 const TAG = `v${PACKAGE_VERSION}`;
 const SCRIPT = join(PACKAGE_ROOT, 'scripts/release-tag.mjs');
 
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+/** Prefixes and clones hold a whole install each: removed after this file. */
+const tempDir = tempDirs();
 
 /** No npm_* variable of `npm test`'s own reaches the commands. */
 function cleanEnv(): NodeJS.ProcessEnv {

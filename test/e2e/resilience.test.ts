@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive, makeRepo, runRalph, waitFor } from '../helpers/e2e.js';
@@ -86,16 +87,38 @@ describe('ralph run: stream-json', () => {
   });
 });
 
+/**
+ * Call 1 leaves a grandchild, says one line and goes quiet; call 2 keeps its prompt (argv and
+ * stdin) for the test to read. Its files sit beside it, named after it.
+ */
+const QUIET_THEN_RECORDING = `#!/bin/sh
+calls="$0.calls"
+n=$(( $(cat "$calls" 2>/dev/null || echo 0) + 1 ))
+echo "$n" > "$calls"
+if [ "$n" = 1 ]; then
+  sleep 300 </dev/null >/dev/null 2>&1 &
+  echo $! > "$0.grandchild"
+  echo thinking
+  exec sleep 300
+fi
+{ printf '%s\\n' "$@"; cat; } > "$0.prompt-$n"
+echo done
+`;
+
 describe('ralph run: time limits', () => {
   it('stops an agent that goes quiet at --idle-timeout, grandchild and all', async () => {
     const repo = await makeRepo();
-    const pidFile = join(repo.root, 'grandchild.pid');
-    await repo.steps([{ grandchild: pidFile, say: 'thinking\n', hang: true }, { implement: true }]);
-    const result = await runRalph(repo, ['run', '--idle-timeout', '1s', '--max-iterations', '2']);
+    // A shell agent, not the node one: the idle timer runs from the spawn, and a node agent's
+    // start-up on a loaded machine can take longer than the 1 s under test (sh takes milliseconds).
+    const agent = join(repo.root, '.quiet-agent.sh');
+    await appendFile(join(repo.root, '.git/info/exclude'), '/.quiet-agent*\n');
+    await writeFile(agent, QUIET_THEN_RECORDING, { mode: 0o755 });
+    const args = ['run', '--agent-bin', agent, '--output', 'text', '--idle-timeout', '1s', '--max-iterations', '2'];
+    const result = await runRalph(repo, args);
     expect(result.code).toBe(1);
     expect(repo.csvRows()[1]?.[8]).toBe('idle_timeout');
-    await waitFor(() => !isAlive(Number(readFileSync(pidFile, 'utf8'))), 3000);
-    expect(repo.call(2).prompt).toContain('no output for too long');
+    await waitFor(() => !isAlive(Number(readFileSync(`${agent}.grandchild`, 'utf8'))));
+    expect(readFileSync(`${agent}.prompt-2`, 'utf8')).toContain('no output for too long');
   });
 
   it('stops a busy agent at --iteration-timeout, and a timed-out iteration that committed is progress', async () => {

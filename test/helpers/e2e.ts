@@ -188,10 +188,11 @@ export function runRalph(
     child.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
+    // A guard against a hang, not a measure: a loaded machine stretches one run to tens of seconds.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`ralph ${args.join(' ')} did not finish in time\n${stdout}\n${stderr}`));
-    }, options.timeoutMs ?? 45_000);
+    }, options.timeoutMs ?? 120_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       options.onStdout?.(stdout, child);
