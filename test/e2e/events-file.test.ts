@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,5 +41,17 @@ describe('--events-file', () => {
     expect(result.stderr).toMatch(/eventsFile/);
     expect(repo.calls()).toBe(0);
     expect(existsSync(file)).toBe(false);
+  }, 60_000);
+
+  it('never appends through a link: one planted in the work tree leaves its target as it was', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'A' }] });
+    await repo.steps([{ implement: true }]);
+    const target = join(await mkdtemp(join(tmpdir(), 'ralph-events-')), 'profile');
+    await writeFile(target, 'export PATH=/usr/bin\n');
+    await symlink(target, join(repo.root, 'ralph/events.jsonl'));
+    const result = await runRalph(repo, ['run', '--max-iterations', '1', '--events-file', 'ralph/events.jsonl']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/the events file \(.*ralph\/events\.jsonl\) could not be written/);
+    expect(await readFile(target, 'utf8')).toBe('export PATH=/usr/bin\n');
   }, 60_000);
 });
