@@ -1,6 +1,6 @@
 import { mkdtemp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ActiveLock } from '../../../src/files/active-lock.js';
 import { createLoopFiles } from '../../../src/files/loop-files.js';
@@ -8,22 +8,27 @@ import { readLoopHeads } from '../../../src/files/loop-heads.js';
 import { ralphPaths } from '../../../src/files/paths.js';
 import { withRecords } from '../../../src/files/record-paths.js';
 
+/** The loop's files over a fresh ralph/ folder, its records in `records` (relative to the root). */
+async function loopFilesIn(records: string) {
+  const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
+  await mkdir(join(root, 'ralph'));
+  await mkdir(join(root, dirname(records)), { recursive: true });
+  const paths = withRecords(ralphPaths(root), join(root, records));
+  const lock = new ActiveLock(paths.active, {
+    pid: 42,
+    startedAt: '2026-01-01T00:00:00Z',
+    iteration: 0,
+    thisRun: 0,
+    maxIterations: 5,
+    stuckCount: 0,
+    mode: 'implement',
+  });
+  return { paths, files: createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list') };
+}
+
 describe('createLoopFiles: .ralph-active', () => {
   it('records the usage windows as they come and keeps them across iterations', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
-    await mkdir(join(root, 'ralph'));
-    await mkdir(join(root, '.git'));
-    const paths = withRecords(ralphPaths(root), join(root, '.git/ralph'));
-    const lock = new ActiveLock(paths.active, {
-      pid: 42,
-      startedAt: '2026-01-01T00:00:00Z',
-      iteration: 0,
-      thisRun: 0,
-      maxIterations: 5,
-      stuckCount: 0,
-      mode: 'implement',
-    });
-    const files = createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list');
+    const { paths, files } = await loopFilesIn('.git/ralph');
     // The lock is described once, then once more a line for each change: the last line is the run as it is.
     const read = async () =>
       JSON.parse((await readFile(paths.active, 'utf8')).trimEnd().split('\n').at(-1)!) as Record<string, unknown>;
@@ -46,20 +51,7 @@ describe('createLoopFiles: .ralph-active', () => {
 
 describe('createLoopFiles: review rejections', () => {
   it('counts stories named __proto__, toString and constructor like any other, across reads of state.json', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
-    await mkdir(join(root, 'ralph'));
-    await mkdir(join(root, '.git'));
-    const paths = withRecords(ralphPaths(root), join(root, '.git/ralph'));
-    const lock = new ActiveLock(paths.active, {
-      pid: 42,
-      startedAt: '',
-      iteration: 0,
-      thisRun: 0,
-      maxIterations: 5,
-      stuckCount: 0,
-      mode: 'implement',
-    });
-    const files = createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list');
+    const { paths, files } = await loopFilesIn('.git/ralph');
     const counts: number[] = [];
     for (const id of ['__proto__', 'toString', '__proto__', 'constructor', 'US-1', '__proto__'])
       counts.push(await files.recordReviewRejection(id));
@@ -71,21 +63,8 @@ describe('createLoopFiles: review rejections', () => {
 
 describe('createLoopFiles: loop heads', () => {
   it('records each move of the branch in the record folder the run was given', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
-    await mkdir(join(root, 'ralph'));
     // Not a repository: the record folder comes from the paths, not from asking git again.
-    await mkdir(join(root, 'records'));
-    const paths = withRecords(ralphPaths(root), join(root, 'records/ralph'));
-    const lock = new ActiveLock(paths.active, {
-      pid: 42,
-      startedAt: '',
-      iteration: 0,
-      thisRun: 0,
-      maxIterations: 5,
-      stuckCount: 0,
-      mode: 'implement',
-    });
-    const files = createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list');
+    const { paths, files } = await loopFilesIn('records/ralph');
     const [first, second] = ['a'.repeat(40), 'b'.repeat(40)];
     await files.recordHead({ branch: 'ralph/list', from: null, to: first });
     await files.recordHead({ branch: 'ralph/list', from: first, to: second });
@@ -95,20 +74,7 @@ describe('createLoopFiles: loop heads', () => {
 
 describe('createLoopFiles: what an iteration writes', () => {
   it('writes the snapshot and the approvals seen only when they changed', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'ralph-loop-files-'));
-    await mkdir(join(root, 'ralph'));
-    await mkdir(join(root, '.git'));
-    const paths = withRecords(ralphPaths(root), join(root, '.git/ralph'));
-    const lock = new ActiveLock(paths.active, {
-      pid: 42,
-      startedAt: '',
-      iteration: 0,
-      thisRun: 0,
-      maxIterations: 5,
-      stuckCount: 0,
-      mode: 'implement',
-    });
-    const files = createLoopFiles(paths, join(root, 'ralph/prompt.md'), lock, 'list');
+    const { paths, files } = await loopFilesIn('.git/ralph');
     const inode = async (path: string) => (await stat(path)).ino;
     await writeFile(paths.tasks, '{"stories":[]}\n');
     await files.snapshotTasks();
