@@ -33,8 +33,7 @@ export async function sweepNested(record: NestedRecord, places: { workTree: stri
   const moved: SetAside[] = [];
   for (const from of strays) {
     const to = join(into, asideName(places.workTree, from));
-    await moveAside(from, to);
-    moved.push({ from, to });
+    if (await moveAside(from, to)) moved.push({ from, to });
   }
   return moved;
 }
@@ -64,14 +63,21 @@ export function asideName(workTree: string, path: string): string {
   return inTree.startsWith('..') || inTree === '' ? path.split(sep).filter(Boolean).join(sep) : inTree;
 }
 
-/** A rename where it can (the same file system), else a copy that keeps links as links, then the original removed. */
-async function moveAside(from: string, to: string): Promise<void> {
+/**
+ * A rename where it can (the same file system), else a copy that keeps links as links, then the
+ * original removed. False when it is gone already: in --parallel another loop's sweep, which shares
+ * `.git/modules`, may have moved it first.
+ */
+async function moveAside(from: string, to: string): Promise<boolean> {
   await mkdir(dirname(to), { recursive: true });
   try {
     await rename(from, to);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return false;
+    if (code !== 'EXDEV') throw error;
     await cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
     await rm(from, { recursive: true, force: true });
   }
+  return true;
 }
