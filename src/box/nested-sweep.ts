@@ -18,7 +18,7 @@ export interface SetAside {
 export async function sweepNested(record: NestedRecord, places: { workTree: string; recordDir: string }) {
   const strays: string[] = [];
   for (const tree of record.workTrees) {
-    // A submodule's own `.git` the sweep took away a moment ago leaves nothing there to list.
+    // A submodule whose `.git` an earlier sweep set aside is no repository: git would list the one above.
     if (tree !== places.workTree && !(await lstat(join(tree, '.git')).catch(() => undefined))) continue;
     for (const path of await gitlinkPaths(tree)) {
       const entry = await populatedEntry(tree, path);

@@ -124,6 +124,20 @@ describe('the sweep of nested repositories', () => {
     expect(existsSync(join(elsewhere, '.git/HEAD'))).toBe(true);
   });
 
+  it('looks below the folders of a submodule named a/b, and moves a git dir the agent put beside it', async () => {
+    const repo = await realRepository('ralph-nested-');
+    const root = await realpath(repo.root);
+    const source = await realpath(await mkdtemp(join(tmpdir(), 'ralph-nested-source-')));
+    nestedRepo(source);
+    repo.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', '--name', 'a/b', source, 'ab');
+    const record = await recordNested(root, join(root, '.git'));
+    expect(record.moduleGitDirs).toEqual(new Set([join(root, '.git/modules/a/b')]));
+    nestedRepo(join(root, '.git/modules/a/c'));
+    const moved = await sweepNested(record, { workTree: root, recordDir: join(root, '.git/ralph') });
+    expect(moved.map((entry) => entry.from)).toEqual([join(root, '.git/modules/a/c')]);
+    expect(existsSync(join(root, '.git/modules/a/b/HEAD'))).toBe(true);
+  });
+
   it('names a moved path by its place in the work tree, else by its whole path', () => {
     expect(asideName('/r', '/r/a/b/.git')).toBe('a/b/.git');
     expect(asideName('/r/ralph/worktrees/a', '/r/.git/modules/x')).toBe('r/.git/modules/x');
