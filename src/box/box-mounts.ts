@@ -5,43 +5,34 @@ import { boxPolicy, orderedMounts, SHARED_TEMPORARY, type BoxExtras } from './bo
 import type { PlacedMount } from './bubblewrap.js';
 import type { BoxRequest } from './box-request.js';
 import { absentRedirects } from './git-redirects.js';
+import { recordNested, type NestedRecord } from './nested-repos.js';
 
 /** The rules for this work tree, as mounts of paths that exist (a rule for a missing path is skipped). */
 export async function placedMounts(
   request: BoxRequest,
   { home, tmp, visible }: { home: string; tmp: string; visible: readonly string[] },
-): Promise<{ mounts: PlacedMount[]; redirects: string[] }> {
+): Promise<{
+  mounts: PlacedMount[];
+  redirects: string[];
+  nested: NestedRecord;
+  places: { workTree: string; recordDir: string };
+}> {
   const workTree = await realpath(request.root);
   const dirs = await workTreeGitDirs(workTree);
   const [gitDir, commonDir] = await Promise.all([realpath(dirs.gitDir), realpath(dirs.commonDir)]);
   // Made before the box, so that they are there to be bound read-only: a missing one the agent could make its own.
   const records = await recordDir(workTree);
+  const nested = await recordNested(workTree, commonDir);
   const mustExist = [
     records,
     join(commonDir, 'ralph'),
     join(commonDir, 'hooks'),
     join(commonDir, 'info'),
     join(workTree, 'ralph', 'logs'),
+    ...nested.mustExist,
   ];
   if (!request.dryRun) await Promise.all(mustExist.map((dir) => mkdir(dir, { recursive: true })));
-  const fromHome = (path: string) => join(home, path);
-  const given = async (path: string) => {
-    const absolute = path.startsWith('~/')
-      ? fromHome(path.slice(2))
-      : isAbsolute(path)
-        ? path
-        : resolve(workTree, path);
-    return realpath(absolute).catch(() => absolute);
-  };
-  const extras: BoxExtras = {
-    write: await Promise.all(request.extras.write.map(given)),
-    readOnly: [
-      ...(await Promise.all(request.extras.readOnly.map(given))),
-      ...visible,
-      ...(await programFolders(request.programs ?? [])),
-    ],
-    hidden: await Promise.all(request.extras.hidden.map(given)),
-  };
+  const extras = await userExtras(request, { workTree, home, visible });
   const places = {
     workTree,
     gitDir,
@@ -49,7 +40,8 @@ export async function placedMounts(
     recordDir: await realpath(records).catch(() => records),
     home,
     tmp,
-    clientState: request.clientState.map(fromHome),
+    clientState: request.clientState.map((path) => join(home, path)),
+    nested,
   };
   // Each rule at the real place it names: a credential store that is a link is hidden where it leads.
   const rules = await Promise.all(
@@ -64,8 +56,32 @@ export async function placedMounts(
       return stats && { ...mount, folder: stats.isDirectory() };
     }),
   );
-  const redirects = request.dryRun ? [] : await absentRedirects(gitDir, commonDir);
-  return { mounts: placed.filter((mount) => mount !== undefined), redirects };
+  const redirects = request.dryRun ? [] : [...(await absentRedirects(gitDir, commonDir)), ...nested.redirects];
+  return { mounts: placed.filter((mount) => mount !== undefined), redirects, nested, places };
+}
+
+/** The user's extra paths, each absolute and real where it exists, with what the box must show besides. */
+async function userExtras(
+  request: BoxRequest,
+  { workTree, home, visible }: { workTree: string; home: string; visible: readonly string[] },
+): Promise<BoxExtras> {
+  const given = async (path: string) => {
+    const absolute = path.startsWith('~/')
+      ? join(home, path.slice(2))
+      : isAbsolute(path)
+        ? path
+        : resolve(workTree, path);
+    return realpath(absolute).catch(() => absolute);
+  };
+  return {
+    write: await Promise.all(request.extras.write.map(given)),
+    readOnly: [
+      ...(await Promise.all(request.extras.readOnly.map(given))),
+      ...visible,
+      ...(await programFolders(request.programs ?? [])),
+    ],
+    hidden: await Promise.all(request.extras.hidden.map(given)),
+  };
 }
 
 /**

@@ -31,6 +31,8 @@ export interface BoxPlaces {
   tmp: string;
   /** The client's own state folders and files under home, as its dialect names them. */
   clientState: readonly string[];
+  /** Your submodules as the box is made (nested-repos.ts): what to hold read-only, and which folders to guard. */
+  nested?: { held: readonly string[]; guarded: readonly string[] };
 }
 
 /** What the user added: written by a flag or a variable (write), or by anyone, config included (read, hidden). */
@@ -76,7 +78,7 @@ export const SOCKET_VARIABLES = ['SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'TMUX', 'TMU
  * reports: git's configuration and hooks (a `core.fsmonitor` or a post-commit hook runs as you),
  * ralph's config (gates, notification commands) and prompt, the logs, the other loops' worktrees.
  */
-function protectedInTree({ workTree, gitDir, commonDir, recordDir }: BoxPlaces): string[] {
+function protectedInTree({ workTree, gitDir, commonDir, recordDir, nested }: BoxPlaces): string[] {
   const linked = gitDir !== commonDir;
   return [
     join(workTree, 'ralph', 'config.json'),
@@ -90,6 +92,8 @@ function protectedInTree({ workTree, gitDir, commonDir, recordDir }: BoxPlaces):
     ...(linked ? [join(workTree, '.git'), join(commonDir, 'HEAD'), join(commonDir, 'index')] : []),
     // Its own git dir's pointers back: rewritten, they would send git (yours, later) to the agent's config.
     ...(linked ? [join(gitDir, 'commondir'), join(gitDir, 'gitdir')] : []),
+    // A submodule's `.git` file and its git dir's config and hooks: your `git status` runs them too.
+    ...(nested?.held ?? []),
   ];
 }
 
@@ -106,6 +110,7 @@ export function boxPolicy(places: BoxPlaces, extras: BoxExtras): BoxRule[] {
     ...SHARED_TEMPORARY.map(rule('private')),
     ...[places.workTree, places.commonDir, places.tmp, ...places.clientState].map(rule('write')),
     ...extras.write.map(rule('write')),
+    ...(places.nested?.guarded ?? []).map(rule('write')),
     ...protectedInTree(places).map(rule('read')),
     // Its own git dir lies inside the shared `worktrees/`, which is read-only for it.
     ...(linked ? [rule('write')(places.gitDir), rule('read')(join(places.gitDir, 'ralph'))] : []),

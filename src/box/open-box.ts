@@ -5,6 +5,8 @@ import { CACHE_VARIABLES, SOCKET_VARIABLES } from './box-policy.js';
 import type { BoxNetwork, BoxRequest } from './box-request.js';
 import { placedMounts } from './box-mounts.js';
 import { sweepRedirects } from './git-redirects.js';
+import { sweepNested } from './nested-sweep.js';
+import { setAsideLine, sweptLine } from './swept-lines.js';
 import { bubblewrapArgs, type PlacedMount } from './bubblewrap.js';
 import { probeBox } from './probe-box.js';
 import { seatbeltProfile } from './seatbelt.js';
@@ -26,8 +28,9 @@ export interface Box {
   /** The command run inside the box, from `cwd`. */
   wrap(command: Launch, cwd: string): Launch;
   /**
-   * After each command in the box: removes the git redirects the agent made where ralph recorded
-   * none (git-redirects.ts); resolves to what it removed.
+   * After each command in the box, once it has ended: removes the git redirects the agent made
+   * where ralph recorded none (git-redirects.ts), then moves the nested repositories it made into
+   * ralph's records (nested-sweep.ts); resolves to one warning line for each.
    */
   sweep(): Promise<string[]>;
   /** Removes the box's temporary folder: once the run's last agent and gate have ended. */
@@ -72,8 +75,12 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
     await rm(tmp, { recursive: true, force: true });
     throw error;
   }
-  const { mounts, redirects } = placed;
-  const sweep = () => sweepRedirects(redirects);
+  const { mounts, redirects, nested, places } = placed;
+  const sweep = async () => [
+    // The redirects first: ralph's own git, which lists the gitlinks, must not follow one.
+    ...(await sweepRedirects(redirects)).map(sweptLine),
+    ...(request.dryRun ? [] : (await sweepNested(nested, places)).map(setAsideLine)),
+  ];
   if (kind === 'seatbelt')
     return { mode: kind, reason: summary(mounts, network), box: { ...seatbeltBox(program, mounts, tmp), sweep } };
   const isolated = network.mode === 'allow-list';

@@ -1,9 +1,8 @@
-import { sweptLine } from '../box/box-gate-place.js';
 import type { Box } from '../box/open-box.js';
 import type { LoopPorts } from '../loop/ports.js';
 
 /**
- * The agent's runs, each followed by the box's sweep of git's redirects (git-redirects.ts); the
+ * The agent's runs, each followed by the box's sweep of git's redirects and nested repositories; the
  * gates get the same sweep from their place (box-gate-place.ts).
  */
 export function sweptAgent(agent: LoopPorts['agent'], box: Box, warn: (line: string) => void): LoopPorts['agent'] {
@@ -12,7 +11,7 @@ export function sweptAgent(agent: LoopPorts['agent'], box: Box, warn: (line: str
       try {
         return await agent.run(request);
       } finally {
-        for (const path of await box.sweep()) warn(sweptLine(path));
+        for (const line of await box.sweep()) warn(line);
       }
     },
   };

@@ -83,6 +83,9 @@ function attacks(home: string, outside: string): string[] {
     ['swap-git-dir', `mv .git .git-real`],
     // Written (the git dir is the agent's to commit in), then taken away by ralph after the iteration.
     ['plant-config-worktree', `printf '[core]\\n\\tfsmonitor = touch ${outside}/monitored\\n' > .git/config.worktree`],
+    // Committed (the work tree and the git dir are the agent's), then set aside by ralph after the iteration.
+    ['embed-repo', embedRepo(`touch ${outside}/monitored; false`)],
+    ['add-submodule', addSubmodule(`touch ${outside}/monitored; false`)],
     ['forge-last-run', `echo '{"runArgs":["--max-iterations","500"]}' > ralph/logs/last-run.json`],
     // The bracket keeps the pattern from matching this very command line. Seatbelt has no PID
     // namespace: there the agent can still signal ralph (docs/sandbox.md), so it is not tried.
@@ -94,6 +97,28 @@ function attacks(home: string, outside: string): string[] {
     ([name, command]) =>
       `if ${command} 2>/dev/null; then echo ${name}=done; else echo ${name}=refused; fi >> box-results.txt`,
   );
+}
+
+const AS_AGENT = 'git -c user.name=agent -c user.email=agent@example.invalid';
+
+/** A repository inside the work tree whose config runs `fsmonitor`, committed as a gitlink. */
+function embedRepo(fsmonitor: string): string {
+  return [
+    'git init -q embedded',
+    `${AS_AGENT} -C embedded commit -q --allow-empty -m nested`,
+    `git -C embedded config core.fsmonitor '${fsmonitor}'`,
+    'git add embedded',
+    `${AS_AGENT} commit -q -m embedded`,
+  ].join(' && ');
+}
+
+/** A submodule cloned from that repository, its git dir in .git/modules, whose config runs `fsmonitor`. */
+function addSubmodule(fsmonitor: string): string {
+  return [
+    `git -c protocol.file.allow=always submodule add -q "$PWD/embedded" vendored`,
+    `git -C vendored config core.fsmonitor '${fsmonitor}'`,
+    `${AS_AGENT} commit -q -m vendored`,
+  ].join(' && ');
 }
 
 function results(repo: Repo): Record<string, string> {
@@ -140,18 +165,66 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       'forge-config': 'refused',
       'swap-git-dir': 'refused',
       'plant-config-worktree': 'done',
+      'embed-repo': 'done',
+      'add-submodule': 'done',
       'forge-last-run': 'refused',
       ...(linuxBox ? { 'kill-ralph': 'refused', 'reach-ssh-agent': 'refused' } : {}),
       'write-client-state': 'done',
       'write-temp': 'done',
     });
     expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('# mine\n');
+    // Your next git status, plain, outside the box: the nested repositories' fsmonitor must not run.
+    execFileSync('git', ['status'], { cwd: repo.root, stdio: 'ignore' });
     expect(await readdir(outside)).toEqual([]);
+    expect(repo.git('ls-files', '--stage', 'embedded', 'vendored')).toMatch(/^160000 .*embedded\n160000 .*vendored$/);
+    const root = realpathSync(repo.root);
+    for (const moved of [`${root}/embedded/.git`, `${root}/vendored/.git`, `${root}/.git/modules`])
+      expect(result.stdout).toContain(`the box moved ${moved}, which the agent made, to ${root}/.git/ralph/set-aside/`);
     expect(repo.read('ralph/config.json')).toBe('{}\n');
     expect(() => repo.git('config', '--get', 'core.fsmonitor')).toThrow();
     expect(existsSync(join(repo.root, '.git/config.worktree'))).toBe(false);
     expect(result.stdout).toContain('the box removed');
     expect(repo.lastRun()).toMatchObject({ reason: 'complete', box: { mode: BOX } });
+  });
+
+  it("holds your own submodule's config, hooks and .git file read-only, so your git status runs nothing of the agent's", async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    const outside = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-outside-')));
+    const source = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-source-')));
+    execFileSync('sh', ['-c', `git init -q && ${AS_AGENT} commit -q --allow-empty -m lib`], { cwd: source });
+    repo.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', source, 'lib');
+    repo.git('commit', '-qm', 'a submodule of yours');
+    const tries: [string, string][] = [
+      ['sub-fsmonitor', `git -C lib config core.fsmonitor 'touch ${outside}/monitored; false'`],
+      ['sub-hook', `printf '#!/bin/sh\\ntouch ${outside}/hooked\\n' > .git/modules/lib/hooks/post-index-change`],
+      ['sub-gitfile', `echo 'gitdir: ${outside}' > lib/.git`],
+      ['sub-rename', 'mv lib lib-old'],
+      ['modules-rename', 'mv .git/modules .git/modules-old'],
+    ];
+    await repo.steps([
+      {
+        shell: tries.map(
+          ([name, command]) =>
+            `if ${command} 2>/dev/null; then echo ${name}=done; else echo ${name}=refused; fi >> box-results.txt`,
+        ),
+        implement: true,
+        completeWhenDone: true,
+      },
+    ]);
+
+    const result = await runRalph(repo, ['run', '--max-iterations', '2'], { env: { RALPH_BOX: undefined } });
+
+    expect(result.code, result.stdout).toBe(0);
+    expect(results(repo)).toEqual({
+      'sub-fsmonitor': 'refused',
+      'sub-hook': 'refused',
+      'sub-gitfile': 'refused',
+      'sub-rename': 'refused',
+      'modules-rename': 'refused',
+    });
+    execFileSync('git', ['status'], { cwd: repo.root, stdio: 'ignore' });
+    expect(await readdir(outside)).toEqual([]);
+    expect(result.stdout).not.toContain('the box moved');
   });
 
   // The box leaves such a link dangling for the agent; ralph, outside the box, must not follow it.
@@ -389,8 +462,17 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       'forge-records': 'refused',
       'forge-config': 'refused',
       'swap-git-dir': 'refused',
+      'embed-repo': 'done',
+      'add-submodule': 'done',
     });
+    // The user's own git status (as that user: git refuses a repository of another's).
+    const status = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', 'git', 'status'], {
+      cwd: repo.root,
+      env: { ...process.env, HOME: home },
+    });
+    expect(status.status, String(status.stderr)).toBe(0);
     expect(await readdir(outside)).toEqual([]);
+    expect(result.stdout).toContain(`the box moved ${realpathSync(repo.root)}/embedded/.git`);
   });
 });
 

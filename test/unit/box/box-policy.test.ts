@@ -101,6 +101,20 @@ describe('the box policy', () => {
       expect(accessOf(mounts, path), path).toBe('read');
   });
 
+  it("holds your submodules' .git files and git dirs' config and hooks, and guards the folders above them", () => {
+    const nested = {
+      held: ['/r/lib/sub/.git', '/r/.git/modules/sub/config', '/r/.git/modules/sub/hooks'],
+      guarded: ['/r/.git/modules'],
+    };
+    const mounts = orderedMounts(boxPolicy({ ...main, nested }, none));
+    for (const path of ['/r/lib/sub/.git', '/r/.git/modules/sub/config', '/r/.git/modules/sub/hooks/post-commit'])
+      expect(accessOf(mounts, path), path).toBe('read');
+    for (const path of ['/r/lib/sub/src/x.c', '/r/.git/modules/sub/objects/ab', '/r/.git/modules/other/HEAD'])
+      expect(accessOf(mounts, path), path).toBe('write');
+    const guards = mounts.filter((mount) => mount.access === 'write').map((mount) => mount.path);
+    expect(guards).toEqual(expect.arrayContaining(['/r/lib', '/r/lib/sub', '/r/.git/modules', '/r/.git/modules/sub']));
+  });
+
   it("puts the user's read-only and hidden paths over the defaults, and their writable ones beside them", () => {
     const mounts = orderedMounts(
       boxPolicy(main, { write: ['/data/shared'], readOnly: ['/r/vendor'], hidden: ['/r/.env', '/h/.claude/secret'] }),

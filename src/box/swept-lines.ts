@@ -1,0 +1,11 @@
+import type { SetAside } from './nested-sweep.js';
+
+/** The line for a git redirect the agent (or its gate) made, which ralph took away after its command. */
+export function sweptLine(path: string): string {
+  return `the box removed ${path}, which the agent made: git outside the box would have followed it to a config of the agent's`;
+}
+
+/** The line for a nested repository's `.git` the agent made, which ralph moved into its records. */
+export function setAsideLine({ from, to }: SetAside): string {
+  return `the box moved ${from}, which the agent made, to ${to}: your git would have entered the nested repository there and run its config and hooks`;
+}
