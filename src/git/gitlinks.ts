@@ -1,3 +1,4 @@
+import { readIndexPaths } from './index-file.js';
 import { runGit } from './safe-git.js';
 
 /** A gitlink's mode, then the separator of the format in use. */
@@ -22,6 +23,18 @@ export async function gitlinkPaths(root: string): Promise<string[]> {
   // An index git cannot read, git status cannot either.
   const output = listed.filter((result) => result.exitCode === 0).map((result) => result.stdout);
   return [...new Set(output.flatMap(gitlinksIn))].filter(safePath);
+}
+
+/**
+ * The index's gitlinks, which a plain `git status` walks into: read from the index file where it
+ * settles them (index-file.ts), after each command in the box, so that no git starts there; else
+ * git's, HEAD's included. HEAD's own are looked at as the box is made (gitlinkPaths): one that only
+ * HEAD has is entered only after a `git reset` of yours, like an untracked repository after your
+ * `git add` (docs/sandbox.md).
+ */
+export async function indexGitlinkPaths(root: string): Promise<string[]> {
+  const read = await readIndexPaths(root);
+  return read ? [...new Set(read.gitlinks)].filter(safePath) : gitlinkPaths(root);
 }
 
 /**
