@@ -5,6 +5,7 @@ import { readOwnFileNoLink } from '../files/own-file.js';
 import { findGitDirs } from '../git/head-file.js';
 import { gitlinkPaths } from '../git/gitlinks.js';
 import { absentRedirects } from './git-redirects.js';
+import { folderRepos } from './folder-repos.js';
 
 /**
  * The nested repositories of the work tree as the box is made: your own submodules. A plain
@@ -16,6 +17,8 @@ import { absentRedirects } from './git-redirects.js';
 export interface NestedRecord {
   /** Each populated gitlink's `.git` (file, folder or link), absolute, with its identity as found. */
   entries: ReadonlyMap<string, string>;
+  /** The `.git` entries in the work tree's tracked folders as found (folder-repos.ts): yours, left alone. */
+  folderRepos: ReadonlySet<string>;
   /** The work trees whose gitlinks are looked at: the loop's own, then each submodule's. */
   workTrees: readonly string[];
   /** Where git keeps submodules' git dirs (`.git/modules`, and each submodule's own). */
@@ -83,6 +86,7 @@ export async function recordNested(workTree: string, commonDir: string): Promise
   const own = [...gitDirs];
   return {
     entries,
+    folderRepos: await folderRepos(workTree),
     workTrees,
     modulesFolders,
     modulesKnown,

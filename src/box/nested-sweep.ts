@@ -1,6 +1,7 @@
 import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { gitlinkPaths } from '../git/gitlinks.js';
+import { indexGitlinkPaths } from '../git/gitlinks.js';
+import { folderRepos } from './folder-repos.js';
 import { populatedEntry, type NestedRecord } from './nested-repos.js';
 
 /** One nested repository's `.git` (or submodule git dir) the agent made, and where ralph put it. */
@@ -20,12 +21,13 @@ export async function sweepNested(record: NestedRecord, places: { workTree: stri
   for (const tree of record.workTrees) {
     // A submodule whose `.git` an earlier sweep set aside is no repository: git would list the one above.
     if (tree !== places.workTree && !(await lstat(join(tree, '.git')).catch(() => undefined))) continue;
-    for (const path of await gitlinkPaths(tree)) {
+    for (const path of await indexGitlinkPaths(tree)) {
       const entry = await populatedEntry(tree, path);
       if (entry && record.entries.get(entry.path) !== entry.identity) strays.push(entry.path);
     }
   }
   for (const folder of record.modulesFolders) strays.push(...(await strayModules(folder, record)));
+  for (const dotGit of await folderRepos(places.workTree)) if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
   if (strays.length === 0) return [];
   const base = join(places.recordDir, 'set-aside');
   await mkdir(base, { recursive: true });

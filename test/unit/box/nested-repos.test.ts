@@ -143,3 +143,36 @@ describe('the sweep of nested repositories', () => {
     expect(asideName('/r/ralph/worktrees/a', '/r/.git/modules/x')).toBe('r/.git/modules/x');
   });
 });
+
+describe('repositories in tracked folders', () => {
+  it("moves the agent's src/.git aside, so that git in src runs nothing of it; yours and a linked folder's stay", async () => {
+    const repo = await realRepository('ralph-nested-');
+    const root = await realpath(repo.root);
+    const outside = await realpath(await mkdtemp(join(tmpdir(), 'ralph-nested-outside-')));
+    for (const dir of ['src', 'docs', 'kept']) {
+      await mkdir(join(root, dir));
+      await writeFile(join(root, dir, 'a.txt'), 'a\n');
+    }
+    repo.git('add', '.');
+    repo.git('commit', '-qm', 'tracked folders');
+    nestedRepo(join(root, 'kept'));
+    const record = await recordNested(root, join(root, '.git'));
+    expect(record.folderRepos).toEqual(new Set([join(root, 'kept/.git')]));
+
+    // In the box: a repository in a tracked folder, and a tracked folder made a link to one elsewhere.
+    const proof = join(outside, 'monitored');
+    nestedRepo(join(root, 'src'), `touch ${proof}; false`);
+    nestedRepo(join(outside, 'elsewhere'));
+    await rm(join(root, 'docs'), { recursive: true });
+    await symlink(join(outside, 'elsewhere'), join(root, 'docs'));
+
+    const moved = await sweepNested(record, { workTree: root, recordDir: join(root, '.git/ralph') });
+    expect(moved.map((aside) => aside.from)).toEqual([join(root, 'src/.git')]);
+    expect(existsSync(join(moved[0]!.to, 'config'))).toBe(true);
+    execFileSync('git', ['status', '--porcelain'], { cwd: join(root, 'src'), stdio: 'ignore' });
+    expect(existsSync(proof)).toBe(false);
+    expect(existsSync(join(root, 'src/a.txt'))).toBe(true);
+    expect(existsSync(join(root, 'kept/.git/HEAD'))).toBe(true);
+    expect(existsSync(join(outside, 'elsewhere/.git/HEAD'))).toBe(true);
+  });
+});
