@@ -1,6 +1,6 @@
 import type { z, ZodMiniType } from 'zod/mini';
 import { gateOrderProblem } from '../gates/gate-order.js';
-import { lazySchema, loadZod, type ZodApi } from '../files/lazy-zod.js';
+import { lazySchema, loadJsonSchemaWriter, type ZodApi } from '../files/lazy-zod.js';
 import { RUN_OPTIONS, type RunOptionKey } from './run-options.js';
 import { duration } from './value-kinds.js';
 
@@ -118,7 +118,7 @@ export type ConfigFile = {
 
 /** The JSON Schema of ralph/config.json (templates/config.schema.json is this, written out). */
 export function configJsonSchema(): unknown {
-  return loadZod().z.toJSONSchema(configSchema(), { io: 'input' });
+  return loadJsonSchemaWriter()(configSchema(), { io: 'input' });
 }
 
 function capitalise(text: string): string {

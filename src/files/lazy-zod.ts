@@ -36,6 +36,15 @@ function fromPackage(): { z: ZodApi } {
   return { z: mini };
 }
 
+/**
+ * zod's JSON Schema writer, from node_modules: only `npm run schema` (tsc's output, unbundled) and
+ * the tests write templates/config.schema.json, so the bundle leaves it out (40 KB of 100 KB that
+ * every command reading a schema would load). The descriptions it writes are zod's registry, which
+ * zod keeps on globalThis: one for every copy.
+ */
+export const loadJsonSchemaWriter = (): typeof ZodMini.toJSONSchema =>
+  (requireFromHere('zod/mini') as typeof ZodMini).toJSONSchema;
+
 /** A schema built on first use, with the one copy of zod. */
 export function lazySchema<T>(build: (z: ZodApi) => T): () => T {
   let built: T | undefined;

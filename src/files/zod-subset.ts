@@ -4,7 +4,8 @@
  * here (scripts/bundle.mjs, dist/ralph-zod.cjs), and a schema is built from fewer objects. The
  * classic API cost `ralph status` some 3 × the load and build time (bench/RESULTS.md, "zod/mini").
  * src/files/lazy-zod.ts loads it when a command first needs a schema. A builder missing here is a
- * type error where it is used: add it to the list.
+ * type error where it is used: add it to the list. zod's JSON Schema writer is not here
+ * (src/files/lazy-zod.ts).
  */
 import {
   _default,
@@ -34,7 +35,6 @@ import {
   strictObject,
   string,
   superRefine,
-  toJSONSchema,
   transform,
   union,
 } from 'zod/mini';
@@ -70,7 +70,6 @@ export const z = {
   strictObject,
   string,
   superRefine,
-  toJSONSchema,
   transform,
   union,
 };
