@@ -45,9 +45,9 @@ try {
   unbundledEntry(`rolldown cannot be loaded here: ${String(error?.message ?? error).split('\n')[0]}`);
   process.exit(0);
 }
-/** The modules a module loads before it runs: its static imports, followed. */
+/** The modules a module loads before it runs: its static imports, followed (none for a missing entry). */
 function staticClosure(entry, into = new Set()) {
-  if (into.has(entry)) return into;
+  if (into.has(entry) || !existsSync(entry)) return into;
   into.add(entry);
   const text = readFileSync(entry, 'utf8');
   for (const [, specifier] of text.matchAll(/^\s*(?:import|export)\s(?:[^;]*?\sfrom\s*)?['"](\.[^'"]+)['"]/gm))
@@ -59,9 +59,16 @@ function staticClosure(entry, into = new Set()) {
 // code, so a command loads a few files instead of dozens. What every command's start and
 // `ralph status` need comes first; then the rest of what a run loads before its first agent.
 const start = staticClosure(join(dist, 'cli/main.js'), staticClosure(join(dist, 'commands/status.js')));
-const run = [...staticClosure(join(dist, 'commands/run.js'))].filter((id) => !start.has(id));
+// The schemas `ralph status` loads when there is a file to check (the task list, the last run's
+// record): a chunk of their own, or they would come with the run's chunk, and with it some 60 of
+// Node's modules that status never uses (http, net, readline…).
+const files = [
+  ...staticClosure(join(dist, 'files/tasks.js'), staticClosure(join(dist, 'files/last-run-schema.js'))),
+].filter((id) => !start.has(id));
+const run = [...staticClosure(join(dist, 'commands/run.js'))].filter((id) => !start.has(id) && !files.includes(id));
 const groups = [
-  { name: 'ralph-start', test: (id) => start.has(id), priority: 2 },
+  { name: 'ralph-start', test: (id) => start.has(id), priority: 3 },
+  { name: 'ralph-files', test: (id) => files.includes(id), priority: 2 },
   { name: 'ralph-run', test: (id) => run.includes(id), priority: 1 },
 ];
 

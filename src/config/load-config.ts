@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { RalphError } from '../errors.js';
 import { readOwnFile } from '../files/own-file.js';
 import { formatPath } from '../files/schema-errors.js';
@@ -54,7 +54,8 @@ function describeConfigIssue(issue: z.core.$ZodIssue, json: unknown): string {
 function knownKeys(path: readonly PropertyKey[]): string[] {
   let schema: unknown = configSchema();
   for (const part of path) schema = (schema as { shape?: Record<string, unknown> }).shape?.[String(part)];
-  const unwrapped = (schema as { unwrap?: () => unknown }).unwrap?.() ?? schema;
+  // An optional block (`agent`, `box`): its keys are those of the object it wraps.
+  const unwrapped = (schema as { _zod?: { def: { innerType?: unknown } } })._zod?.def.innerType ?? schema;
   return Object.keys((unwrapped as { shape?: Record<string, unknown> }).shape ?? {});
 }
 

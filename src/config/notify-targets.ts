@@ -86,12 +86,14 @@ export function notifyTargets(): ValueKind<string[]> {
         .array(zod.string({ error: (issue) => `expected a target as a string, got ${shownInput(issue.input)}` }), {
           error: (issue) => `expected a list of targets (["desktop"]), got ${shownInput(issue.input)}`,
         })
-        .superRefine((targets, context) => {
-          for (const target of targets) {
-            const parsed = parseTarget(target);
-            if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error, input: target });
-          }
-        }),
+        .check(
+          zod.superRefine((targets, context) => {
+            for (const target of targets) {
+              const parsed = parseTarget(target);
+              if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error, input: target });
+            }
+          }),
+        ),
     fromText: splitList,
     expected: EXPECTED_TARGET,
     format: (targets) => (targets.length === 0 ? 'none' : targets.map(maskTarget).join(', ')),
@@ -103,7 +105,9 @@ export function notifyEvents(): ValueKind<NotifyEvent[]> {
   const expected = `a comma-separated list of ${NOTIFY_EVENTS.join(', ')}`;
   return lazyKind({
     build: (zod) =>
-      zod.array(zod.enum(NOTIFY_EVENTS, { error: `expected ${expected}` })).min(1, { error: `expected ${expected}` }),
+      zod
+        .array(zod.enum(NOTIFY_EVENTS, { error: `expected ${expected}` }))
+        .check(zod.minLength(1, { error: `expected ${expected}` })),
     fromText: splitList,
     expected,
   });

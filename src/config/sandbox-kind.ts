@@ -7,7 +7,7 @@ export function sandboxName(): ValueKind<string | boolean> {
   const expected = 'true, false, or a sandbox name of letters, digits, ".", "_" and "-"';
   return lazyKind<string | boolean>({
     build: (zod) =>
-      zod.union([zod.boolean(), zod.string().regex(NAME, { error: `expected ${expected}` })], {
+      zod.union([zod.boolean(), zod.string().check(zod.regex(NAME, { error: `expected ${expected}` }))], {
         error: `expected ${expected}`,
       }),
     fromText: (value) => {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { formatDurationSpec, parseDuration } from '../domain/duration.js';
 import { loadZod, type ZodApi } from '../files/lazy-zod.js';
 
@@ -11,7 +11,7 @@ type Zod = ZodApi;
  */
 export interface ValueKind<T> {
   /** Built the first time it is read, so that loading the options loads no zod. */
-  readonly schema: z.ZodType<T, unknown>;
+  readonly schema: ZodMiniType<T, unknown>;
   fromText: (text: string) => unknown;
   expected: string;
   /** How a resolved value reads back (durations as `1h30m`, not milliseconds). */
@@ -20,10 +20,10 @@ export interface ValueKind<T> {
 
 /** A kind whose schema is built from zod when first read. */
 export function lazyKind<T>(
-  spec: Omit<ValueKind<T>, 'schema'> & { build: (zod: Zod) => z.ZodType<T, unknown> },
+  spec: Omit<ValueKind<T>, 'schema'> & { build: (zod: Zod) => ZodMiniType<T, unknown> },
 ): ValueKind<T> {
   const { build, ...kind } = spec;
-  let schema: z.ZodType<T, unknown> | undefined;
+  let schema: ZodMiniType<T, unknown> | undefined;
   return {
     ...kind,
     get schema() {
@@ -36,7 +36,8 @@ export function lazyKind<T>(
 export function wholeNumber(min: number): ValueKind<number> {
   const expected = `a whole number ≥ ${min}`;
   return lazyKind({
-    build: (zod) => zod.int({ error: `expected ${expected}` }).min(min, { error: `expected ${expected}` }),
+    build: (zod) =>
+      zod.int({ error: `expected ${expected}` }).check(zod.minimum(min, { error: `expected ${expected}` })),
     fromText: (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text),
     expected,
   });
@@ -46,7 +47,8 @@ export function wholeNumber(min: number): ValueKind<number> {
 export function positiveNumber(): ValueKind<number> {
   const expected = 'a number above 0';
   return lazyKind({
-    build: (zod) => zod.number({ error: `expected ${expected}` }).positive({ error: `expected ${expected}` }),
+    build: (zod) =>
+      zod.number({ error: `expected ${expected}` }).check(zod.positive({ error: `expected ${expected}` })),
     fromText: (text) => (/^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text),
     expected,
   });
@@ -59,8 +61,7 @@ export function percent(): ValueKind<number> {
     build: (zod) =>
       zod
         .number({ error: `expected ${expected}` })
-        .min(1, { error: `expected ${expected}` })
-        .max(100, { error: `expected ${expected}` }),
+        .check(zod.minimum(1, { error: `expected ${expected}` }), zod.maximum(100, { error: `expected ${expected}` })),
     fromText: (text) => (/^\s*\d+(\.\d+)?\s*%?\s*$/.test(text) ? Number(text.replace('%', '')) : text),
     expected,
   });
@@ -94,7 +95,7 @@ export function choice<const T extends readonly [string, ...string[]]>(values: T
 /** A non-empty string (a path, a name). */
 export function text(what = 'a non-empty string'): ValueKind<string> {
   return lazyKind({
-    build: (zod) => zod.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }),
+    build: (zod) => zod.string({ error: `expected ${what}` }).check(zod.minLength(1, { error: `expected ${what}` })),
     fromText: (value) => value,
     expected: what,
   });
@@ -129,12 +130,15 @@ export function duration(): ValueKind<number> {
   const expected = 'a duration like 45s, 90m, 2h or 1h30m';
   return lazyKind({
     build: (zod) =>
-      zod.string({ error: `expected ${expected}` }).transform((value, context) => {
-        const parsed = parseDuration(value);
-        if (parsed.ok) return parsed.ms;
-        context.issues.push({ code: 'custom', message: parsed.error, input: value });
-        return zod.NEVER;
-      }),
+      zod.pipe(
+        zod.string({ error: `expected ${expected}` }),
+        zod.transform((value: string, context) => {
+          const parsed = parseDuration(value);
+          if (parsed.ok) return parsed.ms;
+          context.issues.push({ code: 'custom', message: parsed.error, input: value });
+          return zod.NEVER;
+        }),
+      ),
     fromText: (value) => value,
     expected,
     format: formatDurationSpec,
@@ -145,7 +149,7 @@ export function duration(): ValueKind<number> {
 export function pathList(what = 'paths'): ValueKind<string[]> {
   const expected = `a list of ${what}`;
   return lazyKind({
-    build: (zod) => zod.array(zod.string().min(1), { error: `expected ${expected}` }),
+    build: (zod) => zod.array(zod.string().check(zod.minLength(1)), { error: `expected ${expected}` }),
     fromText: (text) =>
       text
         .split(',')

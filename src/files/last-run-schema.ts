@@ -1,20 +1,21 @@
-import type { z as Z } from 'zod';
+import type { z as Z } from 'zod/mini';
 import { loadZod } from './lazy-zod.js';
 
 const { z } = loadZod();
+const { optional } = z;
 
 /** last-run.json as ralph writes it (see last-run.ts, its owner); unknown fields pass through. */
 export const lastRunSchema = z.looseObject({
   reason: z.string(),
   exitCode: z.number(),
-  detail: z.string().optional(),
+  detail: optional(z.string()),
   iterations: z.number(),
-  maxIterations: z.number().optional(),
-  endedAt: z.string().optional(),
-  durationSeconds: z.number().optional(),
-  stories: z.object({ complete: z.number(), total: z.number() }).optional(),
+  maxIterations: optional(z.number()),
+  endedAt: optional(z.string()),
+  durationSeconds: optional(z.number()),
+  stories: optional(z.object({ complete: z.number(), total: z.number() })),
   // Each agent kind's part, when a --fallback-agent ran too.
-  agents: z.record(z.string(), z.object({ iterations: z.number(), costUsd: z.number().optional() })).optional(),
+  agents: optional(z.record(z.string(), z.object({ iterations: z.number(), costUsd: optional(z.number()) }))),
 });
 
 /** What last-run.json holds, as `ralph status` reads it. */

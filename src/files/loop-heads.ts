@@ -26,7 +26,10 @@ export interface HeadMove {
 const HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 const loopHeadsSchema = lazySchema((zod) =>
-  zod.strictObject({ version: zod.literal(1), heads: zod.record(zod.string().min(1), zod.string().regex(HASH)) }),
+  zod.strictObject({
+    version: zod.literal(1),
+    heads: zod.record(zod.string().check(zod.minLength(1)), zod.string().check(zod.regex(HASH))),
+  }),
 );
 
 /**

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 
 /** One line naming where a value is wrong and what was expected: `stories[2].passes: expected boolean`. */
 export function describeIssue(issue: z.core.$ZodIssue): string {

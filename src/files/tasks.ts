@@ -7,22 +7,23 @@ type Zod = ZodApi;
 
 function storySchema(zod: Zod) {
   return zod.looseObject({
-    id: zod
-      .union([zod.string().min(1, 'is empty: every story needs an id'), zod.number()], {
+    id: zod.pipe(
+      zod.union([zod.string().check(zod.minLength(1, 'is empty: every story needs an id')), zod.number()], {
         error: (issue) =>
           issue.input === undefined ? 'is missing: every story needs an id' : 'expected a non-empty string or a number',
-      })
-      .transform(String),
-    title: zod.string().default(''),
-    description: zod.string().optional(),
-    acceptanceCriteria: zod.array(zod.string()).optional(),
-    priority: zod.number().optional(),
-    passes: zod.boolean().default(false),
-    notes: zod.string().optional(),
+      }),
+      zod.transform(String),
+    ),
+    title: zod._default(zod.string(), ''),
+    description: zod.optional(zod.string()),
+    acceptanceCriteria: zod.optional(zod.array(zod.string())),
+    priority: zod.optional(zod.number()),
+    passes: zod._default(zod.boolean(), false),
+    notes: zod.optional(zod.string()),
     // The review cycle's fields; the agent's reviewCount is informational (ralph counts itself).
-    reviewStatus: zod.enum(['pending', 'changes_requested', 'approved']).optional(),
-    reviewCount: zod.number().optional(),
-    reviewFeedback: zod.string().optional(),
+    reviewStatus: zod.optional(zod.enum(['pending', 'changes_requested', 'approved'])),
+    reviewCount: zod.optional(zod.number()),
+    reviewFeedback: zod.optional(zod.string()),
   });
 }
 
@@ -32,37 +33,39 @@ const taskListSchema = lazySchema((zod) => {
   const story = storySchema(zod);
   return zod
     .looseObject({
-      project: zod.string().optional(),
-      branchName: zod.string().optional(),
-      description: zod.string().optional(),
+      project: zod.optional(zod.string()),
+      branchName: zod.optional(zod.string()),
+      description: zod.optional(zod.string()),
       // `ralph init` and `ralph archive` write an example list: `ralph run` refuses it until it is replaced.
-      example: zod.boolean().optional(),
+      example: zod.optional(zod.boolean()),
       // Lists under ralph/lists/ that must end COMPLETE before this one starts (src/lists/task-lists.ts).
-      dependsOn: zod.array(zod.string().min(1)).optional(),
-      stories: zod.array(story).optional(),
+      dependsOn: zod.optional(zod.array(zod.string().check(zod.minLength(1)))),
+      stories: zod.optional(zod.array(story)),
       // The prd.json shape users already have names the same list `userStories`.
-      userStories: zod.array(story).optional(),
+      userStories: zod.optional(zod.array(story)),
     })
-    .refine((value) => value.stories !== undefined || value.userStories !== undefined, {
-      message: 'needs a "stories" array (or "userStories")',
-    })
-    .superRefine((value, context) => {
-      const key = value.stories ? 'stories' : 'userStories';
-      const stories = value.stories ?? value.userStories ?? [];
-      if (stories.length === 0)
-        context.addIssue({ code: 'custom', path: [key], message: 'has no stories: add at least one' });
-      // Review counts, modes and the Stop hook all know a story by its id.
-      const seen = new Set<string>();
-      stories.forEach((story, index) => {
-        if (seen.has(story.id))
-          context.addIssue({
-            code: 'custom',
-            path: [key, index, 'id'],
-            message: `"${story.id}" is used by two stories; ids must be unique`,
-          });
-        seen.add(story.id);
-      });
-    });
+    .check(
+      zod.refine((value) => value.stories !== undefined || value.userStories !== undefined, {
+        message: 'needs a "stories" array (or "userStories")',
+      }),
+      zod.superRefine((value, context) => {
+        const key = value.stories ? 'stories' : 'userStories';
+        const stories = value.stories ?? value.userStories ?? [];
+        if (stories.length === 0)
+          context.addIssue({ code: 'custom', path: [key], message: 'has no stories: add at least one' });
+        // Review counts, modes and the Stop hook all know a story by its id.
+        const seen = new Set<string>();
+        stories.forEach((story, index) => {
+          if (seen.has(story.id))
+            context.addIssue({
+              code: 'custom',
+              path: [key, index, 'id'],
+              message: `"${story.id}" is used by two stories; ids must be unique`,
+            });
+          seen.add(story.id);
+        });
+      }),
+    );
 });
 
 /** Larger than any task list: one the agent blew up on its branch is not read into memory from git. */

@@ -28,8 +28,8 @@ const HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 const entrySchema = lazySchema((zod) =>
   zod.strictObject({
-    commit: zod.string().regex(HASH),
-    branch: zod.string().min(1),
+    commit: zod.string().check(zod.regex(HASH)),
+    branch: zod.string().check(zod.minLength(1)),
     kind: zod.enum(['start', 'merge']),
     lists: zod.array(zod.string()),
     gated: zod.boolean(),

@@ -1,4 +1,4 @@
-import type { z as Z } from 'zod';
+import type { z as Z } from 'zod/mini';
 import { loadZod } from '../files/lazy-zod.js';
 import { MAX_EPOCH_MS } from '../domain/numbers.js';
 
@@ -17,45 +17,39 @@ export const MAX_MESSAGE_BYTES = 4096;
 /** The longest text a message carries (a title, a reason). */
 const MAX_WORDS = 500;
 
-const count = z.number().int().nonnegative().max(1e9);
-const stories = z.object({ complete: count, total: count }).strict();
+const count = z.int().check(z.nonnegative(), z.maximum(1e9));
+const stories = z.strictObject({ complete: count, total: count });
 /** Words a person reads (a story title, a usage-limit message): bounded; escaped where shown. */
-const words = z.string().max(MAX_WORDS);
-const epochMs = z.number().int().nonnegative().max(MAX_EPOCH_MS);
+const words = z.string().check(z.maxLength(MAX_WORDS));
+const epochMs = z.int().check(z.nonnegative(), z.maximum(MAX_EPOCH_MS));
+const shortWord = z.string().check(z.maxLength(40));
 
 /** What a loop tells the supervisor, as its reporter sees it. */
 export const LoopMessage = z.discriminatedUnion('t', [
-  z
-    .object({
-      t: z.literal('started'),
-      iteration: count,
-      mode: z.string().max(40),
-      stories,
-      story: z
-        .object({ id: z.string().max(100), title: words })
-        .strict()
-        .optional(),
-    })
-    .strict(),
-  z
-    .object({
-      t: z.literal('finished'),
-      iteration: count,
-      committed: z.boolean(),
-      outcome: z.string().max(40),
-      costUsd: z.number().nonnegative().max(1e9),
-      stories,
-    })
-    .strict(),
+  z.strictObject({
+    t: z.literal('started'),
+    iteration: count,
+    mode: shortWord,
+    stories,
+    story: z.optional(z.strictObject({ id: z.string().check(z.maxLength(100)), title: words })),
+  }),
+  z.strictObject({
+    t: z.literal('finished'),
+    iteration: count,
+    committed: z.boolean(),
+    outcome: shortWord,
+    costUsd: z.number().check(z.nonnegative(), z.maximum(1e9)),
+    stories,
+  }),
   /** The account's usage limit, met by this loop: it lifts at `until`. */
-  z.object({ t: z.literal('usage_limit'), until: epochMs, message: words }).strict(),
+  z.strictObject({ t: z.literal('usage_limit'), until: epochMs, message: words }),
   /** This loop is pausing (a usage limit of its own, or the account's) until `until`. */
-  z.object({ t: z.literal('waiting'), until: epochMs, message: words }).strict(),
+  z.strictObject({ t: z.literal('waiting'), until: epochMs, message: words }),
 ]);
 export type LoopMessage = Z.infer<typeof LoopMessage>;
 
 /** What the supervisor tells a loop: the account is at its usage limit until `until`. */
-export const SupervisorMessage = z.object({ t: z.literal('hold'), until: epochMs, message: words }).strict();
+export const SupervisorMessage = z.strictObject({ t: z.literal('hold'), until: epochMs, message: words });
 export type SupervisorMessage = Z.infer<typeof SupervisorMessage>;
 
 /** One message as its line, or undefined when it would pass the bound (never a line past it). */
@@ -75,7 +69,7 @@ function lineJson(line: string): unknown {
 }
 
 /** One line as a message of the schema, or undefined when it is not one. */
-export function parseMessage<T>(schema: Z.ZodType<T>, line: string): T | undefined {
+export function parseMessage<T>(schema: Z.ZodMiniType<T>, line: string): T | undefined {
   const parsed = schema.safeParse(lineJson(line));
   return parsed.success ? parsed.data : undefined;
 }

@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { liveLock, makeProject, makeRepo, runRalph } from '../helpers/e2e.js';
+import { liveLock, makeProject, makeRepo, PACKAGE_ROOT, runRalph } from '../helpers/e2e.js';
 
 /** `ralph status --json`, parsed. */
 async function statusJson(repo: Awaited<ReturnType<typeof makeProject>>): Promise<Record<string, any>> {
@@ -124,6 +125,38 @@ describe('ralph status: a finished project', () => {
       },
     ]);
     expect(json.forecast).toEqual({ state: 'done', storiesLeft: 0 });
+  });
+});
+
+describe('ralph status: what it loads', () => {
+  it('checks the task list and the last run without loading the code of a run', async () => {
+    const repo = await makeRepo();
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    expect((await runRalph(repo, ['run'])).code).toBe(0);
+    // The files of ralph's bundle this status loaded, as Node's module cache holds them at exit.
+    const folder = await mkdtemp(join(tmpdir(), 'ralph-loaded-'));
+    const hook = join(folder, 'hook.cjs');
+    const loaded = join(folder, 'loaded.json');
+    await writeFile(
+      hook,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(Object.keys(require.cache))));\n`,
+    );
+    // Without RALPH_SKIP_REVIEW: the usual status, whose review policy needs no configuration schema.
+    const text = await runRalph(repo, ['status'], {
+      env: { NODE_OPTIONS: `--require ${hook}`, RALPH_SKIP_REVIEW: undefined },
+    });
+    expect(text.stdout).toMatch(/Last run +COMPLETE/);
+    const chunks = (JSON.parse(await readFile(loaded, 'utf8')) as string[]).filter((file) =>
+      file.startsWith(join(PACKAGE_ROOT, 'dist')),
+    );
+    const code = (await Promise.all(chunks.map((file) => readFile(file, 'utf8')))).join('\n');
+    // The schemas were checked (the bundle keeps each module's name as a comment before its code)…
+    expect(code).toContain('// dist/files/tasks.js');
+    expect(code).toContain('// dist/files/last-run-schema.js');
+    // …and nothing of a run came with them.
+    expect(code).not.toContain('// dist/commands/run.js');
+    expect(code).not.toContain('// dist/run-lifecycle/');
+    await rm(folder, { recursive: true });
   });
 });
 
