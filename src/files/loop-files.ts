@@ -6,7 +6,7 @@ import type { UsageWindow } from '../domain/usage.js';
 import type { LoopFiles } from '../loop/ports.js';
 import type { TasksParse } from '../domain/tasks.js';
 import type { RunPaths } from './record-paths.js';
-import { replaceOwnFile } from './own-file.js';
+import { replaceOwnFile } from './replace-own-file.js';
 import { readPromptFile } from './prompt-file.js';
 import { readFileWithin } from './file-within.js';
 import { writeBlocked, writeDecide } from './signal-files.js';
