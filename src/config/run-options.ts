@@ -5,7 +5,8 @@ import { BOX_OPTIONS } from './box-options.js';
 import { option, type OptionDef } from './option-def.js';
 import { AGENT_KINDS, type AgentKind } from '../agent/dialects.js';
 import { isCi } from '../process/ci-environment.js';
-import { notifyEvents, notifyTargets, type NotifyEvent } from './notify-targets.js';
+import type { NotifyEvent } from './notify-events.js';
+import { notifyEvents, notifyTargets } from './notify-targets.js';
 
 export type { OptionDef };
 

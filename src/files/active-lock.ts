@@ -8,7 +8,8 @@ import { RalphError, ownFile } from '../errors.js';
 import { isKernelLockHeld, lockScope, takeKernelLock, type KernelLock } from './kernel-lock.js';
 import type { ActiveState } from '../loop/port-data.js';
 import { readOptional } from './signal-files.js';
-import { appendOwnFile, replaceWholeSync } from './own-file.js';
+import { appendOwnFile } from './own-file.js';
+import { replaceWholeSync } from './replace-own-file.js';
 import { parseJson } from './json-text.js';
 
 /** Who holds the lock: enough to tell that very process apart from any other, and to find what it started. */

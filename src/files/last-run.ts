@@ -5,7 +5,8 @@ import { errnoCode, RalphError } from '../errors.js';
 import type { RunReport } from '../loop/run-report.js';
 import { parseJson } from './json-text.js';
 import type { LastRunFile } from './last-run-schema.js';
-import { readOwnFileNoLink, replaceOwnFile, replaceWholeSync } from './own-file.js';
+import { readOwnFileNoLink } from './own-file.js';
+import { replaceOwnFile, replaceWholeSync } from './replace-own-file.js';
 import type { RecordPaths } from './record-paths.js';
 
 /**

@@ -6,12 +6,11 @@ import type { UsageWindow } from '../domain/usage.js';
 import type { LoopFiles } from '../loop/ports.js';
 import type { TasksParse } from '../domain/tasks.js';
 import type { RunPaths } from './record-paths.js';
-import { replaceOwnFile } from './own-file.js';
+import { replaceOwnFile } from './replace-own-file.js';
 import { readPromptFile } from './prompt-file.js';
 import { readFileWithin } from './file-within.js';
 import { writeBlocked, writeDecide } from './signal-files.js';
 import { askedDecideState, readDecideExchange, rememberQuestion } from './decide-record.js';
-import { appendSummaryRow } from './summary-csv.js';
 import { parseTasks } from './tasks.js';
 import { addReviewRejection, takeResolvedBlock, updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
@@ -46,7 +45,6 @@ export function createLoopFiles(
       await writeDecide(paths.root, paths.decide, entry);
       await rememberQuestion(paths, taskList);
     },
-    appendRow: (row) => appendSummaryRow(paths.root, paths.summaryCsv, row),
     recordPace: (sample) => recordPace(records, taskList, sample),
     readModeGuide: (name) => readTemplate(`modes/${name}.md`),
     snapshotTasks: tasksSnapshotter(paths),

@@ -2,7 +2,8 @@ import { dirname, join } from 'node:path';
 import { ownFile } from '../errors.js';
 import { parseJson } from './json-text.js';
 import { lazySchema } from './lazy-zod.js';
-import { appendOwnFile, readOwnFile, replaceOwnFile } from './own-file.js';
+import { appendOwnFile, readOwnFile } from './own-file.js';
+import { replaceOwnFile } from './replace-own-file.js';
 
 /**
  * The last commit each loop saw its own work reach, per branch, in the loop's record folder

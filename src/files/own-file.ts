@@ -6,8 +6,6 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  renameSync,
-  rmSync,
   writeFileSync,
   type Stats,
 } from 'node:fs';
@@ -31,7 +29,8 @@ import { shownPath } from './paths.js';
  * local file that cannot block (O_NONBLOCK, regular files only), and every asynchronous call would
  * be one more round trip through libuv's thread pool. The loop makes dozens of them between two
  * agents, and on a busy machine each round trip waits for a thread to be scheduled (bench/RESULTS.md).
- * Files that are streamed (logs, the CSV's tail) keep their asynchronous handles.
+ * Files that are streamed (logs, the CSV's tail) keep their asynchronous handles. A file replaced
+ * whole goes through replace-own-file.ts, whose rename alone waits on the thread pool.
  */
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
@@ -90,54 +89,6 @@ export async function openOwnFileForReading(
   if (stats.isFile()) return handle;
   await handle.close();
   throw notRegular(path, stats, 'read');
-}
-
-/**
- * Replaces a file whole or not at all: the text goes to a new file beside it (O_EXCL|O_NOFOLLOW),
- * renamed over it. A link or anything but a regular file in its place is refused, not replaced.
- */
-export async function replaceOwnFile(root: string, path: string, text: string): Promise<void> {
-  await folderOf(root, path);
-  let present: Stats | undefined;
-  try {
-    present = lstatSync(path);
-  } catch (error) {
-    if (!isErrno(error, 'ENOENT')) throw ioError(error, path, 'write');
-  }
-  if (present && !present.isFile()) throw await refusal(present, path, 'write');
-  try {
-    replaceWholeSync(path, text);
-  } catch (error) {
-    throw ioError(error, path, 'write');
-  }
-}
-
-/**
- * The text into a new file beside `path`, renamed over it: whole or not at all. The temporary name
- * is guessable and its folder may be the agent's, so whatever stands there (a crash's leftover, a
- * link to ~/.bashrc) goes first, the name itself and never its target, and the new file is made
- * exclusively (O_EXCL|O_NOFOLLOW). Synchronous: for the writes around every agent and a crash's
- * last word, where two thread-pool round trips each time are measurable or nothing may wait.
- */
-export function replaceWholeSync(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  rmSync(temporary, { force: true });
-  try {
-    const fd = openSync(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
-    try {
-      writeFileSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-  } catch (error) {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // The write's own error is the one to report.
-    }
-    throw error;
-  }
 }
 
 /**

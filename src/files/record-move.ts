@@ -1,7 +1,8 @@
 import { link, lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ioError, isErrno } from '../errors.js';
-import { readOwnFileNoLink, replaceOwnFile } from './own-file.js';
+import { readOwnFileNoLink } from './own-file.js';
+import { replaceOwnFile } from './replace-own-file.js';
 import { shownPath } from './paths.js';
 import type { RunPaths } from './record-paths.js';
 

@@ -3,7 +3,7 @@ import { ownFile } from '../errors.js';
 import type { WorkTreeChanges } from '../domain/work-tree-changes.js';
 import type { Reason } from '../loop/termination.js';
 import { readOwnFile } from './own-file.js';
-import { replaceOwnFileOffLoop } from './replace-off-loop.js';
+import { replaceOwnFile } from './replace-own-file.js';
 import { parseJson } from './json-text.js';
 import type { RecordPaths } from './record-paths.js';
 import type { Pace, PaceWindow } from '../domain/pace.js';
@@ -72,7 +72,7 @@ export async function storedTaskList(records: RecordPaths): Promise<string | und
  */
 function writeRunState(records: RecordPaths, state: RunState): Promise<void> {
   return ownFile(records.state, 'write', () =>
-    replaceOwnFileOffLoop(records.base, records.state, `${JSON.stringify(state, null, 2)}\n`),
+    replaceOwnFile(records.base, records.state, `${JSON.stringify(state, null, 2)}\n`),
   );
 }
 

@@ -2,7 +2,8 @@ import type { DecideState } from '../loop/port-data.js';
 import { isoSeconds } from '../loop/time.js';
 import { readFile } from 'node:fs/promises';
 import { ioError, isErrno, RalphError } from '../errors.js';
-import { readOwnFile, replaceOwnFile } from './own-file.js';
+import { readOwnFile } from './own-file.js';
+import { replaceOwnFile } from './replace-own-file.js';
 import { neutralise } from '../text/neutralise.js';
 
 /** Writes ralph/blocked.txt: where the reason came from, then the reason. */

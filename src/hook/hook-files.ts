@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { parseJson } from '../files/json-text.js';
-import { appendOwnFile, readOwnFile, replaceOwnFile } from '../files/own-file.js';
+import { appendOwnFile, readOwnFile } from '../files/own-file.js';
+import { replaceOwnFile } from '../files/replace-own-file.js';
 import { oneLine } from '../text/neutralise.js';
 
 /**

@@ -6,7 +6,8 @@ import type { PlannedItem } from './init-plan.js';
 import { unlessMissing } from '../files/missing-file.js';
 import { backUp } from './reset-files.js';
 import type { Merged } from '../files/merged.js';
-import { readOwnFile, replaceOwnFile } from '../files/own-file.js';
+import { readOwnFile } from '../files/own-file.js';
+import { replaceOwnFile } from '../files/replace-own-file.js';
 
 /** What happened to one planned item. */
 export type ItemOutcome =

@@ -3,7 +3,7 @@ import { loadConfig } from '../config/load-config.js';
 import { gateSpecs } from '../config/resolve-settings.js';
 import { RalphError } from '../errors.js';
 import type { GateEnvironment } from '../gates/types.js';
-import { replaceOwnFile } from '../files/own-file.js';
+import { replaceOwnFile } from '../files/replace-own-file.js';
 import { ralphPaths } from '../files/paths.js';
 import { branchCommit } from '../git/integration-branch.js';
 import { ensureIgnored } from '../git/ignored-paths.js';

@@ -90,7 +90,6 @@ export interface LoopFiles {
   takeBlockResolution(): Promise<BlockResolution | undefined>;
   writeBlocked(entry: { iteration: number; at: number; reason: string }): Promise<void>;
   writeDecide(entry: { iteration: number; at: number; question: string }): Promise<void>;
-  appendRow(row: IterationRow): Promise<void>;
   /** Adds the iteration to the task list's pace, in ralph's records (the forecast's measure, kept across runs). */
   recordPace(sample: PaceSample): Promise<void>;
   /** The guide for one mode (templates/modes/NAME.md), and the review-policy note. */
@@ -136,12 +135,16 @@ export interface LoopReporter {
     stories: { complete: number; total: number };
     story?: { id: string; title: string };
   }): void;
+  /**
+   * The iteration's row, once the iteration is judged. A listener that keeps a durable record of it
+   * (summary.csv) returns its write, which the loop waits for before it goes on.
+   */
   iterationFinished(event: {
     row: IterationRow;
     committed: boolean;
     failure?: AgentFailure;
     stoppedBy?: StopCause;
-  }): void;
+  }): void | Promise<void>;
   completeRejected(event: { remaining: UnfinishedStory[] }): void;
   /** A pause before the next iteration (a usage limit, --max-usage, a busy server). Returns what ends the display. */
   usageLimitWait(event: Wait): () => void;

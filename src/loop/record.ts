@@ -67,7 +67,10 @@ export interface IterationEnd {
   pace: { startedAt: number; storiesBefore: number; firstOfRun: boolean };
 }
 
-/** Records an iteration's end: its commit, a rejected claim, blocked.txt or decide.txt, the summary row, the report. */
+/**
+ * Records an iteration's end: its commit, a rejected claim, blocked.txt or decide.txt, the iteration's
+ * row (heard by the listeners, summary.csv's among them), its pace.
+ */
 export async function recordEnd(end: IterationEnd, { files, report, clock }: LoopPorts): Promise<void> {
   const { iteration, run, verdict, endedAt } = end;
   // First, before anything the agent's files could make fail: the commit is the loop's own.
@@ -92,7 +95,14 @@ export async function recordEnd(end: IterationEnd, { files, report, clock }: Loo
     ...(run.agent ? { agent: run.agent } : {}),
     ...(end.choice.story ? { story: end.choice.story.id } : {}),
   };
-  await files.appendRow(row);
+  // Awaited: summary.csv's row is written by a listener of this event, and is on disk before the
+  // pace, the next iteration or the ending.
+  await report.iterationFinished({
+    row,
+    committed: end.committed,
+    ...(run.failure ? { failure: run.failure } : {}),
+    ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}),
+  });
   await files.recordPace({
     storiesBefore: end.pace.storiesBefore,
     storiesAfter: end.stories.complete,
@@ -101,11 +111,5 @@ export async function recordEnd(end: IterationEnd, { files, report, clock }: Loo
     ...(run.stats.costUsd === undefined ? {} : { costUsd: run.stats.costUsd }),
     ...(run.usage ? { usage: run.usage } : {}),
     firstOfRun: end.pace.firstOfRun,
-  });
-  report.iterationFinished({
-    row,
-    committed: end.committed,
-    ...(run.failure ? { failure: run.failure } : {}),
-    ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}),
   });
 }

@@ -3,7 +3,9 @@ import type { EndingNote, RunEvents, RunListener } from './run-listener.js';
 
 /**
  * The run's listeners as one reporter: each event goes to every listener that hears it, in the
- * table's order (wireit's combination logger). A pause's display ends for all of them at once.
+ * table's order (wireit's combination logger). A pause's display ends for all of them at once. An
+ * iteration's end is the one event a listener may answer with a promise (a record it writes): the
+ * next listener hears it once that is written, and the loop goes on once every one has.
  */
 export function combinedEvents(listeners: readonly RunListener[]): RunEvents {
   const heard = listeners.flatMap((listener) => (listener.events ? [listener.events] : []));
@@ -14,7 +16,10 @@ export function combinedEvents(listeners: readonly RunListener[]): RunEvents {
     };
   return {
     iterationStarted: each('iterationStarted'),
-    iterationFinished: each('iterationFinished'),
+    async iterationFinished(event) {
+      // In the table's order, each once the one before has written what it keeps (summary.csv's row).
+      for (const events of heard) await events.iterationFinished?.(event);
+    },
     completeRejected: each('completeRejected'),
     warning: each('warning'),
     toolCall: each('toolCall'),

@@ -1,6 +1,6 @@
 import { basename, relative } from 'node:path';
 import { isCi } from '../process/ci-environment.js';
-import type { NotifyEvent } from '../config/notify-targets.js';
+import type { Notification, NotifyEvent } from '../config/notify-events.js';
 import type { RunReport } from '../loop/run-report.js';
 import { waitsForHuman } from '../loop/termination.js';
 import { oneLine } from '../text/neutralise.js';
@@ -12,16 +12,6 @@ export type Happening =
   | { event: 'usage_limit_wait'; resetsAt: string; why: 'usage_limit' | 'max_usage' }
   | { event: 'network_wait'; retryAt: string; message: string }
   | { event: 'stuck_warning'; iteration: number; stuckCount: number; maxStuck: number };
-
-/** One notification, before any target shapes it: a title, plain lines, and the structured fields. */
-export interface Notification {
-  event: NotifyEvent;
-  title: string;
-  /** Plain text; each target escapes it for itself. */
-  lines: string[];
-  /** Flat, JSON-ready: the webhook's fields, the command's stdin and its RALPH_EVENT_* variables. */
-  fields: Record<string, string | number>;
-}
 
 /** The exact command that answers a BLOCKED or a DECIDE (docs/notifications.md). */
 export const ANSWER_COMMAND = 'ralph answer "<your answer>"';

@@ -1,7 +1,7 @@
 import { maskTarget, maskTokens } from '../config/mask-secrets.js';
-import { parseTarget, type NotifyEvent, type NotifyTarget } from '../config/notify-targets.js';
+import type { NotifyEvent } from '../config/notify-events.js';
+import { deliver, parseTarget, type NotifyTarget } from '../config/targets/target-kinds.js';
 import { checkoutPlace, notificationOf, wanted, type Happening, type LoopPlace } from './notification.js';
-import { deliver } from './target-deliveries.js';
 
 /** How long one notification may take before it is given up (its command killed, its request aborted). */
 export const NOTIFY_TIMEOUT_MS = 10_000;

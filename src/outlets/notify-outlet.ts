@@ -1,4 +1,4 @@
-import type { NotifyEvent } from '../config/notify-targets.js';
+import type { NotifyEvent } from '../config/notify-events.js';
 import { midRunNotices } from './mid-run-notices.js';
 import { createNotifier, NOTIFY_TIMEOUT_MS, type Notifier } from './notifier.js';
 import type { LoopPlace } from './notification.js';

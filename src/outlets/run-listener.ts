@@ -26,7 +26,10 @@ export interface EndingNote {
 export interface RunListener {
   /** Named in the warning when its ending fails. */
   readonly name: string;
-  /** The loop's events it hears as they happen (the combiner fans each one out). */
+  /**
+   * The loop's events it hears as they happen (the combiner fans each one out). `iterationFinished`
+   * may return the promise of a record's write (summary.csv's row): the loop waits for it.
+   */
   readonly events?: Partial<RunEvents>;
   /** The run's ending, once its record is built. */
   deliver?(note: EndingNote): Promise<void>;

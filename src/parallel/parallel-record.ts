@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readLastRun } from '../files/last-run.js';
-import { replaceOwnFile } from '../files/own-file.js';
+import { replaceOwnFile } from '../files/replace-own-file.js';
 import type { RecordPaths } from '../files/record-paths.js';
 import type { ParallelResult } from './supervisor.js';
 

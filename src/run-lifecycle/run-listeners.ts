@@ -1,4 +1,5 @@
 import type { RunSettings } from '../config/run-options.js';
+import type { RalphPaths } from '../files/paths.js';
 import { eventsFileOutlet } from '../outlets/events-file-outlet.js';
 import { gitHubOutlet } from '../outlets/github-outlet.js';
 import type { LoopPlace } from '../outlets/notification.js';
@@ -7,6 +8,7 @@ import { recordOutlet } from '../outlets/record-outlet.js';
 import { reportOutlet } from '../outlets/report-outlet.js';
 import type { RunListener } from '../outlets/run-listener.js';
 import { screenListener } from '../outlets/screen-listener.js';
+import { summaryCsvListener } from '../outlets/summary-csv-listener.js';
 import type { ChannelEvents } from '../parallel/loop-channel.js';
 import { monotonicMs } from '../process/monotonic-clock.js';
 import { createReporter } from '../ui/reporter.js';
@@ -23,6 +25,8 @@ export interface PlannedRun {
   place?: LoopPlace;
   /** When the run started, by the monotonic clock (each iteration's header shows the time since). */
   runStartedAt: number;
+  /** The loop's own files (a worktree's, in a worktree): summary.csv among them. */
+  paths: Pick<RalphPaths, 'root' | 'summaryCsv'>;
 }
 
 /** Where the run is heard: its terminal, its environment, its supervisor. */
@@ -39,12 +43,14 @@ export interface ListenerContext {
 type ListenerRow = (run: PlannedRun | undefined, context: ListenerContext) => RunListener | undefined;
 
 /**
- * Which listeners a run has, in the order they hear each event and the ending: last-run.json
- * first (the report reads it), then the screen and its summary, the GitHub job summary, the
- * report, the parallel channel, the notifications (after every other outlet wrote its file). A new
- * outlet is one file in src/outlets/ and one row here.
+ * Which listeners a run has, in the order they hear each event and the ending: summary.csv first
+ * (an iteration's row is on disk before anything else hears of the iteration), last-run.json (the
+ * report reads it), then the screen and its summary, the GitHub job summary, the report, the
+ * parallel channel, the notifications (after every other outlet wrote its file). A new outlet is
+ * one file in src/outlets/ and one row here.
  */
 const LISTENERS: readonly ListenerRow[] = [
+  (run) => run && summaryCsvListener(run.paths.root, run.paths.summaryCsv),
   (_run, { out }) => recordOutlet(out),
   (run, { out, github }) =>
     screenListener(

@@ -104,6 +104,7 @@ function hearPlan(run: RunContext, plan: StartPlan, tasks: TaskList | undefined)
     root: worktreeOf?.root ?? paths.root,
     ...(worktreeOf ? { place: worktreePlace(worktreeOf.root, worktreeOf.list) } : {}),
     runStartedAt: run.startedMonotonicMs,
+    paths,
   };
   const { out, env, github } = terminal;
   run.start.learn({

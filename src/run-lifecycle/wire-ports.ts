@@ -45,8 +45,9 @@ export interface WiredRun {
 export async function wirePorts(ready: ReadyRun, run: RunContext): Promise<WiredRun> {
   const { paths, interrupts, terminal } = run;
   const { memory, started, lastFailure } = runMemory(run);
-  // The run's own memory hears each event first, then every listener in the table's order.
-  const reporter = combinedEvents([memory, ...ready.listeners]);
+  // Every listener in the table's order, then the run's own memory: an iteration whose row could not
+  // be written to summary.csv ends the run unremembered, as it is unrecorded.
+  const reporter = combinedEvents([...ready.listeners, memory]);
   const box = run.start.facts.box?.box;
   const files = createLoopFiles(paths, ready.ready.promptPath, run.lock, ready.loopRan.taskList);
   // One sandbox for the run's agents and gates, checked once, and not before one of them needs it:

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { splitCommand } from '../../../src/config/command-words.js';
 import { maskTarget, maskTokens, maskUrl } from '../../../src/config/mask-secrets.js';
-import { notifyEvents, notifyTargets, parseTarget } from '../../../src/config/notify-targets.js';
+import { notifyEvents, notifyTargets } from '../../../src/config/notify-targets.js';
+import { parseTarget } from '../../../src/config/targets/target-kinds.js';
 import { parseRepeated, parseText } from '../../../src/config/value-kinds.js';
 
 describe('splitCommand', () => {

@@ -3,13 +3,8 @@ import { lstat, mkdir, mkdtemp, readFile, readlink, realpath, symlink, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  appendOwnFile,
-  createOwnFile,
-  openOwnFileForReading,
-  readOwnFile,
-  replaceOwnFile,
-} from '../../../src/files/own-file.js';
+import { appendOwnFile, createOwnFile, openOwnFileForReading, readOwnFile } from '../../../src/files/own-file.js';
+import { replaceOwnFile } from '../../../src/files/replace-own-file.js';
 
 /** A repository root with ralph/logs, and a file outside it that a planted link points to. */
 async function setUp() {
@@ -78,6 +73,20 @@ describe('writing one of ralph’s files', () => {
     await appendOwnFile(root, path, (empty) => (empty ? 'header\n' : 'three\n'));
     expect(await readFile(path, 'utf8')).toBe('two\nthree\n');
     expect((await lstat(path)).isFile()).toBe(true);
+  });
+});
+
+describe('replacing one of ralph’s files twice at once', () => {
+  const listing = (dir: string) => execFileSync('ls', ['-A', dir], { encoding: 'utf8' });
+
+  it('leaves the text asked for last, whole, and no temporary file; neither replace fails', async () => {
+    const { root } = await setUp();
+    const path = join(root, 'ralph/state.json');
+    // Nine under way at once: sharing one temporary name, they would take each other's file (ENOENT).
+    const texts = ['first\n'.repeat(50_000), ...Array.from({ length: 8 }, (_, index) => `replace ${index}\n`)];
+    await Promise.all(texts.map((text) => replaceOwnFile(root, path, text)));
+    expect(await readFile(path, 'utf8')).toBe(texts.at(-1));
+    expect(listing(join(root, 'ralph'))).toBe('logs\nstate.json\n');
   });
 });
 

@@ -96,7 +96,11 @@ export function fakePorts(
 
   const report: LoopReporter = {
     iterationStarted: (event) => events.push(`start ${event.iteration}`),
-    iterationFinished: (event) => events.push(`finish ${event.row.iteration}`),
+    iterationFinished: (event) => {
+      // The row as summary.csv's listener would write it.
+      rows.push(event.row);
+      events.push(`finish ${event.row.iteration}`);
+    },
     completeRejected: (event) => events.push(`rejected ${event.remaining.map((story) => story.id).join(',')}`),
     warning: (message) => events.push(`warning ${message}`),
     usageLimitWait: (event) => {
@@ -164,7 +168,6 @@ export function fakePorts(
         options.decide === 'answered' ? { question: 'Which database?', answer: 'Postgres.' } : undefined,
       writeBlocked: async (entry) => void blocked.push(entry),
       writeDecide: async (entry) => void decided.push(entry),
-      appendRow: async (row) => void rows.push(row),
       recordPace: async (sample) => void paceSamples.push(sample),
       writeActive: async (state) => void active.push(state),
       saveUnconfirmedApprovals: async (ids) => void unconfirmedSaved.push([...ids]),

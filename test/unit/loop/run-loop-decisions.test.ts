@@ -211,7 +211,38 @@ describe('runLoop: the row and the live state of each iteration', () => {
       { iteration: 2, committed: false, failure: { kind: 'error', lines: ['boom'] } },
       { iteration: 3, committed: false, stoppedBy: { cause: 'timeout' } },
     ]);
-    expect(finished.map(({ row }) => row)).toEqual(fake.rows);
+  });
+
+  it('waits for the listeners to write an iteration’s row before its pace, the next iteration and the ending', async () => {
+    const fake = fakePorts(tasks, [{ commit: true }, { commit: true }]);
+    const order: string[] = [];
+    const ports: LoopPorts = {
+      ...fake.ports,
+      report: {
+        ...fake.ports.report,
+        iterationStarted: (event) => void order.push(`start ${event.iteration}`),
+        // A write that takes a few turns of the event loop's microtasks, as summary.csv's append does.
+        iterationFinished: async ({ row }) => {
+          order.push(`row ${row.iteration} writing`);
+          for (let turn = 0; turn < 5; turn += 1) await Promise.resolve();
+          order.push(`row ${row.iteration} written`);
+        },
+      },
+      files: { ...fake.ports.files, recordPace: async () => void order.push('pace') },
+    };
+    await runLoop({ ...settings, maxIterations: 2, maxStuck: 5 }, ports, tasks);
+    order.push('ended');
+    expect(order).toEqual([
+      'start 1',
+      'row 1 writing',
+      'row 1 written',
+      'pace',
+      'start 2',
+      'row 2 writing',
+      'row 2 written',
+      'pace',
+      'ended',
+    ]);
   });
 
   it('passes the run deadline to the agent', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../../src/loop/run-report.js';
-import { eventEnvironment, eventJson, eventVariable } from '../../../src/outlets/command-target.js';
-import { desktopCommand } from '../../../src/outlets/desktop-target.js';
+import { eventEnvironment, eventJson, eventVariable } from '../../../src/config/targets/command.js';
+import { desktopCommand } from '../../../src/config/targets/desktop.js';
 import {
   ANSWER_COMMAND,
   checkoutPlace,
@@ -12,7 +12,7 @@ import {
   wanted,
   type Happening,
 } from '../../../src/outlets/notification.js';
-import { slackEscape, webhookBody } from '../../../src/outlets/webhook-target.js';
+import { slackEscape, webhookBody } from '../../../src/config/targets/webhook.js';
 
 function report(fields: Partial<RunReport>): RunReport {
   return {

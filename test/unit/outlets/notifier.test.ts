@@ -147,7 +147,7 @@ describe('withNotices', () => {
       [5, 1],
       [6, 2],
     ] as const)
-      reporter.iterationFinished(finished(iteration, count));
+      void reporter.iterationFinished(finished(iteration, count));
     expect(notifier.heard).toEqual([
       { event: 'stuck_warning', iteration: 2, stuckCount: 2, maxStuck: 3 },
       { event: 'stuck_warning', iteration: 6, stuckCount: 2, maxStuck: 3 },
@@ -170,12 +170,12 @@ describe('withNotices', () => {
     const offline = (iteration: number) => ({ ...finished(iteration, 0), failure });
     const wait = (until: number) =>
       reporter.usageLimitWait({ until, message: 'Unable to connect to API', why: 'network' });
-    reporter.iterationFinished(offline(2));
+    void reporter.iterationFinished(offline(2));
     wait(15_000);
-    reporter.iterationFinished(offline(3));
+    void reporter.iterationFinished(offline(3));
     wait(45_000);
-    reporter.iterationFinished(finished(4, 0));
-    reporter.iterationFinished(offline(5));
+    void reporter.iterationFinished(finished(4, 0));
+    void reporter.iterationFinished(offline(5));
     wait(60_000);
     const retryAt = (ms: number) => new Date(ms).toISOString();
     expect(notifier.heard).toEqual([

@@ -47,17 +47,17 @@ describe('the terminal reporter and limits', () => {
   it('labels a throttled or overloaded server as such, not as a usage limit', () => {
     const { out, lines } = recorder();
     const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: false, now });
-    reporter.iterationFinished({
+    void reporter.iterationFinished({
       row: row('agent_error'),
       committed: false,
       failure: { kind: 'error', lines: ['x'], busy: { kind: 'rate_limited', message: 'x' } },
     });
-    reporter.iterationFinished({
+    void reporter.iterationFinished({
       row: row('agent_error'),
       committed: false,
       failure: { kind: 'error', lines: ['y'], busy: { kind: 'overloaded', message: 'y' } },
     });
-    reporter.iterationFinished({
+    void reporter.iterationFinished({
       row: row('usage_limit'),
       committed: false,
       failure: { kind: 'usage_limit', message: 'limit' },
@@ -71,7 +71,7 @@ describe('the terminal reporter and limits', () => {
     const { out, lines } = recorder();
     const reporter = createReporter(out, { maxStuck: 3, runStartedAt: now(), github: false, now });
     for (const outcome of ['agent_error', 'usage_limit', 'interrupted'] as const)
-      reporter.iterationFinished({ row: row(outcome), committed: false });
+      void reporter.iterationFinished({ row: row(outcome), committed: false });
     expect(lines.filter((line) => line.startsWith('✗'))).toEqual([
       '✗ iteration 1: no new commit (stuck 1/3) · 12s · stories 0/1 · agent exit 1 · agent failed',
       '✗ iteration 1: no new commit · 12s · stories 0/1 · agent exit 1 · usage limit',
@@ -107,7 +107,7 @@ describe('the terminal reporter and limits', () => {
       { window: 'seven_day', utilization: 0.404 },
     ]);
     expect(statuses.at(-1)).toMatch(/tool calls · usage five_hour 92% · seven_day 40%$/);
-    reporter.iterationFinished({ row: row('ok'), committed: false });
+    void reporter.iterationFinished({ row: row('ok'), committed: false });
   });
 
   it('abandon closes what an unfinished iteration opened: its status line and its group, once', () => {
@@ -125,7 +125,7 @@ describe('the terminal reporter and limits', () => {
     const github = recorder();
     const reporter = createReporter(github.out, { maxStuck: 3, runStartedAt: now(), github: true, now });
     reporter.iterationStarted(FIRST);
-    reporter.iterationFinished({ row: row('ok'), committed: false });
+    void reporter.iterationFinished({ row: row('ok'), committed: false });
     const printed = github.lines.length;
     reporter.abandon();
     expect(github.lines).toHaveLength(printed);

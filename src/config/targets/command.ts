@@ -1,9 +1,29 @@
 import { realpath } from 'node:fs/promises';
 import { relative, isAbsolute } from 'node:path';
-import { findExecutable } from '../process/find-executable.js';
-import { signalGroup } from '../process/process-group.js';
-import { startInGroup } from '../process/start-in-group.js';
-import type { Notification } from './notification.js';
+import { findExecutable } from '../../process/find-executable.js';
+import { signalGroup } from '../../process/process-group.js';
+import { startInGroup } from '../../process/start-in-group.js';
+import { splitCommand } from '../command-words.js';
+import type { Notification } from '../notify-events.js';
+import type { TargetKind } from './target-kind.js';
+
+export interface CommandTarget {
+  kind: 'command';
+  argv: [string, ...string[]];
+}
+
+/** `cmd:<command>`: a program run without a shell, told the notification on stdin and in its environment. */
+export const commandTarget: TargetKind<CommandTarget> = {
+  name: 'command',
+  expected: 'cmd:<command>',
+  read(text, got) {
+    if (!text.startsWith('cmd:')) return undefined;
+    const split = splitCommand(text.slice(4));
+    if (!split.ok) return { ok: false, error: `${split.error}${got}` };
+    return { ok: true, target: { kind: 'command', argv: split.argv as [string, ...string[]] } };
+  },
+  deliver: (target, notification, context) => runCommand(target.argv, notification, context),
+};
 
 /** `costUsd` → `RALPH_EVENT_COST_USD`; the event's own name is `RALPH_EVENT_NAME`. */
 export function eventVariable(field: string): string {

@@ -1,6 +1,24 @@
-import { findExecutable } from '../process/find-executable.js';
-import type { Notification } from './notification.js';
-import { slackEscape } from './webhook-target.js';
+import { findExecutable } from '../../process/find-executable.js';
+import type { Notification } from '../notify-events.js';
+import { runCommand } from './command.js';
+import type { TargetKind } from './target-kind.js';
+import { slackEscape } from './webhook.js';
+
+export interface DesktopTarget {
+  kind: 'desktop';
+}
+
+/** `desktop`: this machine's own notifications, or one warning a run when it has none. */
+export const desktopTarget: TargetKind<DesktopTarget> = {
+  name: 'desktop',
+  expected: 'desktop',
+  read: (text) => (text === 'desktop' ? { ok: true, target: { kind: 'desktop' } } : undefined),
+  async deliver(_target, notification, context) {
+    const desktop = await desktopCommand(notification, context.platform, context.env);
+    if (desktop.ok) return runCommand(desktop.argv, notification, context);
+    context.skipped(desktop.why);
+  },
+};
 
 /** How this machine shows a desktop notification: the program and its argv, or why it cannot. */
 export type DesktopCommand = { ok: true; argv: [string, ...string[]] } | { ok: false; why: string };
