@@ -46,7 +46,7 @@ export function createLoopFiles(
       await rememberQuestion(paths, taskList);
     },
     recordPace: (sample) => recordPace(records, taskList, sample),
-    readModeGuide: (name) => readTemplate(`modes/${name}.md`),
+    readModeGuide: modeGuides(),
     snapshotTasks: tasksSnapshotter(paths),
     recordReviewRejection: (storyId) => addReviewRejection(paths.records, taskList, storyId),
     writeFeedback: async (iteration, text) => {
@@ -67,6 +67,23 @@ export function createLoopFiles(
         ...(ids.length > 0 ? { unconfirmedApprovals: [...ids] } : {}),
       }));
     },
+  };
+}
+
+/**
+ * The mode guides, read once a run: they are ralph's own files, beside its code, and each
+ * iteration's prompt takes one or two of them (four reads on libuv's pool apiece).
+ */
+function modeGuides(): LoopFiles['readModeGuide'] {
+  const read = new Map<string, Promise<string>>();
+  return (name) => {
+    const known = read.get(name);
+    if (known) return known;
+    const text = readTemplate(`modes/${name}.md`);
+    read.set(name, text);
+    // A failed read is not kept: the next iteration tries again, as it did before.
+    text.catch(() => read.delete(name));
+    return text;
   };
 }
 

@@ -37,8 +37,7 @@ export async function notYetIgnored(root: string, wanted: readonly string[]): Pr
 /** Adds the paths to `.git/info/exclude`, a local file: git ignores them from now on. */
 export async function addToExclude(root: string, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
-  const gitPath = (await gitOutput(root, ['rev-parse', '--git-path', 'info/exclude'])).trim();
-  const exclude = isAbsolute(gitPath) ? gitPath : join(root, gitPath);
+  const exclude = await excludePath(root);
   // Never through a link or into a FIFO the agent put at .git/info/exclude: inside the git dir only.
   const existing = (await readOwnFile(exclude)) ?? '';
   const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
@@ -47,6 +46,18 @@ export async function addToExclude(root: string, paths: readonly string[]): Prom
     exclude,
     `${separator}${EXCLUDE_HEADING}\n${paths.map((path) => `/${path}`).join('\n')}\n`,
   );
+}
+
+/**
+ * Where git reads `info/exclude`: in the common git dir (shared by linked work trees). Read from
+ * the files where they settle it, as listedInExclude reads it; git is asked only where they do not
+ * (GIT_DIR set, an unknown layout): a process fewer on a first run's way to its first agent.
+ */
+async function excludePath(root: string): Promise<string> {
+  const dirs = await gitDirsFromFiles(root);
+  if (dirs) return join(dirs.commonDir, 'info', 'exclude');
+  const gitPath = (await gitOutput(root, ['rev-parse', '--git-path', 'info/exclude'])).trim();
+  return isAbsolute(gitPath) ? gitPath : join(root, gitPath);
 }
 
 /**

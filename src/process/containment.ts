@@ -156,8 +156,12 @@ export class Containment {
     return ended;
   }
 
-  /** Registers a scope as running: if ralph exits before it ends, its processes are killed. */
+  /**
+   * Registers a scope as running (its first process started): if ralph exits before it ends, its
+   * processes are killed. The kernel needs keeping ready no longer.
+   */
   started(marker: RunMarker): () => void {
+    if (this.runCgroup) moveReadiness.enough();
     this.live.add(marker);
     this.hookExit();
     return () => {

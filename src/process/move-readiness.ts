@@ -19,6 +19,8 @@ export class MoveReadiness {
   private mover: SelfMover | undefined;
   /** A move refused once (no write access to its own cgroup): it is never tried again. */
   private refused = false;
+  /** The scope started since the last ask: the next move waiting is not made. */
+  private started = false;
 
   constructor(
     private readonly ports: {
@@ -32,6 +34,7 @@ export class MoveReadiness {
   /** Keeps the kernel ready for the next `forMs` milliseconds (or longer, if asked before). */
   keep(forMs: number): void {
     this.readyUntil = Math.max(this.readyUntil, this.ports.now() + forMs);
+    this.started = false;
     if (this.mover || this.refused) return;
     try {
       this.mover = this.ports.startMoving();
@@ -42,19 +45,32 @@ export class MoveReadiness {
     this.step(this.mover);
   }
 
+  /**
+   * The scope has started (its wrapper runs and moves itself next): no move after the one under
+   * way. The kernel stays ready for a grace period after a move, long enough for the wrapper's,
+   * and each move more is a write and a wake of libuv's pool, paid in CPU an iteration.
+   */
+  enough(): void {
+    this.readyUntil = Math.min(this.readyUntil, this.ports.now());
+    this.started = true;
+  }
+
   private step(mover: SelfMover): void {
     mover.move().then(
       () => {
-        if (this.ports.now() < this.readyUntil) return this.ports.later(() => this.step(mover), MOVE_INTERVAL_MS);
-        this.mover = undefined;
-        mover.stop();
+        if (this.ports.now() >= this.readyUntil) return this.end(mover);
+        this.ports.later(() => (this.started ? this.end(mover) : this.step(mover)), MOVE_INTERVAL_MS);
       },
       () => {
-        this.mover = undefined;
         this.refused = true;
-        mover.stop();
+        this.end(mover);
       },
     );
+  }
+
+  private end(mover: SelfMover): void {
+    this.mover = undefined;
+    mover.stop();
   }
 }
 

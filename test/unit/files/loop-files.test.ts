@@ -91,3 +91,17 @@ describe('createLoopFiles: what an iteration writes', () => {
     expect(JSON.parse(await readFile(paths.records.state, 'utf8'))).toMatchObject({ seenApprovals: ['US-1', 'US-2'] });
   });
 });
+
+describe('createLoopFiles: mode guides', () => {
+  it("gives each guide's text as shipped, every time it is asked, and fails a missing one each time", async () => {
+    const { files } = await loopFilesIn('.git/ralph');
+    const shipped = await readFile(new URL('../../../templates/modes/review.md', import.meta.url), 'utf8');
+    expect(await files.readModeGuide('review')).toBe(shipped);
+    expect(await files.readModeGuide('review')).toBe(shipped);
+    const policy = await readFile(new URL('../../../templates/modes/review-policy.md', import.meta.url), 'utf8');
+    expect(await files.readModeGuide('review-policy')).toBe(policy);
+    const missing = 'no-such-guide' as Parameters<typeof files.readModeGuide>[0];
+    await expect(files.readModeGuide(missing)).rejects.toThrow(/ENOENT/);
+    await expect(files.readModeGuide(missing)).rejects.toThrow(/ENOENT/);
+  });
+});

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ensureIgnored } from '../../../src/git/ignored-paths.js';
 import { mergeGitignore } from '../../../src/files/gitignore.js';
@@ -64,6 +64,38 @@ describe('ensureIgnored', () => {
     // One path more than were listed: git is asked again, and only that path added.
     expect(await ensureIgnored(root, [...PATHS, 'ralph/decide.txt'])).toEqual(['ralph/decide.txt']);
     expect(await asked()).toContain('check-ignore');
+  });
+
+  it('asks git only what it ignores, not where info/exclude is, when the files settle it', async () => {
+    const root = await repo();
+    const asked = await gitThatCounts();
+    expect(await ensureIgnored(root, PATHS)).toEqual(PATHS);
+    expect(await asked()).toEqual(['check-ignore']);
+  });
+
+  it('writes into the common git dir from a linked work tree, where git reads it', async () => {
+    const root = await repo();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'first');
+    const linked = join(await mkdtemp(join(tmpdir(), 'ralph-ignore-wt-')), 'tree');
+    cleanup.push(dirname(linked));
+    git('worktree', 'add', '-q', linked);
+    expect(await ensureIgnored(linked, PATHS)).toEqual(PATHS);
+    expect(await excluded(root)).toEqual(['/ralph/logs/', '/ralph/blocked.txt', '/ralph/state.json']);
+    const seen = execFileSync('git', ['check-ignore', '--no-index', 'ralph/blocked.txt'], {
+      cwd: linked,
+      encoding: 'utf8',
+    });
+    expect(seen).toBe('ralph/blocked.txt\n');
+  });
+
+  it('asks git where info/exclude is when GIT_DIR moves the repository', async () => {
+    const root = await repo();
+    vi.stubEnv('GIT_DIR', join(root, '.git'));
+    const asked = await gitThatCounts();
+    expect(await ensureIgnored(root, PATHS)).toEqual(PATHS);
+    expect(await asked()).toEqual(['check-ignore', 'rev-parse']);
+    expect(await excluded(root)).toEqual(['/ralph/logs/', '/ralph/blocked.txt', '/ralph/state.json']);
   });
 
   it('asks git when info/exclude un-ignores something, and goes by its answer', async () => {

@@ -84,6 +84,29 @@ describe('MoveReadiness', () => {
     expect(driven.counts().moves).toBe(2);
   });
 
+  it('enough: no move after the one under way, and asked again later, it moves again', async () => {
+    const driven = drivenReadiness();
+    driven.readiness.keep(30);
+    await driven.tick();
+    await driven.tick();
+    // Moved at 0, 4 and 8 ms; the scope starts while the move at 8 ms is under way.
+    driven.readiness.enough();
+    while (await driven.tick());
+    expect(driven.counts()).toEqual({ moves: 3, most: 1, waiting: 0, open: 0 });
+    driven.advance(1000);
+    driven.readiness.keep(10);
+    while (await driven.tick());
+    expect(driven.counts().moves).toBe(3 + 4);
+  });
+
+  it('enough while nothing moves changes nothing', async () => {
+    const driven = drivenReadiness();
+    driven.readiness.enough();
+    driven.readiness.keep(8);
+    while (await driven.tick());
+    expect(driven.counts()).toEqual({ moves: 3, most: 1, waiting: 0, open: 0 });
+  });
+
   it('a move the kernel refuses is never tried again', async () => {
     const driven = drivenReadiness(() => Promise.reject(new Error('EACCES')));
     driven.readiness.keep(50);
