@@ -16,6 +16,23 @@ describe('detail parsers on less common shapes', () => {
     expect(extractDetails(output)).toEqual(['/repo/src/a.ts:14:5  no-console  Unexpected console statement']);
   });
 
+  it('eslint: splits the rule off by the last run of spaces, a long one in the message too', () => {
+    const output = [
+      '/repo/src/a.ts',
+      `  1:1  error  x${' '.repeat(4000)}!`,
+      '  2:3  error  Missing semicolon  @typescript-eslint/semi   ',
+      '  3:1  error  one space before it counts as the message semi',
+      '  4:1  error  no-rule-alone',
+    ];
+    const [long, ...rest] = extractDetails(output);
+    expect(long).toMatch(/^\/repo\/src\/a\.ts:1:1  x {200}/);
+    expect(rest).toEqual([
+      '/repo/src/a.ts:2:3  @typescript-eslint/semi  Missing semicolon',
+      '/repo/src/a.ts:3:1  one space before it counts as the message semi',
+      '/repo/src/a.ts:4:1  no-rule-alone',
+    ]);
+  });
+
   it('pytest: reads the failure sections when the short summary is turned off', () => {
     const output = `=================================== FAILURES ===================================
 _______________________________ test_total _______________________________
