@@ -1,4 +1,5 @@
 import type { FatalAgentFailure } from '../domain/agent-failure.js';
+import type { StartingKeys } from '../domain/starting-keys.js';
 import type { AgentCommand, CommandRequest } from './agent-command.js';
 
 import type { EventReader } from './event-reader.js';
@@ -48,6 +49,15 @@ export interface AgentDialect {
    * it write these and nothing else of home.
    */
   stateFolders: readonly string[];
+  /**
+   * The files and folders in that state that make the client start programs or follow instructions
+   * when you next start it yourself (hooks, MCP servers, plugins, commands), relative to home and
+   * never written by the client in a run: the box holds each read-only where it is, and takes away
+   * any the agent made where there was none.
+   */
+  programSettings: readonly string[];
+  /** The same in a state file the client itself rewrites on every start: its keys, put back after each command. */
+  programKeys?: readonly StartingKeys[];
   /** The hosts its calls go to, as its environment sets them: the box's allow-list starts from these. */
   apiHosts: (env: NodeJS.ProcessEnv) => string[];
   /** What only some clients offer; a kind without it is refused when asked for it. */

@@ -5,6 +5,7 @@ import { boxPolicy, orderedMounts, SHARED_TEMPORARY, type BoxExtras } from './bo
 import type { PlacedMount } from './bubblewrap.js';
 import type { BoxRequest } from './box-request.js';
 import { absentRedirects } from './git-redirects.js';
+import { clientGuard, type ClientGuard } from './client-guard.js';
 import { recordNested, type NestedRecord } from './nested-repos.js';
 
 /** The rules for this work tree, as mounts of paths that exist (a rule for a missing path is skipped). */
@@ -16,6 +17,7 @@ export async function placedMounts(
   redirects: string[];
   nested: NestedRecord;
   places: { workTree: string; recordDir: string };
+  settings: ClientGuard;
 }> {
   const workTree = await realpath(request.root);
   const dirs = await workTreeGitDirs(workTree);
@@ -41,6 +43,7 @@ export async function placedMounts(
     home,
     tmp,
     clientState: request.clientState.map((path) => join(home, path)),
+    clientSettings: (request.clientSettings ?? []).map((path) => join(home, path)),
     nested,
   };
   // Each rule at the real place it names: a credential store that is a link is hidden where it leads.
@@ -57,7 +60,8 @@ export async function placedMounts(
     }),
   );
   const redirects = request.dryRun ? [] : [...(await absentRedirects(gitDir, commonDir)), ...nested.redirects];
-  return { mounts: placed.filter((mount) => mount !== undefined), redirects, nested, places };
+  const settings = request.dryRun ? { absent: [], keyFiles: [] } : await clientGuard(request, home);
+  return { mounts: placed.filter((mount) => mount !== undefined), redirects, nested, places, settings };
 }
 
 /** The user's extra paths, each absolute and real where it exists, with what the box must show besides. */

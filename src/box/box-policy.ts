@@ -31,6 +31,8 @@ export interface BoxPlaces {
   tmp: string;
   /** The client's own state folders and files under home, as its dialect names them. */
   clientState: readonly string[];
+  /** What in that state starts programs when you next start the client: read-only. */
+  clientSettings?: readonly string[];
   /** Your submodules as the box is made (nested-repos.ts): what to hold read-only, and which folders to guard. */
   nested?: { held: readonly string[]; guarded: readonly string[] };
 }
@@ -112,6 +114,7 @@ export function boxPolicy(places: BoxPlaces, extras: BoxExtras): BoxRule[] {
     ...extras.write.map(rule('write')),
     ...(places.nested?.guarded ?? []).map(rule('write')),
     ...protectedInTree(places).map(rule('read')),
+    ...(places.clientSettings ?? []).map(rule('read')),
     // Its own git dir lies inside the shared `worktrees/`, which is read-only for it.
     ...(linked ? [rule('write')(places.gitDir), rule('read')(join(places.gitDir, 'ralph'))] : []),
     ...extras.readOnly.map(rule('read')),

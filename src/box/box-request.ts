@@ -1,4 +1,5 @@
 import type { BoxMode } from '../config/box-modes.js';
+import type { StartingKeys } from '../domain/starting-keys.js';
 import type { BoxExtras } from './box-policy.js';
 
 /** What the run's box is made from: the mode, the loop's work tree, the client's state, the user's paths. */
@@ -9,6 +10,10 @@ export interface BoxRequest {
   env: NodeJS.ProcessEnv;
   /** The clients' state folders, relative to home (every dialect the run may start). */
   clientState: readonly string[];
+  /** What in that state starts programs (the dialects' `programSettings`): held read-only, or swept. */
+  clientSettings?: readonly string[];
+  /** The keys that start programs in state files the clients rewrite themselves: put back after each command. */
+  clientKeys?: readonly StartingKeys[];
   /** As the user gave them: relative to the work tree, or `~/…`. */
   extras: BoxExtras;
   /** The run's Docker sandbox, when it has one: then that is the boundary. */

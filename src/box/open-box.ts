@@ -6,6 +6,7 @@ import type { BoxNetwork, BoxRequest } from './box-request.js';
 import { placedMounts } from './box-mounts.js';
 import { sweepRedirects } from './git-redirects.js';
 import { sweepNested } from './nested-sweep.js';
+import { sweepClientSettings } from './client-guard.js';
 import { setAsideLine, sweptLine } from './swept-lines.js';
 import { bubblewrapArgs, type PlacedMount } from './bubblewrap.js';
 import { probeBox } from './probe-box.js';
@@ -30,7 +31,8 @@ export interface Box {
   /**
    * After each command in the box, once it has ended: removes the git redirects the agent made
    * where ralph recorded none (git-redirects.ts), then moves the nested repositories it made into
-   * ralph's records (nested-sweep.ts); resolves to one warning line for each.
+   * ralph's records (nested-sweep.ts), then takes away the client settings it made and puts back
+   * the starting keys it changed (client-guard.ts); resolves to one warning line for each.
    */
   sweep(): Promise<string[]>;
   /** Removes the box's temporary folder: once the run's last agent and gate have ended. */
@@ -75,11 +77,12 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
     await rm(tmp, { recursive: true, force: true });
     throw error;
   }
-  const { mounts, redirects, nested, places } = placed;
+  const { mounts, redirects, nested, places, settings } = placed;
   const sweep = async () => [
     // The redirects first: ralph's own git, which lists the gitlinks, must not follow one.
     ...(await sweepRedirects(redirects)).map(sweptLine),
     ...(request.dryRun ? [] : (await sweepNested(nested, places)).map(setAsideLine)),
+    ...(await sweepClientSettings(settings)),
   ];
   if (kind === 'seatbelt')
     return { mode: kind, reason: summary(mounts, network), box: { ...seatbeltBox(program, mounts, tmp), sweep } };
@@ -147,7 +150,7 @@ function summary(mounts: readonly PlacedMount[], network: BoxNetwork): string {
   const reach = network.mode === 'open' ? '' : `; network: only ${network.hosts.join(', ') || 'no host'}`;
   return (
     "writable: the work tree, its git objects and branches, the client's state, a temporary folder with its own caches; " +
-    "read-only: git's config and hooks, ralph's config, prompt, logs and records; " +
+    "read-only: git's config and hooks, the client's hooks and servers, ralph's config, prompt, logs and records; " +
     `unreadable: ${hidden} credential ${hidden === 1 ? 'store' : 'stores'}${reach}`
   );
 }

@@ -23,6 +23,8 @@ export function openRunBox(
   const programs = [agentBin, ...dialects.map((dialect) => lookUp(dialect.bin, root, env.PATH ?? ''))];
   const clients = {
     stateFolders: [...new Set(dialects.flatMap((dialect) => dialect.stateFolders))],
+    programSettings: [...new Set(dialects.flatMap((dialect) => dialect.programSettings))],
+    programKeys: [...new Set(dialects.flatMap((dialect) => dialect.programKeys ?? []))],
     apiHosts: dialects.flatMap((dialect) => dialect.apiHosts(env)),
     programs: programs.filter((program) => program !== undefined),
   };

@@ -55,13 +55,17 @@ function boxHere(): 'bubblewrap' | 'seatbelt' | undefined {
   }
 }
 
-/** A home of its own for the run, with a private key, a shell profile and a client state folder. */
+/**
+ * A home of its own for the run, with a private key, a shell profile and Claude Code's state: its
+ * folder with commands of yours, and its `~/.claude.json`.
+ */
 async function fakeHome(owner?: number) {
   const home = realpathSync(await mkdtemp(join(tmpdir(), 'ralph-box-home-')));
   await mkdir(join(home, '.ssh'));
   await writeFile(join(home, '.ssh/id_rsa'), 'PRIVATE KEY\n');
   await writeFile(join(home, '.bashrc'), '# mine\n');
-  await mkdir(join(home, '.claude'));
+  await mkdir(join(home, '.claude/commands'), { recursive: true });
+  await writeFile(join(home, '.claude.json'), '{"numStartups":1}\n');
   if (owner !== undefined) execFileSync('chown', ['-R', `${owner}:${owner}`, home]);
   return home;
 }
@@ -91,12 +95,28 @@ function attacks(home: string, outside: string): string[] {
     // namespace: there the agent can still signal ralph (docs/sandbox.md), so it is not tried.
     ...(linuxBox ? ([['kill-ralph', `pkill -9 -f 'bin/ralph[.]cjs run'`]] as [string, string][]) : []),
     ['write-client-state', `echo ok > ${home}/.claude/note`],
+    // What your next `claude`, outside the box, would run: taken away or put back by ralph after the iteration.
+    ['plant-session-hook', `echo '${SESSION_HOOK(outside)}' > ${home}/.claude/settings.json`],
+    ['plant-mcp-server', `echo '{"numStartups":2,"mcpServers":${MCP_SERVER(outside)}}' > ${home}/.claude.json`],
+    ['write-command', `echo '!touch ${outside}/commanded' > ${home}/.claude/commands/review.md`],
     ['write-temp', `echo ok > "$TMPDIR/scratch"`],
   ];
   return tries.map(
     ([name, command]) =>
       `if ${command} 2>/dev/null; then echo ${name}=done; else echo ${name}=refused; fi >> box-results.txt`,
   );
+}
+
+const SESSION_HOOK = (outside: string) =>
+  JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${outside}/hooked` }] }] } });
+const MCP_SERVER = (outside: string) => JSON.stringify({ x: { command: 'touch', args: [`${outside}/served`] } });
+
+/** What the agent planted in Claude Code's state is gone from it, and the run said so. */
+function expectClientStateClean(home: string, stdout: string): void {
+  expect(existsSync(join(home, '.claude/settings.json'))).toBe(false);
+  expect(JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'))).toEqual({ numStartups: 2 });
+  expect(stdout).toContain(`the box removed ${home}/.claude/settings.json, which the agent made`);
+  expect(stdout).toContain(`the box put back mcpServers in ${home}/.claude.json`);
 }
 
 const AS_AGENT = 'git -c user.name=agent -c user.email=agent@example.invalid';
@@ -170,8 +190,12 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       'forge-last-run': 'refused',
       ...(linuxBox ? { 'kill-ralph': 'refused', 'reach-ssh-agent': 'refused' } : {}),
       'write-client-state': 'done',
+      'plant-session-hook': 'done',
+      'plant-mcp-server': 'done',
+      'write-command': 'refused',
       'write-temp': 'done',
     });
+    expectClientStateClean(home, result.stdout);
     expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('# mine\n');
     // Your next git status, plain, outside the box: the nested repositories' fsmonitor must not run.
     execFileSync('git', ['status'], { cwd: repo.root, stdio: 'ignore' });
@@ -464,7 +488,11 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       'swap-git-dir': 'refused',
       'embed-repo': 'done',
       'add-submodule': 'done',
+      'plant-session-hook': 'done',
+      'plant-mcp-server': 'done',
+      'write-command': 'refused',
     });
+    expectClientStateClean(home, result.stdout);
     // The user's own git status (as that user: git refuses a repository of another's).
     const status = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', 'git', 'status'], {
       cwd: repo.root,

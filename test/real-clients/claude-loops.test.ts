@@ -5,6 +5,9 @@
  * failure, an overload and a stream that stops. Tokens and cost in summary.csv are what the
  * stand-in charged. Point RALPH_REAL_CLAUDE at a client of your own (default: the pinned build).
  */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installOrSkip } from './install-client.js';
 import { boxWorks, reported, runLoop, withoutLogins, type Loop } from './loop.js';
@@ -75,6 +78,22 @@ describe.skipIf(!installed.bin)(
         expectChargedInSummary(run);
       },
     );
+
+    // The box holds ~/.claude/settings.json read-only and puts back ~/.claude.json's servers (docs/sandbox.md):
+    // the client's own writes must neither fail on the one nor be taken for the agent's on the other.
+    it("with your own state: the settings read-only, ~/.claude.json the client's to write, nothing put back", async () => {
+      const home = mkdtempSync(join(tmpdir(), 'ralph-real-home-'));
+      mkdirSync(join(home, '.claude'));
+      writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
+      writeFileSync(join(home, '.claude.json'), '{}\n');
+      const run = await loop(SCENARIOS.complete, 'key', [], { HOME: home });
+      expect(run.result.code, run.said).toBe(0);
+      expect(run.said).not.toContain('the box removed');
+      expect(run.said).not.toContain('the box put back');
+      expect(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')).toBe('{}\n');
+      // The client's own writes there (its start count, its ids) are kept.
+      expect(JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'))).not.toEqual({});
+    });
 
     it('BLOCKED: exit 2 and the reason in ralph/blocked.txt', async () => {
       const run = await loop(SCENARIOS.blocked, 'key');

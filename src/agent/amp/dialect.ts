@@ -60,6 +60,10 @@ export const amp: AgentDialect = {
     ),
   voice: ampVoice,
   stateFolders: ['.config/amp', '.local/share/amp', '.cache/amp'],
+  // settings.json: amp.mcpServers, the commands it may run unasked; plugins and commands are programs.
+  programSettings: ['settings.json', 'settings.jsonc', 'plugins', 'commands', 'tools', 'AGENTS.md'].map(
+    (name) => `.config/amp/${name}`,
+  ),
   apiHosts: (env) => [hostOf(env.AMP_URL) ?? 'ampcode.com'],
   features: { sandbox: false },
 };

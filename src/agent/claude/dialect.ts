@@ -10,6 +10,7 @@ import { claudeCommand } from './command.js';
 import { claudePreflight } from './preflight.js';
 import { classifyAgentFailure } from './failure-words.js';
 import { CLAUDE_HINTS } from './hints.js';
+import { CLAUDE_PROGRAM_KEYS, CLAUDE_PROGRAM_SETTINGS } from './program-settings.js';
 
 /** Claude Code: `claude -p … --output-format stream-json --verbose`, the stream ralph was first built on. */
 export const claude: AgentDialect = {
@@ -29,6 +30,8 @@ export const claude: AgentDialect = {
   classifyFailure: (text) => withHint(classifyAgentFailure(text), CLAUDE_HINTS),
   voice: claudeVoice,
   stateFolders: ['.claude', '.claude.json', '.config/claude'],
+  programSettings: CLAUDE_PROGRAM_SETTINGS,
+  programKeys: CLAUDE_PROGRAM_KEYS,
   apiHosts: (env) => {
     const endpoint = claudeEndpoint(env);
     return 'url' in endpoint ? [endpoint.url.host || 'api.anthropic.com'] : ['api.anthropic.com'];

@@ -68,6 +68,8 @@ export const codex: AgentDialect = {
     ),
   voice: codexVoice,
   stateFolders: ['.codex'],
+  // config.toml: its mcp_servers, its notify program, its shell's environment; the rest: instructions.
+  programSettings: ['.codex/config.toml', '.codex/hooks.json', '.codex/prompts', '.codex/skills', '.codex/AGENTS.md'],
   apiHosts: (env) => [hostOf(env.OPENAI_BASE_URL) ?? 'api.openai.com', 'chatgpt.com', 'auth.openai.com'],
   features: { sandbox: false },
 };

@@ -70,6 +70,15 @@ export const gemini: AgentDialect = {
     ),
   voice: geminiVoice,
   stateFolders: ['.gemini'],
+  // settings.json: mcpServers, hooks, tools.discoveryCommand; extensions bring their own servers and hooks.
+  programSettings: [
+    '.gemini/settings.json',
+    '.gemini/extensions',
+    '.gemini/commands',
+    '.gemini/hooks',
+    '.gemini/trustedFolders.json',
+    '.gemini/GEMINI.md',
+  ],
   apiHosts: (env) => [
     hostOf(env.GOOGLE_GEMINI_BASE_URL) ?? 'generativelanguage.googleapis.com',
     'cloudcode-pa.googleapis.com',

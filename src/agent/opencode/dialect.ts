@@ -15,6 +15,9 @@ const HINTS: FailureHints = {
   credits: "add credits at OpenCode's provider, or choose a model your plan covers (agent.args in ralph/config.json)",
 };
 
+/** The folders of its config it loads code and instructions from, singular and plural as its builds name them. */
+const OPENCODE_FOLDERS = ['plugin', 'plugins', 'tool', 'tools', 'command', 'commands', 'agent', 'agents'];
+
 const OPENCODE_SWITCHES = { stream: ['--format', 'json'], skipPermissions: ['--auto'], model: '--model' };
 
 /**
@@ -68,6 +71,10 @@ export const opencode: AgentDialect = {
     ),
   voice: opencodeVoice,
   stateFolders: ['.local/share/opencode', '.config/opencode', '.cache/opencode', '.local/state/opencode'],
+  // Its config (mcp, plugin), and the folders it loads code (plugins, tools) and instructions from.
+  programSettings: ['opencode.json', 'opencode.jsonc', 'config.json', 'AGENTS.md', ...OPENCODE_FOLDERS].map(
+    (name) => `.config/opencode/${name}`,
+  ),
   apiHosts: () => ['opencode.ai', 'models.dev', 'api.anthropic.com', 'api.openai.com'],
   features: { sandbox: false },
 };

@@ -54,6 +54,15 @@ describe('the box policy', () => {
       expect(accessOf(mounts, path), path).toBe('read');
   });
 
+  it("holds the client's program-starting settings read-only inside its writable state, its login writable", () => {
+    const places = { ...main, clientSettings: ['/h/.claude/settings.json', '/h/.claude/commands'] };
+    const mounts = orderedMounts(boxPolicy(places, { ...none, write: ['/h/.claude/settings.json'] }));
+    for (const path of ['/h/.claude/settings.json', '/h/.claude/commands/go.md'])
+      expect(accessOf(mounts, path), path).toBe('read');
+    for (const path of ['/h/.claude/.credentials.json', '/h/.claude/projects/x.jsonl'])
+      expect(accessOf(mounts, path), path).toBe('write');
+  });
+
   it('hides the credential stores', () => {
     const mounts = orderedMounts(boxPolicy(main, none));
     for (const path of ['/h/.ssh/id_rsa', '/h/.aws/credentials', '/h/.config/gh/hosts.yml', '/h/.npmrc'])

@@ -1,0 +1,85 @@
+import { constants } from 'node:fs';
+import { lstat, open, realpath, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StartingKeys } from '../domain/starting-keys.js';
+import { isObject, restoreStartingKeys } from './starting-keys.js';
+
+/** A state file of the client's as the box was made: its real path, its text (none: absent) and mode. */
+export interface KeyFileRecord {
+  path: string;
+  text?: string;
+  mode: number;
+  keys: readonly (readonly string[])[];
+}
+
+/** What the sweep did to one state file: the keys it put back, or `whole` when it put back the file. */
+export interface KeyFileRestore {
+  path: string;
+  keys: string[][] | 'whole';
+}
+
+/** Each state file's text as the box is made, read on the user's behalf: a link or a FIFO is not followed. */
+export async function recordKeyFiles(home: string, files: readonly StartingKeys[]): Promise<KeyFileRecord[]> {
+  return Promise.all(
+    files.map(async ({ file, keys }) => {
+      const path = await realpath(join(home, file)).catch(() => join(home, file));
+      const read = await readRegular(path);
+      return { path, keys, mode: read?.mode ?? 0o600, ...(read && { text: read.text }) };
+    }),
+  );
+}
+
+/**
+ * After a command in the box: each state file's starting keys put back where the agent changed them;
+ * a file that no longer reads as a JSON object, or is a link or a folder now, is put back whole (or
+ * removed, where there was none). Resolves to what it put back.
+ */
+export async function restoreKeyFiles(records: readonly KeyFileRecord[]): Promise<KeyFileRestore[]> {
+  const done = await Promise.all(records.map(restoreOne));
+  return done.filter((restore) => restore !== undefined);
+}
+
+async function restoreOne(record: KeyFileRecord): Promise<KeyFileRestore | undefined> {
+  const stats = await lstat(record.path).catch(() => undefined);
+  if (stats === undefined) return undefined;
+  const current = stats.isFile() ? await readRegular(record.path) : undefined;
+  if (current !== undefined && current.text === record.text) return undefined;
+  const value = current && parsed(current.text);
+  if (value === undefined) {
+    await replace(record.path, record.text, record.mode);
+    return { path: record.path, keys: 'whole' };
+  }
+  const { value: restored, restored: keys } = restoreStartingKeys(parsed(record.text) ?? {}, value, record.keys);
+  if (keys.length === 0) return undefined;
+  await replace(record.path, `${JSON.stringify(restored, null, 2)}\n`, current?.mode ?? record.mode);
+  return { path: record.path, keys };
+}
+
+/** The file removed, whatever is there, and written anew (O_EXCL: never through a link put there since). */
+async function replace(path: string, text: string | undefined, mode: number): Promise<void> {
+  await rm(path, { recursive: true, force: true });
+  if (text !== undefined) await writeFile(path, text, { flag: 'wx', mode });
+}
+
+async function readRegular(path: string): Promise<{ text: string; mode: number } | undefined> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(
+    () => undefined,
+  );
+  if (handle === undefined) return undefined;
+  try {
+    const stats = await handle.stat();
+    return stats.isFile() ? { text: await handle.readFile('utf8'), mode: stats.mode & 0o777 } : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+function parsed(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
