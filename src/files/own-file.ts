@@ -250,7 +250,9 @@ export async function refusal(
       return new RalphError(
         'io',
         `${shown(path)} is a symbolic link (to ${target})`,
-        `ralph writes only ${wanted === 'file' ? 'regular files it owns' : 'into real folders of the repository'}; remove the link`,
+        wanted === 'file'
+          ? `ralph ${action === 'read' ? 'reads' : 'writes'} only regular files it owns; remove the link`
+          : 'ralph writes only into real folders of the repository; remove the link',
       );
     }
     return notRegular(path, stats, action, wanted);

@@ -8,6 +8,7 @@ import {
   createOwnFile,
   openOwnFileForReading,
   readOwnFile,
+  readOwnFileNoLink,
   replaceOwnFile,
 } from '../../../src/files/own-file.js';
 
@@ -99,5 +100,15 @@ describe('reading one of ralph’s files', () => {
     await symlink(outside, join(root, 'ralph/prompt.md'));
     expect(await readOwnFile(join(root, 'ralph/prompt.md'))).toBe('untouched\n');
     expect(await readOwnFile(join(root, 'ralph/missing.txt'))).toBeUndefined();
+  });
+
+  it('refuses a link where no link may be followed, saying that it reads, naming the target', async () => {
+    const { root, outside } = await setUp();
+    await symlink(outside, join(root, 'ralph/blocked.txt'));
+    await expect(readOwnFileNoLink(join(root, 'ralph/blocked.txt'))).rejects.toMatchObject({
+      kind: 'io',
+      message: expect.stringContaining(`blocked.txt is a symbolic link (to ${outside})`),
+      hint: 'ralph reads only regular files it owns; remove the link',
+    });
   });
 });
