@@ -15,7 +15,7 @@ import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { errnoCode, ioError, isErrno, RalphError } from '../errors.js';
 import { shownPath } from './paths.js';
-import { refuseOverCap } from './read-cap.js';
+import { MAX_READ_BYTES, refuseOverCap } from './read-cap.js';
 
 /**
  * The one way ralph opens its own files under ralph/. The agent writes into the work tree what it
@@ -38,15 +38,18 @@ import { refuseOverCap } from './read-cap.js';
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
 
 /** A file's text, or undefined when there is none; anything but a regular file is refused. */
-export async function readOwnFile(path: string): Promise<string | undefined> {
-  return (await readOwnBytes(path))?.toString('utf8');
+export async function readOwnFile(path: string, options: { maxBytes?: number } = {}): Promise<string | undefined> {
+  return (await readOwnBytes(path, options))?.toString('utf8');
 }
 
 /**
  * A file's bytes, or undefined when there is none; anything but a regular file, or one over
  * MAX_READ_BYTES (read-cap.ts), is refused. `followLinks` false refuses a link in its place too.
  */
-export async function readOwnBytes(path: string, { followLinks = true } = {}): Promise<Buffer | undefined> {
+export async function readOwnBytes(
+  path: string,
+  { followLinks = true, maxBytes = MAX_READ_BYTES } = {},
+): Promise<Buffer | undefined> {
   let fd: number;
   try {
     fd = openSync(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (followLinks ? 0 : O_NOFOLLOW));
@@ -57,7 +60,7 @@ export async function readOwnBytes(path: string, { followLinks = true } = {}): P
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw notRegular(path, stats, 'read');
-    refuseOverCap(path, stats.size);
+    refuseOverCap(path, stats.size, maxBytes);
     return readFileSync(fd);
   } finally {
     closeSync(fd);

@@ -14,13 +14,17 @@ export function refuseOverCap(path: string, size: number, cap = MAX_READ_BYTES):
   if (size <= cap) return;
   throw new RalphError(
     'io',
-    `${shownPath(process.cwd(), path)} holds ${size} bytes, more than the ${cap / (1024 * 1024)} MiB ralph reads of one file`,
+    `${shownPath(process.cwd(), path)} holds ${size} bytes, more than the ${inUnits(cap)} ralph reads of one file`,
     "no file of ralph's is that large: the agent may have blown it up; restore it (git checkout it) or move it away",
   );
 }
 
 /** The most ralph peeks at of one file of the agent client's state (its settings, a login file). */
 export const CLIENT_FILE_BYTES = 1024 * 1024;
+
+function inUnits(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
+}
 
 /**
  * A small regular file's text, or undefined for anything else: missing, unreadable, a FIFO, a device,
