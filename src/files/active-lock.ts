@@ -7,8 +7,7 @@ import { endRunRemains } from '../process/run-remains.js';
 import { RalphError, ownFile } from '../errors.js';
 import { isKernelLockHeld, lockScope, takeKernelLock, type KernelLock } from './kernel-lock.js';
 import type { ActiveState } from '../loop/port-data.js';
-import { readOptional } from './signal-files.js';
-import { appendOwnFile } from './own-file.js';
+import { appendOwnFile, readOwnFileNoLink } from './own-file.js';
 import { replaceWholeSync } from './replace-own-file.js';
 import { parseJson } from './json-text.js';
 
@@ -50,9 +49,19 @@ export function isLockLive(active: ActiveFile): boolean {
   return active.host === hostname() && active.startTime !== undefined && isProcessRunning(active.pid, active.startTime);
 }
 
+/**
+ * `.ralph-active`'s text, or undefined when there is none. It lies in ralph/, which the agent writes:
+ * a FIFO there made a plain read wait for a writer forever (the run's release after its summary, and
+ * every later run and status). It is only ever a regular file of ralph's, so a FIFO, a link or
+ * anything else is refused at once, an io error (74) naming it: the person moves it away.
+ */
+function readLockText(path: string): Promise<string | undefined> {
+  return readOwnFileNoLink(path);
+}
+
 /** The running loop described by `.ralph-active`, if its owner is alive. */
 export async function readLiveActive(path: string): Promise<ActiveFile | undefined> {
-  const text = await readOptional(path);
+  const text = await readLockText(path);
   if (text === undefined) return undefined;
   const active = parseActive(text);
   return active && isLockLive(active) ? active : undefined;
@@ -64,7 +73,7 @@ export async function readLiveActive(path: string): Promise<ActiveFile | undefin
  * can write the file too: what it says is shown, never acted on.
  */
 export async function readDeadActive(path: string): Promise<ActiveFile | undefined> {
-  const text = await readOptional(path);
+  const text = await readLockText(path);
   const active = text === undefined ? undefined : parseActive(text);
   if (!active || isLockLive(active)) return undefined;
   // The kernel's lock says whether a run lives, whatever the file (which the agent can write) names.
@@ -74,7 +83,12 @@ export async function readDeadActive(path: string): Promise<ActiveFile | undefin
 /** The refusal a start would meet now, taking nothing: another live run holding this work tree's lock. */
 export async function lockRefusal(path: string): Promise<RalphError | undefined> {
   if (!(await isKernelLockHeld(lockScope(path)))) return undefined;
-  return lockHeld(await readLiveActive(path));
+  return lockHeld(await describedHolder(path));
+}
+
+/** The live run the file names, for the refusal while the kernel's lock is held: an unreadable file names none. */
+function describedHolder(path: string): Promise<ActiveFile | undefined> {
+  return readLiveActive(path).catch(() => undefined);
 }
 
 /**
@@ -110,9 +124,10 @@ export async function acquireActiveLock(
   initial: ActiveFile,
 ): Promise<{ kernel: KernelLock; warning?: string }> {
   const kernel = await takeKernelLock(lockScope(path));
-  if (!kernel) throw lockHeld(await readLiveActive(path));
+  if (!kernel) throw lockHeld(await describedHolder(path));
   try {
-    const text = await readOptional(path);
+    // A FIFO or a link in its place (the last run's agent) is refused here, before it is replaced.
+    const text = await readLockText(path);
     writeActive(path, initial);
     if (text === undefined) return { kernel };
     const warning = await replacedLock(parseActive(text), { root: lockScope(path), identity: dirname(path) });
@@ -238,8 +253,8 @@ function describe(active: ActiveFile): string {
   return `${JSON.stringify(active)}\n`;
 }
 
-/** Removes `.ralph-active` if it is still ours. */
+/** Removes `.ralph-active` if it is still ours; what is no regular file is not ours, and is left. */
 export async function releaseActiveLock(path: string, pid: number): Promise<void> {
-  const text = await readOptional(path);
+  const text = await readLockText(path).catch(() => undefined);
   if (text !== undefined && parseActive(text)?.pid === pid) await unlink(path).catch(() => undefined);
 }

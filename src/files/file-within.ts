@@ -3,6 +3,7 @@ import { isAbsolute, relative } from 'node:path';
 import { ioError, isErrno, RalphError } from '../errors.js';
 import { notRegular } from './own-file.js';
 import { shownPath } from './paths.js';
+import { refuseOverCap } from './read-cap.js';
 
 const { O_RDONLY, O_NONBLOCK, O_NOCTTY } = constants;
 
@@ -12,7 +13,8 @@ const { O_RDONLY, O_NONBLOCK, O_NOCTTY } = constants;
  * named by ralph/config.json): the agent can put a link on the way — ralph/tasks.json pointing at
  * ~/.ssh/id_rsa, a folder pointing out — which the box leaves dangling for the agent but ralph would
  * follow. What was opened is asked after opening (Linux: /proc/self/fd), so a link swapped in between
- * a check and the read is caught too. Anything but a regular file is refused, as readOwnFile does.
+ * a check and the read is caught too. Anything but a regular file is refused, as readOwnFile does, and so is
+ * one over MAX_READ_BYTES (read-cap.ts): the task list the agent blew up to 600 MB is one line, not a crash.
  */
 export function readFileWithin(root: string, path: string): string | undefined {
   let fd: number;
@@ -34,6 +36,7 @@ export function readFileWithin(root: string, path: string): string | undefined {
       );
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw notRegular(path, stats, 'read');
+    refuseOverCap(path, stats.size);
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);

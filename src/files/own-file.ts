@@ -13,6 +13,7 @@ import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { errnoCode, ioError, isErrno, RalphError } from '../errors.js';
 import { shownPath } from './paths.js';
+import { MAX_READ_BYTES, refuseOverCap } from './read-cap.js';
 
 /**
  * The one way ralph opens its own files under ralph/. The agent writes into the work tree what it
@@ -36,15 +37,21 @@ import { shownPath } from './paths.js';
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
 
 /** A file's text, or undefined when there is none; anything but a regular file is refused. */
-export async function readOwnFile(path: string): Promise<string | undefined> {
-  return (await readOwnBytes(path))?.toString('utf8');
+export async function readOwnFile(path: string, options: { maxBytes?: number } = {}): Promise<string | undefined> {
+  return (await readOwnBytes(path, options))?.toString('utf8');
 }
 
-/** A file's bytes, or undefined when there is none; anything but a regular file is refused. */
-export async function readOwnBytes(path: string): Promise<Buffer | undefined> {
+/**
+ * A file's bytes, or undefined when there is none; anything but a regular file, or one over
+ * MAX_READ_BYTES (read-cap.ts), is refused. `followLinks` false refuses a link in its place too.
+ */
+export async function readOwnBytes(
+  path: string,
+  { followLinks = true, maxBytes = MAX_READ_BYTES } = {},
+): Promise<Buffer | undefined> {
   let fd: number;
   try {
-    fd = openSync(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    fd = openSync(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (followLinks ? 0 : O_NOFOLLOW));
   } catch (error) {
     if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return undefined;
     throw await refusal(error, path, 'read');
@@ -52,6 +59,7 @@ export async function readOwnBytes(path: string): Promise<Buffer | undefined> {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw notRegular(path, stats, 'read');
+    refuseOverCap(path, stats.size, maxBytes);
     return readFileSync(fd);
   } finally {
     closeSync(fd);
@@ -64,13 +72,7 @@ export async function readOwnBytes(path: string): Promise<Buffer | undefined> {
  * (ralph/blocked.txt for `ralph answer`): a link to ~/.ssh/id_rsa must not be copied into the repository.
  */
 export async function readOwnFileNoLink(path: string): Promise<string | undefined> {
-  const handle = await openOwnFileForReading(path, { followLinks: false });
-  if (handle === undefined) return undefined;
-  try {
-    return (await handle.readFile()).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  return (await readOwnBytes(path, { followLinks: false }))?.toString('utf8');
 }
 
 /** Opens a file for reading (a regular file only, never blocking), or undefined when there is none. */
@@ -201,7 +203,9 @@ export async function refusal(
       return new RalphError(
         'io',
         `${shown(path)} is a symbolic link (to ${target})`,
-        `ralph writes only ${wanted === 'file' ? 'regular files it owns' : 'into real folders of the repository'}; remove the link`,
+        wanted === 'file'
+          ? `ralph ${action === 'read' ? 'reads' : 'writes'} only regular files it owns; remove the link`
+          : 'ralph writes only into real folders of the repository; remove the link',
       );
     }
     return notRegular(path, stats, action, wanted);

@@ -1,7 +1,5 @@
 import type { DecideState } from '../loop/port-data.js';
 import { isoSeconds } from '../loop/time.js';
-import { readFile } from 'node:fs/promises';
-import { ioError, isErrno, RalphError } from '../errors.js';
 import { readOwnFile } from './own-file.js';
 import { replaceOwnFile } from './replace-own-file.js';
 import { neutralise } from '../text/neutralise.js';
@@ -83,20 +81,4 @@ export async function readDecideState(path: string): Promise<DecideState> {
   const text = await readOwnFile(path);
   if (text === undefined) return 'none';
   return decideAnswer(text) ? 'answered' : 'pending';
-}
-
-/**
- * A file's text, or undefined when it does not exist; a folder in its place is a set-up error.
- * Only the run lock reads this way now (its own engineer's room, being rebuilt on a kernel lock):
- * every other file of ralph's goes through readOwnFile (own-file.ts), which never blocks on a FIFO.
- */
-export async function readOptional(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return undefined;
-    if (isErrno(error, 'EISDIR'))
-      throw new RalphError('setup', `${path} is a folder, but ralph needs a file there`, 'move the folder away');
-    throw ioError(error, path, 'read');
-  }
 }

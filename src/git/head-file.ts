@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { readOwnFile } from '../files/own-file.js';
+import { MAX_READ_BYTES } from '../files/read-cap.js';
 
 /** Where a repository keeps HEAD (per work tree) and its refs (shared by all work trees). */
 export interface GitDirs {
@@ -13,6 +14,14 @@ const SYMBOLIC = /^ref: (refs\/\S+)$/;
 /** Refs that live in each work tree's own git dir rather than the common one. */
 const PER_WORKTREE = /^refs\/(?:bisect|worktree|rewritten)\//;
 const MAX_SYMBOLIC_DEPTH = 5;
+/**
+ * The most read of HEAD, a loose ref, a `.git` file or `commondir`: each is one line, a path at
+ * most. packed-refs gets the general cap (64 MiB, read-cap.ts): a big repository's is megabytes.
+ * The agent writes .git/ in its box, and a HEAD read happens several times an iteration: a 1.9 GB
+ * sparse packed-refs was read whole each time (2 GB of memory). Over the cap the read is refused and
+ * the caller asks git, as it does for a FIFO.
+ */
+const SMALL_FILE_BYTES = 64 * 1024;
 
 /**
  * The git dirs of the work tree at `root`: `.git` itself, or the folder a `.git` file points
@@ -78,7 +87,7 @@ export async function readBranchFromFiles(dirs: GitDirs): Promise<string | null 
 
 /** The hash packed-refs holds for a ref, or undefined. */
 async function readPackedRef(commonDir: string, ref: string): Promise<string | undefined> {
-  const packed = await readText(join(commonDir, 'packed-refs'));
+  const packed = await readText(join(commonDir, 'packed-refs'), MAX_READ_BYTES);
   if (packed === undefined) return undefined;
   for (const line of packed.split('\n')) {
     if (line.startsWith('#') || line.startsWith('^')) continue;
@@ -92,6 +101,6 @@ async function readPackedRef(commonDir: string, ref: string): Promise<string | u
  * A file's text, or undefined when there is no such file. Anything but a regular file (a FIFO the
  * agent put in .git/, a folder) is refused without blocking: the callers then ask git, in time.
  */
-function readText(path: string): Promise<string | undefined> {
-  return readOwnFile(path);
+function readText(path: string, maxBytes = SMALL_FILE_BYTES): Promise<string | undefined> {
+  return readOwnFile(path, { maxBytes });
 }

@@ -149,7 +149,10 @@ export function gitFailure(failure: unknown, args: readonly string[]): RalphErro
   const fix =
     failure instanceof GitStopped && failure.why === 'output'
       ? 'look for what made it so large (`git status` listing a flood of untracked files, a huge file)'
-      : 'check the repository with `git status` (a stale .git/index.lock, a hanging hook)';
+      : failure instanceof GitStopped && failure.why === 'timeout'
+        ? // git waits on a FIFO the agent put in .git/ (objects/info/alternates) until its timeout: name that too.
+          'check the repository with `git status` (a stale .git/index.lock, a hanging hook, a FIFO the agent put in .git/: `find .git -type p`)'
+        : 'check the repository with `git status` (a stale .git/index.lock, a hanging hook)';
   return new RalphError('setup', `git ${args[0] ?? ''} failed: ${why}`, fix, { cause: failure });
 }
 

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { lstat, readlink } from 'node:fs/promises';
+import { createHash, type Hash } from 'node:crypto';
+import { constants, type BigIntStats } from 'node:fs';
+import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { WorkTreeChanges } from '../domain/work-tree-changes.js';
@@ -36,18 +36,62 @@ export function foreignChanges(now: WorkTreeChanges, leftBehind: WorkTreeChanges
   return Object.keys(now).filter((path) => leftBehind[path] !== now[path]);
 }
 
-/** sha256 of a file's bytes (streamed), of a link's target, or `deleted`. */
+/** A file up to this size is hashed whole; a larger one by its identity and its two ends (sampledHash). */
+const WHOLE_HASH_BYTES = 8 * 1024 * 1024;
+/** How much of each end of a large file goes into its hash. */
+const END_BYTES = 1024 * 1024;
+
+/** sha256 of a file's bytes (streamed; a large file's by sampledHash), of a link's target, or `deleted`. */
 async function contentHash(path: string): Promise<string> {
   try {
     const stats = await lstat(path);
     const hash = createHash('sha256');
     if (stats.isSymbolicLink()) hash.update(`link:${await readlink(path)}`);
-    else if (stats.isFile()) await pipeline(createReadStream(path), hash);
+    else if (stats.isFile()) await hashFile(path, hash);
     else hash.update(`${stats.mode}`);
     return hash.digest('hex');
   } catch (error) {
     if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return 'deleted';
     throw error;
+  }
+}
+
+/**
+ * A regular file into `hash`, opened without blocking and judged on what was opened (a FIFO swapped
+ * in after the lstat is hashed by its mode, never waited on).
+ */
+async function hashFile(path: string, hash: Hash): Promise<void> {
+  const handle = await open(
+    path,
+    constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | constants.O_NOFOLLOW,
+  );
+  try {
+    const stats = await handle.stat({ bigint: true });
+    if (!stats.isFile()) hash.update(`${stats.mode}`);
+    else if (stats.size <= WHOLE_HASH_BYTES) await pipeline(handle.createReadStream({ autoClose: false }), hash);
+    else await sampledHash(handle, stats, hash);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A large file by its size, device, inode, mtime and ctime (nanoseconds), and its first and last MiB.
+ * The agent can leave a 20 GiB sparse file uncommitted (16 TiB on ext4): hashed whole, the run's end
+ * and the next start took minutes (days for 16 TiB). The hash only answers "is this file exactly as
+ * the last run left it?" (foreignChanges, at the next start), and for that the identity is enough:
+ * any write to the file, and any change of its times, sets its ctime to the kernel's clock, which no
+ * program can set back (utimes sets ctime too), so a person's edit anywhere in it changes the hash.
+ * The two ends catch a file replaced by a same-sized copy on a file system with coarse timestamps. A
+ * file merely copied or restored elsewhere (a new inode) reads as changed: a refusal to start, with
+ * --allow-dirty, never a change passed over.
+ */
+async function sampledHash(handle: FileHandle, stats: BigIntStats, hash: Hash): Promise<void> {
+  hash.update(`sampled:${stats.size}:${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`);
+  const end = Buffer.alloc(END_BYTES);
+  for (const position of [0, Number(stats.size) - END_BYTES]) {
+    const { bytesRead } = await handle.read(end, 0, END_BYTES, position);
+    hash.update(end.subarray(0, bytesRead));
   }
 }
 

@@ -1,7 +1,6 @@
-import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { RalphError } from '../errors.js';
-import { readOptional } from '../files/signal-files.js';
 import type { PlannedItem } from './init-plan.js';
 import { unlessMissing } from '../files/missing-file.js';
 import { backUp } from './reset-files.js';
@@ -68,7 +67,8 @@ async function applyItem(root: string, item: PlannedItem, replace: Replace): Pro
       await mkdir(target, { recursive: true });
       return { path, result: 'created' };
     case 'merge': {
-      const existing = await readOptional(target);
+      // The work tree is the agent's to write: a FIFO left there is refused at once, never waited on.
+      const existing = await readOwnFile(target);
       const merged = item.merge(existing);
       if (merged.warning !== undefined) return { path, result: 'skipped', warning: merged.warning };
       if (merged.added.length === 0) return { path, result: 'unchanged' };
@@ -92,7 +92,7 @@ async function applyItem(root: string, item: PlannedItem, replace: Replace): Pro
       if (item.replacedBy === 'reset' && item.amend && replace.force) return amendFile(root, target, path, item.amend);
       if (item.replacedBy === 'reset' || !replace.force)
         return { path, result: 'exists', ...(item.replacedBy === 'reset' ? { yours: true } : {}) };
-      if ((await readFile(target, 'utf8')) === content) return { path, result: 'unchanged' };
+      if ((await readOwnFile(target)) === content) return { path, result: 'unchanged' };
       await writeFile(target, content);
       return { path, result: 'replaced' };
     }

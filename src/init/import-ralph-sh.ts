@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { RalphError } from '../errors.js';
-import { readOptional } from '../files/signal-files.js';
+import { readOwnFile } from '../files/own-file.js';
 import { parseTasks } from '../files/tasks.js';
 import { shownPath } from '../files/paths.js';
 
@@ -24,7 +24,7 @@ export interface RalphShSetup {
 export async function readRalphSh(dir: string, cwd: string, prompts: readonly string[]): Promise<RalphShSetup> {
   const shown = shownPath(cwd, dir);
   const names = prompts.join(' or ');
-  const tasks = await readOptional(join(dir, 'prd.json'));
+  const tasks = await readOwnFile(join(dir, 'prd.json'));
   if (tasks === undefined) {
     throw new RalphError(
       'setup',
@@ -39,10 +39,10 @@ export async function readRalphSh(dir: string, cwd: string, prompts: readonly st
       `${shown}/prd.json is not a valid task list: ${parsed.error}`,
       'fix it, then run `ralph init --from` again',
     );
-  const progress = await readOptional(join(dir, 'progress.txt'));
+  const progress = await readOwnFile(join(dir, 'progress.txt'));
   let prompt: RalphShSetup['prompt'];
   for (const name of prompts) {
-    const text = await readOptional(join(dir, name));
+    const text = await readOwnFile(join(dir, name));
     if (text !== undefined) {
       prompt = { name, text };
       break;

@@ -1,10 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ItemOutcome } from './apply-plan.js';
 import { GITHUB_WORKFLOW } from './ci-providers.js';
 import { installArgument } from './install-spec.js';
 import { GITHUB_MATRIX_WORKFLOW } from './matrix-workflow.js';
-import { unlessMissing } from '../files/missing-file.js';
+import { readOwnFile } from '../files/own-file.js';
 
 /** Every workflow `ralph init --ci github` writes, at the paths it writes them. */
 export const RALPH_WORKFLOWS: readonly string[] = [GITHUB_WORKFLOW, GITHUB_MATRIX_WORKFLOW];
@@ -31,7 +31,8 @@ export function installLines(text: string): string[] {
 
 /** A workflow at one of ralph's paths, read; undefined when there is none. */
 export async function readWorkflow(root: string, path: string): Promise<string | undefined> {
-  return unlessMissing(() => readFile(join(root, path), 'utf8'));
+  // Without blocking: the agent may have left a FIFO there in an earlier run.
+  return readOwnFile(join(root, path));
 }
 
 /**

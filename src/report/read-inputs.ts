@@ -1,6 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { isErrno, RalphError } from '../errors.js';
+import { readFileWithin } from '../files/file-within.js';
 import { readLastRun } from '../files/last-run.js';
+import { readOwnFileNoLink } from '../files/own-file.js';
 import type { RunPaths } from '../files/record-paths.js';
 import { blockedReason, decideQuestion } from '../files/signal-files.js';
 import { parseTasks } from '../files/tasks.js';
@@ -22,30 +24,22 @@ export interface ReportInputs {
 }
 
 /**
- * Reads one of ralph's files, undefined when it is not there. The one place the report opens a
- * file: the integrator swaps it for the safe-open of src/files/ (no symlink out of the repository).
- * Anything but a missing file is 64 naming it.
+ * Reads one of ralph's files (summary.csv, blocked.txt, decide.txt), undefined when it is not there.
+ * The report is made outside the agent's box and lands in ralph/logs, which the next agent reads: a
+ * link the agent planted there (blocked.txt to ~/.ssh/id_rsa) would carry the key into the report.
+ * These files are only ever ralph's own, so a link, a FIFO or anything but a regular file is refused,
+ * an io error (74) naming it.
  */
-export async function readReportFile(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return undefined;
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new RalphError(
-      'setup',
-      `${path} could not be read for the report: ${code}`,
-      'fix its permissions or remove it',
-    );
-  }
+export function readReportFile(path: string): Promise<string | undefined> {
+  return readOwnFileNoLink(path);
 }
 
 /** Reads every input; `tasksPath` replaces ralph/tasks.json (`--tasks FILE`). */
 export async function readReportInputs(paths: RunPaths, tasksPath = paths.tasks): Promise<ReportInputs> {
   // The run state is read by its owner (files/run-state.ts) where the forecast needs it, not here.
-  const [csv, tasks, blocked, decide] = await Promise.all(
-    [paths.summaryCsv, tasksPath, paths.blocked, paths.decide].map(readReportFile),
-  );
+  const [csv, blocked, decide] = await Promise.all([paths.summaryCsv, paths.blocked, paths.decide].map(readReportFile));
+  // A task list may be the user's link, but what is opened must lie inside the repository (file-within.ts).
+  const tasks = readFileWithin(paths.root, tasksPath);
   const lastRun = await readLastRun(paths.records);
   const parsed = tasks === undefined ? undefined : parseTasks(tasks);
   if (parsed && !parsed.ok)

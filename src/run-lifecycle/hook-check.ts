@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { findExecutable } from '../process/find-executable.js';
-import { unlessMissing } from '../files/missing-file.js';
+import { readOwnFile } from '../files/own-file.js';
 import { AGENT_KINDS, dialectOf } from '../agent/dialects.js';
 import type { StopHook } from '../agent/stop-hook.js';
 import { PACKAGE_NAME } from '../package-info.js';
@@ -49,7 +48,8 @@ async function readSettings(root: string, hook: StopHook): Promise<(string | und
   for (const name of hook.readFrom) {
     const path = join(root, name);
     try {
-      texts.push(await unlessMissing(() => readFile(path, 'utf8')));
+      // In the work tree, the agent's to write: a FIFO there hung the dry run; readOwnFile refuses it at once.
+      texts.push(await readOwnFile(path));
     } catch (error) {
       return `cannot read ${name} (${(error as Error).message.split('\n')[0]}), so whether it starts is unknown`;
     }

@@ -12,7 +12,7 @@ import { readPromptFile } from '../files/prompt-file.js';
 import { recordedReplay } from '../files/last-run.js';
 import type { RecordPaths, RunPaths } from '../files/record-paths.js';
 import { answerDecide, decideAnswer, decideQuestion, resolveBlocked } from '../files/signal-files.js';
-import { ownFolder, readOwnFile } from '../files/own-file.js';
+import { ownFolder, readOwnFile, readOwnFileNoLink } from '../files/own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { readTasks } from '../files/tasks.js';
 import { misspeltTaskKeys } from '../files/task-key-typos.js';
@@ -220,13 +220,14 @@ function exampleCheck(tasks: TaskList, shown: string, yes: boolean): Check {
 
 /** A BLOCKED or an unanswered DECIDE waits for a human: no agent call until it is resolved. */
 async function checkPendingHuman(paths: RunPaths, shown: (path: string) => string): Promise<Check> {
-  const blocked = await readOwnFile(paths.blocked);
+  // Quoted in the refusal and in last-run.json, which the next agent reads: a link it planted is refused.
+  const blocked = await readOwnFileNoLink(paths.blocked);
   if (blocked !== undefined) {
     const reason = blocked.split('\n').slice(1).join(' ').trim() || blocked.trim();
     const fix = resolveBlocked(shown(paths.blocked), await answerReplays(paths));
     return failed('signals', new RalphError('blocked', `the loop is blocked: ${reason}`, fix));
   }
-  const decide = await readOwnFile(paths.decide);
+  const decide = await readOwnFileNoLink(paths.decide);
   if (decide !== undefined && !decideAnswer(decide)) {
     const fix = answerDecide(shown(paths.decide), await answerReplays(paths));
     return failed('signals', new RalphError('decide', `a decision is pending: ${decideQuestion(decide)}`, fix));

@@ -5,7 +5,7 @@ import { readCsvEnds } from '../files/csv-tail.js';
 import { readCheckedLastRun } from '../files/last-run.js';
 import type { RecordPaths, RunPaths } from '../files/record-paths.js';
 import { blockedReason, decideAnswer, decideQuestion } from '../files/signal-files.js';
-import { readOwnFile } from '../files/own-file.js';
+import { readOwnFileNoLink } from '../files/own-file.js';
 import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
 import { countStories, openStories, type ReviewPolicy } from '../domain/tasks.js';
 import type { LastRunFile } from '../files/last-run-schema.js';
@@ -94,8 +94,9 @@ export async function readStatus(
     readTasksStatus(paths, options.policy, options.now),
     readLoopStatus(paths.active, options.now),
     readKilledRun(paths.active),
-    readOwnFile(paths.blocked),
-    readOwnFile(paths.decide),
+    // Shown outside the agent's box: a link it planted (to ~/.ssh/id_rsa) is refused, never followed.
+    readOwnFileNoLink(paths.blocked),
+    readOwnFileNoLink(paths.decide),
     readLastRunStatus(paths.records),
     readRecentIterations(paths.summaryCsv, options.rows),
   ]);

@@ -97,6 +97,20 @@ describe("ralph's files with the agent's links and FIFOs in their place", () => 
     expect(repo.lastRun()).toMatchObject({ reason: 'io_error', exitCode: 74 });
   });
 
+  it.each(['blocked.txt', 'decide.txt'])(
+    'a link the last agent left at ralph/%s: the next start refuses it (74), never quoting its target',
+    async (name) => {
+      const repo = await makeRepo();
+      const outside = await outsideFile();
+      await symlink(outside.path, join(repo.root, 'ralph', name));
+      const result = await runRalph(repo, ['run']);
+      expect(result.code).toBe(74);
+      expect(result.stderr).toContain(`ralph/${name} is a symbolic link (to ${outside.path})`);
+      expect(result.stdout + result.stderr).not.toContain('export PATH');
+      expect(JSON.stringify(repo.lastRun())).not.toContain('export PATH');
+    },
+  );
+
   it('a linked ralph/logs is refused before the agent is called, and nothing is written beyond it', async () => {
     const repo = await makeRepo();
     const outside = await outsideFile();

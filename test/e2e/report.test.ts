@@ -85,12 +85,12 @@ describe('ralph report', () => {
     expect(await readFile(join(repo.root, 'ralph/logs/report.html'), 'utf8')).toContain('No iteration has run yet');
   });
 
-  it('an unreadable file: 64 naming it', async () => {
+  it('a file that is no regular file: 74 naming it', async () => {
     const repo = await makeRepo();
     await mkdir(join(repo.root, 'ralph/logs/summary.csv'), { recursive: true });
     const result = await runRalph(repo, ['report']);
-    expect(result.code).toBe(64);
-    expect(result.stderr).toContain('ralph/logs/summary.csv could not be read');
+    expect(result.code).toBe(74);
+    expect(result.stderr).toContain('ralph/logs/summary.csv is a folder, not a regular file');
     expect(result.stderr.split('\n').filter(Boolean).length).toBeLessThanOrEqual(2);
   });
 

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentPreflight, AgentSetting, LoginReading, ServiceEndpoint } from '../preflight-types.js';
 import { endpointFrom } from '../service-endpoint.js';
+import { peekClientFile } from '../../files/read-cap.js';
 
 /**
  * Amp's login and server. Without a key it prints a login URL and waits for a pasted code; without
@@ -26,7 +26,8 @@ export async function ampLogin(env: NodeJS.ProcessEnv): Promise<LoginReading> {
   if ((env.AMP_API_KEY ?? '').trim() !== '') return { state: 'ok', detail: 'AMP_API_KEY is set' };
   const data = env.XDG_DATA_HOME?.trim() || join(env.HOME ?? homedir(), '.local', 'share');
   const secrets = join(data, 'amp', 'secrets.json');
-  const text = await readFile(secrets, 'utf8').catch(() => undefined);
+  // The client's state is the agent's to write: a FIFO there is no secrets file, and no hang.
+  const text = await peekClientFile(secrets);
   if (text === undefined) return { state: 'missing', detail: `no AMP_API_KEY, and no ${secrets}` };
   const server = serverOf(env);
   if (server !== undefined && text.includes(`"apiKey@${server}`))

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentPreflight, AgentSetting, LoginReading, ServiceEndpoint } from '../preflight-types.js';
 import { endpointFrom } from '../service-endpoint.js';
+import { peekClientFile } from '../../files/read-cap.js';
 
 /** The variables Gemini CLI names when it has no auth method (0.61, its exit-41 message). */
 const GEMINI_AUTH_VARIABLES = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_GENAI_USE_GCA'];
@@ -28,7 +28,8 @@ export async function geminiLogin(env: NodeJS.ProcessEnv): Promise<LoginReading>
   const variable = GEMINI_AUTH_VARIABLES.find((name) => (env[name] ?? '').trim() !== '');
   if (variable) return { state: 'ok', detail: `${variable} is set` };
   const settings = join(env.HOME ?? homedir(), '.gemini', 'settings.json');
-  const text = await readFile(settings, 'utf8').catch(() => undefined);
+  // The client's state is the agent's to write: a FIFO there is no settings file, and no hang.
+  const text = await peekClientFile(settings);
   if (text === undefined) return { state: 'missing', detail: `no auth variable, and no ${settings}` };
   if (/"selectedType"\s*:\s*"[^"]+"/.test(text))
     return { state: 'ok', detail: `an auth type is selected in ${settings}` };

@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { readSmallRegularFile } from '../../files/read-cap.js';
 
 /** What ralph reads of OpenCode's config: its model, and each provider's base URL and key. */
 export interface OpencodeConfig {
@@ -26,12 +26,9 @@ export function readOpencodeConfig(env: NodeJS.ProcessEnv): OpencodeConfig {
   return text === undefined ? { source: path, providers: {} } : fromText(text, path);
 }
 
+/** A FIFO the agent put there (the client's state is its to write) is no config, and no hang. */
 function readSmall(path: string): string | undefined {
-  try {
-    return statSync(path).size > MAX_CONFIG_BYTES ? undefined : readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  return readSmallRegularFile(path, MAX_CONFIG_BYTES);
 }
 
 /** The provider and model the config names (`provider/model`); OpenCode's own free default without one. */

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentPreflight, AgentSetting, LoginReading, ServiceEndpoint } from '../preflight-types.js';
 import { endpointFrom } from '../service-endpoint.js';
 import { opencodeModel, readOpencodeConfig, type OpencodeConfig } from './config.js';
+import { peekClientFile } from '../../files/read-cap.js';
 
 /** Where each provider ralph knows sends its calls, and the variable that holds its key. */
 const PROVIDERS: Record<string, { url: string; keys: string[] }> = {
@@ -69,7 +69,8 @@ export async function opencodeLogin(config: OpencodeConfig, env: NodeJS.ProcessE
   if (variable) return { state: 'ok', detail: `${where}: ${variable} is set` };
   const data = env.XDG_DATA_HOME?.trim() || join(env.HOME ?? homedir(), '.local', 'share');
   const auth = join(data, 'opencode', 'auth.json');
-  const stored = await readFile(auth, 'utf8').catch(() => '');
+  // The client's state is the agent's to write: a FIFO there is no login, and no hang.
+  const stored = (await peekClientFile(auth)) ?? '';
   if (stored.includes(`"${provider}"`)) return { state: 'ok', detail: `${where}: a login in ${auth}` };
   if (provider === 'opencode') return { state: 'ok', detail: `${where} needs no key` };
   if (PROVIDERS[provider]) return { state: 'missing', detail: `${where} has no key (config, variable or ${auth})` };

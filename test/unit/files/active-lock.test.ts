@@ -1,8 +1,15 @@
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ActiveLock, currentOwner, lockRefusal, readDeadActive } from '../../../src/files/active-lock.js';
+import {
+  ActiveLock,
+  currentOwner,
+  lockRefusal,
+  readDeadActive,
+  readLiveActive,
+} from '../../../src/files/active-lock.js';
 
 const cleanup: string[] = [];
 afterEach(async () => {
@@ -157,5 +164,45 @@ describe('ActiveLock.update', () => {
     await writeFile(lock.path, `${(await content(lock))!}{"pid": ${process.pid}, "iter`);
     expect(await lockRefusal(lock.path)).toMatchObject({ message: expect.stringContaining('iteration 2)') });
     await lock.release();
+  });
+});
+
+describe('a FIFO in place of the lock (the agent can write ralph/)', () => {
+  const refused = { kind: 'io', message: expect.stringContaining('.ralph-active is a FIFO (named pipe)') };
+  const plantFifo = async (lock: ActiveLock) => {
+    await rm(lock.path, { force: true });
+    execFileSync('mkfifo', [lock.path]);
+  };
+
+  it('never waits on it: the run releases its lock and leaves the FIFO, which is not its own', async () => {
+    const lock = await heldLock();
+    await plantFifo(lock);
+    expect(await lockRefusal(lock.path)).toMatchObject({
+      kind: 'setup',
+      message: expect.stringContaining('its ralph/.ralph-active is missing or does not name it'),
+    });
+    await expect(lock.update({ iteration: 2 })).rejects.toMatchObject(refused);
+    await lock.release();
+    expect((await lstat(lock.path)).isFIFO()).toBe(true);
+    expect(await lockRefusal(lock.path)).toBeUndefined();
+  });
+
+  it('refuses it at the next start and in status, naming it, and holds no lock after', async () => {
+    const lock = await heldLock();
+    await lock.release();
+    await plantFifo(lock);
+    await expect(readLiveActive(lock.path)).rejects.toMatchObject(refused);
+    await expect(readDeadActive(lock.path)).rejects.toMatchObject(refused);
+    const next = new ActiveLock(lock.path, {
+      ...currentOwner('run-2'),
+      startedAt: '',
+      iteration: 0,
+      thisRun: 0,
+      maxIterations: 1,
+      stuckCount: 0,
+      mode: 'implement',
+    });
+    await expect(next.acquire()).rejects.toMatchObject(refused);
+    expect(await lockRefusal(lock.path)).toBeUndefined();
   });
 });

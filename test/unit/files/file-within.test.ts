@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFileWithin } from '../../../src/files/file-within.js';
+import { MAX_READ_BYTES } from '../../../src/files/read-cap.js';
 
 /** A repository folder and a secret beside it, outside. */
 function place() {
@@ -48,6 +49,23 @@ describe('readFileWithin: what ralph reads of the agent outside the box stays in
     execFileSync('mkfifo', [join(root, 'ralph/tasks.json')]);
     expect(() => readFileWithin(root, join(root, 'ralph/tasks.json'))).toThrow(
       /a FIFO \(named pipe\), not a regular file/,
+    );
+  });
+
+  it('refuses a task list over the cap before reading it: one line naming it, the cap and the fix', () => {
+    const { root } = place();
+    const path = join(root, 'ralph/tasks.json');
+    // Sparse: the size the agent can give a file for free, no disk or memory spent here.
+    writeFileSync(path, '{}');
+    truncateSync(path, MAX_READ_BYTES + 1);
+    expect(() => readFileWithin(root, path)).toThrow(
+      expect.objectContaining({
+        kind: 'io',
+        message: expect.stringMatching(
+          /tasks\.json holds 67108865 bytes, more than the 64 MiB ralph reads of one file$/,
+        ),
+        hint: expect.stringContaining('restore it'),
+      }),
     );
   });
 });

@@ -1,10 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readFile, readlink, realpath, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readlink, realpath, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendOwnFile, createOwnFile, openOwnFileForReading, readOwnFile } from '../../../src/files/own-file.js';
+import {
+  appendOwnFile,
+  createOwnFile,
+  openOwnFileForReading,
+  readOwnFile,
+  readOwnFileNoLink,
+} from '../../../src/files/own-file.js';
 import { replaceOwnFile } from '../../../src/files/replace-own-file.js';
+import { MAX_READ_BYTES } from '../../../src/files/read-cap.js';
 
 /** A repository root with ralph/logs, and a file outside it that a planted link points to. */
 async function setUp() {
@@ -108,5 +115,27 @@ describe('reading one of ralph’s files', () => {
     await symlink(outside, join(root, 'ralph/prompt.md'));
     expect(await readOwnFile(join(root, 'ralph/prompt.md'))).toBe('untouched\n');
     expect(await readOwnFile(join(root, 'ralph/missing.txt'))).toBeUndefined();
+  });
+
+  it('refuses a link where no link may be followed, saying that it reads, naming the target', async () => {
+    const { root, outside } = await setUp();
+    await symlink(outside, join(root, 'ralph/blocked.txt'));
+    await expect(readOwnFileNoLink(join(root, 'ralph/blocked.txt'))).rejects.toMatchObject({
+      kind: 'io',
+      message: expect.stringContaining(`blocked.txt is a symbolic link (to ${outside})`),
+      hint: 'ralph reads only regular files it owns; remove the link',
+    });
+  });
+
+  it('refuses a file over the cap before reading it, whichever way it is read', async () => {
+    const { root } = await setUp();
+    const path = join(root, 'ralph/decide.txt');
+    await writeFile(path, '');
+    await truncate(path, MAX_READ_BYTES + 1);
+    const refused = { kind: 'io', message: expect.stringContaining('decide.txt holds 67108865 bytes, more than') };
+    await expect(readOwnFile(path)).rejects.toMatchObject(refused);
+    await expect(readOwnFileNoLink(path)).rejects.toMatchObject(refused);
+    await truncate(path, MAX_READ_BYTES);
+    expect((await readOwnFile(path))?.length).toBe(MAX_READ_BYTES);
   });
 });

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findGitDirs, readHeadFromFiles } from '../../../src/git/head-file.js';
 import { createGit } from '../../../src/git/repository.js';
+import { MAX_READ_BYTES } from '../../../src/files/read-cap.js';
 
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'T',
@@ -96,6 +97,22 @@ describe('readHeadFromFiles', () => {
     const root = await mkdtemp(join(tmpdir(), 'ralph-head-none-'));
     cleanup.push(root);
     expect(await findGitDirs(root)).toBeUndefined();
+  });
+
+  it('never reads a packed-refs over the cap, nor a HEAD of more than a line: the caller asks git', async () => {
+    const { root, git, commit } = await repo();
+    commit('one');
+    git('pack-refs', '--all', '--prune');
+    // Sparse, as the agent can make it in .git/ for free: its size alone refuses it.
+    await truncate(join(root, '.git/packed-refs'), MAX_READ_BYTES + 1);
+    await expect(headOf(root)).rejects.toMatchObject({
+      kind: 'io',
+      message: expect.stringContaining('packed-refs holds 67108865 bytes'),
+    });
+    await writeFile(join(root, '.git/HEAD'), `ref: refs/heads/main${' '.repeat(64 * 1024)}\n`);
+    await expect(headOf(root)).rejects.toMatchObject({
+      message: expect.stringContaining('HEAD holds 65557 bytes, more than the 64 KiB'),
+    });
   });
 });
 

@@ -120,6 +120,19 @@ describe("ralph's git with the repository's executable configuration", () => {
     await waitFor(() => !isAlive(sleeper));
   });
 
+  it('a git held by a FIFO the agent put in .git/ is stopped, and the fix names FIFOs there', async () => {
+    const repo = await realRepository('ralph-safe-git-');
+    repo.git('commit', '-q', '--allow-empty', '-m', 'one');
+    execFileSync('mkfifo', [join(repo.root, '.git/objects/info/alternates')]);
+    const failure = await runGit(repo.root, ['cat-file', '-p', 'HEAD'], { timeoutMs: 500 }).catch(
+      (error: unknown) => error,
+    );
+    expect(gitFailure(failure, ['cat-file'])).toMatchObject({
+      message: expect.stringMatching(/^git cat-file failed: no answer within/),
+      hint: expect.stringContaining('a FIFO the agent put in .git/: `find .git -type p`'),
+    });
+  });
+
   it('a git that prints without end is stopped at the cap and fails, never answering with part of it', async () => {
     const repo = await realRepository('ralph-safe-git-');
     repo.git('config', 'alias.flood', '!exec yes');

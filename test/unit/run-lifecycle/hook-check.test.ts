@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,7 +76,7 @@ describe("checkStopHook: will Claude Code's Stop hook start?", () => {
     expect(await check(root, '/nowhere')).toMatchObject({
       status: 'warning',
       detail: expect.stringMatching(
-        /^cannot read \.claude\/settings\.json \(EISDIR: .*\), so whether it starts is unknown$/,
+        /^cannot read \.claude\/settings\.json \(.*settings\.json is a folder, not a regular file\), so whether it starts is unknown$/,
       ),
     });
   });
@@ -84,5 +85,16 @@ describe("checkStopHook: will Claude Code's Stop hook start?", () => {
     const root = await repoWithHook();
     expect(await checkStopHook(root, { cwd: root, agentBin: './my-agent.sh', agentEnv: {} })).toBeUndefined();
     expect(await checkStopHook(root, { cwd: root, agentEnv: {} })).toBeUndefined();
+  });
+
+  it('warns, without waiting, when the agent put a FIFO in place of a settings file', async () => {
+    const root = await repoWithHook('ralph hook stop');
+    execFileSync('mkfifo', [join(root, '.claude/settings.local.json')]);
+    expect(await check(root, await folderWithRalph())).toMatchObject({
+      status: 'warning',
+      detail: expect.stringMatching(
+        /^cannot read \.claude\/settings\.local\.json \(.*is a FIFO \(named pipe\), not a regular file\)/,
+      ),
+    });
   });
 });
