@@ -9,6 +9,7 @@ import { recordLoopHead } from '../files/loop-heads.js';
 import { recordDir } from '../git/record-dir.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
 import { gitOutput } from '../git/safe-git.js';
+import { foreignGitDirs } from '../git/worktree-git-dirs.js';
 import {
   addWorktree,
   branchExists,
@@ -187,10 +188,11 @@ export async function notOurWorktree(
   const gitStats = await lstat(dotGit).catch(() => undefined);
   if (!gitStats?.isFile()) return 'its .git is not a file';
   const pointer = /^gitdir: (.+)$/m.exec((await readOwnFile(dotGit).catch(() => undefined)) ?? '')?.[1]?.trim();
-  const records = join(await commonGitDir(root), 'worktrees');
+  const common = await commonGitDir(root);
+  const records = join(common, 'worktrees');
   const inside = pointer === undefined ? '..' : relative(records, pointer);
   if (inside === '' || inside.startsWith('..') || inside.includes(sep)) return 'its .git points elsewhere';
-  return undefined;
+  return await foreignGitDirs(dir, common);
 }
 
 /**

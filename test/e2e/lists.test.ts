@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -302,6 +302,21 @@ describe('run --worktree: a loop on its own worktree', () => {
     const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
     expect(result.code).toBe(64);
     expect(result.stderr).toContain('(its .git points elsewhere)');
+  });
+
+  it("refuses a worktree whose git dir's commondir leads to another repository (one in the client's state)", async () => {
+    const repo = await repoWithLists();
+    await repo.steps([{ commit: true }]);
+    await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json', '--max-iterations', '1']);
+    // As an agent would: a git dir of its own where the box lets it write, with a config that runs a program.
+    const planted = await makeRepo();
+    await writeFile(join(repo.root, '.git/worktrees/ralph-api/commondir'), `${join(planted.root, '.git')}\n`);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toMatch(
+      /^ralph: ralph\/worktrees\/ralph-api exists but is not a worktree of this repository \(its git dir's commondir leads to \S+, not \S+\); nothing was deleted/,
+    );
+    expect(repo.calls()).toBe(1);
   });
 
   it('refuses two lists naming one branch, naming both', async () => {
