@@ -1,12 +1,14 @@
 import { lstat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { ownFolder, readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { ralphPaths } from '../files/paths.js';
 import { parseTasks } from '../files/tasks.js';
 import { recordLoopHead } from '../files/loop-heads.js';
-import { recordDir } from '../git/record-dir.js';
+import { recordDir, sharedRecordDir } from '../git/record-dir.js';
+import { findGitDirs } from '../git/head-file.js';
+import { isMadeWorktree, MADE_WORKTREES_FILE, recordMadeWorktree } from '../files/made-worktrees.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
 import { gitOutput } from '../git/safe-git.js';
 import { foreignGitDirs } from '../git/worktree-git-dirs.js';
@@ -145,6 +147,9 @@ async function addListWorktree(root: string, dir: string, branch: string, from: 
       `cannot add the worktree ${shown(root, dir)} on branch ${branch}: ${added.reason}`,
       'free the branch (a branch is checked out in one place only), or remove what is in the way',
     );
+  const made = await findGitDirs(dir);
+  if (made)
+    await recordMadeWorktree(await sharedRecordDir(root), { dir: shown(root, dir), name: basename(made.gitDir) });
   const startedFrom = exists ? `branch ${branch}` : `new branch ${branch} from ${from ?? 'HEAD'}`;
   const ignoredFrom = exists && from !== undefined ? ` (--from ${from} ignored: the branch exists)` : '';
   return `worktree ${shown(root, dir)} added on ${startedFrom}${ignoredFrom}`;
@@ -163,7 +168,7 @@ async function proveOurs(root: string, dir: string, branch: string): Promise<voi
     throw new RalphError(
       'setup',
       `${shown(root, dir)} exists but is not a worktree of this repository (${why}); nothing was deleted`,
-      'move it away, then run again',
+      `move it away (\`git worktree remove ${shown(root, dir)}\` keeps its branch), then run again`,
     );
   const entry = entries.find((worktree) => worktree.path === dir)!;
   if (entry.branch !== branch)
@@ -192,7 +197,10 @@ export async function notOurWorktree(
   const records = join(common, 'worktrees');
   const inside = pointer === undefined ? '..' : relative(records, pointer);
   if (inside === '' || inside.startsWith('..') || inside.includes(sep)) return 'its .git points elsewhere';
-  return await foreignGitDirs(dir, common);
+  const foreign = await foreignGitDirs(dir, common);
+  if (foreign) return foreign;
+  const made = await isMadeWorktree(join(common, 'ralph'), { dir: shown(root, dir), name: inside });
+  return made ? undefined : `ralph has no record of making it, in ${join(common, 'ralph', MADE_WORKTREES_FILE)}`;
 }
 
 /**
