@@ -5,6 +5,7 @@ import { readLastRunText } from '../files/last-run.js';
 import { addRunOptions, givenRunFlags } from './run-flags.js';
 import type { ReplayedRun, ReplaySource } from '../commands/answer.js';
 import { neutralise } from '../text/neutralise.js';
+import { unvouchedWorktree } from '../lists/list-worktree.js';
 import { replayedAgentBin, replayedBox, replayedFiles, withRecordedLimit } from './replay-limits.js';
 
 /**
@@ -20,6 +21,10 @@ export async function readLastRunArgs(source: ReplaySource): Promise<ReplayedRun
   const text = await readLastRunText(source.records);
   const hint = 'nothing was answered: answer without --run, then run `ralph run` with your options yourself';
   if (text === undefined) throw new RalphError('setup', `--run: ${shown} not found (no run recorded yet)`, hint);
+  // A worktree ralph did not make holds records no box kept: the agent may have written them.
+  const unvouched = await unvouchedWorktree(source.root);
+  if (unvouched !== undefined)
+    throw new RalphError('setup', `--run: ${shown} lies in a worktree ralph cannot vouch for (${unvouched})`, hint);
   const parsed = parseJson(text);
   const record: unknown = parsed.ok ? parsed.value : undefined;
   const stored: unknown =

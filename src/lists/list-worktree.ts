@@ -1,12 +1,12 @@
-import { lstat } from 'node:fs/promises';
-import { basename, join, relative, sep } from 'node:path';
+import { lstat, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { ownFolder, readOwnFile, replaceOwnFile } from '../files/own-file.js';
 import { ralphPaths } from '../files/paths.js';
 import { parseTasks } from '../files/tasks.js';
 import { recordLoopHead } from '../files/loop-heads.js';
-import { recordDir, sharedRecordDir } from '../git/record-dir.js';
+import { recordDir, sharedRecordDir, workTreeGitDirs } from '../git/record-dir.js';
 import { findGitDirs } from '../git/head-file.js';
 import { isMadeWorktree, MADE_WORKTREES_FILE, recordMadeWorktree } from '../files/made-worktrees.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
@@ -177,6 +177,20 @@ async function proveOurs(root: string, dir: string, branch: string): Promise<voi
       `${shown(root, dir)} is on ${entry.branch ? `branch ${entry.branch}` : 'a detached HEAD'}, not the list's branch ${branch}`,
       `switch it back: git -C ${shown(root, dir)} switch ${branch}`,
     );
+}
+
+/**
+ * Why the work tree at `root`, when it is one of its repository's `ralph/worktrees/`, is not one
+ * ralph can vouch for (notOurWorktree); undefined for any other work tree. Its repository is found
+ * from where its git dir really lies, never from its `commondir`, which is what is in question.
+ */
+export async function unvouchedWorktree(root: string): Promise<string | undefined> {
+  const dirs = await workTreeGitDirs(root);
+  if (dirs.gitDir === dirs.commonDir) return undefined;
+  const top = dirname(dirname(dirname(await realpath(dirs.gitDir))));
+  const inside = relative(join(top, WORKTREES_DIR), root);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return undefined;
+  return await notOurWorktree(top, root, await listWorktrees(top));
 }
 
 /** Why the folder at `dir` is not one of this repository's worktrees; undefined when it is. */

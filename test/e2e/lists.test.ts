@@ -338,6 +338,12 @@ describe('run --worktree: a loop on its own worktree', () => {
         /^ralph: ralph\/worktrees\/ralph-api exists but is not a worktree of this repository \(ralph has no record of making it, in \S+\/\.git\/ralph\/worktrees\.jsonl\); nothing was deleted/,
       );
     }
+    // Typed in the worktree itself: its record is no one's word either.
+    const inside = await runRalph(repo, ['answer', '--run', 'done'], { cwd: 'ralph/worktrees/ralph-api' });
+    expect(inside.code).toBe(64);
+    expect(inside.stderr).toMatch(
+      /^ralph: --run: \S+last-run\.json lies in a worktree ralph cannot vouch for \(ralph has no record of making it/,
+    );
     expect(repo.read('ralph/worktrees/ralph-api/ralph/blocked.txt')).toContain('need a human');
     expect(repo.calls()).toBe(0);
   });
