@@ -6,6 +6,7 @@ import type { PlacedMount } from './bubblewrap.js';
 import type { BoxRequest } from './box-request.js';
 import { absentRedirects } from './git-redirects.js';
 import { clientGuard, type ClientGuard } from './client-guard.js';
+import { ownFolder } from '../files/own-file.js';
 import { recordNested, type NestedRecord } from './nested-repos.js';
 
 /** The rules for this work tree, as mounts of paths that exist (a rule for a missing path is skipped). */
@@ -22,18 +23,21 @@ export async function placedMounts(
   const workTree = await realpath(request.root);
   const dirs = await workTreeGitDirs(workTree);
   const [gitDir, commonDir] = await Promise.all([realpath(dirs.gitDir), realpath(dirs.commonDir)]);
-  // Made before the box, so that they are there to be bound read-only: a missing one the agent could make its own.
+  // Made before the box, so that they are there to be bound read-only: a missing one the agent could
+  // make its own. The worktrees' folders among them: a worktree the agent added there, with records of
+  // its own under its git dir, would be one ralph reuses and whose forged records it replays.
   const records = await recordDir(workTree);
   const nested = await recordNested(workTree, commonDir);
   const mustExist = [
     records,
-    join(commonDir, 'ralph'),
-    join(commonDir, 'hooks'),
-    join(commonDir, 'info'),
-    join(workTree, 'ralph', 'logs'),
+    ...['ralph', 'hooks', 'info', 'worktrees'].map((name) => join(commonDir, name)),
     ...nested.mustExist,
   ];
-  if (!request.dryRun) await Promise.all(mustExist.map((dir) => mkdir(dir, { recursive: true })));
+  if (!request.dryRun) {
+    await Promise.all(mustExist.map((dir) => mkdir(dir, { recursive: true })));
+    // In the work tree, the agent's to write: a `ralph` made a link elsewhere is refused, never followed.
+    for (const name of ['logs', 'worktrees']) await ownFolder(workTree, join(workTree, 'ralph', name));
+  }
   const extras = await userExtras(request, { workTree, home, visible });
   const places = {
     workTree,

@@ -5,7 +5,8 @@ import { readLastRunText } from '../files/last-run.js';
 import { addRunOptions, givenRunFlags } from './run-flags.js';
 import type { ReplayedRun, ReplaySource } from '../commands/answer.js';
 import { neutralise } from '../text/neutralise.js';
-import { replayedAgentBin, replayedFiles, withRecordedLimit } from './replay-limits.js';
+import { unvouchedWorktree } from '../lists/list-worktree.js';
+import { replayedAgentBin, replayedBox, replayedFiles, withRecordedLimit } from './replay-limits.js';
 
 /**
  * The last run's flags, from ralph's own record of it (never the copy in ralph/logs/, which the agent
@@ -20,6 +21,10 @@ export async function readLastRunArgs(source: ReplaySource): Promise<ReplayedRun
   const text = await readLastRunText(source.records);
   const hint = 'nothing was answered: answer without --run, then run `ralph run` with your options yourself';
   if (text === undefined) throw new RalphError('setup', `--run: ${shown} not found (no run recorded yet)`, hint);
+  // A worktree ralph did not make holds records no box kept: the agent may have written them.
+  const unvouched = await unvouchedWorktree(source.root);
+  if (unvouched !== undefined)
+    throw new RalphError('setup', `--run: ${shown} lies in a worktree ralph cannot vouch for (${unvouched})`, hint);
   const parsed = parseJson(text);
   const record: unknown = parsed.ok ? parsed.value : undefined;
   const stored: unknown =
@@ -38,6 +43,7 @@ export async function readLastRunArgs(source: ReplaySource): Promise<ReplayedRun
       'nothing was answered: answer without --run, then run `ralph run …` yourself with the flags you mean',
     );
   const replayed = parseRunArgs(stored, shown, hint);
+  replayedBox(replayed.flags, shown);
   await replayedFiles(replayed.flags, source.root, shown);
   await replayedAgentBin(replayed.flags, source.root, shown);
   const { replayMaxIterations } = record as { replayMaxIterations?: unknown };
@@ -45,10 +51,12 @@ export async function readLastRunArgs(source: ReplaySource): Promise<ReplayedRun
 }
 
 /**
- * The words a replay never takes from the file, and why. Each names a program to run or turns one of
- * ralph's checks off: without a box the agent can write even ralph's record, so these come from the
- * human's own command line only. ralph never records --notify (a URL may hold a token), so one there was put there.
- * --agent-bin is taken only for a program the agent could already make run (replay-limits.ts).
+ * The words a replay never takes from the file, and why. Each names a program to run or a file to
+ * write, widens the agent's box, or turns one of ralph's checks off: without a box the agent can write
+ * even ralph's record, and a worktree it made before one held them has records of its own, so these
+ * come from the human's own command line only. ralph never records --notify (a URL may hold a token),
+ * so one there was put there. --agent-bin is taken only for a program the agent could already make
+ * run (replay-limits.ts).
  */
 const FROM_YOU_ONLY: Readonly<Record<string, string>> = {
   '--notify': 'ralph never records there and which names a program or an address to send to',
@@ -57,6 +65,11 @@ const FROM_YOU_ONLY: Readonly<Record<string, string>> = {
   '--allow-dirty': 'turns the check for uncommitted changes off',
   '--skip-preflight': "turns the agent's preflight off",
   '--no-branch': "turns the switch to the task list's branch off",
+  // The box: a replay never widens it (replayedBox keeps only a box named and the allow-list).
+  '--box-write': "widens the agent's box",
+  '--box-allow-host': "widens the agent's network",
+  '--sandbox': 'runs the agent in a Docker sandbox instead of the box, which holds less of the repository',
+  '--events-file': 'names a file ralph writes, outside the box',
 };
 
 /** Parses the words as `ralph run` would, with a command of its own that prints nothing and exits nowhere. */

@@ -62,3 +62,26 @@ export function withRecordedLimit(flags: Flags, recorded: unknown, shown: string
     'nothing was answered: answer without --run, then type `ralph run --max-iterations …` yourself to raise it',
   );
 }
+
+/**
+ * The box's mode and network as a replay may take them: only the narrowest, a box named (which never
+ * runs without one) and the allow-list. A flag replayed stands above the person's RALPH_BOX and
+ * config, so `--box auto` or `--box-network open` there would undo a box they asked for elsewhere.
+ */
+const NARROWEST: { readonly [K in 'box' | 'boxNetwork']: { flag: string; kept: readonly unknown[] } } = {
+  box: { flag: '--box', kept: ['bubblewrap', 'seatbelt'] },
+  boxNetwork: { flag: '--box-network', kept: ['allow-list'] },
+};
+
+/** Refuses a replay that would give the agent a wider box than the narrowest: that is the person's to type. */
+export function replayedBox(flags: Flags, shown: string): void {
+  for (const [key, { flag, kept }] of Object.entries(NARROWEST)) {
+    const value = flags[key as keyof typeof NARROWEST];
+    if (value === undefined || kept.includes(value)) continue;
+    throw new RalphError(
+      'setup',
+      `--run: ${shown} holds ${flag} ${neutralise(typeof value === 'string' ? value : JSON.stringify(value))}, which would widen the agent's box; a replay takes only ${kept.join(' or ')}`,
+      `nothing was answered: answer without --run, then type \`ralph run ${flag} …\` yourself if you mean it`,
+    );
+  }
+}

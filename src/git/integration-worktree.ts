@@ -4,6 +4,8 @@ import { RalphError } from '../errors.js';
 import { ownFolder } from '../files/own-file.js';
 import { gitOutput } from './safe-git.js';
 import { worktreeOutput } from './worktree-command.js';
+import { foreignGitDirs } from './worktree-git-dirs.js';
+import { commonGitDir } from './worktrees.js';
 
 /**
  * The integration's worktree at `dir`, detached at `at.commit`: made when missing, else reset there.
@@ -25,10 +27,16 @@ export async function openIntegrationWorktree(
     return;
   }
   const listed = present.isDirectory() ? await worktreeBranch(root, await realpath(dir), signal) : undefined;
-  if (listed !== DETACHED && listed !== `refs/heads/${at.branch}`)
+  const foreign =
+    listed === DETACHED || listed === `refs/heads/${at.branch}`
+      ? await foreignGitDirs(dir, await commonGitDir(root))
+      : listed === undefined
+        ? 'git lists no worktree there'
+        : `it is on ${listed}`;
+  if (foreign !== undefined)
     throw new RalphError(
       'setup',
-      `${dir} exists but is not a worktree of this repository for ${at.branch}`,
+      `${dir} exists but is not a worktree of this repository for ${at.branch} (${foreign})`,
       'move that folder away (nothing in it was changed), then run again',
     );
   await resetWorktree(dir, at.commit, signal);

@@ -1,5 +1,5 @@
-import { lstat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { lstat, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { ownFolder, readOwnFile } from '../files/own-file.js';
@@ -7,9 +7,12 @@ import { replaceOwnFile } from '../files/replace-own-file.js';
 import { ralphPaths } from '../files/paths.js';
 import { parseTasks } from '../files/tasks.js';
 import { recordLoopHead } from '../files/loop-heads.js';
-import { recordDir } from '../git/record-dir.js';
+import { recordDir, sharedRecordDir, workTreeGitDirs } from '../git/record-dir.js';
+import { findGitDirs } from '../git/head-file.js';
+import { isMadeWorktree, MADE_WORKTREES_FILE, recordMadeWorktree } from '../files/made-worktrees.js';
 import { ensureIgnored } from '../git/ignored-paths.js';
 import { gitOutput } from '../git/safe-git.js';
+import { foreignGitDirs } from '../git/worktree-git-dirs.js';
 import {
   addWorktree,
   branchExists,
@@ -145,6 +148,9 @@ async function addListWorktree(root: string, dir: string, branch: string, from: 
       `cannot add the worktree ${shown(root, dir)} on branch ${branch}: ${added.reason}`,
       'free the branch (a branch is checked out in one place only), or remove what is in the way',
     );
+  const made = await findGitDirs(dir);
+  if (made)
+    await recordMadeWorktree(await sharedRecordDir(root), { dir: shown(root, dir), name: basename(made.gitDir) });
   const startedFrom = exists ? `branch ${branch}` : `new branch ${branch} from ${from ?? 'HEAD'}`;
   const ignoredFrom = exists && from !== undefined ? ` (--from ${from} ignored: the branch exists)` : '';
   return `worktree ${shown(root, dir)} added on ${startedFrom}${ignoredFrom}`;
@@ -163,7 +169,7 @@ async function proveOurs(root: string, dir: string, branch: string): Promise<voi
     throw new RalphError(
       'setup',
       `${shown(root, dir)} exists but is not a worktree of this repository (${why}); nothing was deleted`,
-      'move it away, then run again',
+      `move it away (\`git worktree remove ${shown(root, dir)}\` keeps its branch), then run again`,
     );
   const entry = entries.find((worktree) => worktree.path === dir)!;
   if (entry.branch !== branch)
@@ -172,6 +178,20 @@ async function proveOurs(root: string, dir: string, branch: string): Promise<voi
       `${shown(root, dir)} is on ${entry.branch ? `branch ${entry.branch}` : 'a detached HEAD'}, not the list's branch ${branch}`,
       `switch it back: git -C ${shown(root, dir)} switch ${branch}`,
     );
+}
+
+/**
+ * Why the work tree at `root`, when it is one of its repository's `ralph/worktrees/`, is not one
+ * ralph can vouch for (notOurWorktree); undefined for any other work tree. Its repository is found
+ * from where its git dir really lies, never from its `commondir`, which is what is in question.
+ */
+export async function unvouchedWorktree(root: string): Promise<string | undefined> {
+  const dirs = await workTreeGitDirs(root);
+  if (dirs.gitDir === dirs.commonDir) return undefined;
+  const top = dirname(dirname(dirname(await realpath(dirs.gitDir))));
+  const inside = relative(join(top, WORKTREES_DIR), root);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return undefined;
+  return await notOurWorktree(top, root, await listWorktrees(top));
 }
 
 /** Why the folder at `dir` is not one of this repository's worktrees; undefined when it is. */
@@ -188,10 +208,14 @@ export async function notOurWorktree(
   const gitStats = await lstat(dotGit).catch(() => undefined);
   if (!gitStats?.isFile()) return 'its .git is not a file';
   const pointer = /^gitdir: (.+)$/m.exec((await readOwnFile(dotGit).catch(() => undefined)) ?? '')?.[1]?.trim();
-  const records = join(await commonGitDir(root), 'worktrees');
+  const common = await commonGitDir(root);
+  const records = join(common, 'worktrees');
   const inside = pointer === undefined ? '..' : relative(records, pointer);
   if (inside === '' || inside.startsWith('..') || inside.includes(sep)) return 'its .git points elsewhere';
-  return undefined;
+  const foreign = await foreignGitDirs(dir, common);
+  if (foreign) return foreign;
+  const made = await isMadeWorktree(join(common, 'ralph'), { dir: shown(root, dir), name: inside });
+  return made ? undefined : `ralph has no record of making it, in ${join(common, 'ralph', MADE_WORKTREES_FILE)}`;
 }
 
 /**

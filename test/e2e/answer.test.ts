@@ -235,6 +235,13 @@ describe('ralph answer refuses', () => {
       ['--allow-dirty'],
       ['--skip-preflight'],
       ['--no-branch'],
+      ['--box', 'none', '--agent-bin', './evil.sh'],
+      ['--box=auto'],
+      ['--box-write', '/'],
+      ['--box-network', 'open'],
+      ['--box-allow-host=evil.example'],
+      ['--sandbox'],
+      ['--events-file', join(tmpdir(), 'ralph-replay-events')],
       'run',
     ]) {
       const record = { ...repo.lastRun(), runArgs };
@@ -242,7 +249,7 @@ describe('ralph answer refuses', () => {
       const result = await runRalph(repo, ['answer', '--run', 'Polling.']);
       expect(result.code).toBe(64);
       expect(result.stderr).toMatch(
-        /^ralph: --run: \.git\/ralph\/last-run.json (holds what `ralph run` does not take|records no options|holds --[a-z-]+, which .*; ralph takes that from you|holds --agent-bin sh, a program found on PATH; a replay runs no program from there)/,
+        /^ralph: --run: \.git\/ralph\/last-run.json (holds what `ralph run` does not take|records no options|holds --[a-z-]+, which .*; ralph takes that from you|holds --box(-network)? [a-z]+, which would widen the agent's box|holds --agent-bin sh, a program found on PATH; a replay runs no program from there)/,
       );
       expect(result.stderr).toContain('— nothing was answered: answer without --run');
       expect(repo.read('ralph/decide.txt')).toBe(before);

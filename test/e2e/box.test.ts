@@ -91,6 +91,14 @@ function attacks(home: string, outside: string): string[] {
     ['embed-repo', embedRepo(`touch ${outside}/monitored; false`)],
     ['add-submodule', addSubmodule(`touch ${outside}/monitored; false`)],
     ['forge-last-run', `echo '{"runArgs":["--max-iterations","500"]}' > ralph/logs/last-run.json`],
+    // A worktree of the agent's where ralph keeps the lists' own, with records under its git dir
+    // for `ralph answer --run` to replay there: both folders are made before the box, to be held.
+    ['plant-worktree', 'git worktree add -q --detach ralph/worktrees/planted'],
+    ['plant-worktree-folder', 'mkdir ralph/worktrees/planted'],
+    [
+      'forge-worktree-records',
+      `mkdir -p .git/worktrees/planted/ralph && echo '{}' > .git/worktrees/planted/ralph/last-run.json`,
+    ],
     // The bracket keeps the pattern from matching this very command line. Seatbelt has no PID
     // namespace: there the agent can still signal ralph (docs/sandbox.md), so it is not tried.
     ...(linuxBox ? ([['kill-ralph', `pkill -9 -f 'bin/ralph[.]cjs run'`]] as [string, string][]) : []),
@@ -188,6 +196,9 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       'embed-repo': 'done',
       'add-submodule': 'done',
       'forge-last-run': 'refused',
+      'plant-worktree': 'refused',
+      'plant-worktree-folder': 'refused',
+      'forge-worktree-records': 'refused',
       ...(linuxBox ? { 'kill-ralph': 'refused', 'reach-ssh-agent': 'refused' } : {}),
       'write-client-state': 'done',
       'plant-session-hook': 'done',
@@ -491,6 +502,9 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       'plant-session-hook': 'done',
       'plant-mcp-server': 'done',
       'write-command': 'refused',
+      'plant-worktree': 'refused',
+      'plant-worktree-folder': 'refused',
+      'forge-worktree-records': 'refused',
     });
     expectClientStateClean(home, result.stdout);
     // The user's own git status (as that user: git refuses a repository of another's).

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -304,6 +304,50 @@ describe('run --worktree: a loop on its own worktree', () => {
     expect(result.stderr).toContain('(its .git points elsewhere)');
   });
 
+  it("refuses a worktree whose git dir's commondir leads to another repository (one in the client's state)", async () => {
+    const repo = await repoWithLists();
+    await repo.steps([{ commit: true }]);
+    await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json', '--max-iterations', '1']);
+    // As an agent would: a git dir of its own where the box lets it write, with a config that runs a program.
+    const planted = await makeRepo();
+    await writeFile(join(repo.root, '.git/worktrees/ralph-api/commondir'), `${join(planted.root, '.git')}\n`);
+    const result = await runRalph(repo, ['run', '--worktree', '--tasks', 'ralph/lists/api.json']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toMatch(
+      /^ralph: ralph\/worktrees\/ralph-api exists but is not a worktree of this repository \(its git dir's commondir leads to \S+, not \S+\); nothing was deleted/,
+    );
+    expect(repo.calls()).toBe(1);
+  });
+
+  it('refuses a worktree ralph has no record of making (one the agent added before a box held .git/worktrees)', async () => {
+    const repo = await repoWithLists();
+    repo.git('worktree', 'add', '-q', '-b', 'ralph/api', 'ralph/worktrees/ralph-api');
+    await mkdir(join(repo.root, '.git/worktrees/ralph-api/ralph'), { recursive: true });
+    await writeFile(
+      join(repo.root, '.git/worktrees/ralph-api/ralph/last-run.json'),
+      '{"runArgs":["--max-iterations","9"]}',
+    );
+    await repo.write('ralph/worktrees/ralph-api/ralph/blocked.txt', '## Blocked (from iteration 1)\nneed a human\n');
+    for (const args of [
+      ['run', '--worktree', '--tasks', 'ralph/lists/api.json'],
+      ['answer', '--tasks', 'ralph/lists/api.json', '--run', 'done'],
+    ]) {
+      const result = await runRalph(repo, args);
+      expect(result.code).toBe(64);
+      expect(result.stderr).toMatch(
+        /^ralph: ralph\/worktrees\/ralph-api exists but is not a worktree of this repository \(ralph has no record of making it, in \S+\/\.git\/ralph\/worktrees\.jsonl\); nothing was deleted/,
+      );
+    }
+    // Typed in the worktree itself: its record is no one's word either.
+    const inside = await runRalph(repo, ['answer', '--run', 'done'], { cwd: 'ralph/worktrees/ralph-api' });
+    expect(inside.code).toBe(64);
+    expect(inside.stderr).toMatch(
+      /^ralph: --run: \S+last-run\.json lies in a worktree ralph cannot vouch for \(ralph has no record of making it/,
+    );
+    expect(repo.read('ralph/worktrees/ralph-api/ralph/blocked.txt')).toContain('need a human');
+    expect(repo.calls()).toBe(0);
+  });
+
   it('refuses two lists naming one branch, naming both', async () => {
     const repo = await repoWithLists();
     await addList(repo, 'web2', ['X-1'], { branchName: 'feature/web' });
@@ -583,6 +627,8 @@ describe('run --worktree --dry-run', () => {
     expect(repo.exists('ralph/worktrees')).toBe(false);
     expect(checkoutFingerprint(repo)).toBe(before);
     repo.git('worktree', 'add', '-q', '-b', 'ralph/api', 'ralph/worktrees/ralph-api');
+    // As ralph records a worktree it made: one it has no record of is refused (the next test).
+    await repo.write('.git/ralph/worktrees.jsonl', '{"dir":"ralph/worktrees/ralph-api","name":"ralph-api"}\n');
     const head = repo.git('rev-parse', 'ralph/api');
     const checked = await runRalph(repo, ['run', '--worktree', '--dry-run', '--tasks', 'ralph/lists/api.json']);
     expect(checked.stdout).toContain('ralph/lists/api.json would be committed as ralph/tasks.json');

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { replayedFiles, withRecordedLimit } from '../../../src/cli/replay-limits.js';
+import { replayedBox, replayedFiles, withRecordedLimit } from '../../../src/cli/replay-limits.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -67,5 +67,24 @@ describe('withRecordedLimit: never more iterations than the recorded run had', (
 
   it.each([undefined, 0, 2.5, '7', null])('leaves the words as they are beside a recorded limit of %s', (recorded) => {
     expect(withRecordedLimit({ maxIterations: 9 }, recorded, 'record')).toEqual({ maxIterations: 9 });
+  });
+});
+
+describe('replayedBox: a replay never widens the box', () => {
+  it.each([[{}], [{ box: 'bubblewrap' }], [{ box: 'seatbelt' }], [{ boxNetwork: 'allow-list' }]])(
+    'takes the narrowest: %o',
+    (flags) => {
+      expect(() => replayedBox(flags, 'record')).not.toThrow();
+    },
+  );
+
+  it.each([
+    [{ box: 'none' }, '--box none'],
+    [{ box: 'auto' }, '--box auto'],
+    [{ boxNetwork: 'open' }, '--box-network open'],
+  ])('refuses %o, naming the record and the flag', (flags, named) => {
+    expect(() => replayedBox(flags, '.git/worktrees/b/ralph/last-run.json')).toThrow(
+      `--run: .git/worktrees/b/ralph/last-run.json holds ${named}, which would widen the agent's box`,
+    );
   });
 });

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recordMadeWorktree } from '../../../src/files/made-worktrees.js';
 import { pruneWorktrees } from '../../../src/lists/prune-worktrees.js';
 import { realRepository } from '../git/real-repository.js';
 
@@ -14,6 +15,8 @@ async function withWorktree(name: string) {
   git('commit', '-q', '-m', 'initial');
   const worktree = join(root, 'ralph/worktrees', `ralph-${name}`);
   git('worktree', 'add', '-q', '-b', `ralph/${name}`, worktree);
+  // As ralph records a worktree it made: one it has no record of is left alone.
+  await recordMadeWorktree(join(root, '.git/ralph'), { dir: `ralph/worktrees/ralph-${name}`, name: `ralph-${name}` });
   /** Commits what the agent left in the worktree: it is then no uncommitted work keeping it. */
   const commit = () => {
     git('-C', worktree, 'add', '-A');
