@@ -17,7 +17,9 @@ export interface MadeWorktree {
   name: string;
 }
 
-const entrySchema = lazySchema((zod) => zod.strictObject({ dir: zod.string().min(1), name: zod.string().min(1) }));
+const entrySchema = lazySchema((zod) =>
+  zod.strictObject({ dir: zod.string().check(zod.minLength(1)), name: zod.string().check(zod.minLength(1)) }),
+);
 
 /** Adds one worktree to the record in `records` (the shared record folder), as it is made. */
 export async function recordMadeWorktree(records: string, made: MadeWorktree): Promise<void> {
