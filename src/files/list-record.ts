@@ -87,21 +87,6 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((each): each is string => typeof each === 'string') : [];
 }
 
-/**
- * The approvals of the list in `key` that do not count, as status, the dry run and the report show
- * it: those the run state holds unconfirmed, and those ralph's record of the list does not hold.
- */
-export async function doubtedApprovals(
-  records: RecordPaths,
-  key: string,
-  tasks: { stories: ReadonlyArray<{ id: string; reviewStatus?: string }> },
-  unconfirmed: readonly string[] = [],
-): Promise<Set<string>> {
-  const approved = tasks.stories.filter((story) => story.reviewStatus === 'approved').map((story) => story.id);
-  const record = await readListRecord(records).catch(() => ({ lists: {} }));
-  return new Set([...unconfirmed, ...unrecordedApprovals(record, key, approved)]);
-}
-
 /** Drops one list's entry (its file was archived): the next list in that file is other work. */
 export async function forgetList(records: RecordPaths, key: string): Promise<void> {
   if (entryOf(await readListRecord(records), key) === undefined) return;

@@ -116,9 +116,19 @@ export function taskListId(root: string, file: string): string {
 export async function adoptOlderState(records: RecordPaths, taskList: string, legacy: string): Promise<string[]> {
   const stored = await readStored(records);
   if (stored.keyedBy === 'file' || stored.taskList === undefined) return [];
-  const doubted = Array.isArray(stored.unconfirmedApprovals) ? stored.unconfirmedApprovals : [];
   if (stored.taskList === legacy) await writeRunState(records, { ...(stored as RunState), taskList, keyedBy: 'file' });
-  return doubted.filter((id): id is string => typeof id === 'string');
+  return doubtsOf(stored);
+}
+
+/** The approvals an older ralph's state held unconfirmed (none once this ralph keyed it by file). */
+export async function olderDoubts(records: RecordPaths): Promise<string[]> {
+  const stored = await readStored(records);
+  return stored.keyedBy === 'file' ? [] : doubtsOf(stored);
+}
+
+function doubtsOf(stored: Partial<RunState>): string[] {
+  const doubted: unknown = stored.unconfirmedApprovals;
+  return Array.isArray(doubted) ? doubted.filter((id): id is string => typeof id === 'string') : [];
 }
 
 /** The name an older ralph kept a list's state under: its branchName, else its project. */

@@ -4,7 +4,7 @@ import type { RunPaths } from '../files/record-paths.js';
 import { RalphError } from '../errors.js';
 import { readReportInputs, type ReportInputs } from './read-inputs.js';
 import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
-import { doubtedApprovals } from '../files/list-record.js';
+import { doubtedApprovals } from '../files/doubted-approvals.js';
 import { countStories, type ReviewPolicy } from '../domain/tasks.js';
 import { forecastOfState } from '../status/read-forecast.js';
 import { forecastLines } from '../status/forecast-text.js';

@@ -7,7 +7,7 @@ import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import { readRunState, taskListId } from '../files/run-state.js';
-import { doubtedApprovals } from '../files/list-record.js';
+import { doubtedApprovals } from '../files/doubted-approvals.js';
 import { forecastOfState } from '../status/read-forecast.js';
 import { forecastChecks } from './start-forecast.js';
 import type { RecordPaths } from '../files/record-paths.js';

@@ -7,7 +7,7 @@ import type { RecordPaths, RunPaths } from '../files/record-paths.js';
 import { blockedReason, decideAnswer, decideQuestion } from '../files/signal-files.js';
 import { readOwnFile } from '../files/own-file.js';
 import { readRunState, taskListId } from '../files/run-state.js';
-import { doubtedApprovals } from '../files/list-record.js';
+import { doubtedApprovals } from '../files/doubted-approvals.js';
 import { countStories, openStories, type ReviewPolicy } from '../domain/tasks.js';
 import type { LastRunFile } from '../files/last-run-schema.js';
 import { currentBranch } from '../git/branch.js';
