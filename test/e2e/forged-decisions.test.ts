@@ -106,4 +106,19 @@ describe('a story removed between runs', () => {
     expect(confirmed.code).toBe(0);
     expect((await runRalph(repo, ['run'])).code).toBe(0);
   });
+
+  it('after `ralph archive` the next list in that file starts afresh: no refusal over the archived stories', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }] });
+    await repo.steps([{ implement: true, completeWhenDone: true }]);
+    expect((await runRalph(repo, ['run'])).code).toBe(0);
+    expect((await runRalph(repo, ['archive'])).code).toBe(0);
+    const next = { project: 'next', stories: [{ id: 'US-9', title: 'next', priority: 1, passes: true }] };
+    await repo.write('ralph/tasks.json', JSON.stringify(next));
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'archived, and the next list');
+
+    const result = await runRalph(repo, ['run']);
+    expect(result.stderr).not.toContain('removed from');
+    expect(result.code).toBe(0);
+  });
 });
