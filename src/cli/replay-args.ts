@@ -5,6 +5,8 @@
  */
 const LEFT_OUT: Readonly<Record<string, number>> = {
   '--reset-resumes': 0,
+  '--accept-removed': 0,
+  '--accept-approvals': 0,
   '--dry-run': 0,
   '--notify': 1,
 };

@@ -13,6 +13,8 @@ export function declareRun(program: Command, setExitCode: SetExitCode, argv: rea
     .option('--dry-run', 'check everything, print the resolved configuration and the agent command, call no agent')
     .option('--no-gates', 'skip the quality gates of ralph/config.json for this run')
     .option('--reset-resumes', 'clear the count of unproductive resumes (after fixing their cause)')
+    .option('--accept-removed', 'the stories missing from the task list since the last run were removed on purpose')
+    .option('--accept-approvals', 'count the approvals in the task list that no review of ralph made, on your word')
     .option('-y, --yes', 'run even when ralph/tasks.json is still the example ralph init wrote')
     .option('--worktree', "run in the task list's own git worktree under ralph/worktrees/ (made when missing)")
     .option('--from <ref>', 'with --worktree: where a new branch starts (default: HEAD)')
@@ -37,6 +39,8 @@ export function declareRun(program: Command, setExitCode: SetExitCode, argv: rea
           dryRun: options.dryRun === true,
           noGates: options.gates === false,
           resetResumes: options.resetResumes === true,
+          acceptRemoved: options.acceptRemoved === true,
+          acceptApprovals: options.acceptApprovals === true,
           yes: options.yes === true,
           ...(words ? { runArgs: replayableRunArgs(words) } : {}),
           worktree: options.worktree === true,

@@ -9,7 +9,7 @@ import { lockRefusal } from '../files/active-lock.js';
 import { readOwnFile } from '../files/own-file.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
 import type { RecordPaths } from '../files/record-paths.js';
-import { storedTaskList, taskListId, withListBranch } from '../files/run-state.js';
+import { storedTaskList, taskListId } from '../files/run-state.js';
 import { parseTasks } from '../files/tasks.js';
 import { findRepoRoot } from '../git/repository.js';
 import { runPaths } from '../git/run-paths.js';
@@ -178,7 +178,7 @@ async function nothingWaits(root: string, paths: RalphPaths, shown: (path: strin
 async function taskListOf(root: string, file: string): Promise<string> {
   const text = await readOwnFile(file).catch(() => undefined);
   const parsed = text === undefined ? undefined : parseTasks(text);
-  return parsed?.ok ? taskListId(withListBranch(parsed.tasks, root, file)) : '';
+  return parsed?.ok ? taskListId(root, file) : '';
 }
 
 function stringOr(value: unknown): string | undefined {

@@ -11,7 +11,9 @@ import { ownFolder } from '../files/own-file.js';
 import { replaceOwnFile } from '../files/replace-own-file.js';
 import { openStories, type TaskList } from '../domain/tasks.js';
 import { parseTasks } from '../files/tasks.js';
-import { taskListId, updateRunState, withListBranch } from '../files/run-state.js';
+import { taskListId, updateRunState } from '../files/run-state.js';
+import { forgetList } from '../files/list-record.js';
+import { emptyCounts } from '../domain/keyed-counts.js';
 import { readReviewPolicy } from '../config/review-policy.js';
 import { findRepoRoot } from '../git/repository.js';
 import { chooseTaskList } from '../lists/chosen-list.js';
@@ -76,13 +78,15 @@ export async function archiveCommand(options: ArchiveOptions): Promise<number> {
     ? await fileListAway(paths, dir, shown)
     : await fileAway(paths, dir, options.includeLogs ?? false);
   const reset = onlyTheList ? [] : await startFresh(paths);
-  // A filed-away task list starts its successor with no unproductive resumes behind it, and no pace:
-  // a new list under the same name is other work, which the forecast must measure afresh.
-  const id = taskListId(withListBranch(tasks, paths.root, paths.tasks));
-  await updateRunState(paths.records, id, ({ pace: _pace, paceWindows: _windows, ...state }) => ({
-    ...state,
-    resumeAttempts: 0,
-  }));
+  // A filed-away task list starts its successor in the same file with no unproductive resumes, no
+  // pace, no review counts and no record of its stories: a new list there is other work, and the
+  // archived stories missing from it were removed by the person who archived them.
+  const id = taskListId(paths.root, paths.tasks);
+  await updateRunState(paths.records, id, (state) => {
+    const { pace: _pace, paceWindows: _windows, unconfirmedApprovals: _doubted, seenApprovals: _seen, ...kept } = state;
+    return { ...kept, resumeAttempts: 0, reviewRejections: emptyCounts() };
+  });
+  await forgetList(paths.records, id);
   stdout.write(renderArchive(root, dir, filed, reset, options.includeLogs ?? false));
   return 0;
 }

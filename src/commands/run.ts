@@ -23,6 +23,10 @@ export interface RunCommandOptions {
   noGates?: boolean;
   /** --reset-resumes: clear the resume counter (a human fixed the cause). */
   resetResumes?: boolean;
+  /** --accept-removed: the stories missing from the list since ralph last saw it were removed on purpose. */
+  acceptRemoved?: boolean;
+  /** --accept-approvals: the list's approvals ralph has no record of are the person's word. */
+  acceptApprovals?: boolean;
   /** --yes: run even the example task list. */
   yes?: boolean;
   /** The command line's own words, kept in last-run.json for `ralph answer --run` (replay-args.ts). */

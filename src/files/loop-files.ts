@@ -12,6 +12,7 @@ import { readFileWithin } from './file-within.js';
 import { writeBlocked, writeDecide } from './signal-files.js';
 import { askedDecideState, readDecideExchange, rememberQuestion } from './decide-record.js';
 import { parseTasks } from './tasks.js';
+import { updateListEntry } from './list-record.js';
 import { addReviewRejection, takeResolvedBlock, updateRunState } from './run-state.js';
 import { readTemplate } from '../templates.js';
 import { headRecorder } from './loop-heads.js';
@@ -60,6 +61,7 @@ export function createLoopFiles(
       ownFile(paths.active, 'write', () => lock.update({ story: undefined, ...state, agentGroup: undefined })),
     writeUsage: (windows) => ownFile(paths.active, 'write', () => lock.update({ usage: windows })),
     recordSeenApprovals: seenApprovalsRecorder(records, taskList),
+    recordList: listRecorder(records, taskList),
     recordHead: headRecorder(records.dir),
     saveUnconfirmedApprovals: async (ids) => {
       await updateRunState(records, taskList, ({ unconfirmedApprovals: _previous, ...current }) => ({
@@ -122,6 +124,24 @@ function seenApprovalsRecorder(
     seen = undefined;
     await updateRunState(records, taskList, (current) => ({ ...current, runOpen: true, seenApprovals: [...ids] }));
     seen = key;
+  };
+}
+
+/** Each list seen is written only when it changes what lists.json holds: its stories only grow. */
+function listRecorder(
+  records: RunPaths['records'],
+  key: string,
+): (seen: { stories: readonly string[]; approved?: readonly string[] }) => Promise<void> {
+  let written: string | undefined;
+  return async (seen) => {
+    const text = JSON.stringify(seen);
+    if (text === written) return;
+    written = undefined;
+    await updateListEntry(records, key, (entry) => ({
+      stories: [...new Set([...entry.stories, ...seen.stories])],
+      approved: seen.approved ? [...seen.approved] : entry.approved,
+    }));
+    written = text;
   };
 }
 

@@ -16,6 +16,8 @@ export interface RecordPaths {
   tasksSnapshot: string;
   /** How the last run ended, with the flags `ralph answer --run` replays (see last-run.ts). */
   lastRun: string;
+  /** Per task list file, the stories and the approvals ralph saw (list-record.ts). */
+  lists: string;
 }
 
 /** A work tree's files and ralph's records about it: what a command that decides is given. */
@@ -31,6 +33,7 @@ export function recordPaths(dir: string): RecordPaths {
     state: join(dir, 'state.json'),
     tasksSnapshot: join(dir, 'tasks-snapshot.json'),
     lastRun: join(dir, 'last-run.json'),
+    lists: join(dir, 'lists.json'),
   };
 }
 

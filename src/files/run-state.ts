@@ -1,4 +1,5 @@
 import { relative, sep } from 'node:path';
+import { listKey } from './list-record.js';
 import { ownFile } from '../errors.js';
 import type { WorkTreeChanges } from '../domain/work-tree-changes.js';
 import type { Reason } from '../loop/termination.js';
@@ -14,8 +15,13 @@ import { copyCounts, countOf, emptyCounts, withCount, type KeyedCounts } from '.
  * module is its one owner: every reading and every write goes through the functions below.
  */
 export interface RunState {
-  /** The task list this state belongs to (its branchName or project); another list starts afresh. */
+  /**
+   * The task list this state belongs to: its file's path in the work tree (`ralph/tasks.json`), which
+   * ralph chose, never a name the agent writes; another list starts afresh.
+   */
   taskList: string;
+  /** Set by this ralph: the key is the list's file (an older ralph keyed by branchName or project). */
+  keyedBy?: 'file';
   runs: number;
   /** Consecutive resumes after runs that completed no new story. */
   resumeAttempts: number;
@@ -51,12 +57,13 @@ export async function readRunState(records: RecordPaths, taskList: string): Prom
   const state = await readStored(records);
   const fresh: RunState = {
     taskList,
+    keyedBy: 'file',
     runs: 0,
     resumeAttempts: 0,
     reviewRejections: emptyCounts(),
     ...(state.leftBehind ? { leftBehind: state.leftBehind } : {}),
   };
-  if (state.taskList !== taskList) return fresh;
+  if (state.taskList !== taskList || state.keyedBy !== 'file') return fresh;
   return { ...fresh, ...state, reviewRejections: copyCounts(state.reviewRejections) };
 }
 
@@ -96,8 +103,36 @@ export async function addReviewRejection(records: RecordPaths, taskList: string,
   return countOf(state.reviewRejections, storyId);
 }
 
-/** The identity of a task list, for state.json: its branchName, else its project. */
-export function taskListId(tasks: { branchName?: string; project?: string }): string {
+/** The identity of a task list, for state.json: its file's path in the work tree (list-record.ts). */
+export function taskListId(root: string, file: string): string {
+  return listKey(root, file);
+}
+
+/**
+ * An older ralph's state, keyed by the list's branchName or project, taken over once for the list
+ * in `file` when that name is the list's (`legacy`). The state's own doubts count whatever its key:
+ * resolves to the approvals it held unconfirmed, which the first record of the lists must not trust.
+ */
+export async function adoptOlderState(records: RecordPaths, taskList: string, legacy: string): Promise<string[]> {
+  const stored = await readStored(records);
+  if (stored.keyedBy === 'file' || stored.taskList === undefined) return [];
+  if (stored.taskList === legacy) await writeRunState(records, { ...(stored as RunState), taskList, keyedBy: 'file' });
+  return doubtsOf(stored);
+}
+
+/** The approvals an older ralph's state held unconfirmed (none once this ralph keyed it by file). */
+export async function olderDoubts(records: RecordPaths): Promise<string[]> {
+  const stored = await readStored(records);
+  return stored.keyedBy === 'file' ? [] : doubtsOf(stored);
+}
+
+function doubtsOf(stored: Partial<RunState>): string[] {
+  const doubted: unknown = stored.unconfirmedApprovals;
+  return Array.isArray(doubted) ? doubted.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** The name an older ralph kept a list's state under: its branchName, else its project. */
+export function olderTaskListId(tasks: { branchName?: string; project?: string }): string {
   return tasks.branchName ?? tasks.project ?? '';
 }
 

@@ -1,5 +1,5 @@
 import type { TaskList, TasksParse } from '../domain/tasks.js';
-import { nextUnconfirmed } from './approvals.js';
+import { approvedIds, nextUnconfirmed } from './approvals.js';
 import type { ModeChoice } from './mode.js';
 import type { LoopPorts } from './ports.js';
 import { describeRewrite, observeMovement, type HistoryRewrite, type Position } from './progress.js';
@@ -84,10 +84,16 @@ async function judgeTasks(
     ...about,
   });
   if (ruleBroken !== undefined) report.warning(`the iteration broke a rule of the task list: ${ruleBroken}`);
-  if (!review) return { ruleBroken, unconfirmed: baseline.unconfirmed };
+  const stories = after.stories.map((each) => each.id);
+  if (!review) {
+    if (ruleBroken === undefined) await files.recordList({ stories });
+    return { ruleBroken, unconfirmed: baseline.unconfirmed };
+  }
   const before = baseline.unconfirmed;
   const unconfirmed = nextUnconfirmed(before, { before: baseline.tasks, after, mode, ...about });
   if (unconfirmed.size !== before.size || [...unconfirmed].some((id) => !before.has(id)))
     await files.saveUnconfirmedApprovals([...unconfirmed]);
+  const approved = approvedIds(after).filter((id) => !unconfirmed.has(id));
+  await files.recordList(ruleBroken === undefined ? { stories, approved } : { stories: [], approved });
   return { ruleBroken, unconfirmed };
 }

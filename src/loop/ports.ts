@@ -112,6 +112,12 @@ export interface LoopFiles {
    */
   recordSeenApprovals(ids: readonly string[]): Promise<void>;
   /**
+   * Records (in ralph's record of the list's file) the stories of a list that kept the rules — a
+   * story missing at a later start was removed without a person's word — and, with the review cycle,
+   * the approvals that count: those a review ralph saw made, or that counted already.
+   */
+  recordList(seen: { stories: readonly string[]; approved?: readonly string[] }): Promise<void>;
+  /**
    * Records where the iteration moved the branch's HEAD, in ralph's records out of the agent's reach:
    * `ralph integrate` leaves out a branch holding commits beyond the last head its loop saw.
    */

@@ -4,6 +4,7 @@ import type { RunPaths } from '../files/record-paths.js';
 import { RalphError } from '../errors.js';
 import { readReportInputs, type ReportInputs } from './read-inputs.js';
 import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
+import { doubtedApprovals } from '../files/doubted-approvals.js';
 import { countStories, type ReviewPolicy } from '../domain/tasks.js';
 import { forecastOfState } from '../status/read-forecast.js';
 import { forecastLines } from '../status/forecast-text.js';
@@ -61,8 +62,12 @@ export async function writeReport(
  */
 async function reportForecast(paths: RunPaths, inputs: ReportInputs, review: ReviewPolicy, now: number) {
   const list = withListBranch({ stories: inputs.stories, ...inputs.list }, paths.root, inputs.tasksPath);
-  const state = await readRunState(paths.records, taskListId(list));
-  const policy = { ...review, unconfirmed: new Set(state.unconfirmedApprovals ?? []) };
+  const id = taskListId(paths.root, inputs.tasksPath);
+  const state = await readRunState(paths.records, id);
+  const policy = {
+    ...review,
+    unconfirmed: await doubtedApprovals(paths.records, id, list, state.unconfirmedApprovals),
+  };
   const { complete, total } = countStories(list, policy);
   return forecastOfState(state, total - complete, now);
 }

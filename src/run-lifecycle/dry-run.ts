@@ -6,7 +6,8 @@ import { RUN_OPTIONS, type RunOptionKey } from '../config/run-options.js';
 import { RalphError } from '../errors.js';
 import { lockRefusal } from '../files/active-lock.js';
 import { ralphPaths, shownPath, type RalphPaths } from '../files/paths.js';
-import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
+import { readRunState, taskListId } from '../files/run-state.js';
+import { doubtedApprovals } from '../files/doubted-approvals.js';
 import { forecastOfState } from '../status/read-forecast.js';
 import { forecastChecks } from './start-forecast.js';
 import type { RecordPaths } from '../files/record-paths.js';
@@ -107,8 +108,9 @@ async function dryRunForecast(
   resolved: ResolvedSettings,
   review: boolean,
 ): Promise<Check[]> {
-  const state = await readRunState(paths.records, taskListId(withListBranch(tasks, paths.root, paths.tasks)));
-  const policy = { review, unconfirmed: new Set(state.unconfirmedApprovals ?? []) };
+  const id = taskListId(paths.root, paths.tasks);
+  const state = await readRunState(paths.records, id);
+  const policy = { review, unconfirmed: await doubtedApprovals(paths.records, id, tasks, state.unconfirmedApprovals) };
   const { complete, total } = countStories(tasks, policy);
   const now = Date.now();
   return forecastChecks(forecastOfState(state, total - complete, now), resolved.settings, now);

@@ -20,6 +20,10 @@ export interface RunChoices {
   noGates?: boolean;
   /** --reset-resumes: clear the resume counter (a human fixed the cause). */
   resetResumes?: boolean;
+  /** --accept-removed: the stories missing from the list since ralph last saw it were removed on purpose. */
+  acceptRemoved?: boolean;
+  /** --accept-approvals: the list's approvals ralph has no record of are the person's word. */
+  acceptApprovals?: boolean;
   /** A loop in its list's worktree (--worktree): the repository's top and the list, as notifications name them. */
   worktreeOf?: { root: string; list: ChosenList };
 }

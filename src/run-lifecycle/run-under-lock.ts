@@ -4,7 +4,8 @@ import { worktreePlace } from '../outlets/notification.js';
 import { countStories } from '../domain/tasks.js';
 import { nextIterationNumber } from '../files/iteration-numbers.js';
 import { stoppedByInterrupt } from '../git/safe-git.js';
-import { readRunState, taskListId, withListBranch, type RunState } from '../files/run-state.js';
+import { withListBranch, type RunState } from '../files/run-state.js';
+import { startRecords } from './start-records.js';
 import type { IterationRow } from '../loop/port-data.js';
 import { noProgress, type RunProgress } from '../loop/run-report.js';
 import { runLoop } from '../loop/run-loop.js';
@@ -13,7 +14,6 @@ import { loopSettings } from './loop-settings.js';
 import { checkStart, setUpRun, type StartPlan } from './prepare-run.js';
 import type { TaskList } from '../domain/tasks.js';
 import type { Enclose } from '../agent/ask-agent.js';
-import { checkResume, doubtAfterKill } from './resume-guard.js';
 import { enterTaskBranch } from './task-branch.js';
 import { openRunBox } from './run-box.js';
 import { boxLine } from '../box/box-gate-place.js';
@@ -78,18 +78,20 @@ async function prepareUnderLock(start: StartInput, run: RunContext): Promise<Rea
     warn: (text) => terminal.out.line(pc.yellow(`warning: ${text}`)),
     signal: run.interrupts.graceful,
   });
-  // Checked under the lock, so two simultaneous starts cannot both count as one resume.
-  const taskList = taskListId(tasks);
-  const state = await readRunState(paths.records, taskList);
-  const attempts = checkResume(state, settings.maxResumes, run.options.resetResumes === true);
-  const unconfirmed = await doubtAfterKill(state, tasks, !settings.skipReview, paths.records, (text) =>
-    terminal.out.line(pc.yellow(`warning: ${text}`)),
-  );
-  const policy = { review: !settings.skipReview, unconfirmed: new Set(unconfirmed) };
+  const { taskList, state, attempts, policy } = await startRecords(run, tasks, settings);
   const stories = sayForecast(run, state, countStories(tasks, policy), settings);
   const loopRan = { taskList, attempts, completeBefore: stories.complete };
   const { listeners } = run.start.facts;
-  return { ...prepared, tasks, branch, unconfirmed, loopRan, policy, firstIteration, listeners };
+  return {
+    ...prepared,
+    tasks,
+    branch,
+    unconfirmed: [...policy.unconfirmed],
+    loopRan,
+    policy,
+    firstIteration,
+    listeners,
+  };
 }
 
 /** What the run knows before any check can refuse its start: its record then says the real limits and stories. */

@@ -52,7 +52,7 @@ async function resumeCheck(
   settings: { maxResumes: number },
   reset: boolean,
 ): Promise<Check> {
-  const state = await readRunState(paths.records, taskListId(tasks));
+  const state = await readRunState(paths.records, taskListId(paths.root, paths.tasks));
   try {
     const attempts = checkResume(state, settings.maxResumes, reset);
     const detail =

@@ -6,7 +6,8 @@ import { readCheckedLastRun } from '../files/last-run.js';
 import type { RecordPaths, RunPaths } from '../files/record-paths.js';
 import { blockedReason, decideAnswer, decideQuestion } from '../files/signal-files.js';
 import { readOwnFileNoLink } from '../files/own-file.js';
-import { readRunState, taskListId, withListBranch } from '../files/run-state.js';
+import { readRunState, taskListId } from '../files/run-state.js';
+import { doubtedApprovals } from '../files/doubted-approvals.js';
 import { countStories, openStories, type ReviewPolicy } from '../domain/tasks.js';
 import type { LastRunFile } from '../files/last-run-schema.js';
 import { currentBranch } from '../git/branch.js';
@@ -137,8 +138,10 @@ async function readTasksStatus(
   const parsed = (await import('../files/tasks.js')).parseTasks(text);
   if (!parsed.ok) return { tasks: { state: 'invalid', error: parsed.error }, forecast: null };
   // Approvals no review made do not count, as in the run (docs/review-cycle.md).
-  const state = await readRunState(paths.records, taskListId(withListBranch(parsed.tasks, paths.root, paths.tasks)));
-  const policy = { ...reviewPolicy, unconfirmed: new Set(state.unconfirmedApprovals ?? []) };
+  const id = taskListId(paths.root, paths.tasks);
+  const state = await readRunState(paths.records, id);
+  const unconfirmed = await doubtedApprovals(paths.records, id, parsed.tasks, state.unconfirmedApprovals);
+  const policy = { ...reviewPolicy, unconfirmed };
   const next = openStories(parsed.tasks, policy)[0];
   const counts = countStories(parsed.tasks, policy);
   return {

@@ -172,6 +172,7 @@ export function fakePorts(
       writeActive: async (state) => void active.push(state),
       saveUnconfirmedApprovals: async (ids) => void unconfirmedSaved.push([...ids]),
       recordSeenApprovals: async (ids) => void seenApprovals.push([...ids]),
+      recordList: async () => undefined,
       recordHead: async (move) => void headsRecorded.push(move),
       readModeGuide: async (name) => `## mode ${name}: {{id}}\n`,
       snapshotTasks: async () => void snapshots++,
