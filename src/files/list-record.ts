@@ -3,6 +3,7 @@ import { ownFile } from '../errors.js';
 import { readOwnFile } from './own-file.js';
 import { replaceOwnFile } from './replace-own-file.js';
 import { parseJson } from './json-text.js';
+import { lazySchema } from './lazy-zod.js';
 import type { RecordPaths } from './record-paths.js';
 
 /** What ralph saw of one task list file: the stories it held, and the approvals a review or a person gave. */
@@ -28,20 +29,26 @@ export function listKey(root: string, file: string): string {
   return relative(root, file).split(sep).join('/');
 }
 
+const recordSchema = lazySchema((zod) =>
+  zod.object({
+    since: zod.optional(zod.string()),
+    lists: zod.record(
+      zod.string(),
+      zod.object({ stories: zod.array(zod.string()), approved: zod.array(zod.string()) }),
+    ),
+  }),
+);
+
 /** lists.json as stored; a damaged or missing file reads as no record (the next start takes one). */
 export async function readListRecord(records: RecordPaths): Promise<ListRecord> {
   const text = await ownFile(records.lists, 'read', () => readOwnFile(records.lists));
   const parsed = text === undefined ? undefined : parseJson(text);
-  const value: unknown = parsed?.ok ? parsed.value : undefined;
-  if (typeof value !== 'object' || value === null) return { lists: Object.create(null) as ListRecord['lists'] };
-  const { since, lists } = value as Partial<Record<string, unknown>>;
-  const entries = Object.create(null) as ListRecord['lists'];
-  if (typeof lists === 'object' && lists !== null)
-    for (const [key, entry] of Object.entries(lists)) {
-      const { stories, approved } = (entry ?? {}) as Partial<Record<string, unknown>>;
-      entries[key] = { stories: strings(stories), approved: strings(approved) };
-    }
-  return { ...(typeof since === 'string' ? { since } : {}), lists: entries };
+  const checked = parsed?.ok ? recordSchema().safeParse(parsed.value) : undefined;
+  const lists = Object.create(null) as ListRecord['lists'];
+  if (!checked?.success) return { lists };
+  // Copied into a record without a prototype: a key is a list's path, never `__proto__`'s meaning.
+  for (const [key, entry] of Object.entries(checked.data.lists)) lists[key] = entry;
+  return { ...(checked.data.since === undefined ? {} : { since: checked.data.since }), lists };
 }
 
 /** Changes lists.json, whole or not at all (only the one running loop writes it). */
@@ -81,10 +88,6 @@ export function unrecordedApprovals(record: ListRecord, key: string, approved: r
 /** The entry of one list file, when the record has one (a key is a plain key: never a prototype's). */
 export function entryOf(record: ListRecord, key: string): ListEntry | undefined {
   return Object.hasOwn(record.lists, key) ? record.lists[key] : undefined;
-}
-
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((each): each is string => typeof each === 'string') : [];
 }
 
 /** Drops one list's entry (its file was archived): the next list in that file is other work. */
