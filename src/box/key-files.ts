@@ -1,7 +1,9 @@
 import { constants } from 'node:fs';
-import { lstat, open, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, open, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StartingKeys } from '../domain/starting-keys.js';
+import { MAX_READ_BYTES } from '../files/read-cap.js';
+import { replaceWholeSync } from '../files/replace-own-file.js';
 import { isObject, restoreStartingKeys } from './starting-keys.js';
 
 /** A state file of the client's as the box was made: its real path, its text (none: absent) and mode. */
@@ -20,13 +22,16 @@ export interface KeyFileRestore {
 
 /** Each state file's text as the box is made, read on the user's behalf: a link or a FIFO is not followed. */
 export async function recordKeyFiles(home: string, files: readonly StartingKeys[]): Promise<KeyFileRecord[]> {
-  return Promise.all(
+  const records = await Promise.all(
     files.map(async ({ file, keys }) => {
       const path = await realpath(join(home, file)).catch(() => join(home, file));
       const read = await readRegular(path);
+      // There but not read (a FIFO, a folder, larger than ralph reads): nothing to put back, so not guarded.
+      if (read === undefined && (await lstat(path).catch(() => undefined))) return undefined;
       return { path, keys, mode: read?.mode ?? 0o600, ...(read && { text: read.text }) };
     }),
   );
+  return records.filter((record) => record !== undefined);
 }
 
 /**
@@ -55,10 +60,16 @@ async function restoreOne(record: KeyFileRecord): Promise<KeyFileRestore | undef
   return { path: record.path, keys };
 }
 
-/** The file removed, whatever is there, and written anew (O_EXCL: never through a link put there since). */
+/**
+ * The file put back whole or not at all: written beside it and renamed over whatever is there (a link
+ * is replaced, never written through); a folder in its place goes first. None before: removed.
+ */
 async function replace(path: string, text: string | undefined, mode: number): Promise<void> {
-  await rm(path, { recursive: true, force: true });
-  if (text !== undefined) await writeFile(path, text, { flag: 'wx', mode });
+  const there = await lstat(path).catch(() => undefined);
+  if (text === undefined || there?.isDirectory()) await rm(path, { recursive: true, force: true });
+  if (text === undefined) return;
+  replaceWholeSync(path, text);
+  await chmod(path, mode);
 }
 
 async function readRegular(path: string): Promise<{ text: string; mode: number } | undefined> {
@@ -68,7 +79,9 @@ async function readRegular(path: string): Promise<{ text: string; mode: number }
   if (handle === undefined) return undefined;
   try {
     const stats = await handle.stat();
-    return stats.isFile() ? { text: await handle.readFile('utf8'), mode: stats.mode & 0o777 } : undefined;
+    // Larger than ralph reads whole (the agent may have blown it up): put back whole, never read.
+    if (!stats.isFile() || stats.size > MAX_READ_BYTES) return undefined;
+    return { text: await handle.readFile('utf8'), mode: stats.mode & 0o777 };
   } finally {
     await handle.close();
   }

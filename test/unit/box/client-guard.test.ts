@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,5 +72,30 @@ describe("the box's guard of the client's program-starting settings", () => {
     expect(await sweepClientSettings(guard)).toHaveLength(1);
     expect(existsSync(join(dir, '.claude', '.config.json'))).toBe(false);
     expect(readFileSync(yours, 'utf8')).toBe('{"mcpServers":{"mine":{}}}');
+  });
+});
+
+describe('the state files the guard cannot read as the box is made', () => {
+  it('leaves one it could not read alone, and puts one back over a link the agent left in its place', async () => {
+    const dir = await home();
+    const unreadable = await home();
+    await rm(join(unreadable, '.claude.json'));
+    await mkdir(join(unreadable, '.claude.json'));
+    // A folder where the file should be: nothing ralph could put back, so it is not guarded, never removed.
+    const notGuarded = await clientGuard(request(), unreadable);
+    expect(notGuarded.keyFiles.map((file) => file.path)).not.toContain(join(unreadable, '.claude.json'));
+    expect(await sweepClientSettings(notGuarded)).toEqual([]);
+    expect(statSync(join(unreadable, '.claude.json')).isDirectory()).toBe(true);
+
+    const guard = await clientGuard(request(), dir);
+    const outside = join(await mkdtemp(join(tmpdir(), 'ralph-client-guard-outside-')), 'target.json');
+    await writeFile(outside, JSON.stringify({ mcpServers: { evil: SERVER } }));
+    await rm(join(dir, '.claude.json'));
+    await symlink(outside, join(dir, '.claude.json'));
+    expect((await sweepClientSettings(guard)).length).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, '.claude.json'), 'utf8'))).toEqual({ numStartups: 2, projects: {} });
+    // The link was replaced, not written through.
+    expect(JSON.parse(readFileSync(outside, 'utf8'))).toEqual({ mcpServers: { evil: SERVER } });
+    expect(statSync(join(dir, '.claude.json')).mode & 0o777).toBe(0o600);
   });
 });
