@@ -313,10 +313,12 @@ describe('ralph run: help', () => {
     expect(result.stdout).toMatch(/--max-iterations <n> +iterations this run may start \(default: 10;/);
     // The run's own switches first, then the options that also have a variable and a config key.
     const flags = [...result.stdout.matchAll(/^ {2}(--[a-z-]+)/gm)].map(([, flag]) => flag);
-    expect(flags.slice(0, 7)).toEqual([
+    expect(flags.slice(0, 9)).toEqual([
       '--dry-run',
       '--no-gates',
       '--reset-resumes',
+      '--accept-removed',
+      '--accept-approvals',
       '--worktree',
       '--from',
       '--max-iterations',
