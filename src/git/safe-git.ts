@@ -1,5 +1,6 @@
 import { RalphError } from '../errors.js';
 import { runCaptured } from '../process/run-captured.js';
+import { configMayMention } from './config-text.js';
 import { neutralFilter, neutralGitEnv, neutralMergeDriver, type ConfigEntry } from './neutral-config.js';
 
 /** How long one of ralph's git commands may take before it is ended (a stuck lock, a hanging mount). */
@@ -181,6 +182,7 @@ async function mergeDrivers(root: string, options: GitOptions): Promise<ConfigEn
 
 /** The names of the `<section>.<name>.*` entries in the configuration. */
 async function configuredDrivers(root: string, section: 'filter' | 'merge', options: GitOptions): Promise<string[]> {
+  if (!(await configMayMention(root, section))) return [];
   const { signal, timeoutMs } = options;
   const listed = await runGit(root, ['config', '--null', '--name-only', '--get-regexp', `^${section}\\.`], {
     ...(signal ? { signal } : {}),
