@@ -27,7 +27,7 @@ export const SUMMARY_COLUMNS = [
 ] as const;
 
 /** Appends one row, writing the header first when the file is new (or empty). Never re-reads the file. */
-export async function appendSummaryRow(root: string, path: string, row: IterationRow): Promise<void> {
+export async function appendSummaryRow(root: string, path: string, row: IterationRow, width?: number): Promise<void> {
   const values = [
     row.iteration,
     row.mode,
@@ -48,10 +48,10 @@ export async function appendSummaryRow(root: string, path: string, row: Iteratio
     row.story === undefined ? '' : storyCell(row.story),
   ];
   // A file an older ralph began keeps its columns: its rows stay as wide as its header.
-  const width = await headerWidth(path);
+  const columns = width ?? (await summaryHeaderWidth(path));
   const stringify = await csvStringify();
   await appendOwnFile(root, path, (empty) =>
-    stringify(empty ? [[...SUMMARY_COLUMNS], values] : [values.slice(0, width)]),
+    stringify(empty ? [[...SUMMARY_COLUMNS], values] : [values.slice(0, columns)]),
   );
 }
 
@@ -72,7 +72,7 @@ function csvStringify(): Promise<typeof Stringify> {
 }
 
 /** How many columns the file's header has (all of them for a new file): the header is its first line. */
-async function headerWidth(path: string): Promise<number> {
+export async function summaryHeaderWidth(path: string): Promise<number> {
   const handle = await openOwnFileForReading(path);
   if (handle === undefined) return SUMMARY_COLUMNS.length;
   try {

@@ -1,4 +1,4 @@
-import { appendSummaryRow } from '../files/summary-csv.js';
+import { appendSummaryRow, summaryHeaderWidth } from '../files/summary-csv.js';
 import type { RunListener } from './run-listener.js';
 
 /**
@@ -8,8 +8,12 @@ import type { RunListener } from './run-listener.js';
  * (io_error), as every record of the loop's does.
  */
 export function summaryCsvListener(root: string, csv: string): RunListener {
+  // The header is read once a run, not before each row: its width does not change under a run.
+  let width: Promise<number> | undefined;
   return {
     name: 'summary.csv',
-    events: { iterationFinished: ({ row }) => appendSummaryRow(root, csv, row) },
+    events: {
+      iterationFinished: async ({ row }) => appendSummaryRow(root, csv, row, await (width ??= summaryHeaderWidth(csv))),
+    },
   };
 }

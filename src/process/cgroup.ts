@@ -145,6 +145,8 @@ export async function emptyCgroup(
   path: string,
   { graceMs = KILL_GRACE_MS, force }: { graceMs?: number; force?: AbortSignal } = {},
 ): Promise<MarkedProcess[]> {
+  // The common end of a scope: the kernel says nothing is left in it or below it, and it goes at once.
+  if (!isPopulated(path) && removeDir(path)) return [];
   const seen = new Map<string, MarkedProcess>();
   const look = () => {
     const members = cgroupMembers(path);
@@ -233,6 +235,11 @@ function removeDir(path: string): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
+}
+
+/** Whether cgroup.events says a process is in the cgroup or below it; true when it cannot be read. */
+function isPopulated(path: string): boolean {
+  return !/^populated 0$/m.test(readText(join(path, 'cgroup.events')) ?? '');
 }
 
 function readText(path: string): string | undefined {

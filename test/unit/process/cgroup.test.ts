@@ -1,8 +1,20 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRunCgroup, findOwnCgroup, inCgroup, repoHash, runCgroupName } from '../../../src/process/cgroup.js';
+import {
+  createRunCgroup,
+  createScopeCgroup,
+  emptyCgroup,
+  findOwnCgroup,
+  inCgroup,
+  removeCgroup,
+  repoHash,
+  runCgroupName,
+} from '../../../src/process/cgroup.js';
+import { waitFor } from '../../helpers/e2e.js';
 
 const HYBRID = [
   '31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755',
@@ -61,5 +73,41 @@ describe('names and the wrapper', () => {
     expect(file).toBe('/bin/sh');
     expect(args.slice(2)).toEqual(['/cg/agent-1', '/usr/bin/claude', '-p', 'a b']);
     expect(args[1]).toMatch(/^echo \$\$ > "\$0\/cgroup.procs" \|\| exit 126; exec "\$@"$/);
+  });
+});
+
+/** A run cgroup of this test's own under the process's, or undefined where none can be made here. */
+function testCgroup(): string | undefined {
+  const made = createRunCgroup(findOwnCgroup(), runCgroupName('test', `${process.pid}${Date.now()}`));
+  return 'path' in made ? made.path : undefined;
+}
+
+describe('emptyCgroup, in a real cgroup', () => {
+  const cgroup = testCgroup();
+
+  it.skipIf(!cgroup)('removes a scope nothing is left in, and names no one', async () => {
+    const scope = createScopeCgroup(cgroup!, 'agent-1')!;
+    expect(await emptyCgroup(scope)).toEqual([]);
+    expect(existsSync(scope)).toBe(false);
+  });
+
+  it.skipIf(!cgroup)('an empty scope with a cgroup of its own inside goes too, the inner one first', async () => {
+    const scope = createScopeCgroup(cgroup!, 'agent-2')!;
+    mkdirSync(join(scope, 'inner'));
+    expect(await emptyCgroup(scope)).toEqual([]);
+    expect(existsSync(scope)).toBe(false);
+  });
+
+  it.skipIf(!cgroup)('ends what is still running in it, and names it', async () => {
+    const scope = createScopeCgroup(cgroup!, 'agent-3')!;
+    const { file, args } = inCgroup(scope, 'sleep', ['600']);
+    const child = spawn(file, args, { stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await waitFor(() => readFileSync(join(scope, 'cgroup.procs'), 'utf8').trim() !== '');
+    const ended = await emptyCgroup(scope);
+    expect(ended.map((member) => member.pid)).toEqual([child.pid]);
+    await exited;
+    expect(existsSync(scope)).toBe(false);
+    await removeCgroup(cgroup!);
   });
 });
