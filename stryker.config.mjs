@@ -61,7 +61,6 @@ export default {
   //   a retryAt that is undefined and none read the same everywhere (as judge.ts's above).
   // - termination.ts gatesExhausted's `?? ''` (split always yields a first line) and the `^` of
   //   /^## Completion Blocked: / (a blocking event has that heading only at its start).
-  // - keyed-counts.ts countOf's `value >= 0` as `value > 0`: a count of 0 reads as 0 either way.
   // One checker and one test runner; raise it with --concurrency on a machine of your own.
   concurrency: 2,
 };

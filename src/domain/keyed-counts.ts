@@ -13,7 +13,8 @@ export function emptyCounts(): KeyedCounts {
 export function countOf(counts: KeyedCounts, key: string): number {
   if (!Object.hasOwn(counts, key)) return 0;
   const value = counts[key];
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+  // `> 0`, not `>= 0`: JSON's `-0` is a safe integer too, and would read back as -0 (shown "-0").
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0;
 }
 
 /** A copy with the key's count set; the copy has no prototype either. */

@@ -35,6 +35,13 @@ describe('counts that are no counts', () => {
     expect(countOf(counts, 'a')).toBe(0);
   });
 
+  it("reads a negative zero (JSON's -0) as 0, never as -0", () => {
+    const parsed = JSON.parse('{"a": -0}') as KeyedCounts;
+    expect(Object.is(parsed.a, -0)).toBe(true);
+    expect(Object.is(countOf(parsed, 'a'), 0)).toBe(true);
+    expect(countOf(parsed, 'a').toLocaleString('en')).toBe('0');
+  });
+
   it('reads 0 and the largest safe count as they are', () => {
     expect(countOf(withCount(emptyCounts(), 'a', 0), 'a')).toBe(0);
     expect(countOf(withCount(emptyCounts(), 'a', Number.MAX_SAFE_INTEGER), 'a')).toBe(Number.MAX_SAFE_INTEGER);
