@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { readOwnFileNoLink } from '../files/own-file.js';
 import { findGitDirs } from '../git/head-file.js';
 import { gitlinkPaths } from '../git/gitlinks.js';
+import { readIndexPaths } from '../git/index-file.js';
 import { absentRedirects } from './git-redirects.js';
 import { folderRepos } from './folder-repos.js';
 
@@ -86,7 +87,7 @@ export async function recordNested(workTree: string, commonDir: string): Promise
   const own = [...gitDirs];
   return {
     entries,
-    folderRepos: await folderRepos(workTree),
+    folderRepos: await folderRepos(workTree, await readIndexPaths(workTree)),
     workTrees,
     modulesFolders,
     modulesKnown,

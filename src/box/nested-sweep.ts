@@ -1,6 +1,7 @@
 import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { indexGitlinkPaths } from '../git/gitlinks.js';
+import { gitlinksOf, indexGitlinkPaths } from '../git/gitlinks.js';
+import { readIndexPaths } from '../git/index-file.js';
 import { folderRepos } from './folder-repos.js';
 import { populatedEntry, type NestedRecord } from './nested-repos.js';
 
@@ -17,17 +18,21 @@ export interface SetAside {
  * the files stay; without its `.git` the folder is no repository git enters.
  */
 export async function sweepNested(record: NestedRecord, places: { workTree: string; recordDir: string }) {
+  // The work tree's index read once, for its gitlinks and its folders; git is asked only where it does not settle them.
+  const index = await readIndexPaths(places.workTree);
   const strays: string[] = [];
   for (const tree of record.workTrees) {
     // A submodule whose `.git` an earlier sweep set aside is no repository: git would list the one above.
     if (tree !== places.workTree && !(await lstat(join(tree, '.git')).catch(() => undefined))) continue;
-    for (const path of await indexGitlinkPaths(tree)) {
+    const paths = tree === places.workTree ? await gitlinksOf(tree, index) : await indexGitlinkPaths(tree);
+    for (const path of paths) {
       const entry = await populatedEntry(tree, path);
       if (entry && record.entries.get(entry.path) !== entry.identity) strays.push(entry.path);
     }
   }
   for (const folder of record.modulesFolders) strays.push(...(await strayModules(folder, record)));
-  for (const dotGit of await folderRepos(places.workTree)) if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
+  for (const dotGit of await folderRepos(places.workTree, index))
+    if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
   if (strays.length === 0) return [];
   const base = join(places.recordDir, 'set-aside');
   await mkdir(base, { recursive: true });
