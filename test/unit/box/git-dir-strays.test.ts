@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { gitDirStrays } from '../../../src/box/git-dir-strays.js';
 import { recordNested } from '../../../src/box/nested-repos.js';
 import { sweepNested } from '../../../src/box/nested-sweep.js';
+import { nestedSweepLines } from '../../../src/box/swept-lines.js';
 import { realRepository } from '../git/real-repository.js';
 
 /**
@@ -118,5 +119,10 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     expect(capped.strays.length).toBeLessThan(40);
     expect(whole).toMatchObject({ unfinished: [] });
     expect(whole.strays).toHaveLength(40);
+    expect(nestedSweepLines({ moved: [], unfinished: capped.unfinished })).toEqual([
+      expect.stringContaining(
+        `the box looked for FIFOs and devices in ${repo.gitDir} and stopped after 100000 entries`,
+      ),
+    ]);
   });
 });
