@@ -28,7 +28,7 @@ export async function placedMounts(
   // make its own. The worktrees' folders among them: a worktree the agent added there, with records of
   // its own under its git dir, would be one ralph reuses and whose forged records it replays.
   const records = await recordDir(workTree);
-  const nested = await recordNested(workTree, commonDir);
+  const nested = await recordNested(workTree, commonDir, gitDir);
   const mustExist = [
     records,
     ...['ralph', 'hooks', 'info', 'worktrees'].map((name) => join(commonDir, name)),

@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { opendir, stat } from 'node:fs/promises';
+import { opendir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Something in a git dir that git does not write and that a git opening it would wait on, or read without end. */
@@ -13,6 +13,8 @@ export interface GitDirStray {
 export interface GitDirWalk {
   strays: GitDirStray[];
   unfinished: string[];
+  /** Every link to a folder it saw (and did not walk into), with what the link says. */
+  links: Map<string, string>;
 }
 
 /**
@@ -29,8 +31,6 @@ export const MAX_GIT_DIR_ENTRIES = 100_000;
  * own; a sibling's is read-only in its box).
  */
 const NOT_WALKED = new Set(['config', 'hooks', 'info', 'ralph', 'worktrees', 'modules']);
-/** git's own folders where it never writes a link to a folder: its walk of refs follows one wherever it leads. */
-const REF_TREES = new Set(['refs', 'logs']);
 /** git's fsmonitor daemon (macOS, Windows) listens on this socket in the git dir; open() on a socket fails at once. */
 const FSMONITOR_SOCKET = 'fsmonitor--daemon.ipc';
 
@@ -39,52 +39,60 @@ const FSMONITOR_SOCKET = 'fsmonitor--daemon.ipc';
  * what NOT_WALKED names), and every link to one: git opens its files by name and follows links
  * (`objects/info/alternates`, `packed-refs`, HEAD, the index, each ref, log and object), and an
  * open FIFO waits for a writer that never comes: every later git of ralph's and of yours would hang.
- * git writes only files, folders and, where `core.preferSymlinkRefs` is set, links to files. Each
- * entry is judged by its type from the folder's listing, a link by stat of what it leads to: nothing
- * is opened. Each git dir is walked breadth first, its own files before anything deeper, and the
- * walk stops at `cap` entries in all.
+ * git writes only files, folders and, where `core.preferSymlinkRefs` is set, links to files. A link
+ * to a folder is a stray too unless `known` has it, saying the same (yours, as the box was made:
+ * `objects` kept on another disk): git follows it, into a folder of FIFOs or round a loop, and the
+ * walk does not. Each entry is judged by its type from the folder's listing, a link by stat of what
+ * it leads to: nothing is opened. Each git dir is walked breadth first, its own files before
+ * anything deeper, and the walk stops at `cap` entries in all.
  */
-export async function gitDirStrays(gitDirs: readonly string[], cap = MAX_GIT_DIR_ENTRIES): Promise<GitDirWalk> {
-  const walk = { strays: [] as GitDirStray[], unfinished: [] as string[], left: cap };
+export async function gitDirStrays(
+  gitDirs: readonly string[],
+  known: ReadonlyMap<string, string>,
+  cap = MAX_GIT_DIR_ENTRIES,
+): Promise<GitDirWalk> {
+  const walk: Walk = { strays: [], unfinished: [], links: new Map(), left: cap, known };
   for (const root of new Set(gitDirs)) await walkGitDir(root, walk);
-  return { strays: walk.strays, unfinished: walk.unfinished };
+  return { strays: walk.strays, unfinished: walk.unfinished, links: walk.links };
 }
 
-async function walkGitDir(root: string, walk: GitDirWalk & { left: number }): Promise<void> {
-  const folders: { path: string; inRefs: boolean }[] = [{ path: root, inRefs: false }];
+type Walk = GitDirWalk & { left: number; known: ReadonlyMap<string, string> };
+
+async function walkGitDir(root: string, walk: Walk): Promise<void> {
+  const folders = [root];
   for (let at = 0; at < folders.length; at++) {
-    const folder = folders[at] as { path: string; inRefs: boolean };
-    const dir = await opendir(folder.path, { bufferSize: 256 }).catch(() => undefined);
+    const folder = folders[at] as string;
+    const dir = await opendir(folder, { bufferSize: 256 }).catch(() => undefined);
     // for await closes the folder when it runs out, and when the walk leaves it at the cap.
     for await (const entry of dir ?? []) {
       if (walk.left-- <= 0) {
         walk.unfinished.push(root);
         return;
       }
-      const path = join(folder.path, entry.name);
-      const top = folder.path === root;
-      const inRefs = folder.inRefs || (top && REF_TREES.has(entry.name));
+      const path = join(folder, entry.name);
+      const top = folder === root;
       if (entry.isDirectory()) {
-        if (!(top && NOT_WALKED.has(entry.name))) folders.push({ path, inRefs });
+        if (!(top && NOT_WALKED.has(entry.name))) folders.push(path);
         continue;
       }
       if (top && entry.name === FSMONITOR_SOCKET && entry.isSocket()) continue;
-      const what = await strayKind(entry, path, inRefs);
+      const what = await strayKind(entry, path, walk);
       if (what) walk.strays.push({ path, what });
     }
   }
 }
 
-/** What makes an entry a stray, or undefined for a file, a link to a file, or a link that leads nowhere. */
-async function strayKind(entry: Dirent, path: string, inRefs: boolean): Promise<string | undefined> {
+/** What makes an entry a stray, or undefined for a file, a link to a file, a link that leads nowhere, or yours. */
+async function strayKind(entry: Dirent, path: string, walk: Walk): Promise<string | undefined> {
   if (entry.isFile()) return undefined;
   if (!entry.isSymbolicLink()) return special(entry);
   // stat follows the link without opening what it leads to; one that leads nowhere, git finds nothing at.
   const target = await stat(path).catch(() => undefined);
   if (!target || target.isFile()) return undefined;
-  // A link to a folder elsewhere (`objects` kept on another disk) is yours: git opens nothing in it by walking.
-  if (target.isDirectory()) return inRefs ? 'a link to a folder' : undefined;
-  return `a link to ${special(target)}`;
+  if (!target.isDirectory()) return `a link to ${special(target)}`;
+  const says = await readlink(path).catch(() => '');
+  walk.links.set(path, says);
+  return walk.known.get(path) === says ? undefined : 'a link to a folder';
 }
 
 function special(kind: Pick<Dirent, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>): string {

@@ -72,22 +72,31 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     expect(await sweepNested(record, places)).toEqual({ moved: [], unfinished: [] });
   });
 
-  it("leaves what git writes: files, folders, a link to a file, a link to a folder outside refs, and ralph's records", async () => {
+  it("leaves what git writes, your link to a folder as it was, and ralph's records; not a link the agent changed", async () => {
     const repo = await committedRepo();
     repo.git('config', 'core.preferSymlinkRefs', 'true');
     repo.git('symbolic-ref', 'HEAD', 'refs/heads/main');
     repo.git('pack-refs', '--all');
     repo.git('branch', 'second');
-    await mkdir(join(repo.gitDir, 'elsewhere'));
+    for (const folder of ['elsewhere', 'agents']) await mkdir(join(repo.gitDir, folder));
     await symlink(join(repo.gitDir, 'elsewhere'), join(repo.gitDir, 'objects/linked'));
+    await symlink(join(repo.gitDir, 'elsewhere'), join(repo.gitDir, 'objects/relinked'));
     // The records and the hooks are read-only in the box: nothing there is the agent's.
     await mkdir(join(repo.gitDir, 'ralph'));
     mkfifo(join(repo.gitDir, 'ralph/yours'));
     mkfifo(join(repo.gitDir, 'hooks/yours'));
+    const asMade = await gitDirStrays([repo.gitDir], new Map());
+    // In the box: one of your links pointed elsewhere, and a link to a folder of the agent's own.
+    execFileSync('ln', ['-sfn', join(repo.gitDir, 'agents'), join(repo.gitDir, 'objects/relinked')]);
+    await symlink(join(repo.gitDir, 'agents'), join(repo.gitDir, 'objects/info/new'));
 
-    const walk = await gitDirStrays([repo.gitDir]);
+    const walk = await gitDirStrays([repo.gitDir], asMade.links);
 
-    expect(walk).toEqual({ strays: [], unfinished: [] });
+    expect(walk.unfinished).toEqual([]);
+    expect(walk.strays.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
+      { path: join(repo.gitDir, 'objects/info/new'), what: 'a link to a folder' },
+      { path: join(repo.gitDir, 'objects/relinked'), what: 'a link to a folder' },
+    ]);
     expect(lstatSync(join(repo.gitDir, 'HEAD')).isSymbolicLink()).toBe(true);
   });
 
@@ -100,7 +109,7 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     mkfifo(join(repo.gitDir, 'worktrees/wt-b/MERGE_HEAD'));
     mkfifo(join(repo.gitDir, 'packed-refs'));
 
-    const walk = await gitDirStrays([repo.gitDir, own]);
+    const walk = await gitDirStrays([repo.gitDir, own], new Map());
 
     expect(walk.strays.map((stray) => stray.path).sort()).toEqual(
       [join(own, 'MERGE_HEAD'), join(repo.gitDir, 'packed-refs')].sort(),
@@ -112,8 +121,8 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     await mkdir(join(repo.gitDir, 'refs/heads/many'));
     for (let at = 0; at < 40; at++) mkfifo(join(repo.gitDir, `refs/heads/many/f${at}`));
 
-    const capped = await gitDirStrays([repo.gitDir], 30);
-    const whole = await gitDirStrays([repo.gitDir]);
+    const capped = await gitDirStrays([repo.gitDir], new Map(), 30);
+    const whole = await gitDirStrays([repo.gitDir], new Map());
 
     expect(capped.unfinished).toEqual([repo.gitDir]);
     expect(capped.strays.length).toBeLessThan(40);
