@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { opendir, readlink, stat } from 'node:fs/promises';
+import { lstat, opendir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Something in a git dir that git does not write and that a git opening it would wait on, or read without end. */
@@ -13,8 +13,8 @@ export interface GitDirStray {
 export interface GitDirWalk {
   strays: GitDirStray[];
   unfinished: string[];
-  /** Every link to a folder it saw (and did not walk into), with what the link says. */
-  links: Map<string, string>;
+  /** Every link to a folder (not walked into) and every socket it saw, each with what it is. */
+  kept: Map<string, string>;
 }
 
 /**
@@ -40,9 +40,10 @@ const FSMONITOR_SOCKET = 'fsmonitor--daemon.ipc';
  * (`objects/info/alternates`, `packed-refs`, HEAD, the index, each ref, log and object), and an
  * open FIFO waits for a writer that never comes: every later git of ralph's and of yours would hang.
  * git writes only files, folders and, where `core.preferSymlinkRefs` is set, links to files. A link
- * to a folder is a stray too unless `known` has it, saying the same (yours, as the box was made:
- * `objects` kept on another disk): git follows it, into a folder of FIFOs or round a loop, and the
- * walk does not. Each entry is judged by its type from the folder's listing, a link by stat of what
+ * to a folder is a stray too, and so is a socket, unless `known` has it as it is now (yours, kept
+ * as the box was made: `objects` on another disk, git-annex's ssh sockets): git follows such a link,
+ * into a folder of FIFOs or round a loop, and the walk does not; a socket only fails git's open at
+ * once. Each entry is judged by its type from the folder's listing, a link by stat of what
  * it leads to: nothing is opened. Each git dir is walked breadth first, its own files before
  * anything deeper, and the walk stops at `cap` entries in all.
  */
@@ -51,9 +52,9 @@ export async function gitDirStrays(
   known: ReadonlyMap<string, string>,
   cap = MAX_GIT_DIR_ENTRIES,
 ): Promise<GitDirWalk> {
-  const walk: Walk = { strays: [], unfinished: [], links: new Map(), left: cap, known };
+  const walk: Walk = { strays: [], unfinished: [], kept: new Map(), left: cap, known };
   for (const root of new Set(gitDirs)) await walkGitDir(root, walk);
-  return { strays: walk.strays, unfinished: walk.unfinished, links: walk.links };
+  return { strays: walk.strays, unfinished: walk.unfinished, kept: walk.kept };
 }
 
 type Walk = GitDirWalk & { left: number; known: ReadonlyMap<string, string> };
@@ -85,14 +86,22 @@ async function walkGitDir(root: string, walk: Walk): Promise<void> {
 /** What makes an entry a stray, or undefined for a file, a link to a file, a link that leads nowhere, or yours. */
 async function strayKind(entry: Dirent, path: string, walk: Walk): Promise<string | undefined> {
   if (entry.isFile()) return undefined;
+  if (entry.isSocket()) {
+    const stats = await lstat(path).catch(() => undefined);
+    return keptUnlessNew(walk, path, `socket:${stats?.dev}:${stats?.ino}`, 'a socket');
+  }
   if (!entry.isSymbolicLink()) return special(entry);
   // stat follows the link without opening what it leads to; one that leads nowhere, git finds nothing at.
   const target = await stat(path).catch(() => undefined);
   if (!target || target.isFile()) return undefined;
   if (!target.isDirectory()) return `a link to ${special(target)}`;
-  const says = await readlink(path).catch(() => '');
-  walk.links.set(path, says);
-  return walk.known.get(path) === says ? undefined : 'a link to a folder';
+  return keptUnlessNew(walk, path, `link:${await readlink(path).catch(() => '')}`, 'a link to a folder');
+}
+
+/** Undefined where `known` has the entry as it is now; else `what`. Either way the walk keeps it for the next. */
+function keptUnlessNew(walk: Walk, path: string, identity: string, what: string): string | undefined {
+  walk.kept.set(path, identity);
+  return walk.known.get(path) === identity ? undefined : what;
 }
 
 function special(kind: Pick<Dirent, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>): string {

@@ -37,8 +37,8 @@ export interface NestedRecord {
   redirects: readonly string[];
   /** Folders to make before the box, so that they are there to be held read-only. */
   mustExist: readonly string[];
-  /** The links to folders in the git dirs as found (git-dir-strays.ts), with what each says: yours, left alone. */
-  gitDirLinks: ReadonlyMap<string, string>;
+  /** The links to folders and the sockets in the git dirs as found (git-dir-strays.ts): yours, left alone. */
+  gitDirKept: ReadonlyMap<string, string>;
 }
 
 /** How many work trees, nested in each other, ralph looks into: a deeper one is your own to look after. */
@@ -51,9 +51,9 @@ const MAX_GITFILE_BYTES = 64 * 1024;
 /**
  * What is nested in the work tree now: each populated gitlink's `.git` (in the work tree, then in
  * each submodule's, as git status recurses), each git dir in the modules folders, and from them
- * what the box holds; and the links to folders in those git dirs and in `gitDir` (the loop's own,
- * `commonDir` but in a linked worktree). Every git command here is ralph's own (safe-git.ts): it
- * runs none of theirs.
+ * what the box holds; and the links to folders and the sockets in those git dirs and in `gitDir`
+ * (the loop's own: `commonDir` but in a linked worktree). Every git command here is ralph's own
+ * (safe-git.ts): it runs none of theirs.
  */
 export async function recordNested(workTree: string, commonDir: string, gitDir = commonDir): Promise<NestedRecord> {
   const entries = new Map<string, string>();
@@ -101,7 +101,7 @@ export async function recordNested(workTree: string, commonDir: string, gitDir =
     guarded: modulesFolders.filter((folder) => modulesKnown.has(folder)),
     redirects: (await Promise.all(own.map((gitDir) => absentRedirects(gitDir, gitDir)))).flat(),
     mustExist: own.flatMap((gitDir) => [join(gitDir, 'hooks'), join(gitDir, 'info')]),
-    gitDirLinks: (await gitDirStrays([commonDir, gitDir, ...moduleGitDirs], new Map())).links,
+    gitDirKept: (await gitDirStrays([commonDir, gitDir, ...moduleGitDirs], new Map())).kept,
   };
 }
 

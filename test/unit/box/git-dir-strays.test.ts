@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { mkdir, readlink, realpath, symlink } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitDirStrays } from '../../../src/box/git-dir-strays.js';
@@ -24,6 +25,14 @@ async function committedRepo() {
 
 function mkfifo(path: string) {
   execFileSync('mkfifo', [path]);
+}
+
+/** A socket listening at `path`: the file stays until the server closes. */
+function listening(path: string): Promise<Server> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail).listen(path, () => done(server));
+  });
 }
 
 /** git as you run it, plain, waiting no longer than the bound; throws on a failure or a hang. */
@@ -72,7 +81,7 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     expect(await sweepNested(record, places)).toEqual({ moved: [], unfinished: [] });
   });
 
-  it("leaves what git writes, your link to a folder as it was, and ralph's records; not a link the agent changed", async () => {
+  it("leaves what git writes, your links and sockets as they were, and ralph's records; not the agent's", async () => {
     const repo = await committedRepo();
     repo.git('config', 'core.preferSymlinkRefs', 'true');
     repo.git('symbolic-ref', 'HEAD', 'refs/heads/main');
@@ -85,17 +94,22 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     await mkdir(join(repo.gitDir, 'ralph'));
     mkfifo(join(repo.gitDir, 'ralph/yours'));
     mkfifo(join(repo.gitDir, 'hooks/yours'));
+    // A socket of yours (git-annex keeps its ssh connections' in the git dir).
+    const yours = await listening(join(repo.gitDir, 'yours.sock'));
     const asMade = await gitDirStrays([repo.gitDir], new Map());
-    // In the box: one of your links pointed elsewhere, and a link to a folder of the agent's own.
+    // In the box: one of your links pointed elsewhere, a link to a folder of the agent's own, a socket.
     execFileSync('ln', ['-sfn', join(repo.gitDir, 'agents'), join(repo.gitDir, 'objects/relinked')]);
     await symlink(join(repo.gitDir, 'agents'), join(repo.gitDir, 'objects/info/new'));
+    const agents = await listening(join(repo.gitDir, 'refs/agents.sock'));
 
-    const walk = await gitDirStrays([repo.gitDir], asMade.links);
+    const walk = await gitDirStrays([repo.gitDir], asMade.kept);
+    await Promise.all([yours, agents].map((server) => new Promise((done) => server.close(done))));
 
     expect(walk.unfinished).toEqual([]);
     expect(walk.strays.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
       { path: join(repo.gitDir, 'objects/info/new'), what: 'a link to a folder' },
       { path: join(repo.gitDir, 'objects/relinked'), what: 'a link to a folder' },
+      { path: join(repo.gitDir, 'refs/agents.sock'), what: 'a socket' },
     ]);
     expect(lstatSync(join(repo.gitDir, 'HEAD')).isSymbolicLink()).toBe(true);
   });
