@@ -8,6 +8,7 @@ import { absentRedirects } from './git-redirects.js';
 import { clientGuard, type ClientGuard } from './client-guard.js';
 import { ownFolder } from '../files/own-file.js';
 import { recordNested, type NestedRecord } from './nested-repos.js';
+import type { SweepPlaces } from './nested-sweep.js';
 
 /** The rules for this work tree, as mounts of paths that exist (a rule for a missing path is skipped). */
 export async function placedMounts(
@@ -17,7 +18,7 @@ export async function placedMounts(
   mounts: PlacedMount[];
   redirects: string[];
   nested: NestedRecord;
-  places: { workTree: string; recordDir: string };
+  places: SweepPlaces;
   settings: ClientGuard;
 }> {
   const workTree = await realpath(request.root);
@@ -27,7 +28,7 @@ export async function placedMounts(
   // make its own. The worktrees' folders among them: a worktree the agent added there, with records of
   // its own under its git dir, would be one ralph reuses and whose forged records it replays.
   const records = await recordDir(workTree);
-  const nested = await recordNested(workTree, commonDir);
+  const nested = await recordNested(workTree, commonDir, gitDir);
   const mustExist = [
     records,
     ...['ralph', 'hooks', 'info', 'worktrees'].map((name) => join(commonDir, name)),

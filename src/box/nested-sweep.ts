@@ -1,43 +1,80 @@
 import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { indexGitlinkPaths } from '../git/gitlinks.js';
+import { gitlinksOf, indexGitlinkPaths } from '../git/gitlinks.js';
+import { readIndexPaths } from '../git/index-file.js';
 import { folderRepos } from './folder-repos.js';
+import { gitDirStrays } from './git-dir-strays.js';
 import { populatedEntry, type NestedRecord } from './nested-repos.js';
 
-/** One nested repository's `.git` (or submodule git dir) the agent made, and where ralph put it. */
+/** What ralph moved out of the agent's reach, and where; `what` names a git dir's stray (git-dir-strays.ts). */
 export interface SetAside {
   from: string;
   to: string;
+  what?: string;
+}
+
+/** One sweep: what it moved, and the git dirs whose walk stopped at its cap. */
+export interface NestedSweep {
+  moved: SetAside[];
+  unfinished: string[];
+}
+
+/** Where a loop runs, as the sweep needs it: the work tree, its git dirs, ralph's records. */
+export interface SweepPlaces {
+  workTree: string;
+  gitDir: string;
+  commonDir: string;
+  recordDir: string;
 }
 
 /**
- * After each command in the box, once the box has ended: every populated gitlink's `.git` that was
- * not there as the box was made (or is not the one that was), and every git dir in a modules folder
- * that was not, moved into ralph's record folder, which the box holds read-only. The gitlink and
- * the files stay; without its `.git` the folder is no repository git enters.
+ * After each command in the box, once the box has ended: first every FIFO, socket and device the
+ * agent left in the git dirs (the work tree's, the common one, your submodules'), before ralph's
+ * own git opens one and waits (git-dir-strays.ts); then
+ * every populated gitlink's `.git` that was not there as the box was made (or is not the one that
+ * was), and every git dir in a modules folder that was not, moved into ralph's record folder,
+ * which the box holds read-only. The gitlink and the files stay; without its `.git` the folder is
+ * no repository git enters. Nothing is removed: each is moved whole.
  */
-export async function sweepNested(record: NestedRecord, places: { workTree: string; recordDir: string }) {
+export async function sweepNested(record: NestedRecord, places: SweepPlaces): Promise<NestedSweep> {
+  const aside = asideFolder(places);
+  const walk = await gitDirStrays([places.commonDir, places.gitDir, ...record.moduleGitDirs], record.gitDirKept);
+  const moved = await aside.move(walk.strays);
+  // The work tree's index read once, for its gitlinks and its folders; git is asked only where it does not settle them.
+  const index = await readIndexPaths(places.workTree);
   const strays: string[] = [];
   for (const tree of record.workTrees) {
     // A submodule whose `.git` an earlier sweep set aside is no repository: git would list the one above.
     if (tree !== places.workTree && !(await lstat(join(tree, '.git')).catch(() => undefined))) continue;
-    for (const path of await indexGitlinkPaths(tree)) {
+    const paths = tree === places.workTree ? await gitlinksOf(tree, index) : await indexGitlinkPaths(tree);
+    for (const path of paths) {
       const entry = await populatedEntry(tree, path);
       if (entry && record.entries.get(entry.path) !== entry.identity) strays.push(entry.path);
     }
   }
   for (const folder of record.modulesFolders) strays.push(...(await strayModules(folder, record)));
-  for (const dotGit of await folderRepos(places.workTree)) if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
-  if (strays.length === 0) return [];
-  const base = join(places.recordDir, 'set-aside');
-  await mkdir(base, { recursive: true });
-  const into = await mkdtemp(join(base, 'at-'));
-  const moved: SetAside[] = [];
-  for (const from of strays) {
-    const to = join(into, asideName(places.workTree, from));
-    if (await moveAside(from, to)) moved.push({ from, to });
-  }
-  return moved;
+  for (const dotGit of await folderRepos(places.workTree, index))
+    if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
+  return { moved: [...moved, ...(await aside.move(strays.map((path) => ({ path }))))], unfinished: walk.unfinished };
+}
+
+/** The sweep's own folder in the set-aside folder, made at its first move: `at-` and a random name. */
+function asideFolder(places: Pick<SweepPlaces, 'workTree' | 'recordDir'>) {
+  let into: Promise<string> | undefined;
+  return {
+    move: async (found: readonly { path: string; what?: string }[]): Promise<SetAside[]> => {
+      if (found.length === 0) return [];
+      const base = join(places.recordDir, 'set-aside');
+      into ??= mkdir(base, { recursive: true }).then(() => mkdtemp(join(base, 'at-')));
+      const folder = await into;
+      const moved: SetAside[] = [];
+      for (const { path: from, what } of found) {
+        const to = join(folder, asideName(places.workTree, from));
+        if (await moveAside(from, to)) moved.push({ from, to, ...(what && { what }) });
+      }
+      return moved;
+    },
+  };
 }
 
 /**

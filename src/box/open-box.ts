@@ -7,7 +7,7 @@ import { placedMounts } from './box-mounts.js';
 import { sweepRedirects } from './git-redirects.js';
 import { sweepNested } from './nested-sweep.js';
 import { sweepClientSettings } from './client-guard.js';
-import { setAsideLine, sweptLine } from './swept-lines.js';
+import { nestedSweepLines, sweptLine } from './swept-lines.js';
 import { bubblewrapArgs, type PlacedMount } from './bubblewrap.js';
 import { probeBox } from './probe-box.js';
 import { seatbeltProfile } from './seatbelt.js';
@@ -30,9 +30,10 @@ export interface Box {
   wrap(command: Launch, cwd: string): Launch;
   /**
    * After each command in the box, once it has ended: removes the git redirects the agent made
-   * where ralph recorded none (git-redirects.ts), then moves the nested repositories it made into
-   * ralph's records (nested-sweep.ts), then takes away the client settings it made and puts back
-   * the starting keys it changed (client-guard.ts); resolves to one warning line for each.
+   * where ralph recorded none (git-redirects.ts), then moves the FIFOs and devices it left in the
+   * git dirs and the nested repositories it made into ralph's records (nested-sweep.ts), then takes
+   * away the client settings it made and puts back the starting keys it changed (client-guard.ts);
+   * resolves to one warning line for each.
    */
   sweep(): Promise<string[]>;
   /** Removes the box's temporary folder: once the run's last agent and gate have ended. */
@@ -81,7 +82,7 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
   const sweep = async () => [
     // The redirects first: ralph's own git, which lists the gitlinks, must not follow one.
     ...(await sweepRedirects(redirects)).map(sweptLine),
-    ...(request.dryRun ? [] : (await sweepNested(nested, places)).map(setAsideLine)),
+    ...(request.dryRun ? [] : nestedSweepLines(await sweepNested(nested, places))),
     ...(await sweepClientSettings(settings)),
   ];
   if (kind === 'seatbelt')
