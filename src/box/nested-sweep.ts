@@ -3,41 +3,59 @@ import { dirname, join, relative, sep } from 'node:path';
 import { indexGitlinkPaths } from '../git/gitlinks.js';
 import { folderRepos } from './folder-repos.js';
 import { populatedEntry, type NestedRecord } from './nested-repos.js';
+import { absentStrays, type AbsentReadOnly } from './absent-read-only.js';
 
-/** One nested repository's `.git` (or submodule git dir) the agent made, and where ralph put it. */
+/**
+ * One thing the agent made that ralph set aside, and where it put it: a nested repository's `.git`
+ * (or submodule git dir), or what stood where you named a read-only path that was not there (`given`).
+ */
 export interface SetAside {
   from: string;
   to: string;
+  given?: string;
 }
 
 /**
  * After each command in the box, once the box has ended: every populated gitlink's `.git` that was
  * not there as the box was made (or is not the one that was), and every git dir in a modules folder
  * that was not, moved into ralph's record folder, which the box holds read-only. The gitlink and
- * the files stay; without its `.git` the folder is no repository git enters.
+ * the files stay; without its `.git` the folder is no repository git enters. Then whatever the agent
+ * made at a read-only path of yours that was not there (absent-read-only.ts), into the same folder.
  */
-export async function sweepNested(record: NestedRecord, places: { workTree: string; recordDir: string }) {
+export async function sweepSetAside(
+  record: NestedRecord,
+  absent: readonly AbsentReadOnly[],
+  places: { workTree: string; recordDir: string },
+): Promise<SetAside[]> {
+  const strays = await nestedStrays(record, places.workTree);
+  // Found before anything moves: a path below a nested `.git` moved first is then simply gone.
+  const found = [...strays.map((path) => ({ path, given: undefined })), ...(await absentStrays(absent))];
+  if (found.length === 0) return [];
+  const base = join(places.recordDir, 'set-aside');
+  await mkdir(base, { recursive: true });
+  const into = await mkdtemp(join(base, 'at-'));
+  const moved: SetAside[] = [];
+  for (const { path: from, given } of found) {
+    const to = join(into, asideName(places.workTree, from));
+    if (await moveAside(from, to)) moved.push({ from, to, ...(given !== undefined && { given }) });
+  }
+  return moved;
+}
+
+/** The nested repositories' `.git` entries and git dirs that were not there as the box was made. */
+async function nestedStrays(record: NestedRecord, workTree: string): Promise<string[]> {
   const strays: string[] = [];
   for (const tree of record.workTrees) {
     // A submodule whose `.git` an earlier sweep set aside is no repository: git would list the one above.
-    if (tree !== places.workTree && !(await lstat(join(tree, '.git')).catch(() => undefined))) continue;
+    if (tree !== workTree && !(await lstat(join(tree, '.git')).catch(() => undefined))) continue;
     for (const path of await indexGitlinkPaths(tree)) {
       const entry = await populatedEntry(tree, path);
       if (entry && record.entries.get(entry.path) !== entry.identity) strays.push(entry.path);
     }
   }
   for (const folder of record.modulesFolders) strays.push(...(await strayModules(folder, record)));
-  for (const dotGit of await folderRepos(places.workTree)) if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
-  if (strays.length === 0) return [];
-  const base = join(places.recordDir, 'set-aside');
-  await mkdir(base, { recursive: true });
-  const into = await mkdtemp(join(base, 'at-'));
-  const moved: SetAside[] = [];
-  for (const from of strays) {
-    const to = join(into, asideName(places.workTree, from));
-    if (await moveAside(from, to)) moved.push({ from, to });
-  }
-  return moved;
+  for (const dotGit of await folderRepos(workTree)) if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
+  return strays;
 }
 
 /**

@@ -6,8 +6,13 @@ export function sweptLine(path: string): string {
   return `the box removed ${path}, which the agent made: git outside the box would have followed it to a config of the agent's`;
 }
 
-/** The line for a nested repository's `.git` the agent made, which ralph moved into its records. */
-export function setAsideLine({ from, to }: SetAside): string {
+/**
+ * The line for what ralph moved into its records: a nested repository's `.git` the agent made, or
+ * what it made where you named a read-only path that was not there (the path, or a link on its way).
+ */
+export function setAsideLine({ from, to, given }: SetAside): string {
+  if (given !== undefined)
+    return `the box moved ${from}, which the agent made, to ${to}: --box-read-only ${given} was not there as the box was made, so the box could not hold it read-only`;
   return `the box moved ${from}, which the agent made, to ${to}: your git would have entered the nested repository there and run its config and hooks`;
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { populatedEntry, recordNested } from '../../../src/box/nested-repos.js';
-import { asideName, sweepNested } from '../../../src/box/nested-sweep.js';
+import { asideName, sweepSetAside } from '../../../src/box/nested-sweep.js';
 import { realRepository } from '../git/real-repository.js';
 
 const IDENTITY = ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid'];
@@ -62,7 +62,7 @@ describe('the sweep of nested repositories', () => {
     execFileSync('git', ['-C', join(repo.root, 'mod'), 'config', 'core.fsmonitor', `touch ${proof}; false`]);
     repo.git('commit', '-qm', 'the agent');
 
-    const moved = await sweepNested(record, { workTree: repo.root, recordDir: repo.records });
+    const moved = await sweepSetAside(record, [], { workTree: repo.root, recordDir: repo.records });
 
     expect(moved.map((entry) => entry.from).sort()).toEqual(
       [join(repo.root, 'evil/.git'), join(repo.root, 'mod/.git'), join(repo.root, '.git/modules/mod')].sort(),
@@ -77,7 +77,7 @@ describe('the sweep of nested repositories', () => {
     expect(existsSync(join(repo.root, 'lib/mine/.git'))).toBe(true);
     plainStatus(repo.root);
     expect(existsSync(proof)).toBe(false);
-    expect(await sweepNested(record, { workTree: repo.root, recordDir: repo.records })).toEqual([]);
+    expect(await sweepSetAside(record, [], { workTree: repo.root, recordDir: repo.records })).toEqual([]);
   });
 
   it("moves your submodule's .git file when the agent pointed it elsewhere", async () => {
@@ -87,7 +87,7 @@ describe('the sweep of nested repositories', () => {
     nestedRepo(join(repo.outside, 'agents'), 'true');
     await rm(dotGit);
     await writeFile(dotGit, `gitdir: ${join(repo.outside, 'agents/.git')}\n`);
-    const moved = await sweepNested(record, { workTree: repo.root, recordDir: repo.records });
+    const moved = await sweepSetAside(record, [], { workTree: repo.root, recordDir: repo.records });
     expect(moved.map((entry) => entry.from)).toEqual([dotGit]);
   });
 
@@ -104,7 +104,7 @@ describe('the sweep of nested repositories', () => {
     for (const path of ['through/sub', 'at'])
       repo.git('update-index', '--add', '--cacheinfo', `160000,${hash.trim()},${path}`);
 
-    expect(await sweepNested(record, { workTree: repo.root, recordDir: repo.records })).toEqual([]);
+    expect(await sweepSetAside(record, [], { workTree: repo.root, recordDir: repo.records })).toEqual([]);
     expect(existsSync(join(yours, 'sub/.git/HEAD'))).toBe(true);
     expect(await populatedEntry(repo.root, 'through/sub')).toBeUndefined();
     expect(await populatedEntry(repo.root, 'at')).toBeUndefined();
@@ -118,7 +118,7 @@ describe('the sweep of nested repositories', () => {
     await mkdir(join(repo.root, 'linked'));
     await symlink(join(elsewhere, '.git'), join(repo.root, 'linked/.git'));
     repo.git('add', 'linked');
-    const moved = await sweepNested(record, { workTree: repo.root, recordDir: repo.records });
+    const moved = await sweepSetAside(record, [], { workTree: repo.root, recordDir: repo.records });
     expect(moved.map((entry) => entry.from)).toEqual([join(repo.root, 'linked/.git')]);
     expect(lstatSync(moved[0]?.to ?? '').isSymbolicLink()).toBe(true);
     expect(existsSync(join(elsewhere, '.git/HEAD'))).toBe(true);
@@ -133,7 +133,7 @@ describe('the sweep of nested repositories', () => {
     const record = await recordNested(root, join(root, '.git'));
     expect(record.moduleGitDirs).toEqual(new Set([join(root, '.git/modules/a/b')]));
     nestedRepo(join(root, '.git/modules/a/c'));
-    const moved = await sweepNested(record, { workTree: root, recordDir: join(root, '.git/ralph') });
+    const moved = await sweepSetAside(record, [], { workTree: root, recordDir: join(root, '.git/ralph') });
     expect(moved.map((entry) => entry.from)).toEqual([join(root, '.git/modules/a/c')]);
     expect(existsSync(join(root, '.git/modules/a/b/HEAD'))).toBe(true);
   });
@@ -166,7 +166,7 @@ describe('repositories in tracked folders', () => {
     await rm(join(root, 'docs'), { recursive: true });
     await symlink(join(outside, 'elsewhere'), join(root, 'docs'));
 
-    const moved = await sweepNested(record, { workTree: root, recordDir: join(root, '.git/ralph') });
+    const moved = await sweepSetAside(record, [], { workTree: root, recordDir: join(root, '.git/ralph') });
     expect(moved.map((aside) => aside.from)).toEqual([join(root, 'src/.git')]);
     expect(existsSync(join(moved[0]!.to, 'config'))).toBe(true);
     execFileSync('git', ['status', '--porcelain'], { cwd: join(root, 'src'), stdio: 'ignore' });
