@@ -2,6 +2,7 @@ import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises
 import { dirname, join, relative, sep } from 'node:path';
 import { indexGitlinkPaths } from '../git/gitlinks.js';
 import { folderRepos } from './folder-repos.js';
+import { RalphError } from '../errors.js';
 import { populatedEntry, type NestedRecord } from './nested-repos.js';
 import { absentStrays, type AbsentReadOnly } from './absent-read-only.js';
 
@@ -85,8 +86,8 @@ export function asideName(workTree: string, path: string): string {
 
 /**
  * A rename where it can (the same file system), else a copy that keeps links as links, then the
- * original removed. False when it is gone already: in --parallel another loop's sweep, which shares
- * `.git/modules`, may have moved it first.
+ * original removed; what cannot be copied (a FIFO, a socket) stops the run. False when it is gone
+ * already: in --parallel another loop's sweep, which shares `.git/modules`, may have moved it first.
  */
 async function moveAside(from: string, to: string): Promise<boolean> {
   await mkdir(dirname(to), { recursive: true });
@@ -96,7 +97,16 @@ async function moveAside(from: string, to: string): Promise<boolean> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return false;
     if (code !== 'EXDEV') throw error;
-    await cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
+    await cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true }).catch(async (copy: unknown) => {
+      // Left where it is, with nothing of it in the records: the run stops rather than leave it unsaid.
+      await rm(to, { recursive: true, force: true });
+      throw new RalphError(
+        'io',
+        `the box could not move ${from}, which the agent made, into ${dirname(to)}: ${(copy as Error).message}`,
+        'look at it, and remove it yourself before you run anything there',
+        { cause: copy },
+      );
+    });
     await rm(from, { recursive: true, force: true });
   }
   return true;

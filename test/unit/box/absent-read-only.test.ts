@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { placedMounts } from '../../../src/box/box-mounts.js';
 import type { BoxRequest } from '../../../src/box/box-request.js';
 import { sweepSetAside } from '../../../src/box/nested-sweep.js';
 import { setAsideLine } from '../../../src/box/swept-lines.js';
+import { RalphError } from '../../../src/errors.js';
 import { realRepository } from '../git/real-repository.js';
 
 /** A repository with a commit, a home with a client's state folder, and `readOnly` as the user named them. */
@@ -119,4 +120,32 @@ describe('read-only paths that are not there as the box is made', () => {
     expect(placed.absent.swept).toEqual([{ given: '.envrc', base: root, below: ['.envrc'] }]);
     expect(existsSync(join(root, '.git/ralph'))).toBe(false);
   });
+
+  // Another file system than the work tree's: the client's state in a home elsewhere, here /dev/shm.
+  const elsewhere = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(tmpdir()).dev;
+  it.skipIf(!elsewhere)(
+    'copies what it cannot rename, and stops at what it cannot copy, leaving it there',
+    async () => {
+      const { root, placed } = await boxFor(['.envrc', 'pipe']);
+      const records = await mkdtemp(join('/dev/shm', 'ralph-absent-ro-records-'));
+      const places = { workTree: root, recordDir: records };
+      await mkdir(join(root, '.envrc'));
+      await symlink('/etc/passwd', join(root, '.envrc/link'));
+      const [moved] = await sweepSetAside(placed.nested, placed.absent.swept, places);
+      expect(moved?.from).toBe(join(root, '.envrc'));
+      expect(readlinkSync(join(moved?.to as string, 'link'))).toBe('/etc/passwd');
+      expect(existsSync(join(root, '.envrc'))).toBe(false);
+
+      execFileSync('mkfifo', [join(root, 'pipe')]);
+      const stopped = sweepSetAside(placed.nested, placed.absent.swept, places);
+      await expect(stopped).rejects.toThrow(
+        new RegExp(
+          `^the box could not move ${join(root, 'pipe')}, which the agent made, into ${records}/set-aside/at-`,
+        ),
+      );
+      await expect(stopped).rejects.toBeInstanceOf(RalphError);
+      expect(lstatSync(join(root, 'pipe')).isFIFO()).toBe(true);
+      await rm(records, { recursive: true, force: true });
+    },
+  );
 });
