@@ -46,9 +46,16 @@ export async function recordAbsentReadOnly(
   for (const given of asked) {
     const place = await placeOf(absoluteOf(given));
     if (place === 'unresolved') record.unheld.push(given);
-    else if (place !== 'there' && accessAt(byPath, place.base) === 'write') record.swept.push({ given, ...place });
+    else if (place !== 'there' && accessAt(byPath, place.base) === 'write' && !recorded(record.swept, place))
+      record.swept.push({ given, ...place });
   }
   return record;
+}
+
+/** Whether a path is recorded already: named by the flag and the config both, or by two spellings. */
+function recorded(swept: readonly AbsentReadOnly[], { base, below }: { base: string; below: readonly string[] }) {
+  const path = join(base, ...below);
+  return swept.some((record) => join(record.base, ...record.below) === path);
 }
 
 /** One thing the agent made where you named a path read-only: the path itself, or a link on its way. */

@@ -45,7 +45,15 @@ describe('read-only paths that are not there as the box is made', () => {
       await writeFile(join(root, 'there.txt'), 'yours\n');
       await symlink('nowhere', join(root, 'gone'));
     };
-    const given = ['.envrc', 'build/secret.txt', 'src/.envrc', 'there.txt', '.git/hooks/pre-push', 'gone/x'];
+    const given = [
+      '.envrc',
+      'build/secret.txt',
+      'src/.envrc',
+      'lib/.envrc',
+      'there.txt',
+      '.git/hooks/pre-push',
+      'gone/x',
+    ];
     const { root, placed, home } = await boxFor([...given, '~/.envrc', '~/.claude/notes.md'], { prepare });
 
     expect(placed.absent.swept).toEqual([
