@@ -9,13 +9,14 @@ import { clientGuard, type ClientGuard } from './client-guard.js';
 import { ownFolder } from '../files/own-file.js';
 import { recordNested, type NestedRecord } from './nested-repos.js';
 import { realPlace, recordAbsentReadOnly, type AbsentRecord } from './absent-read-only.js';
+import type { SweepPlaces } from './nested-sweep.js';
 
 /** The box's mounts, and what it recorded as it was made for its sweep after each command. */
 export interface PlacedBox {
   mounts: PlacedMount[];
   redirects: string[];
   nested: NestedRecord;
-  places: { workTree: string; recordDir: string };
+  places: SweepPlaces;
   settings: ClientGuard;
   absent: AbsentRecord;
 }
@@ -32,7 +33,7 @@ export async function placedMounts(
   // make its own. The worktrees' folders among them: a worktree the agent added there, with records of
   // its own under its git dir, would be one ralph reuses and whose forged records it replays.
   const records = await recordDir(workTree);
-  const nested = await recordNested(workTree, commonDir);
+  const nested = await recordNested(workTree, commonDir, gitDir);
   const mustExist = [
     records,
     ...['ralph', 'hooks', 'info', 'worktrees'].map((name) => join(commonDir, name)),

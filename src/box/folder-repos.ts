@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { readIndexPaths } from '../git/index-file.js';
+import type { IndexPaths } from '../git/index-file.js';
 import { runGit } from '../git/safe-git.js';
 import { safePath } from '../git/gitlinks.js';
 
@@ -8,11 +8,12 @@ import { safePath } from '../git/gitlinks.js';
  * The `.git` entries in the work tree's tracked folders (`src/.git`): a repository of its own there
  * never shows in the outer `git status`, but your `cd src && git status` — or a shell prompt that
  * runs git in every folder you enter — runs its `core.fsmonitor` and hooks. Only folders the index
- * names are looked at: one lstat each, with no walk of what is untracked or ignored (docs/sandbox.md
- * says what that leaves). Gitlinks are nested-repos.ts's.
+ * names are looked at (`index`, as the caller's readIndexPaths read it; git's list where that did not
+ * settle it): one lstat each, with no walk of what is untracked or ignored (docs/sandbox.md says
+ * what that leaves). Gitlinks are nested-repos.ts's.
  */
-export async function folderRepos(workTree: string): Promise<Set<string>> {
-  const folders = (await readIndexPaths(workTree))?.folders ?? (await foldersFromGit(workTree));
+export async function folderRepos(workTree: string, index: IndexPaths | undefined): Promise<Set<string>> {
+  const folders = index?.folders ?? (await foldersFromGit(workTree));
   const real = new Map<string, boolean>([['', true]]);
   const found = new Set<string>();
   // Shorter first, so that a folder's parent is judged before it.

@@ -1,10 +1,15 @@
-import { constants } from 'node:fs';
-import { chmod, lstat, open, realpath, rm } from 'node:fs/promises';
+import { chmod, lstat, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StartingKeys } from '../domain/starting-keys.js';
-import { MAX_READ_BYTES } from '../files/read-cap.js';
+import { MAX_READ_BYTES, readSmallRegularFile } from '../files/read-cap.js';
 import { replaceWholeSync } from '../files/replace-own-file.js';
 import { isObject, restoreStartingKeys } from './starting-keys.js';
+
+/**
+ * A state file is read as it is: a link in its place is not followed (the agent's link to a file of
+ * yours is no state file), a FIFO not waited on, one larger than ralph reads not read (put back whole).
+ */
+const AS_IT_IS = { followLinks: false };
 
 /** A state file of the client's as the box was made: its real path, its text (none: absent) and mode. */
 export interface KeyFileRecord {
@@ -25,7 +30,7 @@ export async function recordKeyFiles(home: string, files: readonly StartingKeys[
   const records = await Promise.all(
     files.map(async ({ file, keys }) => {
       const path = await realpath(join(home, file)).catch(() => join(home, file));
-      const read = await readRegular(path);
+      const read = readSmallRegularFile(path, MAX_READ_BYTES, AS_IT_IS);
       // There but not read (a FIFO, a folder, larger than ralph reads): nothing to put back, so not guarded.
       if (read === undefined && (await lstat(path).catch(() => undefined))) return undefined;
       return { path, keys, mode: read?.mode ?? 0o600, ...(read && { text: read.text }) };
@@ -47,7 +52,7 @@ export async function restoreKeyFiles(records: readonly KeyFileRecord[]): Promis
 async function restoreOne(record: KeyFileRecord): Promise<KeyFileRestore | undefined> {
   const stats = await lstat(record.path).catch(() => undefined);
   if (stats === undefined) return undefined;
-  const current = stats.isFile() ? await readRegular(record.path) : undefined;
+  const current = stats.isFile() ? readSmallRegularFile(record.path, MAX_READ_BYTES, AS_IT_IS) : undefined;
   if (current !== undefined && current.text === record.text) return undefined;
   const value = current && parsed(current.text);
   if (value === undefined) {
@@ -70,21 +75,6 @@ async function replace(path: string, text: string | undefined, mode: number): Pr
   if (text === undefined) return;
   replaceWholeSync(path, text);
   await chmod(path, mode);
-}
-
-async function readRegular(path: string): Promise<{ text: string; mode: number } | undefined> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(
-    () => undefined,
-  );
-  if (handle === undefined) return undefined;
-  try {
-    const stats = await handle.stat();
-    // Larger than ralph reads whole (the agent may have blown it up): put back whole, never read.
-    if (!stats.isFile() || stats.size > MAX_READ_BYTES) return undefined;
-    return { text: await handle.readFile('utf8'), mode: stats.mode & 0o777 };
-  } finally {
-    await handle.close();
-  }
 }
 
 function parsed(text: string | undefined): Record<string, unknown> | undefined {

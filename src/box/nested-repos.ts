@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { readOwnFileNoLink } from '../files/own-file.js';
 import { findGitDirs } from '../git/head-file.js';
 import { gitlinkPaths } from '../git/gitlinks.js';
+import { readIndexPaths } from '../git/index-file.js';
 import { absentRedirects } from './git-redirects.js';
 import { folderRepos } from './folder-repos.js';
+import { gitDirStrays } from './git-dir-strays.js';
 
 /**
  * The nested repositories of the work tree as the box is made: your own submodules. A plain
@@ -35,6 +37,8 @@ export interface NestedRecord {
   redirects: readonly string[];
   /** Folders to make before the box, so that they are there to be held read-only. */
   mustExist: readonly string[];
+  /** The links to folders and the sockets in the git dirs as found (git-dir-strays.ts): yours, left alone. */
+  gitDirKept: ReadonlyMap<string, string>;
 }
 
 /** How many work trees, nested in each other, ralph looks into: a deeper one is your own to look after. */
@@ -47,9 +51,11 @@ const MAX_GITFILE_BYTES = 64 * 1024;
 /**
  * What is nested in the work tree now: each populated gitlink's `.git` (in the work tree, then in
  * each submodule's, as git status recurses), each git dir in the modules folders, and from them
- * what the box holds. Every git command here is ralph's own (safe-git.ts): it runs none of theirs.
+ * what the box holds; and the links to folders and the sockets in those git dirs and in `gitDir`
+ * (the loop's own: `commonDir` but in a linked worktree). Every git command here is ralph's own
+ * (safe-git.ts): it runs none of theirs.
  */
-export async function recordNested(workTree: string, commonDir: string): Promise<NestedRecord> {
+export async function recordNested(workTree: string, commonDir: string, gitDir = commonDir): Promise<NestedRecord> {
   const entries = new Map<string, string>();
   const workTrees = [workTree];
   const gitDirs = new Set<string>();
@@ -86,7 +92,7 @@ export async function recordNested(workTree: string, commonDir: string): Promise
   const own = [...gitDirs];
   return {
     entries,
-    folderRepos: await folderRepos(workTree),
+    folderRepos: await folderRepos(workTree, await readIndexPaths(workTree)),
     workTrees,
     modulesFolders,
     modulesKnown,
@@ -95,6 +101,7 @@ export async function recordNested(workTree: string, commonDir: string): Promise
     guarded: modulesFolders.filter((folder) => modulesKnown.has(folder)),
     redirects: (await Promise.all(own.map((gitDir) => absentRedirects(gitDir, gitDir)))).flat(),
     mustExist: own.flatMap((gitDir) => [join(gitDir, 'hooks'), join(gitDir, 'info')]),
+    gitDirKept: (await gitDirStrays([commonDir, gitDir, ...moduleGitDirs], new Map())).kept,
   };
 }
 

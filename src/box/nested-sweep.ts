@@ -1,62 +1,95 @@
 import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { indexGitlinkPaths } from '../git/gitlinks.js';
+import { gitlinksOf, indexGitlinkPaths } from '../git/gitlinks.js';
+import { readIndexPaths } from '../git/index-file.js';
 import { folderRepos } from './folder-repos.js';
-import { RalphError } from '../errors.js';
+import { gitDirStrays } from './git-dir-strays.js';
 import { populatedEntry, type NestedRecord } from './nested-repos.js';
 import { absentStrays, type AbsentReadOnly } from './absent-read-only.js';
+import { RalphError } from '../errors.js';
 
 /**
- * One thing the agent made that ralph set aside, and where it put it: a nested repository's `.git`
- * (or submodule git dir), or what stood where you named a read-only path that was not there (`given`).
+ * What ralph moved out of the agent's reach, and where; `what` names a git dir's stray
+ * (git-dir-strays.ts), `given` the read-only path of yours it stood at (absent-read-only.ts).
  */
 export interface SetAside {
   from: string;
   to: string;
+  what?: string;
   given?: string;
 }
 
-/**
- * After each command in the box, once the box has ended: every populated gitlink's `.git` that was
- * not there as the box was made (or is not the one that was), and every git dir in a modules folder
- * that was not, moved into ralph's record folder, which the box holds read-only. The gitlink and
- * the files stay; without its `.git` the folder is no repository git enters. Then whatever the agent
- * made at a read-only path of yours that was not there (absent-read-only.ts), into the same folder.
- */
-export async function sweepSetAside(
-  record: NestedRecord,
-  absent: readonly AbsentReadOnly[],
-  places: { workTree: string; recordDir: string },
-): Promise<SetAside[]> {
-  const strays = await nestedStrays(record, places.workTree);
-  // Found before anything moves: a path below a nested `.git` moved first is then simply gone.
-  const found = [...strays.map((path) => ({ path, given: undefined })), ...(await absentStrays(absent))];
-  if (found.length === 0) return [];
-  const base = join(places.recordDir, 'set-aside');
-  await mkdir(base, { recursive: true });
-  const into = await mkdtemp(join(base, 'at-'));
-  const moved: SetAside[] = [];
-  for (const { path: from, given } of found) {
-    const to = join(into, asideName(places.workTree, from));
-    if (await moveAside(from, to)) moved.push({ from, to, ...(given !== undefined && { given }) });
-  }
-  return moved;
+/** One sweep: what it moved, and the git dirs whose walk stopped at its cap. */
+export interface NestedSweep {
+  moved: SetAside[];
+  unfinished: string[];
 }
 
-/** The nested repositories' `.git` entries and git dirs that were not there as the box was made. */
-async function nestedStrays(record: NestedRecord, workTree: string): Promise<string[]> {
+/** Where a loop runs, as the sweep needs it: the work tree, its git dirs, ralph's records. */
+export interface SweepPlaces {
+  workTree: string;
+  gitDir: string;
+  commonDir: string;
+  recordDir: string;
+}
+
+/**
+ * After each command in the box, once the box has ended: first every FIFO, socket and device the
+ * agent left in the git dirs (the work tree's, the common one, your submodules'), before ralph's
+ * own git opens one and waits (git-dir-strays.ts); then
+ * every populated gitlink's `.git` that was not there as the box was made (or is not the one that
+ * was), and every git dir in a modules folder that was not, moved into ralph's record folder,
+ * which the box holds read-only. The gitlink and the files stay; without its `.git` the folder is
+ * no repository git enters. Last, whatever the agent made at a read-only path of yours that was not
+ * there (`absent`). Nothing is removed: each is moved whole.
+ */
+export async function sweepNested(
+  record: NestedRecord,
+  places: SweepPlaces,
+  absent: readonly AbsentReadOnly[] = [],
+): Promise<NestedSweep> {
+  const aside = asideFolder(places);
+  const walk = await gitDirStrays([places.commonDir, places.gitDir, ...record.moduleGitDirs], record.gitDirKept);
+  const moved = await aside.move(walk.strays);
+  // The work tree's index read once, for its gitlinks and its folders; git is asked only where it does not settle them.
+  const index = await readIndexPaths(places.workTree);
   const strays: string[] = [];
   for (const tree of record.workTrees) {
     // A submodule whose `.git` an earlier sweep set aside is no repository: git would list the one above.
-    if (tree !== workTree && !(await lstat(join(tree, '.git')).catch(() => undefined))) continue;
-    for (const path of await indexGitlinkPaths(tree)) {
+    if (tree !== places.workTree && !(await lstat(join(tree, '.git')).catch(() => undefined))) continue;
+    const paths = tree === places.workTree ? await gitlinksOf(tree, index) : await indexGitlinkPaths(tree);
+    for (const path of paths) {
       const entry = await populatedEntry(tree, path);
       if (entry && record.entries.get(entry.path) !== entry.identity) strays.push(entry.path);
     }
   }
   for (const folder of record.modulesFolders) strays.push(...(await strayModules(folder, record)));
-  for (const dotGit of await folderRepos(workTree)) if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
-  return strays;
+  for (const dotGit of await folderRepos(places.workTree, index))
+    if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
+  const nested = await aside.move(strays.map((path) => ({ path })));
+  return {
+    moved: [...moved, ...nested, ...(await aside.move(await absentStrays(absent)))],
+    unfinished: walk.unfinished,
+  };
+}
+
+/** The sweep's own folder in the set-aside folder, made at its first move: `at-` and a random name. */
+function asideFolder(places: Pick<SweepPlaces, 'workTree' | 'recordDir'>) {
+  let into: Promise<string> | undefined;
+  return {
+    move: async (found: readonly { path: string; what?: string; given?: string }[]): Promise<SetAside[]> => {
+      if (found.length === 0) return [];
+      const base = join(places.recordDir, 'set-aside');
+      into ??= mkdir(base, { recursive: true }).then(() => mkdtemp(join(base, 'at-')));
+      const folder = await into;
+      const moved: SetAside[] = [];
+      for (const { path: from, what, given } of found) {
+        const to = join(folder, asideName(places.workTree, from));
+        if (await moveAside(from, to)) moved.push({ from, to, ...(what && { what }), ...(given && { given }) });
+      }
+      return moved;
+    },
+  };
 }
 
 /**

@@ -5,9 +5,9 @@ import { CACHE_VARIABLES, SOCKET_VARIABLES } from './box-policy.js';
 import type { BoxNetwork, BoxRequest } from './box-request.js';
 import { placedMounts } from './box-mounts.js';
 import { sweepRedirects } from './git-redirects.js';
-import { sweepSetAside } from './nested-sweep.js';
+import { sweepNested } from './nested-sweep.js';
 import { sweepClientSettings } from './client-guard.js';
-import { setAsideLine, sweptLine } from './swept-lines.js';
+import { nestedSweepLines, sweptLine } from './swept-lines.js';
 import { bubblewrapArgs, type PlacedMount } from './bubblewrap.js';
 import type { AbsentRecord } from './absent-read-only.js';
 import { probeBox } from './probe-box.js';
@@ -31,10 +31,10 @@ export interface Box {
   wrap(command: Launch, cwd: string): Launch;
   /**
    * After each command in the box, once it has ended: removes the git redirects the agent made
-   * where ralph recorded none (git-redirects.ts), then moves the nested repositories it made, and
-   * what it made at your read-only paths that were not there, into ralph's records (nested-sweep.ts),
-   * then takes away the client settings it made and puts back the starting keys it changed
-   * (client-guard.ts); resolves to one warning line for each.
+   * where ralph recorded none (git-redirects.ts), then moves the FIFOs and devices it left in the
+   * git dirs, the nested repositories it made and what it made at your read-only paths that were not
+   * there into ralph's records (nested-sweep.ts), then takes away the client settings it made and
+   * puts back the starting keys it changed (client-guard.ts); resolves to one warning line for each.
    */
   sweep(): Promise<string[]>;
   /** Removes the box's temporary folder: once the run's last agent and gate have ended. */
@@ -83,7 +83,7 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
   const sweep = async () => [
     // The redirects first: ralph's own git, which lists the gitlinks, must not follow one.
     ...(await sweepRedirects(redirects)).map(sweptLine),
-    ...(request.dryRun ? [] : (await sweepSetAside(nested, absent.swept, places)).map(setAsideLine)),
+    ...(request.dryRun ? [] : nestedSweepLines(await sweepNested(nested, places, absent.swept))),
     ...(await sweepClientSettings(settings)),
   ];
   if (kind === 'seatbelt')

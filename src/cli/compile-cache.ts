@@ -50,7 +50,8 @@ const modulePrototype = Module.prototype as unknown as { _compile: Compile };
  * in place (a patch, a copy over an install) must not run the code of the one before.
  */
 export function useCompileCache(dist: string, argv: readonly string[]): void {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  // Set at all, even empty, it switches the cache off: as Node 22's own reads it.
+  if (process.env.NODE_DISABLE_COMPILE_CACHE !== undefined) return;
   const folder = join(dist, CACHE_FOLDER);
   const builtIn = (Module as { enableCompileCache?: (directory: string) => unknown }).enableCompileCache;
   if (builtIn) {

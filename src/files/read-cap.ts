@@ -2,6 +2,8 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import { RalphError } from '../errors.js';
 import { shownPath } from './paths.js';
 
+const { O_RDONLY, O_NONBLOCK, O_NOCTTY, O_NOFOLLOW } = constants;
+
 /**
  * The most ralph reads whole of one file the agent can write: far above any task list, prompt, run
  * state or decide.txt a person writes (a task list of a thousand stories is well under 1 MiB), far
@@ -27,22 +29,30 @@ function inUnits(bytes: number): string {
 }
 
 /**
- * A small regular file's text, or undefined for anything else: missing, unreadable, a FIFO, a device,
- * a folder, or over `cap`. For what ralph only peeks at in the agent client's state (its settings, a
- * login file), which the agent can write too: a FIFO there hung the dry run's plain read. Opened
- * without blocking and judged on the opened descriptor, as readOwnFile does; a link is followed (a
- * person's dotfiles are often links), and nothing is refused aloud: the caller's check says "unknown".
+ * A small regular file's text and mode, or undefined for anything else: missing, unreadable, a FIFO,
+ * a device, a folder, or over `cap`. For what ralph only peeks at in the agent client's state (its
+ * settings, a login file) or keeps on your behalf (the state files the box puts back), which the
+ * agent can write too: a FIFO there hung the dry run's plain read. Opened without blocking and
+ * judged on the opened descriptor, as readOwnFile does, and nothing is refused aloud: the caller
+ * says "unknown", or puts the file back. A link is followed (a person's dotfiles are often links)
+ * unless `followLinks` is false: then a link in its place is not read either.
  */
-export function readSmallRegularFile(path: string, cap: number): string | undefined {
+export function readSmallRegularFile(
+  path: string,
+  cap: number,
+  { followLinks = true } = {},
+): { text: string; mode: number } | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = openSync(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (followLinks ? 0 : O_NOFOLLOW));
   } catch {
     return undefined;
   }
   try {
     const stats = fstatSync(fd);
-    return stats.isFile() && stats.size <= cap ? readFileSync(fd, 'utf8') : undefined;
+    return stats.isFile() && stats.size <= cap
+      ? { text: readFileSync(fd, 'utf8'), mode: stats.mode & 0o777 }
+      : undefined;
   } catch {
     return undefined;
   } finally {
@@ -50,7 +60,7 @@ export function readSmallRegularFile(path: string, cap: number): string | undefi
   }
 }
 
-/** readSmallRegularFile for the agents' asynchronous login checks, capped at CLIENT_FILE_BYTES. */
+/** readSmallRegularFile's text for the agents' asynchronous login checks, capped at CLIENT_FILE_BYTES. */
 export function peekClientFile(path: string): Promise<string | undefined> {
-  return Promise.resolve(readSmallRegularFile(path, CLIENT_FILE_BYTES));
+  return Promise.resolve(readSmallRegularFile(path, CLIENT_FILE_BYTES)?.text);
 }

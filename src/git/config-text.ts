@@ -59,7 +59,7 @@ async function configTexts(root: string, env: NodeJS.ProcessEnv, systemFile: str
 
 /** A config file's text, '' when there is no such file, undefined when it cannot be read as a plain file. */
 function readConfigFile(path: string): string | undefined {
-  const text = readSmallRegularFile(path, CLIENT_FILE_BYTES);
+  const text = readSmallRegularFile(path, CLIENT_FILE_BYTES)?.text;
   if (text !== undefined) return text;
   try {
     lstatSync(path);

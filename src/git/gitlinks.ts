@@ -1,4 +1,4 @@
-import { readIndexPaths } from './index-file.js';
+import { readIndexPaths, type IndexPaths } from './index-file.js';
 import { runGit } from './safe-git.js';
 
 /** A gitlink's mode, then the separator of the format in use. */
@@ -33,8 +33,12 @@ export async function gitlinkPaths(root: string): Promise<string[]> {
  * `git add` (docs/sandbox.md).
  */
 export async function indexGitlinkPaths(root: string): Promise<string[]> {
-  const read = await readIndexPaths(root);
-  return read ? [...new Set(read.gitlinks)].filter(safePath) : gitlinkPaths(root);
+  return gitlinksOf(root, await readIndexPaths(root));
+}
+
+/** indexGitlinkPaths from an index already read (readIndexPaths), or from git where it did not settle them. */
+export async function gitlinksOf(root: string, index: IndexPaths | undefined): Promise<string[]> {
+  return index ? [...new Set(index.gitlinks)].filter(safePath) : gitlinkPaths(root);
 }
 
 /**

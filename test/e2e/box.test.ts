@@ -279,6 +279,31 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     expect(result.stdout).not.toContain('the box moved');
   });
 
+  it('moves the FIFOs the agent leaves in the git dir into the records, so that no git waits on them', async () => {
+    const repo = await makeRepo({ stories: [{ id: 'US-1' }, { id: 'US-2' }] });
+    // Between two stories: a FIFO where git reads its alternates, and one among the branches. The next
+    // agent's own commit opens the first: it too would wait, were it still there.
+    const fifos = ['.git/objects/info/alternates', '.git/refs/heads/stuck'];
+    await repo.steps([
+      { implement: true },
+      { shell: fifos.map((fifo) => `mkfifo ${fifo}`) },
+      { implement: true, completeWhenDone: true },
+    ]);
+
+    const result = await runRalph(repo, ['run', '--max-iterations', '4'], { env: { RALPH_BOX: undefined } });
+
+    expect(result.code, result.stdout).toBe(0);
+    expect(repo.lastRun()).toMatchObject({ reason: 'complete' });
+    const root = realpathSync(repo.root);
+    for (const fifo of fifos)
+      expect(result.stdout).toContain(
+        `the box moved ${root}/${fifo}, a FIFO where git keeps only files, to ${root}/.git/ralph/set-aside/`,
+      );
+    // Your git, plain, after the run: bounded so that a git left waiting fails here, never a measure of speed.
+    execFileSync('git', ['status', '--porcelain'], { cwd: repo.root, stdio: 'ignore', timeout: 60_000 });
+    execFileSync('git', ['for-each-ref'], { cwd: repo.root, stdio: 'ignore', timeout: 60_000 });
+  });
+
   // The box leaves such a link dangling for the agent; ralph, outside the box, must not follow it.
   it("never reads the host through a link the agent puts in the task list's place", async () => {
     const repo = await makeRepo({ stories: [{ id: 'US-1' }] });

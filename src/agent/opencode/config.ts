@@ -28,7 +28,7 @@ export function readOpencodeConfig(env: NodeJS.ProcessEnv): OpencodeConfig {
 
 /** A FIFO the agent put there (the client's state is its to write) is no config, and no hang. */
 function readSmall(path: string): string | undefined {
-  return readSmallRegularFile(path, MAX_CONFIG_BYTES);
+  return readSmallRegularFile(path, MAX_CONFIG_BYTES)?.text;
 }
 
 /** The provider and model the config names (`provider/model`); OpenCode's own free default without one. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { placedMounts } from '../../../src/box/box-mounts.js';
 import type { BoxRequest } from '../../../src/box/box-request.js';
-import { sweepSetAside } from '../../../src/box/nested-sweep.js';
+import { sweepNested } from '../../../src/box/nested-sweep.js';
 import { setAsideLine } from '../../../src/box/swept-lines.js';
 import { RalphError } from '../../../src/errors.js';
 import { realRepository } from '../git/real-repository.js';
@@ -33,7 +33,8 @@ async function boxFor(readOnly: string[], { dryRun = false, prepare = async (_ro
     tmp: await mkdtemp(join(tmpdir(), 'ralph-absent-ro-tmp-')),
     visible: [],
   });
-  const sweep = async () => (await sweepSetAside(placed.nested, placed.absent.swept, placed.places)).map(setAsideLine);
+  const sweep = async () =>
+    (await sweepNested(placed.nested, placed.places, placed.absent.swept)).moved.map(setAsideLine);
   return { root, home, placed, sweep, records: join(root, '.git', 'ralph') };
 }
 
@@ -136,16 +137,16 @@ describe('read-only paths that are not there as the box is made', () => {
     async () => {
       const { root, placed } = await boxFor(['.envrc', 'pipe']);
       const records = await mkdtemp(join('/dev/shm', 'ralph-absent-ro-records-'));
-      const places = { workTree: root, recordDir: records };
+      const places = { ...placed.places, recordDir: records };
       await mkdir(join(root, '.envrc'));
       await symlink('/etc/passwd', join(root, '.envrc/link'));
-      const [moved] = await sweepSetAside(placed.nested, placed.absent.swept, places);
+      const [moved] = (await sweepNested(placed.nested, places, placed.absent.swept)).moved;
       expect(moved?.from).toBe(join(root, '.envrc'));
       expect(readlinkSync(join(moved?.to as string, 'link'))).toBe('/etc/passwd');
       expect(existsSync(join(root, '.envrc'))).toBe(false);
 
       execFileSync('mkfifo', [join(root, 'pipe')]);
-      const stopped = sweepSetAside(placed.nested, placed.absent.swept, places);
+      const stopped = sweepNested(placed.nested, places, placed.absent.swept);
       await expect(stopped).rejects.toThrow(
         new RegExp(
           `^the box could not move ${join(root, 'pipe')}, which the agent made, into ${records}/set-aside/at-`,

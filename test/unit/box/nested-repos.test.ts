@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { populatedEntry, recordNested } from '../../../src/box/nested-repos.js';
-import { asideName, sweepSetAside } from '../../../src/box/nested-sweep.js';
+import { asideName, sweepNested } from '../../../src/box/nested-sweep.js';
 import { realRepository } from '../git/real-repository.js';
 
 const IDENTITY = ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid'];
@@ -27,6 +27,11 @@ function nestedRepo(dir: string, fsmonitor?: string) {
   execFileSync('git', ['init', '-q', dir]);
   execFileSync('git', ['-C', dir, ...IDENTITY, 'commit', '-q', '--allow-empty', '-m', 'nested']);
   if (fsmonitor) execFileSync('git', ['-C', dir, 'config', 'core.fsmonitor', fsmonitor]);
+}
+
+/** The sweep's places for the main checkout at `root`: its git dir is its common one. */
+function places(root: string, recordDir: string) {
+  return { workTree: root, gitDir: join(root, '.git'), commonDir: join(root, '.git'), recordDir };
 }
 
 /** A plain git status, as you would run it after the run: with the repository's own configuration. */
@@ -62,7 +67,7 @@ describe('the sweep of nested repositories', () => {
     execFileSync('git', ['-C', join(repo.root, 'mod'), 'config', 'core.fsmonitor', `touch ${proof}; false`]);
     repo.git('commit', '-qm', 'the agent');
 
-    const moved = await sweepSetAside(record, [], { workTree: repo.root, recordDir: repo.records });
+    const { moved } = await sweepNested(record, places(repo.root, repo.records));
 
     expect(moved.map((entry) => entry.from).sort()).toEqual(
       [join(repo.root, 'evil/.git'), join(repo.root, 'mod/.git'), join(repo.root, '.git/modules/mod')].sort(),
@@ -77,7 +82,7 @@ describe('the sweep of nested repositories', () => {
     expect(existsSync(join(repo.root, 'lib/mine/.git'))).toBe(true);
     plainStatus(repo.root);
     expect(existsSync(proof)).toBe(false);
-    expect(await sweepSetAside(record, [], { workTree: repo.root, recordDir: repo.records })).toEqual([]);
+    expect(await sweepNested(record, places(repo.root, repo.records))).toEqual({ moved: [], unfinished: [] });
   });
 
   it("moves your submodule's .git file when the agent pointed it elsewhere", async () => {
@@ -87,7 +92,7 @@ describe('the sweep of nested repositories', () => {
     nestedRepo(join(repo.outside, 'agents'), 'true');
     await rm(dotGit);
     await writeFile(dotGit, `gitdir: ${join(repo.outside, 'agents/.git')}\n`);
-    const moved = await sweepSetAside(record, [], { workTree: repo.root, recordDir: repo.records });
+    const { moved } = await sweepNested(record, places(repo.root, repo.records));
     expect(moved.map((entry) => entry.from)).toEqual([dotGit]);
   });
 
@@ -104,7 +109,7 @@ describe('the sweep of nested repositories', () => {
     for (const path of ['through/sub', 'at'])
       repo.git('update-index', '--add', '--cacheinfo', `160000,${hash.trim()},${path}`);
 
-    expect(await sweepSetAside(record, [], { workTree: repo.root, recordDir: repo.records })).toEqual([]);
+    expect(await sweepNested(record, places(repo.root, repo.records))).toEqual({ moved: [], unfinished: [] });
     expect(existsSync(join(yours, 'sub/.git/HEAD'))).toBe(true);
     expect(await populatedEntry(repo.root, 'through/sub')).toBeUndefined();
     expect(await populatedEntry(repo.root, 'at')).toBeUndefined();
@@ -118,7 +123,7 @@ describe('the sweep of nested repositories', () => {
     await mkdir(join(repo.root, 'linked'));
     await symlink(join(elsewhere, '.git'), join(repo.root, 'linked/.git'));
     repo.git('add', 'linked');
-    const moved = await sweepSetAside(record, [], { workTree: repo.root, recordDir: repo.records });
+    const { moved } = await sweepNested(record, places(repo.root, repo.records));
     expect(moved.map((entry) => entry.from)).toEqual([join(repo.root, 'linked/.git')]);
     expect(lstatSync(moved[0]?.to ?? '').isSymbolicLink()).toBe(true);
     expect(existsSync(join(elsewhere, '.git/HEAD'))).toBe(true);
@@ -133,9 +138,21 @@ describe('the sweep of nested repositories', () => {
     const record = await recordNested(root, join(root, '.git'));
     expect(record.moduleGitDirs).toEqual(new Set([join(root, '.git/modules/a/b')]));
     nestedRepo(join(root, '.git/modules/a/c'));
-    const moved = await sweepSetAside(record, [], { workTree: root, recordDir: join(root, '.git/ralph') });
+    const { moved } = await sweepNested(record, places(root, join(root, '.git/ralph')));
     expect(moved.map((entry) => entry.from)).toEqual([join(root, '.git/modules/a/c')]);
     expect(existsSync(join(root, '.git/modules/a/b/HEAD'))).toBe(true);
+  });
+
+  it("moves a FIFO in your submodule's git dir too, so that a plain git status, which enters it, answers", async () => {
+    const repo = await repoWithSubmodule();
+    const record = await recordNested(repo.root, join(repo.root, '.git'));
+    const fifo = join(repo.root, '.git/modules/lib/mine/index');
+    await rm(fifo);
+    execFileSync('mkfifo', [fifo]);
+    const { moved } = await sweepNested(record, places(repo.root, repo.records));
+    expect(moved.map(({ from, what }) => ({ from, what }))).toEqual([{ from: fifo, what: 'a FIFO' }]);
+    // Bounded, so that a git left waiting fails the test instead of hanging it; never a measure of speed.
+    execFileSync('git', ['status', '--porcelain'], { cwd: repo.root, stdio: 'ignore', timeout: 60_000 });
   });
 
   it('names a moved path by its place in the work tree, else by its whole path', () => {
@@ -166,7 +183,7 @@ describe('repositories in tracked folders', () => {
     await rm(join(root, 'docs'), { recursive: true });
     await symlink(join(outside, 'elsewhere'), join(root, 'docs'));
 
-    const moved = await sweepSetAside(record, [], { workTree: root, recordDir: join(root, '.git/ralph') });
+    const { moved } = await sweepNested(record, places(root, join(root, '.git/ralph')));
     expect(moved.map((aside) => aside.from)).toEqual([join(root, 'src/.git')]);
     expect(existsSync(join(moved[0]!.to, 'config'))).toBe(true);
     execFileSync('git', ['status', '--porcelain'], { cwd: join(root, 'src'), stdio: 'ignore' });
