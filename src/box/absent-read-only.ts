@@ -28,7 +28,7 @@ export interface AbsentRecord {
 /** A path where its deepest part that is there is real, and the rest as named. */
 export async function realPlace(absolute: string): Promise<string> {
   const place = await placeOf(absolute);
-  return typeof place === 'string' ? absolute : join(place.base, ...place.below);
+  return place === 'unresolved' ? absolute : join(place.base, ...place.below);
 }
 
 /**
@@ -46,7 +46,7 @@ export async function recordAbsentReadOnly(
   for (const given of asked) {
     const place = await placeOf(absoluteOf(given));
     if (place === 'unresolved') record.unheld.push(given);
-    else if (place !== 'there' && accessAt(byPath, place.base) === 'write' && !recorded(record.swept, place))
+    else if (place.below.length > 0 && accessAt(byPath, place.base) === 'write' && !recorded(record.swept, place))
       record.swept.push({ given, ...place });
   }
   return record;
@@ -87,14 +87,14 @@ async function strayOf({ given, base, below }: AbsentReadOnly): Promise<AbsentSt
 }
 
 /**
- * The deepest part of `absolute` that resolves, real, and the names below it; `there` when the whole
- * path resolves, `unresolved` when a part is there but does not resolve (a link to a missing place).
+ * The deepest part of `absolute` that resolves, real, and the names below it (none: the whole path
+ * is there); `unresolved` when a part is there but does not resolve (a link to a missing place).
  */
-async function placeOf(absolute: string): Promise<{ base: string; below: string[] } | 'there' | 'unresolved'> {
+async function placeOf(absolute: string): Promise<{ base: string; below: string[] } | 'unresolved'> {
   const below: string[] = [];
   for (let at = absolute; ; at = dirname(at)) {
     const real = await realpath(at).catch(() => undefined);
-    if (real !== undefined) return below.length === 0 ? 'there' : { base: real, below };
+    if (real !== undefined) return { base: real, below };
     if (at === dirname(at) || (await lstat(at).catch(() => undefined))) return 'unresolved';
     below.unshift(basename(at));
   }
