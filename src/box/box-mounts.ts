@@ -8,19 +8,24 @@ import { absentRedirects } from './git-redirects.js';
 import { clientGuard, type ClientGuard } from './client-guard.js';
 import { ownFolder } from '../files/own-file.js';
 import { recordNested, type NestedRecord } from './nested-repos.js';
+import { realPlace, recordAbsentReadOnly, type AbsentRecord } from './absent-read-only.js';
 import type { SweepPlaces } from './nested-sweep.js';
 
-/** The rules for this work tree, as mounts of paths that exist (a rule for a missing path is skipped). */
-export async function placedMounts(
-  request: BoxRequest,
-  { home, tmp, visible }: { home: string; tmp: string; visible: readonly string[] },
-): Promise<{
+/** The box's mounts, and what it recorded as it was made for its sweep after each command. */
+export interface PlacedBox {
   mounts: PlacedMount[];
   redirects: string[];
   nested: NestedRecord;
   places: SweepPlaces;
   settings: ClientGuard;
-}> {
+  absent: AbsentRecord;
+}
+
+/** The rules for this work tree, as mounts of paths that exist (a rule for a missing path is skipped). */
+export async function placedMounts(
+  request: BoxRequest,
+  { home, tmp, visible }: { home: string; tmp: string; visible: readonly string[] },
+): Promise<PlacedBox> {
   const workTree = await realpath(request.root);
   const dirs = await workTreeGitDirs(workTree);
   const [gitDir, commonDir] = await Promise.all([realpath(dirs.gitDir), realpath(dirs.commonDir)]);
@@ -64,9 +69,20 @@ export async function placedMounts(
       return stats && { ...mount, folder: stats.isDirectory() };
     }),
   );
+  const mounts = placed.filter((mount) => mount !== undefined);
   const redirects = request.dryRun ? [] : [...(await absentRedirects(gitDir, commonDir)), ...nested.redirects];
   const settings = request.dryRun ? { absent: [], keyFiles: [] } : await clientGuard(request, home);
-  return { mounts: placed.filter((mount) => mount !== undefined), redirects, nested, places, settings };
+  const absent = await recordAbsentReadOnly(
+    request.extras.readOnly,
+    (path) => absoluteOf(path, workTree, home),
+    mounts,
+  );
+  return { mounts, redirects, nested, places, settings, absent };
+}
+
+/** A path as the user gave it, absolute: `~/…` in home, a relative one in the work tree. */
+function absoluteOf(path: string, workTree: string, home: string): string {
+  return path.startsWith('~/') ? join(home, path.slice(2)) : isAbsolute(path) ? path : resolve(workTree, path);
 }
 
 /** The user's extra paths, each absolute and real where it exists, with what the box must show besides. */
@@ -74,14 +90,8 @@ async function userExtras(
   request: BoxRequest,
   { workTree, home, visible }: { workTree: string; home: string; visible: readonly string[] },
 ): Promise<BoxExtras> {
-  const given = async (path: string) => {
-    const absolute = path.startsWith('~/')
-      ? join(home, path.slice(2))
-      : isAbsolute(path)
-        ? path
-        : resolve(workTree, path);
-    return realpath(absolute).catch(() => absolute);
-  };
+  // Real as far as it is there: a missing path's guards are then the real folders above it.
+  const given = (path: string) => realPlace(absoluteOf(path, workTree, home));
   return {
     write: await Promise.all(request.extras.write.map(given)),
     readOnly: [

@@ -5,12 +5,18 @@ import { readIndexPaths } from '../git/index-file.js';
 import { folderRepos } from './folder-repos.js';
 import { gitDirStrays } from './git-dir-strays.js';
 import { populatedEntry, type NestedRecord } from './nested-repos.js';
+import { absentStrays, type AbsentReadOnly } from './absent-read-only.js';
+import { RalphError } from '../errors.js';
 
-/** What ralph moved out of the agent's reach, and where; `what` names a git dir's stray (git-dir-strays.ts). */
+/**
+ * What ralph moved out of the agent's reach, and where; `what` names a git dir's stray
+ * (git-dir-strays.ts), `given` the read-only path of yours it stood at (absent-read-only.ts).
+ */
 export interface SetAside {
   from: string;
   to: string;
   what?: string;
+  given?: string;
 }
 
 /** One sweep: what it moved, and the git dirs whose walk stopped at its cap. */
@@ -34,9 +40,14 @@ export interface SweepPlaces {
  * every populated gitlink's `.git` that was not there as the box was made (or is not the one that
  * was), and every git dir in a modules folder that was not, moved into ralph's record folder,
  * which the box holds read-only. The gitlink and the files stay; without its `.git` the folder is
- * no repository git enters. Nothing is removed: each is moved whole.
+ * no repository git enters. Last, whatever the agent made at a read-only path of yours that was not
+ * there (`absent`). Nothing is removed: each is moved whole.
  */
-export async function sweepNested(record: NestedRecord, places: SweepPlaces): Promise<NestedSweep> {
+export async function sweepNested(
+  record: NestedRecord,
+  places: SweepPlaces,
+  absent: readonly AbsentReadOnly[] = [],
+): Promise<NestedSweep> {
   const aside = asideFolder(places);
   const walk = await gitDirStrays([places.commonDir, places.gitDir, ...record.moduleGitDirs], record.gitDirKept);
   const moved = await aside.move(walk.strays);
@@ -55,22 +66,26 @@ export async function sweepNested(record: NestedRecord, places: SweepPlaces): Pr
   for (const folder of record.modulesFolders) strays.push(...(await strayModules(folder, record)));
   for (const dotGit of await folderRepos(places.workTree, index))
     if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
-  return { moved: [...moved, ...(await aside.move(strays.map((path) => ({ path }))))], unfinished: walk.unfinished };
+  const nested = await aside.move(strays.map((path) => ({ path })));
+  return {
+    moved: [...moved, ...nested, ...(await aside.move(await absentStrays(absent)))],
+    unfinished: walk.unfinished,
+  };
 }
 
 /** The sweep's own folder in the set-aside folder, made at its first move: `at-` and a random name. */
 function asideFolder(places: Pick<SweepPlaces, 'workTree' | 'recordDir'>) {
   let into: Promise<string> | undefined;
   return {
-    move: async (found: readonly { path: string; what?: string }[]): Promise<SetAside[]> => {
+    move: async (found: readonly { path: string; what?: string; given?: string }[]): Promise<SetAside[]> => {
       if (found.length === 0) return [];
       const base = join(places.recordDir, 'set-aside');
       into ??= mkdir(base, { recursive: true }).then(() => mkdtemp(join(base, 'at-')));
       const folder = await into;
       const moved: SetAside[] = [];
-      for (const { path: from, what } of found) {
+      for (const { path: from, what, given } of found) {
         const to = join(folder, asideName(places.workTree, from));
-        if (await moveAside(from, to)) moved.push({ from, to, ...(what && { what }) });
+        if (await moveAside(from, to)) moved.push({ from, to, ...(what && { what }), ...(given && { given }) });
       }
       return moved;
     },
@@ -104,8 +119,8 @@ export function asideName(workTree: string, path: string): string {
 
 /**
  * A rename where it can (the same file system), else a copy that keeps links as links, then the
- * original removed. False when it is gone already: in --parallel another loop's sweep, which shares
- * `.git/modules`, may have moved it first.
+ * original removed; what cannot be copied (a FIFO, a socket) stops the run. False when it is gone
+ * already: in --parallel another loop's sweep, which shares `.git/modules`, may have moved it first.
  */
 async function moveAside(from: string, to: string): Promise<boolean> {
   await mkdir(dirname(to), { recursive: true });
@@ -115,7 +130,16 @@ async function moveAside(from: string, to: string): Promise<boolean> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return false;
     if (code !== 'EXDEV') throw error;
-    await cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
+    await cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true }).catch(async (copy: unknown) => {
+      // Left where it is, with nothing of it in the records: the run stops rather than leave it unsaid.
+      await rm(to, { recursive: true, force: true });
+      throw new RalphError(
+        'io',
+        `the box could not move ${from}, which the agent made, into ${dirname(to)}: ${(copy as Error).message}`,
+        'look at it, and remove it yourself before you run anything there',
+        { cause: copy },
+      );
+    });
     await rm(from, { recursive: true, force: true });
   }
   return true;

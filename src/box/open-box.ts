@@ -9,6 +9,7 @@ import { sweepNested } from './nested-sweep.js';
 import { sweepClientSettings } from './client-guard.js';
 import { nestedSweepLines, sweptLine } from './swept-lines.js';
 import { bubblewrapArgs, type PlacedMount } from './bubblewrap.js';
+import type { AbsentRecord } from './absent-read-only.js';
 import { probeBox } from './probe-box.js';
 import { seatbeltProfile } from './seatbelt.js';
 import { RalphError } from '../errors.js';
@@ -31,9 +32,9 @@ export interface Box {
   /**
    * After each command in the box, once it has ended: removes the git redirects the agent made
    * where ralph recorded none (git-redirects.ts), then moves the FIFOs and devices it left in the
-   * git dirs and the nested repositories it made into ralph's records (nested-sweep.ts), then takes
-   * away the client settings it made and puts back the starting keys it changed (client-guard.ts);
-   * resolves to one warning line for each.
+   * git dirs, the nested repositories it made and what it made at your read-only paths that were not
+   * there into ralph's records (nested-sweep.ts), then takes away the client settings it made and
+   * puts back the starting keys it changed (client-guard.ts); resolves to one warning line for each.
    */
   sweep(): Promise<string[]>;
   /** Removes the box's temporary folder: once the run's last agent and gate have ended. */
@@ -78,19 +79,23 @@ export async function openBox(request: BoxRequest): Promise<BoxChoice> {
     await rm(tmp, { recursive: true, force: true });
     throw error;
   }
-  const { mounts, redirects, nested, places, settings } = placed;
+  const { mounts, redirects, nested, places, settings, absent } = placed;
   const sweep = async () => [
     // The redirects first: ralph's own git, which lists the gitlinks, must not follow one.
     ...(await sweepRedirects(redirects)).map(sweptLine),
-    ...(request.dryRun ? [] : nestedSweepLines(await sweepNested(nested, places))),
+    ...(request.dryRun ? [] : nestedSweepLines(await sweepNested(nested, places, absent.swept))),
     ...(await sweepClientSettings(settings)),
   ];
   if (kind === 'seatbelt')
-    return { mode: kind, reason: summary(mounts, network), box: { ...seatbeltBox(program, mounts, tmp), sweep } };
+    return {
+      mode: kind,
+      reason: summary(mounts, network, absent),
+      box: { ...seatbeltBox(program, mounts, tmp), sweep },
+    };
   const isolated = network.mode === 'allow-list';
   return {
     mode: kind,
-    reason: summary(mounts, network),
+    reason: summary(mounts, network, absent),
     box: {
       kind,
       sweep,
@@ -146,12 +151,17 @@ async function openProxy(network: Extract<BoxNetwork, { mode: 'allow-list' }>) {
 }
 
 /** The box in a line, for the start, the dry run and last-run.json. */
-function summary(mounts: readonly PlacedMount[], network: BoxNetwork): string {
+function summary(mounts: readonly PlacedMount[], network: BoxNetwork, absent: AbsentRecord): string {
   const hidden = mounts.filter((mount) => mount.access === 'hidden').length;
   const reach = network.mode === 'open' ? '' : `; network: only ${network.hosts.join(', ') || 'no host'}`;
+  const swept = absent.swept.map((record) => record.given);
+  const unheld =
+    absent.unheld.length === 0 ? '' : `; not held: ${absent.unheld.join(', ')} (a link on the way leads nowhere)`;
   return (
     "writable: the work tree, its git objects and branches, the client's state, a temporary folder with its own caches; " +
     "read-only: git's config and hooks, the client's hooks and servers, ralph's config, prompt, logs and records; " +
-    `unreadable: ${hidden} credential ${hidden === 1 ? 'store' : 'stores'}${reach}`
+    `unreadable: ${hidden} credential ${hidden === 1 ? 'store' : 'stores'}${reach}` +
+    (swept.length === 0 ? '' : `; not there, so swept after each command rather than held: ${swept.join(', ')}`) +
+    unheld
   );
 }

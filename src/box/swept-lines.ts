@@ -13,10 +13,15 @@ export function nestedSweepLines({ moved, unfinished }: NestedSweep): string[] {
   return [...moved.map(setAsideLine), ...unfinished.map(unfinishedLine)];
 }
 
-/** The line for a nested repository's `.git` the agent made, or a FIFO or device it left in a git dir. */
-export function setAsideLine({ from, to, what }: SetAside): string {
+/**
+ * The line for a nested repository's `.git` the agent made, a FIFO or device it left in a git dir,
+ * or what it made where you named a read-only path that was not there (the path, or a link on its way).
+ */
+export function setAsideLine({ from, to, what, given }: SetAside): string {
   if (what)
     return `the box moved ${from}, ${what} where git keeps only files, to ${to}: git would have waited on it, or read it without end, when it opened it`;
+  if (given !== undefined)
+    return `the box moved ${from}, which the agent made, to ${to}: --box-read-only ${given} was not there as the box was made, so the box could not hold it read-only`;
   return `the box moved ${from}, which the agent made, to ${to}: your git would have entered the nested repository there and run its config and hooks`;
 }
 

@@ -108,6 +108,9 @@ function attacks(home: string, outside: string): string[] {
     ['plant-mcp-server', `echo '{"numStartups":2,"mcpServers":${MCP_SERVER(outside)}}' > ${home}/.claude.json`],
     ['write-command', `echo '!touch ${outside}/commanded' > ${home}/.claude/commands/review.md`],
     ['write-temp', `echo ok > "$TMPDIR/scratch"`],
+    // Paths named read-only that are not there: made (a bind cannot hold them), then set aside by ralph.
+    ['plant-envrc', `echo 'touch ${outside}/direnv' > .envrc`],
+    ['plant-below-missing', 'mkdir build && mkfifo build/secret.txt'],
   ];
   return tries.map(
     ([name, command]) =>
@@ -177,7 +180,8 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       { shell: [...attacks(home, outside), ...(linuxBox ? socketTries : [])], implement: true, completeWhenDone: true },
     ]);
 
-    const result = await runRalph(repo, ['run', '--max-iterations', '2'], {
+    const readOnly = ['--box-read-only', '.envrc', '--box-read-only', 'build/secret.txt'];
+    const result = await runRalph(repo, ['run', '--max-iterations', '2', ...readOnly], {
       env: { RALPH_BOX: undefined, HOME: home, SSH_AUTH_SOCK: agent.path },
     }).finally(() => agent.close());
 
@@ -205,6 +209,8 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
       'plant-mcp-server': 'done',
       'write-command': 'refused',
       'write-temp': 'done',
+      'plant-envrc': 'done',
+      'plant-below-missing': 'done',
     });
     expectClientStateClean(home, result.stdout);
     expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('# mine\n');
@@ -215,6 +221,17 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
     const root = realpathSync(repo.root);
     for (const moved of [`${root}/embedded/.git`, `${root}/vendored/.git`, `${root}/.git/modules`])
       expect(result.stdout).toContain(`the box moved ${moved}, which the agent made, to ${root}/.git/ralph/set-aside/`);
+    expect(result.stdout).toContain(
+      'not there, so swept after each command rather than held: .envrc, build/secret.txt',
+    );
+    for (const given of ['.envrc', 'build/secret.txt']) {
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `the box moved ${root}/${given}, which the agent made, to ${root}/\\.git/ralph/set-aside/at-\\w+/${given}: --box-read-only ${given} was not there`,
+        ),
+      );
+      expect(existsSync(join(root, given))).toBe(false);
+    }
     expect(repo.read('ralph/config.json')).toBe('{}\n');
     expect(() => repo.git('config', '--get', 'core.fsmonitor')).toThrow();
     expect(existsSync(join(repo.root, '.git/config.worktree'))).toBe(false);
@@ -363,9 +380,12 @@ describe.skipIf(BOX === undefined)(`ralph run: the agent in a box (${BOX ?? 'non
 
   it('says in the dry run which box the agent and the gates will have, and the command inside it', async () => {
     const repo = await makeRepo();
-    const result = await runRalph(repo, ['run', '--dry-run'], { env: { RALPH_BOX: undefined } });
+    const result = await runRalph(repo, ['run', '--dry-run', '--box-read-only', '.envrc'], {
+      env: { RALPH_BOX: undefined },
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`box\\s+.*${BOX}: writable: the work tree`));
+    expect(result.stdout).toContain('; not there, so swept after each command rather than held: .envrc');
     expect(result.stdout).toContain(linuxBox ? '--unshare-pid' : '/usr/bin/sandbox-exec -p');
   });
 
