@@ -1,5 +1,4 @@
-import type { Dirent } from 'node:fs';
-import { lstat, opendir, readlink, stat } from 'node:fs/promises';
+import { lstatSync, opendirSync, readlinkSync, statSync, type Dir, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 
 /** Something in a git dir that git does not write and that a git opening it would wait on, or read without end. */
@@ -46,56 +45,84 @@ const FSMONITOR_SOCKET = 'fsmonitor--daemon.ipc';
  * once. Each entry is judged by its type from the folder's listing, a link by stat of what
  * it leads to: nothing is opened. Each git dir is walked breadth first, its own files before
  * anything deeper, and the walk stops at `cap` entries in all.
+ *
+ * Synchronous, a listing read a few hundred entries at a time: it runs between two commands, and
+ * an asynchronous walk paid a promise and a turn of the thread pool for each entry (80 ms of CPU
+ * for a git dir of 5,000 entries, against 5 ms for this one).
  */
-export async function gitDirStrays(
+export function gitDirStrays(
   gitDirs: readonly string[],
   known: ReadonlyMap<string, string>,
   cap = MAX_GIT_DIR_ENTRIES,
-): Promise<GitDirWalk> {
+): GitDirWalk {
   const walk: Walk = { strays: [], unfinished: [], kept: new Map(), left: cap, known };
-  for (const root of new Set(gitDirs)) await walkGitDir(root, walk);
+  for (const root of new Set(gitDirs)) walkGitDir(root, walk);
   return { strays: walk.strays, unfinished: walk.unfinished, kept: walk.kept };
 }
 
 type Walk = GitDirWalk & { left: number; known: ReadonlyMap<string, string> };
 
-async function walkGitDir(root: string, walk: Walk): Promise<void> {
+function walkGitDir(root: string, walk: Walk): void {
   const folders = [root];
   for (let at = 0; at < folders.length; at++) {
     const folder = folders[at] as string;
-    const dir = await opendir(folder, { bufferSize: 256 }).catch(() => undefined);
-    // for await closes the folder when it runs out, and when the walk leaves it at the cap.
-    for await (const entry of dir ?? []) {
-      if (walk.left-- <= 0) {
-        walk.unfinished.push(root);
-        return;
+    const dir = openFolder(folder);
+    if (!dir) continue;
+    try {
+      for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+        if (walk.left-- <= 0) {
+          walk.unfinished.push(root);
+          return;
+        }
+        // Most entries are files: judged by the listing's type alone, with no path made for them.
+        if (entry.isFile()) continue;
+        const path = join(folder, entry.name);
+        const top = folder === root;
+        if (entry.isDirectory()) {
+          if (!(top && NOT_WALKED.has(entry.name))) folders.push(path);
+          continue;
+        }
+        if (top && entry.name === FSMONITOR_SOCKET && entry.isSocket()) continue;
+        const what = strayKind(entry, path, walk);
+        if (what) walk.strays.push({ path, what });
       }
-      const path = join(folder, entry.name);
-      const top = folder === root;
-      if (entry.isDirectory()) {
-        if (!(top && NOT_WALKED.has(entry.name))) folders.push(path);
-        continue;
-      }
-      if (top && entry.name === FSMONITOR_SOCKET && entry.isSocket()) continue;
-      const what = await strayKind(entry, path, walk);
-      if (what) walk.strays.push({ path, what });
+    } finally {
+      dir.closeSync();
     }
   }
 }
 
+/** A folder opened for listing, or undefined: gone, or no folder (the walk judges only what it can list). */
+function openFolder(folder: string): Dir | undefined {
+  try {
+    return opendirSync(folder, { bufferSize: 1024 });
+  } catch {
+    return undefined;
+  }
+}
+
 /** What makes an entry a stray, or undefined for a file, a link to a file, a link that leads nowhere, or yours. */
-async function strayKind(entry: Dirent, path: string, walk: Walk): Promise<string | undefined> {
+function strayKind(entry: Dirent, path: string, walk: Walk): string | undefined {
   if (entry.isFile()) return undefined;
   if (entry.isSocket()) {
-    const stats = await lstat(path).catch(() => undefined);
+    const stats = quietly(() => lstatSync(path));
     return keptUnlessNew(walk, path, `socket:${stats?.dev}:${stats?.ino}`, 'a socket');
   }
   if (!entry.isSymbolicLink()) return special(entry);
   // stat follows the link without opening what it leads to; one that leads nowhere, git finds nothing at.
-  const target = await stat(path).catch(() => undefined);
+  const target = quietly(() => statSync(path));
   if (!target || target.isFile()) return undefined;
   if (!target.isDirectory()) return `a link to ${special(target)}`;
-  return keptUnlessNew(walk, path, `link:${await readlink(path).catch(() => '')}`, 'a link to a folder');
+  return keptUnlessNew(walk, path, `link:${quietly(() => readlinkSync(path)) ?? ''}`, 'a link to a folder');
+}
+
+/** What `read` gives, or undefined where it fails: the entry went meanwhile. */
+function quietly<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Undefined where `known` has the entry as it is now; else `what`. Either way the walk keeps it for the next. */

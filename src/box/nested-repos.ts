@@ -101,7 +101,7 @@ export async function recordNested(workTree: string, commonDir: string, gitDir =
     guarded: modulesFolders.filter((folder) => modulesKnown.has(folder)),
     redirects: (await Promise.all(own.map((gitDir) => absentRedirects(gitDir, gitDir)))).flat(),
     mustExist: own.flatMap((gitDir) => [join(gitDir, 'hooks'), join(gitDir, 'info')]),
-    gitDirKept: (await gitDirStrays([commonDir, gitDir, ...moduleGitDirs], new Map())).kept,
+    gitDirKept: gitDirStrays([commonDir, gitDir, ...moduleGitDirs], new Map()).kept,
   };
 }
 

@@ -49,7 +49,7 @@ export async function sweepNested(
   absent: readonly AbsentReadOnly[] = [],
 ): Promise<NestedSweep> {
   const aside = asideFolder(places);
-  const walk = await gitDirStrays([places.commonDir, places.gitDir, ...record.moduleGitDirs], record.gitDirKept);
+  const walk = gitDirStrays([places.commonDir, places.gitDir, ...record.moduleGitDirs], record.gitDirKept);
   const moved = await aside.move(walk.strays);
   // The work tree's index read once, for its gitlinks and its folders; git is asked only where it does not settle them.
   const index = await readIndexPaths(places.workTree);

@@ -96,13 +96,13 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     mkfifo(join(repo.gitDir, 'hooks/yours'));
     // A socket of yours (git-annex keeps its ssh connections' in the git dir).
     const yours = await listening(join(repo.gitDir, 'yours.sock'));
-    const asMade = await gitDirStrays([repo.gitDir], new Map());
+    const asMade = gitDirStrays([repo.gitDir], new Map());
     // In the box: one of your links pointed elsewhere, a link to a folder of the agent's own, a socket.
     execFileSync('ln', ['-sfn', join(repo.gitDir, 'agents'), join(repo.gitDir, 'objects/relinked')]);
     await symlink(join(repo.gitDir, 'agents'), join(repo.gitDir, 'objects/info/new'));
     const agents = await listening(join(repo.gitDir, 'refs/agents.sock'));
 
-    const walk = await gitDirStrays([repo.gitDir], asMade.kept);
+    const walk = gitDirStrays([repo.gitDir], asMade.kept);
     await Promise.all([yours, agents].map((server) => new Promise((done) => server.close(done))));
 
     expect(walk.unfinished).toEqual([]);
@@ -123,7 +123,7 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     mkfifo(join(repo.gitDir, 'worktrees/wt-b/MERGE_HEAD'));
     mkfifo(join(repo.gitDir, 'packed-refs'));
 
-    const walk = await gitDirStrays([repo.gitDir, own], new Map());
+    const walk = gitDirStrays([repo.gitDir, own], new Map());
 
     expect(walk.strays.map((stray) => stray.path).sort()).toEqual(
       [join(own, 'MERGE_HEAD'), join(repo.gitDir, 'packed-refs')].sort(),
@@ -135,8 +135,8 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     await mkdir(join(repo.gitDir, 'refs/heads/many'));
     for (let at = 0; at < 40; at++) mkfifo(join(repo.gitDir, `refs/heads/many/f${at}`));
 
-    const capped = await gitDirStrays([repo.gitDir], new Map(), 30);
-    const whole = await gitDirStrays([repo.gitDir], new Map());
+    const capped = gitDirStrays([repo.gitDir], new Map(), 30);
+    const whole = gitDirStrays([repo.gitDir], new Map());
 
     expect(capped.unfinished).toEqual([repo.gitDir]);
     expect(capped.strays.length).toBeLessThan(40);
