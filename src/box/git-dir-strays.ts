@@ -14,7 +14,31 @@ export interface GitDirWalk {
   unfinished: string[];
   /** Every link to a folder (not walked into) and every socket it saw, each with what it is. */
   kept: Map<string, string>;
+  /** What it saw of each folder it can vouch for, for the next walk (see WalkMemory). */
+  memory: WalkMemory;
 }
+
+/**
+ * What a walk saw of a folder: its inode and change time, its folders and its links. A folder's
+ * change time moves whenever an entry is added to it, removed, renamed or replaced, and whenever its
+ * times are set; no one but the kernel sets it. So a folder with the same inode and change time
+ * holds the same entries, and the next walk does not list it again: it goes on into the folders
+ * it had and judges its links again (what a link leads to can change elsewhere).
+ */
+export interface FolderSeen {
+  ino: bigint;
+  ctimeNs: bigint;
+  folders: string[];
+  links: string[];
+}
+export type WalkMemory = Map<string, FolderSeen>;
+
+/**
+ * A folder changed this close to a walk is listed again by the next one: the kernel stamps times
+ * from a clock that ticks every few milliseconds (some file systems every second or two), so a
+ * change in the same tick as the time a walk kept would leave it as it was.
+ */
+const RACY_NS = 2_000_000_000n;
 
 /**
  * How many entries the walk looks at in one sweep: the agent can make millions (loose refs,
@@ -54,42 +78,107 @@ export function gitDirStrays(
   gitDirs: readonly string[],
   known: ReadonlyMap<string, string>,
   cap = MAX_GIT_DIR_ENTRIES,
+  memory: ReadonlyMap<string, FolderSeen> = new Map(),
+  nowMs = Date.now(),
 ): GitDirWalk {
-  const walk: Walk = { strays: [], unfinished: [], kept: new Map(), left: cap, known };
+  const walk: Walk = {
+    strays: [],
+    unfinished: [],
+    kept: new Map(),
+    memory: new Map(),
+    left: cap,
+    known,
+    before: memory,
+    racyAfter: BigInt(Math.floor(nowMs)) * 1_000_000n - RACY_NS,
+  };
   for (const root of new Set(gitDirs)) walkGitDir(root, walk);
-  return { strays: walk.strays, unfinished: walk.unfinished, kept: walk.kept };
+  return { strays: walk.strays, unfinished: walk.unfinished, kept: walk.kept, memory: walk.memory };
 }
 
-type Walk = GitDirWalk & { left: number; known: ReadonlyMap<string, string> };
+/**
+ * One box's walks of its git dirs: the first as the box is made, then one after each command,
+ * each listing only what changed since the one before.
+ */
+export class GitDirWatch {
+  /** The links to folders and the sockets as the box was made: yours. */
+  readonly kept: ReadonlyMap<string, string>;
+  private memory: WalkMemory;
+
+  constructor(
+    private readonly gitDirs: readonly string[],
+    private readonly cap = MAX_GIT_DIR_ENTRIES,
+  ) {
+    const first = gitDirStrays(gitDirs, new Map(), cap);
+    this.kept = first.kept;
+    this.memory = first.memory;
+  }
+
+  /** The strays since the last walk. */
+  walk(): GitDirWalk {
+    const walk = gitDirStrays(this.gitDirs, this.kept, this.cap, this.memory);
+    this.memory = walk.memory;
+    return walk;
+  }
+}
+
+type Walk = GitDirWalk & {
+  left: number;
+  known: ReadonlyMap<string, string>;
+  before: ReadonlyMap<string, FolderSeen>;
+  racyAfter: bigint;
+};
 
 function walkGitDir(root: string, walk: Walk): void {
   const folders = [root];
   for (let at = 0; at < folders.length; at++) {
     const folder = folders[at] as string;
-    const dir = openFolder(folder);
-    if (!dir) continue;
-    try {
-      for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
-        if (walk.left-- <= 0) {
-          walk.unfinished.push(root);
-          return;
-        }
-        // Most entries are files: judged by the listing's type alone, with no path made for them.
-        if (entry.isFile()) continue;
-        const path = join(folder, entry.name);
-        const top = folder === root;
-        if (entry.isDirectory()) {
-          if (!(top && NOT_WALKED.has(entry.name))) folders.push(path);
-          continue;
-        }
-        if (top && entry.name === FSMONITOR_SOCKET && entry.isSocket()) continue;
-        const what = strayKind(entry, path, walk);
-        if (what) walk.strays.push({ path, what });
-      }
-    } finally {
-      dir.closeSync();
+    const stats = quietly(() => lstatSync(folder, { bigint: true }));
+    if (!stats?.isDirectory()) continue;
+    const seen = walk.before.get(folder);
+    if (seen && seen.ino === stats.ino && seen.ctimeNs === stats.ctimeNs) {
+      walk.memory.set(folder, seen);
+      folders.push(...seen.folders);
+      for (const link of seen.links) noteStray(walk, link, linkStray(link, walk));
+      continue;
     }
+    const listed = listFolder(root, folder, walk);
+    if (!listed) return;
+    folders.push(...listed.folders);
+    if (stats.ctimeNs < walk.racyAfter) walk.memory.set(folder, { ino: stats.ino, ctimeNs: stats.ctimeNs, ...listed });
   }
+}
+
+/** Lists a folder, judging each entry; its folders and links, or undefined when the walk stopped at its cap in it. */
+function listFolder(root: string, folder: string, walk: Walk): Pick<FolderSeen, 'folders' | 'links'> | undefined {
+  const listed: Pick<FolderSeen, 'folders' | 'links'> = { folders: [], links: [] };
+  const dir = openFolder(folder);
+  if (!dir) return listed;
+  try {
+    for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+      if (walk.left-- <= 0) {
+        walk.unfinished.push(root);
+        return undefined;
+      }
+      // Most entries are files: judged by the listing's type alone, with no path made for them.
+      if (entry.isFile()) continue;
+      const path = join(folder, entry.name);
+      const top = folder === root;
+      if (entry.isDirectory()) {
+        if (!(top && NOT_WALKED.has(entry.name))) listed.folders.push(path);
+        continue;
+      }
+      if (top && entry.name === FSMONITOR_SOCKET && entry.isSocket()) continue;
+      if (entry.isSymbolicLink()) listed.links.push(path);
+      noteStray(walk, path, strayKind(entry, path, walk));
+    }
+  } finally {
+    dir.closeSync();
+  }
+  return listed;
+}
+
+function noteStray(walk: Walk, path: string, what: string | undefined): void {
+  if (what) walk.strays.push({ path, what });
 }
 
 /** A folder opened for listing, or undefined: gone, or no folder (the walk judges only what it can list). */
@@ -108,8 +197,14 @@ function strayKind(entry: Dirent, path: string, walk: Walk): string | undefined 
     const stats = quietly(() => lstatSync(path));
     return keptUnlessNew(walk, path, `socket:${stats?.dev}:${stats?.ino}`, 'a socket');
   }
-  if (!entry.isSymbolicLink()) return special(entry);
-  // stat follows the link without opening what it leads to; one that leads nowhere, git finds nothing at.
+  return entry.isSymbolicLink() ? linkStray(path, walk) : special(entry);
+}
+
+/**
+ * A link, by what it leads to: stat follows it without opening anything; one that leads nowhere,
+ * git finds nothing at.
+ */
+function linkStray(path: string, walk: Walk): string | undefined {
   const target = quietly(() => statSync(path));
   if (!target || target.isFile()) return undefined;
   if (!target.isDirectory()) return `a link to ${special(target)}`;

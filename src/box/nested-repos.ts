@@ -7,7 +7,7 @@ import { gitlinkPaths } from '../git/gitlinks.js';
 import { readIndexPaths } from '../git/index-file.js';
 import { absentRedirects } from './git-redirects.js';
 import { folderRepos } from './folder-repos.js';
-import { gitDirStrays } from './git-dir-strays.js';
+import { GitDirWatch } from './git-dir-strays.js';
 
 /**
  * The nested repositories of the work tree as the box is made: your own submodules. A plain
@@ -37,8 +37,11 @@ export interface NestedRecord {
   redirects: readonly string[];
   /** Folders to make before the box, so that they are there to be held read-only. */
   mustExist: readonly string[];
-  /** The links to folders and the sockets in the git dirs as found (git-dir-strays.ts): yours, left alone. */
-  gitDirKept: ReadonlyMap<string, string>;
+  /**
+   * The walks of the git dirs the agent writes (git-dir-strays.ts): the links to folders and the
+   * sockets as found are yours, left alone; each later walk lists only the folders that changed.
+   */
+  gitDirs: GitDirWatch;
 }
 
 /** How many work trees, nested in each other, ralph looks into: a deeper one is your own to look after. */
@@ -101,7 +104,7 @@ export async function recordNested(workTree: string, commonDir: string, gitDir =
     guarded: modulesFolders.filter((folder) => modulesKnown.has(folder)),
     redirects: (await Promise.all(own.map((gitDir) => absentRedirects(gitDir, gitDir)))).flat(),
     mustExist: own.flatMap((gitDir) => [join(gitDir, 'hooks'), join(gitDir, 'info')]),
-    gitDirKept: gitDirStrays([commonDir, gitDir, ...moduleGitDirs], new Map()).kept,
+    gitDirs: new GitDirWatch([commonDir, gitDir, ...moduleGitDirs]),
   };
 }
 

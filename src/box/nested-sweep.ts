@@ -3,7 +3,6 @@ import { dirname, join, relative, sep } from 'node:path';
 import { gitlinksOf, indexGitlinkPaths } from '../git/gitlinks.js';
 import { readIndexPaths } from '../git/index-file.js';
 import { folderRepos } from './folder-repos.js';
-import { gitDirStrays } from './git-dir-strays.js';
 import { populatedEntry, type NestedRecord } from './nested-repos.js';
 import { absentStrays, type AbsentReadOnly } from './absent-read-only.js';
 import { RalphError } from '../errors.js';
@@ -49,7 +48,8 @@ export async function sweepNested(
   absent: readonly AbsentReadOnly[] = [],
 ): Promise<NestedSweep> {
   const aside = asideFolder(places);
-  const walk = gitDirStrays([places.commonDir, places.gitDir, ...record.moduleGitDirs], record.gitDirKept);
+  // The same git dirs the record walked: the common one, the loop's own and your submodules'.
+  const walk = record.gitDirs.walk();
   const moved = await aside.move(walk.strays);
   // The work tree's index read once, for its gitlinks and its folders; git is asked only where it does not settle them.
   const index = await readIndexPaths(places.workTree);

@@ -149,3 +149,53 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     ]);
   });
 });
+
+describe('each walk after the first lists only the folders that changed', () => {
+  /** A time well after every change here: no folder is too fresh for a walk to vouch for. */
+  const later = () => Date.now() + 60_000;
+
+  it('finds what was added to a folder it had seen, and lists no folder that is as it was', async () => {
+    const repo = await committedRepo();
+    await mkdir(join(repo.gitDir, 'refs/heads/many'));
+    for (let at = 0; at < 40; at++) execFileSync('touch', [join(repo.gitDir, `refs/heads/many/f${at}`)]);
+    const first = gitDirStrays([repo.gitDir], new Map(), undefined, new Map(), later());
+    expect(first.strays).toEqual([]);
+
+    // Nothing changed: a cap of one entry is not reached, since no folder is listed again.
+    const unchanged = gitDirStrays([repo.gitDir], new Map(), 1, first.memory, later());
+    expect(unchanged).toMatchObject({ strays: [], unfinished: [] });
+    expect(gitDirStrays([repo.gitDir], new Map(), 1, new Map(), later()).unfinished).toEqual([repo.gitDir]);
+
+    // A FIFO in a folder two levels down: that folder's change time moved, so it is listed again.
+    mkfifo(join(repo.gitDir, 'refs/heads/many/planted'));
+    const again = gitDirStrays([repo.gitDir], new Map(), undefined, unchanged.memory, later());
+    expect(again.strays).toEqual([{ path: join(repo.gitDir, 'refs/heads/many/planted'), what: 'a FIFO' }]);
+  });
+
+  it('judges a link again though its folder is unchanged: what it leads to changes elsewhere', async () => {
+    const repo = await committedRepo();
+    const target = join(repo.root, 'target');
+    execFileSync('touch', [target]);
+    await symlink(target, join(repo.gitDir, 'refs/heads/linked'));
+    const first = gitDirStrays([repo.gitDir], new Map(), undefined, new Map(), later());
+    expect(first.strays).toEqual([]);
+
+    execFileSync('rm', [target]);
+    mkfifo(target);
+    const again = gitDirStrays([repo.gitDir], new Map(), undefined, first.memory, later());
+    expect(again.strays).toEqual([{ path: join(repo.gitDir, 'refs/heads/linked'), what: 'a link to a FIFO' }]);
+  });
+
+  it('lists again a folder changed too close to the walk for its time to tell', async () => {
+    const repo = await committedRepo();
+    const folder = join(repo.gitDir, 'refs/heads');
+    const changedAt = Number(lstatSync(folder, { bigint: true }).ctimeNs / 1_000_000n);
+    // Within the clock's tick of a change, a later change could leave the same time: not vouched for.
+    expect(gitDirStrays([repo.gitDir], new Map(), undefined, new Map(), changedAt + 1000).memory.has(folder)).toBe(
+      false,
+    );
+    expect(gitDirStrays([repo.gitDir], new Map(), undefined, new Map(), changedAt + 3000).memory.has(folder)).toBe(
+      true,
+    );
+  });
+});
