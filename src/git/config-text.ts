@@ -7,7 +7,7 @@ import { gitDirsFromFiles } from './head-file.js';
  * Whether git's configuration can mention `word` at all, read from its files rather than asked of a
  * git: `false` only when every file git would read is a small regular file (or absent) and none
  * holds the word, in any case. So ralph starts no `git config` to list the filter drivers of a
- * repository that has none (two processes a run: bench/RESULTS.md, "One git config fewer").
+ * repository that has none (two processes a run: bench/RESULTS.md, "The peers are Bun programs").
  *
  * Anything these files do not settle says `true`, and the caller asks git: configuration from the
  * environment (GIT_CONFIG_*), an `include` (its file is not read here), a file that is a FIFO, a
