@@ -40,6 +40,10 @@ export const NEUTRAL_CONFIG: readonly ConfigEntry[] = [
   // No background gc or maintenance started by a command that wrote objects or refs.
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
+  // No repository found by its look alone: with .git made unreadable to git (a HEAD of garbage),
+  // git would take a folder above it with HEAD, objects and refs, the agent's own config and all,
+  // as a bare repository (git 2.38+; an older git ignores the key).
+  ['safe.bareRepository', 'explicit'],
 ];
 
 /** A filter driver's programs (`filter.<name>.clean/smudge/process`), switched off, and not required. */

@@ -108,6 +108,29 @@ describe("ralph's git with the repository's executable configuration", () => {
       expect([name, existsSync(repo.proof(name))]).toEqual([name, false]);
   });
 
+  it('takes no bare repository the agent made of the work tree, once .git is unreadable to git', async () => {
+    // The red team's way round the config check: a HEAD of garbage makes git pass .git by, and a
+    // HEAD, objects and refs at the work tree's root are a bare repository with a config of the agent's.
+    const repo = await realRepository('ralph-safe-git-');
+    repo.git('commit', '-q', '--allow-empty', '-m', 'one');
+    const program = join(repo.root, '.planted.sh');
+    await writeFile(program, `#!/bin/sh\ntouch "${repo.root}/.proof-clean"\ncat\n`);
+    await chmod(program, 0o755);
+    await writeFile(join(repo.root, '.gitattributes'), '* filter=planted\n');
+    await writeFile(join(repo.root, 'file.txt'), 'one\n');
+    await writeFile(join(repo.root, '.git/HEAD'), 'garbage\n');
+    await writeFile(join(repo.root, 'HEAD'), 'ref: refs/heads/main\n');
+    for (const name of ['objects', 'refs'])
+      execFileSync('ln', ['-s', join(repo.root, '.git', name), join(repo.root, name)]);
+    await writeFile(
+      join(repo.root, 'config'),
+      `[core]\n\tbare = false\n\tworktree = .\n[filter "planted"]\n\tclean = ${program}\n\trequired = true\n`,
+    );
+    const failure = await uncommittedChanges(repo.root).catch((error: unknown) => error);
+    expect(String(failure)).toMatch(/bare repository|not a git repository/);
+    expect(existsSync(join(repo.root, '.proof-clean'))).toBe(false);
+  });
+
   it('a git that never answers is ended with everything its group started', async () => {
     const repo = await realRepository('ralph-safe-git-');
     const pidFile = join(repo.root, '.sleeper');
