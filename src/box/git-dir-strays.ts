@@ -1,5 +1,5 @@
-import { lstatSync, opendirSync, readlinkSync, statSync, type Dir, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, opendirSync, readlinkSync, statSync, type BigIntStats, type Dir, type Dirent } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /** Something in a git dir that git does not write and that a git opening it would wait on, or read without end. */
 export interface GitDirStray {
@@ -132,13 +132,17 @@ function walkGitDir(root: string, walk: Walk): void {
   const folders = [root];
   for (let at = 0; at < folders.length; at++) {
     const folder = folders[at] as string;
-    const stats = quietly(() => lstatSync(folder, { bigint: true }));
+    const stats = folderStats(folder);
+    if (stats === 'unreadable') {
+      notWholly(walk, root);
+      continue;
+    }
     if (!stats?.isDirectory()) continue;
     const seen = walk.before.get(folder);
     if (seen && seen.ino === stats.ino && seen.ctimeNs === stats.ctimeNs) {
       walk.memory.set(folder, seen);
       folders.push(...seen.folders);
-      for (const link of seen.links) noteStray(walk, link, linkStray(link, walk));
+      for (const link of seen.links) noteStray(walk, link, linkStray(link, root, walk));
       continue;
     }
     const listed = listFolder(root, folder, walk);
@@ -152,11 +156,12 @@ function walkGitDir(root: string, walk: Walk): void {
 function listFolder(root: string, folder: string, walk: Walk): Pick<FolderSeen, 'folders' | 'links'> | undefined {
   const listed: Pick<FolderSeen, 'folders' | 'links'> = { folders: [], links: [] };
   const dir = openFolder(folder);
-  if (!dir) return listed;
+  if (dir === 'unreadable') notWholly(walk, root);
+  if (dir === undefined || dir === 'unreadable') return listed;
   try {
     for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
       if (walk.left-- <= 0) {
-        walk.unfinished.push(root);
+        notWholly(walk, root);
         return undefined;
       }
       // Most entries are files: judged by the listing's type alone, with no path made for them.
@@ -169,7 +174,7 @@ function listFolder(root: string, folder: string, walk: Walk): Pick<FolderSeen, 
       }
       if (top && entry.name === FSMONITOR_SOCKET && entry.isSocket()) continue;
       if (entry.isSymbolicLink()) listed.links.push(path);
-      noteStray(walk, path, strayKind(entry, path, walk));
+      noteStray(walk, path, strayKind(entry, path, root, walk));
     }
   } finally {
     dir.closeSync();
@@ -181,34 +186,63 @@ function noteStray(walk: Walk, path: string, what: string | undefined): void {
   if (what) walk.strays.push({ path, what });
 }
 
-/** A folder opened for listing, or undefined: gone, or no folder (the walk judges only what it can list). */
-function openFolder(folder: string): Dir | undefined {
+/**
+ * A folder opened for listing; undefined when it is gone; 'unreadable' when it is there and cannot
+ * be listed (no permission for a non-root ralph, a path longer than the system takes): what is in
+ * it is unknown, and git, which may reach it by a shorter way, could still open a FIFO there.
+ */
+function openFolder(folder: string): Dir | 'unreadable' | undefined {
   try {
     return opendirSync(folder, { bufferSize: 1024 });
-  } catch {
-    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'unreadable';
   }
 }
 
+/** A folder's lstat, undefined when it is gone, 'unreadable' when the system will not say. */
+function folderStats(folder: string): BigIntStats | 'unreadable' | undefined {
+  try {
+    return lstatSync(folder, { bigint: true });
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'unreadable';
+  }
+}
+
+/** A git dir the walk did not see all of: at the cap, or at a folder it could not list. */
+function notWholly(walk: Walk, root: string): void {
+  if (!walk.unfinished.includes(root)) walk.unfinished.push(root);
+}
+
 /** What makes an entry a stray, or undefined for a file, a link to a file, a link that leads nowhere, or yours. */
-function strayKind(entry: Dirent, path: string, walk: Walk): string | undefined {
+function strayKind(entry: Dirent, path: string, root: string, walk: Walk): string | undefined {
   if (entry.isFile()) return undefined;
   if (entry.isSocket()) {
     const stats = quietly(() => lstatSync(path));
     return keptUnlessNew(walk, path, `socket:${stats?.dev}:${stats?.ino}`, 'a socket');
   }
-  return entry.isSymbolicLink() ? linkStray(path, walk) : special(entry);
+  return entry.isSymbolicLink() ? linkStray(path, root, walk) : special(entry);
 }
 
 /**
  * A link, by what it leads to: stat follows it without opening anything; one that leads nowhere,
- * git finds nothing at.
+ * git finds nothing at. A link out of the git dir is a stray whatever stat says, unless it was
+ * there as the box was made: git makes only links to refs, within its dir, and what a link to
+ * `/proc/self/fd/1` leads to depends on who opens it (for ralph, its log; for your git, its own pipe).
  */
-function linkStray(path: string, walk: Walk): string | undefined {
+function linkStray(path: string, root: string, walk: Walk): string | undefined {
   const target = quietly(() => statSync(path));
+  if (target && !target.isFile() && !target.isDirectory()) return `a link to ${special(target)}`;
+  const text = quietly(() => readlinkSync(path));
+  const identity = `link:${text ?? ''}`;
+  if (text !== undefined && !isInside(root, resolve(dirname(path), text)))
+    return keptUnlessNew(walk, path, identity, 'a link out of the git dir');
   if (!target || target.isFile()) return undefined;
-  if (!target.isDirectory()) return `a link to ${special(target)}`;
-  return keptUnlessNew(walk, path, `link:${quietly(() => readlinkSync(path)) ?? ''}`, 'a link to a folder');
+  return keptUnlessNew(walk, path, identity, 'a link to a folder');
+}
+
+function isInside(root: string, path: string): boolean {
+  const inside = relative(root, path);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
 }
 
 /** What `read` gives, or undefined where it fails: the entry went meanwhile. */

@@ -8,6 +8,7 @@ import { readIndexPaths } from '../git/index-file.js';
 import { absentRedirects } from './git-redirects.js';
 import { folderRepos } from './folder-repos.js';
 import { GitDirWatch } from './git-dir-strays.js';
+import { recordGitDirShape, type GitDirShape } from './git-dir-shape.js';
 
 /**
  * The nested repositories of the work tree as the box is made: your own submodules. A plain
@@ -42,6 +43,8 @@ export interface NestedRecord {
    * sockets as found are yours, left alone; each later walk lists only the folders that changed.
    */
   gitDirs: GitDirWatch;
+  /** The loop's git dir as git must find it (git-dir-shape.ts); undefined where its HEAD was no plain one. */
+  shape: GitDirShape | undefined;
 }
 
 /** How many work trees, nested in each other, ralph looks into: a deeper one is your own to look after. */
@@ -105,6 +108,7 @@ export async function recordNested(workTree: string, commonDir: string, gitDir =
     redirects: (await Promise.all(own.map((gitDir) => absentRedirects(gitDir, gitDir)))).flat(),
     mustExist: own.flatMap((gitDir) => [join(gitDir, 'hooks'), join(gitDir, 'info')]),
     gitDirs: new GitDirWatch([commonDir, gitDir, ...moduleGitDirs]),
+    shape: recordGitDirShape(gitDir, commonDir),
   };
 }
 

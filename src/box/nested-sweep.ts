@@ -5,6 +5,7 @@ import { readIndexPaths } from '../git/index-file.js';
 import { folderRepos } from './folder-repos.js';
 import { populatedEntry, type NestedRecord } from './nested-repos.js';
 import { absentStrays, type AbsentReadOnly } from './absent-read-only.js';
+import { brokenShape, restoreShape } from './git-dir-shape.js';
 import { RalphError } from '../errors.js';
 
 /**
@@ -16,11 +17,14 @@ export interface SetAside {
   to: string;
   what?: string;
   given?: string;
+  /** A part of the git dir's shape (git-dir-shape.ts), put back after it was moved. */
+  shape?: true;
 }
 
-/** One sweep: what it moved, and the git dirs whose walk stopped at its cap. */
+/** One sweep: what it moved, what of the git dir's shape it made again, and the walks that stopped at their cap. */
 export interface NestedSweep {
   moved: SetAside[];
+  mended: string[];
   unfinished: string[];
 }
 
@@ -48,6 +52,11 @@ export async function sweepNested(
   absent: readonly AbsentReadOnly[] = [],
 ): Promise<NestedSweep> {
   const aside = asideFolder(places);
+  // First the git dir's shape: a git run while it is broken, ralph's or yours, takes another repository.
+  const shape = record.shape
+    ? await aside.move(brokenShape(record.shape).map((part) => ({ ...part, shape: true })))
+    : [];
+  const mended = record.shape ? restoreShape(record.shape) : [];
   // The same git dirs the record walked: the common one, the loop's own and your submodules'.
   const walk = record.gitDirs.walk();
   const moved = await aside.move(walk.strays);
@@ -68,7 +77,8 @@ export async function sweepNested(
     if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
   const nested = await aside.move(strays.map((path) => ({ path })));
   return {
-    moved: [...moved, ...nested, ...(await aside.move(await absentStrays(absent)))],
+    moved: [...shape, ...moved, ...nested, ...(await aside.move(await absentStrays(absent)))],
+    mended: mended.filter((path) => !shape.some((part) => part.from === path)),
     unfinished: walk.unfinished,
   };
 }
@@ -77,15 +87,18 @@ export async function sweepNested(
 function asideFolder(places: Pick<SweepPlaces, 'workTree' | 'recordDir'>) {
   let into: Promise<string> | undefined;
   return {
-    move: async (found: readonly { path: string; what?: string; given?: string }[]): Promise<SetAside[]> => {
+    move: async (
+      found: readonly { path: string; what?: string; given?: string; shape?: true }[],
+    ): Promise<SetAside[]> => {
       if (found.length === 0) return [];
       const base = join(places.recordDir, 'set-aside');
       into ??= mkdir(base, { recursive: true }).then(() => mkdtemp(join(base, 'at-')));
       const folder = await into;
       const moved: SetAside[] = [];
-      for (const { path: from, what, given } of found) {
+      for (const { path: from, what, given, shape } of found) {
         const to = join(folder, asideName(places.workTree, from));
-        if (await moveAside(from, to)) moved.push({ from, to, ...(what && { what }), ...(given && { given }) });
+        if (await moveAside(from, to))
+          moved.push({ from, to, ...(what && { what }), ...(given && { given }), ...(shape && { shape }) });
       }
       return moved;
     },

@@ -78,7 +78,7 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     expect(plainGit(repo.root, 'rev-parse', 'HEAD')).toBe(head);
     expect(plainGit(repo.root, 'status', '--porcelain')).toBe('');
     expect(plainGit(repo.root, 'for-each-ref', '--format=%(refname)')).toBe('refs/heads/main');
-    expect(await sweepNested(record, places)).toEqual({ moved: [], unfinished: [] });
+    expect(await sweepNested(record, places)).toEqual({ moved: [], mended: [], unfinished: [] });
   });
 
   it("leaves what git writes, your links and sockets as they were, and ralph's records; not the agent's", async () => {
@@ -142,9 +142,9 @@ describe("the sweep of FIFOs and devices in the agent's git dir", () => {
     expect(capped.strays.length).toBeLessThan(40);
     expect(whole).toMatchObject({ unfinished: [] });
     expect(whole.strays).toHaveLength(40);
-    expect(nestedSweepLines({ moved: [], unfinished: capped.unfinished })).toEqual([
+    expect(nestedSweepLines({ moved: [], mended: [], unfinished: capped.unfinished })).toEqual([
       expect.stringContaining(
-        `the box looked for FIFOs and devices in ${repo.gitDir} and stopped after 100000 entries`,
+        `the box looked for FIFOs and devices in ${repo.gitDir} and could not see all of it (it stops after 100000 entries`,
       ),
     ]);
   });
@@ -174,9 +174,10 @@ describe('each walk after the first lists only the folders that changed', () => 
 
   it('judges a link again though its folder is unchanged: what it leads to changes elsewhere', async () => {
     const repo = await committedRepo();
-    const target = join(repo.root, 'target');
+    // info/ is held read-only in the box and not walked: only the link's own judgement can catch it.
+    const target = join(repo.gitDir, 'info/target');
     execFileSync('touch', [target]);
-    await symlink(target, join(repo.gitDir, 'refs/heads/linked'));
+    await symlink('../../info/target', join(repo.gitDir, 'refs/heads/linked'));
     const first = gitDirStrays([repo.gitDir], new Map(), undefined, new Map(), later());
     expect(first.strays).toEqual([]);
 
@@ -184,6 +185,21 @@ describe('each walk after the first lists only the folders that changed', () => 
     mkfifo(target);
     const again = gitDirStrays([repo.gitDir], new Map(), undefined, first.memory, later());
     expect(again.strays).toEqual([{ path: join(repo.gitDir, 'refs/heads/linked'), what: 'a link to a FIFO' }]);
+  });
+
+  it('a link out of the git dir is a stray whatever it leads to now, unless it was yours as the box was made', async () => {
+    const repo = await committedRepo();
+    await symlink(join(repo.root, 'kept-target'), join(repo.gitDir, 'refs/yours'));
+    const asMade = gitDirStrays([repo.gitDir], new Map());
+    // The red team's F4: to ralph /proc/self/fd/1 is its log, a plain file; to your git, its own pipe.
+    await symlink('/proc/self/fd/1', join(repo.gitDir, 'objects/info/alternates'));
+    execFileSync('touch', [join(repo.root, 'file')]);
+    await symlink('../../file', join(repo.gitDir, 'refs/agents'));
+    const walk = gitDirStrays([repo.gitDir], asMade.kept);
+    expect(walk.strays.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
+      { path: join(repo.gitDir, 'objects/info/alternates'), what: expect.stringMatching(/^a link /) },
+      { path: join(repo.gitDir, 'refs/agents'), what: 'a link out of the git dir' },
+    ]);
   });
 
   it('lists again a folder changed too close to the walk for its time to tell', async () => {
@@ -197,5 +213,20 @@ describe('each walk after the first lists only the folders that changed', () => 
     expect(gitDirStrays([repo.gitDir], new Map(), undefined, new Map(), changedAt + 3000).memory.has(folder)).toBe(
       true,
     );
+  });
+});
+
+describe('a folder the walk cannot list', () => {
+  it('is said, not taken for empty: a path longer than the system takes', async () => {
+    const repo = await committedRepo();
+    // Each part well under NAME_MAX, the whole over PATH_MAX (4096): git can still reach it relatively.
+    const part = 'd'.repeat(200);
+    execFileSync('sh', ['-c', `for i in $(seq 1 22); do mkdir ${part} && cd -P ${part}; done`], {
+      cwd: join(repo.gitDir, 'refs/heads'),
+    });
+    const walk = gitDirStrays([repo.gitDir], new Map());
+    // GNU rm goes down by file descriptors: the temporary folder's own removal may not.
+    execFileSync('rm', ['-rf', join(repo.gitDir, 'refs/heads', part)]);
+    expect(walk.unfinished).toEqual([repo.gitDir]);
   });
 });

@@ -82,7 +82,8 @@ describe('the sweep of nested repositories', () => {
     expect(existsSync(join(repo.root, 'lib/mine/.git'))).toBe(true);
     plainStatus(repo.root);
     expect(existsSync(proof)).toBe(false);
-    expect(await sweepNested(record, places(repo.root, repo.records))).toEqual({ moved: [], unfinished: [] });
+    const sweep = await sweepNested(record, places(repo.root, repo.records));
+    expect(sweep).toEqual({ moved: [], mended: [], unfinished: [] });
   });
 
   it("moves your submodule's .git file when the agent pointed it elsewhere", async () => {
@@ -109,7 +110,8 @@ describe('the sweep of nested repositories', () => {
     for (const path of ['through/sub', 'at'])
       repo.git('update-index', '--add', '--cacheinfo', `160000,${hash.trim()},${path}`);
 
-    expect(await sweepNested(record, places(repo.root, repo.records))).toEqual({ moved: [], unfinished: [] });
+    const sweep = await sweepNested(record, places(repo.root, repo.records));
+    expect(sweep).toEqual({ moved: [], mended: [], unfinished: [] });
     expect(existsSync(join(yours, 'sub/.git/HEAD'))).toBe(true);
     expect(await populatedEntry(repo.root, 'through/sub')).toBeUndefined();
     expect(await populatedEntry(repo.root, 'at')).toBeUndefined();
