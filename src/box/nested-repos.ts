@@ -6,7 +6,7 @@ import { findGitDirs } from '../git/head-file.js';
 import { gitlinkPaths } from '../git/gitlinks.js';
 import { readIndexPaths } from '../git/index-file.js';
 import { absentRedirects } from './git-redirects.js';
-import { folderRepos } from './folder-repos.js';
+import { folderRepos, realTrackedFolders } from './folder-repos.js';
 import { GitDirWatch } from './git-dir-strays.js';
 import { recordGitDirShape, type GitDirShape } from './git-dir-shape.js';
 
@@ -98,7 +98,7 @@ export async function recordNested(workTree: string, commonDir: string, gitDir =
   const own = [...gitDirs];
   return {
     entries,
-    folderRepos: await folderRepos(workTree, await readIndexPaths(workTree)),
+    folderRepos: folderRepos(workTree, await realTrackedFolders(workTree, await readIndexPaths(workTree))),
     workTrees,
     modulesFolders,
     modulesKnown,

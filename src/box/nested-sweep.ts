@@ -2,7 +2,7 @@ import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises
 import { dirname, join, relative, sep } from 'node:path';
 import { gitlinksOf, indexGitlinkPaths } from '../git/gitlinks.js';
 import { readIndexPaths } from '../git/index-file.js';
-import { folderRepos } from './folder-repos.js';
+import { folderRepos, gitFileStrays, realTrackedFolders } from './folder-repos.js';
 import { populatedEntry, type NestedRecord } from './nested-repos.js';
 import { absentStrays, type AbsentReadOnly } from './absent-read-only.js';
 import { brokenShape, restoreShape } from './git-dir-shape.js';
@@ -37,14 +37,15 @@ export interface SweepPlaces {
 }
 
 /**
- * After each command in the box, once the box has ended: first every FIFO, socket and device the
- * agent left in the git dirs (the work tree's, the common one, your submodules'), before ralph's
- * own git opens one and waits (git-dir-strays.ts); then
- * every populated gitlink's `.git` that was not there as the box was made (or is not the one that
- * was), and every git dir in a modules folder that was not, moved into ralph's record folder,
- * which the box holds read-only. The gitlink and the files stay; without its `.git` the folder is
- * no repository git enters. Last, whatever the agent made at a read-only path of yours that was not
- * there (`absent`). Nothing is removed: each is moved whole.
+ * After each command in the box, once the box has ended: first the git dir's shape (a HEAD git
+ * reads, objects and refs: git-dir-shape.ts), then whatever the agent made at a read-only path of
+ * yours that was not there (`absent`), then every FIFO, socket and device the agent left in the git
+ * dirs (the work tree's, the common one, your submodules'), before ralph's own git opens one and
+ * waits (git-dir-strays.ts); then every populated gitlink's `.git` that was not there as the box
+ * was made (or is not the one that was), every git dir in a modules folder that was not, a `.git`
+ * in a tracked folder, and a FIFO where git opens a `.gitignore` or `.gitattributes`, moved into
+ * ralph's record folder, which the box holds read-only. The gitlink and the files stay; without
+ * its `.git` the folder is no repository git enters. Nothing is removed: each is moved whole.
  */
 export async function sweepNested(
   record: NestedRecord,
@@ -57,6 +58,8 @@ export async function sweepNested(
     ? await aside.move(brokenShape(record.shape).map((part) => ({ ...part, shape: true })))
     : [];
   const mended = record.shape ? restoreShape(record.shape) : [];
+  // Then your read-only paths: a later step that fails (a stray that cannot be moved) leaves them done.
+  const readOnly = await aside.move(await absentStrays(absent));
   // The same git dirs the record walked: the common one, the loop's own and your submodules'.
   const walk = record.gitDirs.walk();
   const moved = await aside.move(walk.strays);
@@ -73,11 +76,11 @@ export async function sweepNested(
     }
   }
   for (const folder of record.modulesFolders) strays.push(...(await strayModules(folder, record)));
-  for (const dotGit of await folderRepos(places.workTree, index))
-    if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
-  const nested = await aside.move(strays.map((path) => ({ path })));
+  const folders = await realTrackedFolders(places.workTree, index);
+  for (const dotGit of folderRepos(places.workTree, folders)) if (!record.folderRepos.has(dotGit)) strays.push(dotGit);
+  const nested = await aside.move([...strays.map((path) => ({ path })), ...gitFileStrays(places.workTree, folders)]);
   return {
-    moved: [...shape, ...moved, ...nested, ...(await aside.move(await absentStrays(absent)))],
+    moved: [...shape, ...readOnly, ...moved, ...nested],
     mended: mended.filter((path) => !shape.some((part) => part.from === path)),
     unfinished: walk.unfinished,
   };

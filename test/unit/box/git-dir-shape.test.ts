@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,5 +83,26 @@ describe("the git dir's shape, put back after each command", () => {
     await rm(join(repo.gitDir, 'HEAD'));
     await symlink('refs/heads/main', join(repo.gitDir, 'HEAD'));
     expect(await sweepNested(record, repo.places)).toEqual({ moved: [], mended: [], unfinished: [] });
+  });
+});
+
+describe('a FIFO where git opens a file of its own in the work tree', () => {
+  it('sub/.gitignore and the root .gitattributes go aside; your git status then answers', async () => {
+    const repo = await committedRepo();
+    await mkdir(join(repo.root, 'sub'));
+    await writeFile(join(repo.root, 'sub/file.txt'), 'one\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'sub');
+    const record = await recordNested(repo.root, repo.gitDir);
+    // The red team's F3: git opens each .gitignore of the folders it scans, without O_NONBLOCK.
+    execFileSync('mkfifo', [join(repo.root, 'sub/.gitignore'), join(repo.root, '.gitattributes')]);
+
+    const sweep = await sweepNested(record, repo.places);
+
+    expect(sweep.moved.map((moved) => [moved.from, moved.what]).sort()).toEqual([
+      [join(repo.root, '.gitattributes'), 'a FIFO'],
+      [join(repo.root, 'sub/.gitignore'), 'a FIFO'],
+    ]);
+    expect(plainStatus(repo.root)).toBe('');
   });
 });
