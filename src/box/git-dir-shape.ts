@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isHeadText } from '../git/head-file.js';
 
 /**
  * What makes a folder a git dir in git's eyes: a HEAD that names a ref or a commit, and the
@@ -17,9 +18,6 @@ export interface GitDirShape {
   /** HEAD's text as the box was made: put back when the agent left one git cannot read. */
   head: string;
 }
-
-/** HEAD as git accepts it: a symbolic ref into refs/, or a commit's hash (SHA-1 or SHA-256). */
-const VALID_HEAD = /^(?:ref: refs\/[^\n]+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
 
 /** The shape as the box is made; undefined when HEAD is no plain, readable one then (nothing to put back). */
 export function recordGitDirShape(gitDir: string, commonDir: string): GitDirShape | undefined {
@@ -64,7 +62,7 @@ function readHead(path: string): string | undefined {
   if (!stats?.isFile() || stats.size > 4096) return undefined;
   try {
     const text = readFileSync(path, 'utf8');
-    return VALID_HEAD.test(text) ? text : undefined;
+    return isHeadText(text) ? text : undefined;
   } catch {
     return undefined;
   }

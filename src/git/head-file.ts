@@ -14,6 +14,12 @@ const SYMBOLIC = /^ref: (refs\/\S+)$/;
 /** Refs that live in each work tree's own git dir rather than the common one. */
 const PER_WORKTREE = /^refs\/(?:bisect|worktree|rewritten)\//;
 const MAX_SYMBOLIC_DEPTH = 5;
+
+/** Whether a HEAD file's text is one git reads: a symbolic ref into refs/, or a commit's hash. */
+export function isHeadText(text: string): boolean {
+  const content = text.trim();
+  return HASH.test(content) || SYMBOLIC.test(content);
+}
 /**
  * The most read of HEAD, a loose ref, a `.git` file or `commondir`: each is one line, a path at
  * most. packed-refs gets the general cap (64 MiB, read-cap.ts): a big repository's is megabytes.
